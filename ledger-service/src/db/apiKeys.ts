@@ -1,0 +1,51 @@
+import type { Db } from './knex.ts';
+import { hashApiKey, newApiKey, sameHash } from '../domain/secrets.ts';
+
+export interface ApiKeyRow {
+  id: number;
+  company_id: number;
+  user_id: number;
+  label: string;
+  key_hash: string;
+  key_prefix: string;
+  created_at: Date;
+  last_used_at: Date | null;
+  user_active: boolean;
+}
+
+export async function findApiKeyByToken(db: Db, token: string): Promise<ApiKeyRow | undefined> {
+  if (!/^ak_[A-Za-z0-9_-]{43,}$/.test(token)) return undefined;
+  const hash = hashApiKey(token);
+  const row = (await db('api_keys as k')
+    .join('users as u', 'u.id', 'k.user_id')
+    .where('k.key_hash', hash)
+    .first('k.*', 'u.active as user_active')) as ApiKeyRow | undefined;
+  // the index lookup found it by hash already; the constant-time check guards the comparison itself
+  return row && sameHash(row.key_hash, hash) ? row : undefined;
+}
+
+/** last_used_at is written at most once a minute per key, to keep reads cheap. */
+export async function touchApiKey(db: Db, key: ApiKeyRow): Promise<void> {
+  if (key.last_used_at && Date.now() - new Date(key.last_used_at).getTime() < 60_000) return;
+  await db('api_keys').where('id', key.id).update({ last_used_at: db.fn.now() });
+}
+
+export async function createApiKey(db: Db, companyId: number, userId: number, label: string) {
+  const key = newApiKey();
+  const [row] = await db('api_keys')
+    .insert({ company_id: companyId, user_id: userId, label, key_hash: hashApiKey(key), key_prefix: key.slice(0, 7) })
+    .returning(['id', 'label', 'created_at']);
+  return { id: row.id as number, label: row.label as string, created_at: row.created_at as Date, key };
+}
+
+export async function listApiKeys(db: Db, companyId: number) {
+  return db('api_keys as k')
+    .join('users as u', 'u.id', 'k.user_id')
+    .where('k.company_id', companyId)
+    .orderBy('k.id')
+    .select('k.id', 'k.label', 'k.key_prefix', 'u.email as user', 'k.created_at', 'k.last_used_at');
+}
+
+export async function deleteApiKey(db: Db, companyId: number, id: number): Promise<boolean> {
+  return (await db('api_keys').where({ company_id: companyId, id }).delete()) > 0;
+}

@@ -1,0 +1,106 @@
+import type { Db, Tx } from './knex.ts';
+import { APP_ROLE } from './knex.ts';
+import { CHART_TEMPLATES, DEFAULT_CHART } from '../domain/chartTemplates.ts';
+import { isRole, type Role } from '../domain/permissions.ts';
+
+export interface CompanySettings {
+  ap_account?: string;
+  ar_account?: string;
+  rounding_account?: string;
+  number_formats?: Record<string, string>;
+  [k: string]: unknown;
+}
+
+export interface Company {
+  id: number;
+  dataset: string;
+  name: string;
+  base_currency: string;
+  closed_until: string | null;
+  ai_connections_enabled: boolean;
+  settings: CompanySettings;
+}
+
+/** Dataset names: lowercase letters, digits, `-`, `_`; 2–63 characters; starting with a letter or digit. */
+export const DATASET_PATTERN = /^[a-z0-9][a-z0-9_-]{1,62}$/;
+
+export async function findCompanyByDataset(db: Db | Tx, dataset: string): Promise<Company | undefined> {
+  if (!DATASET_PATTERN.test(dataset)) return undefined;
+  return db('companies').where({ dataset }).first() as Promise<Company | undefined>;
+}
+
+export interface MembershipRow {
+  company_id: number;
+  user_id: number;
+  role: Role;
+  approval_limit: string | null;
+  user_active: boolean;
+}
+
+export async function findMembership(db: Db | Tx, companyId: number, userId: number): Promise<MembershipRow | undefined> {
+  if (!Number.isSafeInteger(userId)) return undefined;
+  const row = await db('memberships as m')
+    .join('users as u', 'u.id', 'm.user_id')
+    .where({ 'm.company_id': companyId, 'm.user_id': userId })
+    .first('m.company_id', 'm.user_id', 'm.role', 'm.approval_limit', 'u.active as user_active');
+  return row && isRole(row.role) ? (row as MembershipRow) : undefined;
+}
+
+export class CompanyInputError extends Error {}
+
+/** Creates a company with its chart of accounts and taxes from a template, in one transaction. */
+export async function createCompany(
+  db: Db,
+  input: { dataset: string; name: string; currency?: string; chart?: string },
+): Promise<Company> {
+  if (!DATASET_PATTERN.test(input.dataset)) {
+    throw new CompanyInputError('dataset must be 2–63 characters: lowercase letters, digits, "-" or "_", starting with a letter or digit');
+  }
+  const template = CHART_TEMPLATES[input.chart ?? DEFAULT_CHART];
+  if (!template) throw new CompanyInputError(`unknown chart template "${input.chart}"; known: ${Object.keys(CHART_TEMPLATES).join(', ')}`);
+  const currency = input.currency ?? 'CHF';
+  if (!/^[A-Z]{3}$/.test(currency) || !Intl.supportedValuesOf('currency').includes(currency)) {
+    throw new CompanyInputError(`currency must be an ISO 4217 code, got "${currency}"`);
+  }
+  return db.transaction(async (tx) => {
+    if (await tx('companies').where({ dataset: input.dataset }).first()) {
+      throw new CompanyInputError(`dataset "${input.dataset}" already exists`);
+    }
+    const settings: CompanySettings = {
+      ap_account: template.defaults.ap,
+      ar_account: template.defaults.ar,
+      rounding_account: template.defaults.rounding,
+      retained_earnings_account: template.defaults.retainedEarnings,
+      bank_account: template.defaults.bank,
+      chart_template: template.name,
+    };
+    const [company] = (await tx('companies')
+      .insert({ dataset: input.dataset, name: input.name, base_currency: currency, settings })
+      .returning('*')) as Company[];
+    await enterTenant(tx, company!.id);
+    const accounts = (await tx('accounts')
+      .insert(template.accounts.map((a) => ({
+        company_id: company!.id, accno: a.accno, description: a.description, category: a.category, link: a.link.join(':'),
+      })))
+      .returning(['id', 'accno'])) as { id: number; accno: string }[];
+    const idOf = new Map(accounts.map((a) => [a.accno, a.id]));
+    await tx('taxes').insert(template.taxes.map((t) => ({
+      company_id: company!.id, account_id: idOf.get(t.accno), code: t.code, description: t.description,
+      rate: t.rate, valid_from: t.validFrom, valid_to: t.validTo,
+    })));
+    return company!;
+  });
+}
+
+/** Switches an open transaction to the RLS-bound role for one company (see withTenant). */
+export async function enterTenant(tx: Tx, companyId: number): Promise<void> {
+  await tx.raw(`select set_config('app.company_id', ?, true), set_config('role', ?, true)`, [String(companyId), APP_ROLE]);
+}
+
+export async function addMember(db: Db, companyId: number, userId: number, role: string, approvalLimit: string | null): Promise<void> {
+  if (!isRole(role)) throw new CompanyInputError(`role must be one of owner, admin, accountant, clerk, viewer; got "${role}"`);
+  await db('memberships')
+    .insert({ company_id: companyId, user_id: userId, role, approval_limit: approvalLimit })
+    .onConflict(['company_id', 'user_id'])
+    .merge(['role', 'approval_limit']);
+}

@@ -1,0 +1,46 @@
+import { Secret, TOTP } from 'otpauth';
+import type { Db } from './knex.ts';
+import { decryptSecret, encryptSecret, hashPassword, verifyPassword } from '../domain/secrets.ts';
+
+export interface UserRow {
+  id: number;
+  email: string;
+  name: string;
+  password_hash: string;
+  totp_secret_enc: string;
+  active: boolean;
+}
+
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+export function totpFor(email: string, secretBase32: string): TOTP {
+  return new TOTP({ issuer: 'Ledger', label: email, algorithm: 'SHA1', digits: 6, period: 30, secret: Secret.fromBase32(secretBase32) });
+}
+
+/** Creates a user with a scrypt password and a fresh TOTP secret; returns the secret once. */
+export async function createUser(db: Db, key: Buffer, input: { email: string; name: string; password: string }) {
+  const email = normalizeEmail(input.email);
+  const secret = new Secret({ size: 20 }).base32;
+  const [row] = await db('users')
+    .insert({
+      email, name: input.name, password_hash: await hashPassword(input.password),
+      totp_secret_enc: encryptSecret(secret, key),
+    })
+    .returning(['id', 'email']);
+  return { id: row.id as number, email, totp_secret: secret, otpauth_uri: totpFor(email, secret).toString() };
+}
+
+export async function findUserByEmail(db: Db, email: string): Promise<UserRow | undefined> {
+  return db('users').where({ email: normalizeEmail(email) }).first();
+}
+
+/** Password and TOTP code together; both are always checked so timing does not tell which failed. */
+export async function verifyCredentials(db: Db, key: Buffer, email: string, password: string, code: string): Promise<UserRow | undefined> {
+  const user = await findUserByEmail(db, email);
+  const passwordOk = await verifyPassword(password, user?.password_hash ?? 'scrypt$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA');
+  if (!user || !user.active || !passwordOk) return undefined;
+  const totp = totpFor(user.email, decryptSecret(user.totp_secret_enc, key));
+  return totp.validate({ token: code, window: 1 }) === null ? undefined : user;
+}

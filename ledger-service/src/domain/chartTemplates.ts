@@ -1,0 +1,85 @@
+/**
+ * Chart-of-accounts templates applied when a company is created. Links follow
+ * SQL-Ledger: `AP`/`AR` control accounts, `AP_amount`/`AR_amount` line accounts,
+ * `AP_tax`/`AR_tax` tax accounts, `AP_paid`/`AR_paid` payment (bank/cash) accounts.
+ */
+export interface TemplateAccount {
+  accno: string;
+  description: string;
+  /** A asset, L liability, Q equity, I income, E expense */
+  category: 'A' | 'L' | 'Q' | 'I' | 'E';
+  link: string[];
+}
+
+export interface TemplateTax {
+  accno: string;
+  code: string;
+  description: string;
+  rate: string;
+  validFrom: string;
+  validTo: string | null;
+}
+
+export interface ChartTemplate {
+  name: string;
+  description: string;
+  accounts: TemplateAccount[];
+  taxes: TemplateTax[];
+  /** default accounts the posting engine uses */
+  defaults: { ap: string; ar: string; rounding: string; retainedEarnings: string; bank: string };
+}
+
+const smallBusiness: ChartTemplate = {
+  name: 'small-business',
+  description: 'Small-business chart (Swiss SME layout) with VAT at the standard and reduced rates',
+  accounts: [
+    { accno: '1000', description: 'Cash', category: 'A', link: ['AR_paid', 'AP_paid'] },
+    { accno: '1020', description: 'Bank', category: 'A', link: ['AR_paid', 'AP_paid'] },
+    { accno: '1100', description: 'Accounts receivable', category: 'A', link: ['AR'] },
+    { accno: '1170', description: 'Input VAT standard rate', category: 'A', link: ['AP_tax'] },
+    { accno: '1171', description: 'Input VAT reduced rate', category: 'A', link: ['AP_tax'] },
+    { accno: '1300', description: 'Prepaid expenses', category: 'A', link: ['AP_amount'] },
+    { accno: '1500', description: 'Machinery and equipment', category: 'A', link: ['AP_amount'] },
+    { accno: '1520', description: 'Office equipment and IT', category: 'A', link: ['AP_amount'] },
+    { accno: '2000', description: 'Accounts payable', category: 'L', link: ['AP'] },
+    { accno: '2200', description: 'Output VAT standard rate', category: 'L', link: ['AR_tax'] },
+    { accno: '2201', description: 'Output VAT reduced rate', category: 'L', link: ['AR_tax'] },
+    { accno: '2300', description: 'Accrued liabilities', category: 'L', link: [] },
+    { accno: '2800', description: 'Share capital', category: 'Q', link: [] },
+    { accno: '2970', description: 'Retained earnings', category: 'Q', link: [] },
+    { accno: '2979', description: 'Profit or loss of the year', category: 'Q', link: [] },
+    { accno: '3000', description: 'Sales of goods', category: 'I', link: ['AR_amount'] },
+    { accno: '3400', description: 'Revenue from services', category: 'I', link: ['AR_amount'] },
+    { accno: '3800', description: 'Discounts granted', category: 'I', link: ['AR_amount'] },
+    { accno: '4000', description: 'Cost of materials', category: 'E', link: ['AP_amount'] },
+    { accno: '4400', description: 'Purchased services', category: 'E', link: ['AP_amount'] },
+    { accno: '5000', description: 'Salaries', category: 'E', link: ['AP_amount'] },
+    { accno: '6000', description: 'Rent', category: 'E', link: ['AP_amount'] },
+    { accno: '6100', description: 'Maintenance and repairs', category: 'E', link: ['AP_amount'] },
+    { accno: '6200', description: 'Vehicle expenses', category: 'E', link: ['AP_amount'] },
+    { accno: '6300', description: 'Insurance', category: 'E', link: ['AP_amount'] },
+    { accno: '6400', description: 'Energy', category: 'E', link: ['AP_amount'] },
+    { accno: '6500', description: 'Office supplies', category: 'E', link: ['AP_amount'] },
+    { accno: '6510', description: 'Telephone and internet', category: 'E', link: ['AP_amount'] },
+    { accno: '6570', description: 'IT and software', category: 'E', link: ['AP_amount'] },
+    { accno: '6600', description: 'Advertising', category: 'E', link: ['AP_amount'] },
+    { accno: '6700', description: 'Other operating expenses', category: 'E', link: ['AP_amount'] },
+    { accno: '6900', description: 'Bank charges and interest', category: 'E', link: ['AP_amount'] },
+    { accno: '6950', description: 'Exchange rate differences', category: 'E', link: [] },
+    { accno: '6960', description: 'Rounding differences', category: 'E', link: [] },
+  ],
+  taxes: [
+    { accno: '1170', code: 'VAT-IN-STD', description: 'Input VAT 7.7%', rate: '0.077', validFrom: '2018-01-01', validTo: '2023-12-31' },
+    { accno: '1170', code: 'VAT-IN-STD', description: 'Input VAT 8.1%', rate: '0.081', validFrom: '2024-01-01', validTo: null },
+    { accno: '1171', code: 'VAT-IN-RED', description: 'Input VAT 2.5%', rate: '0.025', validFrom: '2018-01-01', validTo: '2023-12-31' },
+    { accno: '1171', code: 'VAT-IN-RED', description: 'Input VAT 2.6%', rate: '0.026', validFrom: '2024-01-01', validTo: null },
+    { accno: '2200', code: 'VAT-OUT-STD', description: 'Output VAT 7.7%', rate: '0.077', validFrom: '2018-01-01', validTo: '2023-12-31' },
+    { accno: '2200', code: 'VAT-OUT-STD', description: 'Output VAT 8.1%', rate: '0.081', validFrom: '2024-01-01', validTo: null },
+    { accno: '2201', code: 'VAT-OUT-RED', description: 'Output VAT 2.5%', rate: '0.025', validFrom: '2018-01-01', validTo: '2023-12-31' },
+    { accno: '2201', code: 'VAT-OUT-RED', description: 'Output VAT 2.6%', rate: '0.026', validFrom: '2024-01-01', validTo: null },
+  ],
+  defaults: { ap: '2000', ar: '1100', rounding: '6960', retainedEarnings: '2970', bank: '1020' },
+};
+
+export const CHART_TEMPLATES: Record<string, ChartTemplate> = { [smallBusiness.name]: smallBusiness };
+export const DEFAULT_CHART = smallBusiness.name;

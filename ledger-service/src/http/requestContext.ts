@@ -1,0 +1,23 @@
+import { randomUUID } from 'node:crypto';
+import type { Context, Next } from 'koa';
+import type { Logger } from '../logger.ts';
+
+/** Request id (kept from X-Request-Id when well-formed) and one structured log line per request. */
+export function requestContext(log: Logger) {
+  return async function withRequestId(ctx: Context, next: Next) {
+    const incoming = ctx.get('X-Request-Id');
+    const id = /^[A-Za-z0-9._-]{8,100}$/.test(incoming) ? incoming : randomUUID();
+    ctx.state.requestId = id;
+    ctx.state.log = log.child({ reqId: id });
+    ctx.set('X-Request-Id', id);
+    const started = performance.now();
+    try {
+      await next();
+    } finally {
+      (ctx.state.log as Logger).info(
+        { method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(performance.now() - started) },
+        'request',
+      );
+    }
+  };
+}

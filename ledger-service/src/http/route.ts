@@ -1,0 +1,76 @@
+import type { Context } from 'koa';
+import type Router from '@koa/router';
+import type { Db, Tx } from '../db/knex.ts';
+import { withTenant } from '../db/knex.ts';
+import type { Company } from '../db/companies.ts';
+import { roleHas, type Permission } from '../domain/permissions.ts';
+import { scopeSatisfied, type Scope } from '@ledger/shared';
+import type { Actor, TenantState } from './auth.ts';
+import { ENDPOINT_PERMISSIONS, resolveRule } from './endpointPermissions.ts';
+import { ApiError } from './errors.ts';
+import { validateBody, validateQuery } from './validate.ts';
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+/** What a route handler gets: the request, already authenticated and inside its company's transaction. */
+export interface RouteRequest<B = unknown, Q = Record<string, unknown>> {
+  ctx: Context;
+  tx: Tx;
+  db: Db;
+  company: Company;
+  actor: Actor;
+  params: Record<string, string>;
+  body: B;
+  query: Q;
+}
+
+/** One endpoint under /client/:dataset. Its permission comes from endpointPermissions.ts. */
+export interface RouteDef {
+  method: Method;
+  path: string;
+  /** JSON schema of the body; validated before the handler runs */
+  body?: object;
+  /** JSON schema of the query string */
+  query?: object;
+  /** the handler returns the response body; it may set ctx.status / headers */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  handler: (req: RouteRequest<any, any>) => Promise<unknown>;
+}
+
+/** Mounts routes, checking at start-up that each one has an entry in the permission map. */
+export function mountRoutes(router: Router, db: Db, routes: RouteDef[]): void {
+  for (const route of routes) {
+    const key = `${route.method} ${route.path}`;
+    const rule = ENDPOINT_PERMISSIONS[key];
+    if (!rule) throw new Error(`route ${key} has no entry in endpointPermissions.ts`);
+    router.register(route.path, [route.method], async (ctx: Context) => {
+      const { company, actor } = ctx.state.tenant as TenantState;
+      const params = ctx.params as Record<string, string>;
+      if (params.vc !== undefined && params.vc !== 'vendor' && params.vc !== 'customer') {
+        throw new ApiError('not_found', `Unknown side "${params.vc}": use vendor or customer.`);
+      }
+      const { permission, scope } = resolveRule(rule, params.vc);
+      authorize(actor, permission, scope);
+      const body = route.body ? validateBody(route.body, ctx.request.body) : ctx.request.body;
+      const query = route.query ? validateQuery(route.query, ctx.query as Record<string, unknown>) : ctx.query;
+      const result = await withTenant(db, company.id, (tx) =>
+        route.handler({ ctx, tx, db, company, actor, params, body, query }),
+      );
+      if (result !== undefined) ctx.body = result;
+      else if (ctx.body === undefined) ctx.status = 204;
+    });
+  }
+}
+
+/** Effective access = the role's permissions ∩, for AI connections, the granted scopes. */
+export function authorize(actor: Actor, permission: string | null, scope: string | null): void {
+  if (permission && !roleHas(actor.role, permission as Permission)) {
+    throw new ApiError('forbidden', `Missing permission ${permission} (role ${actor.role}).`);
+  }
+  if (actor.via.kind === 'ai_connection') {
+    if (!scope) throw new ApiError('forbidden', 'This endpoint is not available to AI connections.');
+    if (!scopeSatisfied(actor.via.scopes, scope as Scope)) {
+      throw new ApiError('forbidden', `Missing scope ${scope}.`);
+    }
+  }
+}

@@ -1,0 +1,20 @@
+import Router from '@koa/router';
+import type { AppDeps } from '../app.ts';
+import { ApiError } from '../errors.ts';
+
+/** Health, readiness and the OpenAPI document; no authentication. */
+export function metaRouter({ db }: AppDeps): Router {
+  const router = new Router();
+  router.get('/healthz', (ctx) => {
+    ctx.body = { status: 'ok' };
+  });
+  router.get('/readyz', async (ctx) => {
+    try {
+      await db.raw('select 1');
+      ctx.body = { status: 'ready' };
+    } catch {
+      throw new ApiError('unavailable', 'The database is not reachable.');
+    }
+  });
+  return router;
+}

@@ -1,0 +1,72 @@
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import countries from 'i18n-iso-countries';
+import { isKnownCurrency } from '@ledger/shared';
+import { ApiError } from './errors.ts';
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+
+/** One ajv instance for every request schema from @ledger/shared. */
+export const ajv = new Ajv({ allErrors: false, strict: false, coerceTypes: false, useDefaults: false });
+addFormats(ajv);
+ajv.addFormat('iso-country', { type: 'string', validate: (s: string) => countries.isValid(s) });
+ajv.addFormat('iso-currency', { type: 'string', validate: (s: string) => isKnownCurrency(s) });
+
+/** Query strings arrive as text; this instance coerces "10" to 10 for query schemas. */
+const queryAjv = new Ajv({ allErrors: false, strict: false, coerceTypes: true, useDefaults: true });
+addFormats(queryAjv);
+
+const cache = new WeakMap<object, ValidateFunction>();
+const queryCache = new WeakMap<object, ValidateFunction>();
+
+function compiled(instance: Ajv, store: WeakMap<object, ValidateFunction>, schema: object): ValidateFunction {
+  let fn = store.get(schema);
+  if (!fn) {
+    fn = instance.compile(schema);
+    store.set(schema, fn);
+  }
+  return fn;
+}
+
+/** JSON pointer and sentence for the first schema violation. */
+export function describeAjvError(e: ErrorObject): { field: string; message: string } {
+  const base = e.instancePath || '';
+  switch (e.keyword) {
+    case 'additionalProperties': {
+      const name = String(e.params.additionalProperty);
+      return { field: `${base}/${name}`, message: `Field "${name}" is not allowed here.` };
+    }
+    case 'required': {
+      const name = String(e.params.missingProperty);
+      return { field: `${base}/${name}`, message: `Field "${name}" is required.` };
+    }
+    case 'format':
+      return { field: base, message: `Field "${base.slice(1) || 'body'}" must be a valid ${e.params.format}.` };
+    case 'enum':
+      return { field: base, message: `Field "${base.slice(1)}" must be one of ${(e.params.allowedValues as unknown[]).join(', ')}.` };
+    default:
+      return { field: base, message: `Field "${base.slice(1) || 'body'}" ${e.message ?? 'is invalid'}.` };
+  }
+}
+
+export function validateBody<T>(schema: object, body: unknown): T {
+  if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw new ApiError('invalid_request', 'The request body must be a JSON object.');
+  }
+  const fn = compiled(ajv, cache, schema);
+  if (!fn(body)) {
+    const { field, message } = describeAjvError(fn.errors![0]!);
+    throw new ApiError('invalid_request', message, field);
+  }
+  return body as T;
+}
+
+export function validateQuery<T>(schema: object, query: Record<string, unknown>): T {
+  const copy = { ...query };
+  const fn = compiled(queryAjv, queryCache, schema);
+  if (!fn(copy)) {
+    const { field, message } = describeAjvError(fn.errors![0]!);
+    throw new ApiError('invalid_request', message.replace('Field', 'Query parameter'), field);
+  }
+  return copy as T;
+}

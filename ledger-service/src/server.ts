@@ -1,0 +1,74 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { loadConfig, type LedgerConfig } from './config.ts';
+import { createLogger, type Logger } from './logger.ts';
+import { createDb, type Db } from './db/knex.ts';
+import { startEmbeddedPostgres, type EmbeddedPostgres } from './db/embedded.ts';
+import { migrateLatest } from './db/migrate.ts';
+import { createApp } from './http/app.ts';
+import { loadEncryptionKey } from './secretKey.ts';
+
+export interface Database {
+  db: Db;
+  url: string;
+  close(): Promise<void>;
+}
+
+/** DATABASE_URL when set; otherwise embedded PGlite (one connection) under the data directory. */
+export async function openDatabase(config: LedgerConfig): Promise<Database> {
+  let embedded: EmbeddedPostgres | undefined;
+  let url = config.databaseUrl;
+  if (!url) {
+    embedded = await startEmbeddedPostgres(config.dataDir);
+    url = embedded.url;
+  }
+  const db = createDb(url, { poolMax: embedded ? 1 : 10 });
+  return {
+    db,
+    url,
+    async close() {
+      await db.destroy();
+      await embedded?.stop();
+    },
+  };
+}
+
+export interface RunningLedger {
+  url: string;
+  port: number;
+  db: Db;
+  log: Logger;
+  server: Server;
+  close(): Promise<void>;
+}
+
+/** Starts the HTTP server; close() lets in-flight requests finish, then releases the database. */
+export async function startLedger(opts: { config?: LedgerConfig; database?: Database; migrate?: boolean } = {}): Promise<RunningLedger> {
+  const config = opts.config ?? loadConfig();
+  const log = createLogger(config.logLevel);
+  const database = opts.database ?? (await openDatabase(config));
+  if (opts.migrate) await migrateLatest(database.db);
+  const app = createApp({ db: database.db, config, log, encryptionKey: loadEncryptionKey(config) });
+  const server = createServer(app.callback());
+  server.keepAliveTimeout = 5_000;
+  await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
+  const port = (server.address() as AddressInfo).port;
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${config.host}:${port}`,
+    port,
+    db: database.db,
+    log,
+    server,
+    close() {
+      closing ??= (async () => {
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeIdleConnections();
+        });
+        if (!opts.database) await database.close();
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,21 @@
+/**
+ * The service credential (DESIGN.md §2): a short-lived EdDSA JWT the gateway signs
+ * for the connected person; the ledger verifies it and acts as that user.
+ */
+export const SERVICE_CREDENTIAL = {
+  issuer: 'mcp-gateway',
+  audience: 'ledger-service',
+  algorithm: 'EdDSA',
+  maxLifetimeSeconds: 60,
+} as const;
+
+export interface ServiceCredentialClaims {
+  /** user id in the ledger, as a string */
+  sub: string;
+  dataset: string;
+  /** connection id in the gateway */
+  conn: string;
+  /** granted scopes, space separated */
+  scope: string;
+  client_name: string;
+}

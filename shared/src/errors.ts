@@ -1,0 +1,25 @@
+/** Error codes shared by the ledger, the gateway and the tests (DESIGN.md §5). */
+export const ERROR_STATUS = {
+  invalid_request: 400,
+  invalid_currency: 400,
+  vc_not_found: 400,
+  amount_exceeded: 400,
+  unbalanced: 400,
+  closed_period: 422,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  conflict: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  internal_error: 500,
+  unavailable: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export interface ErrorBody {
+  error: { code: ErrorCode | string; message: string; field?: string };
+}

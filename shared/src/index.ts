@@ -1,0 +1,5 @@
+export * from './errors.ts';
+export * from './scopes.ts';
+export * from './money.ts';
+export * from './credential.ts';
+export * from './schemas/index.ts';

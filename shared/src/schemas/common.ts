@@ -1,0 +1,41 @@
+/**
+ * Building blocks of the JSON schemas. These schemas are the single source for
+ * ledger request validation (ajv), the OpenAPI document and MCP tool inputs.
+ * Custom formats (`iso-country`, `iso-currency`) are registered by each validator.
+ */
+export const dateSchema = { type: 'string', format: 'date', description: 'yyyy-mm-dd' } as const;
+export const amountSchema = { type: 'number', description: 'JSON number in the document currency' } as const;
+export const accountNumberSchema = {
+  type: 'string', minLength: 1, maxLength: 20, pattern: '^[0-9A-Za-z.-]+$',
+  description: 'account number as shown in the chart of accounts',
+} as const;
+export const currencySchema = {
+  type: 'string', pattern: '^[A-Z]{3}$', format: 'iso-currency', description: 'ISO 4217 code',
+} as const;
+export const idSchema = { type: 'integer', minimum: 1 } as const;
+export const vcSchema = { type: 'string', enum: ['vendor', 'customer'] } as const;
+
+export const errorBodySchema = {
+  type: 'object',
+  required: ['error'],
+  properties: {
+    error: {
+      type: 'object',
+      required: ['code', 'message'],
+      properties: {
+        code: { type: 'string' },
+        message: { type: 'string' },
+        field: { type: 'string', description: 'JSON pointer of the field at fault' },
+      },
+    },
+  },
+} as const;
+
+export const createdSchema = {
+  type: 'object', required: ['id'], properties: { id: idSchema },
+} as const;
+
+export const listQuerySchema = {
+  limit: { type: 'integer', minimum: 1, maximum: 1000, default: 100 },
+  offset: { type: 'integer', minimum: 0, default: 0 },
+} as const;

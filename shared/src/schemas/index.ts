@@ -1,0 +1,3 @@
+export * from './common.ts';
+export * from './party.ts';
+export * from './system.ts';
