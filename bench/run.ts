@@ -1,0 +1,13 @@
+/**
+ * `npm run bench`: every benchmark part that exists, in one run. Each part prints its
+ * figures and the ratio against the baseline it measures in the same run, and writes
+ * JSON to bench/results/.
+ */
+import { existsSync } from 'node:fs';
+
+const parts = ['./ledger.ts', './gateway.ts'];
+for (const part of parts) {
+  if (!existsSync(new URL(part, import.meta.url))) continue;
+  const mod = (await import(part)) as { run(): Promise<void> };
+  await mod.run();
+}
