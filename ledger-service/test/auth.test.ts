@@ -27,14 +27,16 @@ t.test('API key authentication', async (t) => {
 t.test('a query without the company setting sees no rows (RLS)', async (t) => {
   const ledger = await startTestLedger(t);
   const a = await createTestCompany(ledger);
-  const rows = await ledger.db.transaction<{ id: number }[]>(async (tx) => {
+  const rows = await ledger.db.transaction(async (tx) => {
     await tx.raw(`select set_config('role', 'ledger_app', true)`);
-    return tx('accounts').select('id');
+    const visible: { id: number }[] = await tx('accounts').select('id');
+    return visible;
   });
   t.equal(rows.length, 0, 'no accounts visible without app.company_id');
-  const own = await ledger.db.transaction<{ company_id: number }[]>(async (tx) => {
+  const own = await ledger.db.transaction(async (tx) => {
     await tx.raw(`select set_config('role', 'ledger_app', true), set_config('app.company_id', ?, true)`, [String(a.company.id)]);
-    return tx('accounts').select('company_id');
+    const visible: { company_id: number }[] = await tx('accounts').select('company_id');
+    return visible;
   });
   t.ok(own.length > 10, 'the company sees its own chart');
   t.ok(own.every((r) => r.company_id === a.company.id), 'and only its own rows');
