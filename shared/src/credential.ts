@@ -19,3 +19,15 @@ export interface ServiceCredentialClaims {
   scope: string;
   client_name: string;
 }
+
+/**
+ * The gateway's internal credential for the ledger's `/internal/*` API: same key pair
+ * as the service credential, a distinct audience, so neither can stand in for the other.
+ */
+export const INTERNAL_CREDENTIAL = {
+  issuer: 'mcp-gateway',
+  audience: 'ledger-internal',
+  subject: 'gateway',
+  algorithm: 'EdDSA',
+  maxLifetimeSeconds: 60,
+} as const;

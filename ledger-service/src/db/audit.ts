@@ -29,6 +29,7 @@ export function describeVia(via: string, label: string | null): string {
     case 'api_key': return `via API key (${label})`;
     case 'ai_connection': return `via AI connection (${label})`;
     case 'cli': return 'via CLI';
+    case 'web': return `via the web app (${label})`;
     default: return `via ${via}`;
   }
 }

@@ -10,6 +10,7 @@ import { requestContext } from './requestContext.ts';
 import { mountRoutes } from './route.ts';
 import { clientRoutes } from './routes/index.ts';
 import { metaRouter } from './routes/meta.ts';
+import { internalApi } from './routes/internal.ts';
 import { ServiceCredentialVerifier } from './serviceCredential.ts';
 
 export interface AppDeps {
@@ -44,6 +45,8 @@ export function createApp(deps: AppDeps): Koa {
 
   const meta = metaRouter(deps);
   app.use(meta.routes());
+  // only for the gateway: authenticated by its internal JWT, never by an API key
+  app.use(internalApi(deps));
 
   const client = new Router({ prefix: '/client/:dataset' });
   client.use(authenticate(db, verifier));

@@ -10,7 +10,9 @@ import type { ServiceCredentialVerifier } from './serviceCredential.ts';
 export type Via =
   | { kind: 'api_key'; id: number; label: string }
   | { kind: 'ai_connection'; id: string; label: string; scopes: string[] }
-  | { kind: 'cli'; id: null; label: 'CLI' };
+  | { kind: 'cli'; id: null; label: 'CLI' }
+  /** a person on the gateway's pages (e.g. System → Management → AI connections) */
+  | { kind: 'web'; id: null; label: string };
 
 export interface Actor {
   userId: number;

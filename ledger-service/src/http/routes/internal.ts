@@ -1,0 +1,194 @@
+/**
+ * The ledger's internal API, only for the MCP gateway (DESIGN.md §1): sign-in checks,
+ * memberships and the company's AI-connections switch. Every request carries a JWT the
+ * gateway signs with its key pair for the audience `ledger-internal`; API keys and
+ * service credentials (audience `ledger-service`) are refused. The gateway never
+ * forwards `/internal/*` from the public origin.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import Router from '@koa/router';
+import type { Context, Next } from 'koa';
+import { importJWK, jwtVerify, type CryptoKey, type JWK } from 'jose';
+import { INTERNAL_CREDENTIAL } from '@ledger/shared';
+import type { AppDeps } from '../app.ts';
+import type { LedgerConfig } from '../../config.ts';
+import { ApiError } from '../errors.ts';
+import { verifyCredentials } from '../../db/users.ts';
+import { findCompanyByDataset, findMembership, type Company } from '../../db/companies.ts';
+import { recordAudit } from '../../db/audit.ts';
+import { withTenant } from '../../db/knex.ts';
+import { isRole, mayConnectAssistants } from '../../domain/permissions.ts';
+
+/** Verifies the gateway's internal JWTs against the gateway's public key. */
+export class InternalCredentialVerifier {
+  private key: CryptoKey | Uint8Array | undefined;
+
+  constructor(private readonly config: LedgerConfig) {}
+
+  private async publicKey(): Promise<CryptoKey | Uint8Array | undefined> {
+    if (this.key) return this.key;
+    const raw =
+      this.config.gatewayPublicJwk ??
+      (await readFile(join(this.config.dataDir, 'gateway-public.jwk'), 'utf8').catch(() => undefined));
+    if (!raw) return undefined;
+    this.key = await importJWK(JSON.parse(raw) as JWK, INTERNAL_CREDENTIAL.algorithm);
+    return this.key;
+  }
+
+  async verify(token: string): Promise<boolean> {
+    const key = await this.publicKey();
+    if (!key) return false;
+    try {
+      await jwtVerify(token, key, {
+        issuer: INTERNAL_CREDENTIAL.issuer,
+        audience: INTERNAL_CREDENTIAL.audience,
+        subject: INTERNAL_CREDENTIAL.subject,
+        algorithms: [INTERNAL_CREDENTIAL.algorithm],
+        maxTokenAge: `${INTERNAL_CREDENTIAL.maxLifetimeSeconds + 5}s`,
+        requiredClaims: ['exp', 'iat'],
+      });
+      return true;
+    } catch {
+      return false;
+    }
+  }
+}
+
+function internalAuth(verifier: InternalCredentialVerifier) {
+  return async function requireGateway(ctx: Context, next: Next) {
+    const bearer = /^Bearer\s+(\S+)$/i.exec(ctx.get('Authorization'))?.[1];
+    if (!bearer || !(await verifier.verify(bearer))) {
+      throw new ApiError('unauthorized', 'The internal API accepts only the gateway\'s credential.');
+    }
+    await next();
+  };
+}
+
+function userIdParam(ctx: Context): number {
+  const raw = String(ctx.params.userId);
+  if (!/^[1-9]\d{0,15}$/.test(raw)) throw new ApiError('invalid_request', 'user id must be a positive integer', '/userId');
+  return Number(raw);
+}
+
+async function companyParam(deps: AppDeps, ctx: Context): Promise<Company> {
+  const company = await findCompanyByDataset(deps.db, String(ctx.params.dataset));
+  if (!company) throw new ApiError('not_found', `Dataset "${ctx.params.dataset}" not found.`);
+  return company;
+}
+
+function companyView(c: Company) {
+  return { dataset: c.dataset, name: c.name, ai_connections_enabled: c.ai_connections_enabled };
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function str(body: Record<string, unknown>, name: string, max: number): string {
+  const v = body[name];
+  if (typeof v !== 'string' || v.length === 0 || v.length > max) {
+    throw new ApiError('invalid_request', `${name} must be a string of 1 to ${max} characters`, `/${name}`);
+  }
+  return v;
+}
+
+/** Middleware for everything under /internal: the credential is checked before any routing. */
+export function internalApi(deps: AppDeps) {
+  const auth = internalAuth(new InternalCredentialVerifier(deps.config));
+  const routes = internalRouter(deps).routes();
+  return async function internal(ctx: Context, next: Next) {
+    if (ctx.path !== '/internal' && !ctx.path.startsWith('/internal/')) return next();
+    await auth(ctx, () => routes(ctx as never, next));
+  };
+}
+
+function internalRouter(deps: AppDeps): Router {
+  const { db } = deps;
+  const router = new Router({ prefix: '/internal' });
+
+  /** Email + password + TOTP together: `{ valid, user? }`; the answer never says which factor failed. */
+  router.post('/auth/verify', async (ctx) => {
+    const body = ctx.request.body;
+    if (!isObject(body)) throw new ApiError('invalid_request', 'Send a JSON object.');
+    const email = str(body, 'email', 320);
+    const password = str(body, 'password', 1024);
+    const code = str(body, 'totp', 16);
+    const user = await verifyCredentials(db, deps.encryptionKey, email, password, code);
+    ctx.body = user
+      ? { valid: true, user: { id: user.id, name: user.name, email: user.email } }
+      : { valid: false };
+  });
+
+  router.get('/users/:userId', async (ctx) => {
+    const user = await db('users').where({ id: userIdParam(ctx) }).first('id', 'name', 'email', 'active');
+    if (!user) throw new ApiError('not_found', 'User not found.');
+    ctx.body = { user };
+  });
+
+  /** The person's companies with role and switch, for the gateway's pages. */
+  router.get('/users/:userId/memberships', async (ctx) => {
+    const rows = await db('memberships as m')
+      .join('companies as c', 'c.id', 'm.company_id')
+      .join('users as u', 'u.id', 'm.user_id')
+      .where({ 'm.user_id': userIdParam(ctx), 'u.active': true })
+      .orderBy('c.dataset')
+      .select('c.dataset', 'c.name', 'c.ai_connections_enabled', 'm.role');
+    ctx.body = {
+      memberships: rows.map((r) => ({
+        dataset: r.dataset, name: r.name, ai_connections_enabled: r.ai_connections_enabled,
+        role: r.role, may_connect_assistants: isRole(r.role) && mayConnectAssistants(r.role),
+      })),
+    };
+  });
+
+  router.get('/companies/:dataset', async (ctx) => {
+    ctx.body = { company: companyView(await companyParam(deps, ctx)) };
+  });
+
+  /**
+   * Everything the gateway checks on each use of a connection: membership and role,
+   * whether the account is active, and the company's AI-connections switch.
+   */
+  router.get('/companies/:dataset/members/:userId', async (ctx) => {
+    const company = await companyParam(deps, ctx);
+    const userId = userIdParam(ctx);
+    const user = await db('users').where({ id: userId }).first('id', 'active');
+    const membership = user ? await findMembership(db, company.id, userId) : undefined;
+    ctx.body = {
+      company: companyView(company),
+      user_exists: Boolean(user),
+      user_active: Boolean(user?.active),
+      role: membership?.role ?? null,
+      may_connect_assistants: Boolean(membership && user?.active && mayConnectAssistants(membership.role)),
+    };
+  });
+
+  /** Switches AI connections on or off; only an active owner or admin; audited. */
+  router.put('/companies/:dataset/ai_connections', async (ctx) => {
+    const company = await companyParam(deps, ctx);
+    const body = ctx.request.body;
+    if (!isObject(body) || typeof body.enabled !== 'boolean') {
+      throw new ApiError('invalid_request', 'enabled must be true or false', '/enabled');
+    }
+    const userId = body.user_id;
+    if (typeof userId !== 'number' || !Number.isSafeInteger(userId) || userId < 1) {
+      throw new ApiError('invalid_request', 'user_id must be a positive integer', '/user_id');
+    }
+    const membership = await findMembership(db, company.id, userId);
+    if (!membership || !membership.user_active || !mayConnectAssistants(membership.role)) {
+      throw new ApiError('forbidden', 'Only an owner or admin of the company may switch AI connections.');
+    }
+    const enabled = body.enabled;
+    await db('companies').where({ id: company.id }).update({ ai_connections_enabled: enabled });
+    if (enabled !== company.ai_connections_enabled) {
+      await withTenant(db, company.id, (tx) =>
+        recordAudit(tx, company.id, { userId, via: { kind: 'web', id: null, label: 'AI connections' } },
+          'company', company.id, enabled ? 'ai_connections_on' : 'ai_connections_off'),
+      );
+    }
+    ctx.body = { company: { ...companyView(company), ai_connections_enabled: enabled } };
+  });
+
+  return router;
+}

@@ -1,0 +1,106 @@
+import t from 'tap';
+import { exportJWK, generateKeyPair, SignJWT, type CryptoKey } from 'jose';
+import { TOTP, Secret } from 'otpauth';
+import { INTERNAL_CREDENTIAL, SERVICE_CREDENTIAL } from '@ledger/shared';
+import { createTestCompany, startTestLedger } from './helpers.ts';
+
+async function keyPair() {
+  const { privateKey, publicKey } = await generateKeyPair('EdDSA', { extractable: true });
+  return { privateKey, publicJwk: JSON.stringify(await exportJWK(publicKey)) };
+}
+
+function sign(key: CryptoKey, opts: { aud?: string; sub?: string; iss?: string; exp?: string | number } = {}) {
+  return new SignJWT({})
+    .setProtectedHeader({ alg: 'EdDSA' })
+    .setIssuer(opts.iss ?? INTERNAL_CREDENTIAL.issuer)
+    .setAudience(opts.aud ?? INTERNAL_CREDENTIAL.audience)
+    .setSubject(opts.sub ?? INTERNAL_CREDENTIAL.subject)
+    .setIssuedAt()
+    .setExpirationTime(opts.exp ?? '30s')
+    .sign(key);
+}
+
+const code = (secret: string) => new TOTP({ secret: Secret.fromBase32(secret) }).generate();
+
+t.test('internal API', async (t) => {
+  const gateway = await keyPair();
+  const other = await keyPair();
+  const ledger = await startTestLedger(t, { gatewayPublicJwk: gateway.publicJwk });
+  const a = await createTestCompany(ledger);
+  const clerk = await a.addMember('clerk');
+  const good = await sign(gateway.privateKey);
+
+  const call = async (method: string, path: string, token: string | undefined, body?: unknown, extra: Record<string, string> = {}) => {
+    const headers: Record<string, string> = { ...extra };
+    if (token) headers.Authorization = `Bearer ${token}`;
+    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    const res = await fetch(`${ledger.url}/internal${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    return { status: res.status, body: (await res.json()) as any };
+  };
+
+  t.test('refuses everything but the gateway credential', async (t) => {
+    const path = `/companies/${a.dataset}`;
+    t.equal((await call('GET', path, undefined)).status, 401, 'no credential');
+    t.equal((await call('GET', path, undefined, undefined, { 'X-API-Key': a.apiKey })).status, 401, 'API key');
+    t.equal((await call('GET', path, await sign(other.privateKey))).status, 401, 'forged (other key)');
+    t.equal((await call('GET', path, await sign(gateway.privateKey, { exp: Math.floor(Date.now() / 1000) - 10 }))).status, 401, 'expired');
+    t.equal((await call('GET', path, await sign(gateway.privateKey, { aud: SERVICE_CREDENTIAL.audience }))).status, 401, 'service-credential audience');
+    t.equal((await call('GET', path, await sign(gateway.privateKey, { sub: '1' }))).status, 401, 'wrong subject');
+    t.equal((await call('GET', path, await sign(gateway.privateKey, { iss: 'someone' }))).status, 401, 'wrong issuer');
+    t.equal((await call('GET', '/no-such-route', undefined)).status, 401, 'unknown routes are not revealed');
+    const ok = await call('GET', path, good);
+    t.equal(ok.status, 200);
+    t.same(ok.body, { company: { dataset: a.dataset, name: a.company.name, ai_connections_enabled: false } });
+    t.equal((await call('GET', '/companies/nope-unknown', good)).status, 404);
+  });
+
+  t.test('verifies email, password and TOTP together', async (t) => {
+    const ok = await call('POST', '/auth/verify', good, { email: a.email, password: a.password, totp: code(a.totpSecret) });
+    t.equal(ok.status, 200);
+    t.same(ok.body, { valid: true, user: { id: a.userId, name: 'owner user', email: a.email } });
+    const wrongPw = await call('POST', '/auth/verify', good, { email: a.email, password: 'nope', totp: code(a.totpSecret) });
+    const wrongCode = await call('POST', '/auth/verify', good, { email: a.email, password: a.password, totp: '000000' === code(a.totpSecret) ? '111111' : '000000' });
+    const unknown = await call('POST', '/auth/verify', good, { email: 'x@nowhere.test', password: 'x', totp: '123456' });
+    t.same(wrongPw.body, { valid: false });
+    t.same(wrongCode.body, { valid: false }, 'same answer whichever factor failed');
+    t.same(unknown.body, { valid: false });
+    const bad = await call('POST', '/auth/verify', good, { email: a.email });
+    t.equal(bad.status, 400);
+  });
+
+  t.test('membership, memberships and the AI switch', async (t) => {
+    const m = await call('GET', `/companies/${a.dataset}/members/${a.userId}`, good);
+    t.same(m.body, {
+      company: { dataset: a.dataset, name: a.company.name, ai_connections_enabled: false },
+      user_exists: true, user_active: true, role: 'owner', may_connect_assistants: true,
+    });
+    const c = await call('GET', `/companies/${a.dataset}/members/${clerk.userId}`, good);
+    t.equal(c.body.role, 'clerk');
+    t.equal(c.body.may_connect_assistants, false);
+    const none = await call('GET', `/companies/${a.dataset}/members/999999999`, good);
+    t.same([none.body.user_exists, none.body.role], [false, null]);
+    t.equal((await call('GET', `/companies/${a.dataset}/members/abc`, good)).status, 400);
+
+    const list = await call('GET', `/users/${a.userId}/memberships`, good);
+    t.same(list.body.memberships, [{ dataset: a.dataset, name: a.company.name, ai_connections_enabled: false, role: 'owner', may_connect_assistants: true }]);
+
+    const denied = await call('PUT', `/companies/${a.dataset}/ai_connections`, good, { enabled: true, user_id: clerk.userId });
+    t.equal(denied.status, 403, 'a clerk may not switch');
+    t.equal((await call('PUT', `/companies/${a.dataset}/ai_connections`, good, { enabled: 'yes', user_id: a.userId })).status, 400);
+    const on = await call('PUT', `/companies/${a.dataset}/ai_connections`, good, { enabled: true, user_id: a.userId });
+    t.equal(on.status, 200);
+    t.equal(on.body.company.ai_connections_enabled, true);
+    const again = await call('GET', `/companies/${a.dataset}`, good);
+    t.equal(again.body.company.ai_connections_enabled, true);
+    const audit = await ledger.db.transaction(async (tx) => {
+      await tx.raw(`select set_config('app.company_id', ?, true)`, [String(a.company.id)]);
+      return tx('audit_log').where({ company_id: a.company.id, entity: 'company' }).select('action', 'via', 'user_id');
+    });
+    t.same(audit, [{ action: 'ai_connections_on', via: 'web', user_id: a.userId }], 'audited');
+
+    await ledger.db('users').where({ id: a.userId }).update({ active: false });
+    const inactive = await call('GET', `/companies/${a.dataset}/members/${a.userId}`, good);
+    t.same([inactive.body.user_active, inactive.body.may_connect_assistants], [false, false]);
+    t.same((await call('GET', `/users/${a.userId}/memberships`, good)).body.memberships, [], 'a deactivated person has no companies');
+  });
+});
