@@ -34,16 +34,27 @@ export async function createApiKey(db: Db, companyId: number, userId: number, la
   const key = newApiKey();
   const [row] = await db('api_keys')
     .insert({ company_id: companyId, user_id: userId, label, key_hash: hashApiKey(key), key_prefix: key.slice(0, 7) })
-    .returning(['id', 'label', 'created_at']);
-  return { id: row.id as number, label: row.label as string, created_at: row.created_at as Date, key };
+    .returning(['id', 'label', 'key_prefix', 'created_at']);
+  return { id: row.id as number, label: row.label as string, prefix: row.key_prefix as string, created_at: row.created_at as Date, key };
 }
 
-export async function listApiKeys(db: Db, companyId: number) {
+export interface ApiKeyListEntry {
+  id: number;
+  label: string;
+  prefix: string;
+  /** the user's e-mail */
+  user: string;
+  created_at: Date;
+  last_used_at: Date | null;
+}
+
+/** Never returns keys or hashes. */
+export async function listApiKeys(db: Db, companyId: number): Promise<ApiKeyListEntry[]> {
   return db('api_keys as k')
     .join('users as u', 'u.id', 'k.user_id')
     .where('k.company_id', companyId)
     .orderBy('k.id')
-    .select('k.id', 'k.label', 'k.key_prefix', 'u.email as user', 'k.created_at', 'k.last_used_at');
+    .select('k.id', 'k.label', 'k.key_prefix as prefix', 'u.email as user', 'k.created_at', 'k.last_used_at') as Promise<ApiKeyListEntry[]>;
 }
 
 export async function deleteApiKey(db: Db, companyId: number, id: number): Promise<boolean> {

@@ -5,7 +5,7 @@ import type { Actor } from '../http/auth.ts';
 export async function recordAudit(
   tx: Tx,
   companyId: number,
-  actor: Pick<Actor, 'userId' | 'via'>,
+  actor: { userId: number | null; via: Pick<Actor['via'], 'kind' | 'id' | 'label'> },
   entity: string,
   entityId: string | number | null,
   action: string,
@@ -32,4 +32,36 @@ export function describeVia(via: string, label: string | null): string {
     case 'web': return `via the web app (${label})`;
     default: return `via ${via}`;
   }
+}
+
+export interface AuditEntry {
+  id: number;
+  at: Date;
+  user_id: number | null;
+  user_email: string | null;
+  via: string;
+  via_id: string | null;
+  via_label: string | null;
+  via_text: string;
+  entity: string;
+  entity_id: string | null;
+  action: string;
+  details: unknown;
+}
+
+/** Newest first; runs inside a tenant transaction, so only the company's own entries are visible. */
+export async function listAudit(
+  tx: Tx,
+  q: { limit: number; offset: number; entity?: string; entity_id?: string },
+): Promise<AuditEntry[]> {
+  const query = tx('audit_log as l')
+    .leftJoin('users as u', 'u.id', 'l.user_id')
+    .orderBy([{ column: 'l.at', order: 'desc' }, { column: 'l.id', order: 'desc' }])
+    .limit(q.limit)
+    .offset(q.offset)
+    .select('l.id', 'l.at', 'l.user_id', 'u.email as user_email', 'l.via', 'l.via_id', 'l.via_label', 'l.entity', 'l.entity_id', 'l.action', 'l.details');
+  if (q.entity) query.where('l.entity', q.entity);
+  if (q.entity_id) query.where('l.entity_id', q.entity_id);
+  const rows = (await query) as Omit<AuditEntry, 'via_text'>[];
+  return rows.map((r) => ({ ...r, via_text: describeVia(r.via, r.via_label) }));
 }

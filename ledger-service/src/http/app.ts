@@ -48,8 +48,16 @@ export function createApp(deps: AppDeps): Koa {
   // only for the gateway: authenticated by its internal JWT, never by an API key
   app.use(internalApi(deps));
 
+  // every /client/:dataset/... request is authenticated before routing, so a key for
+  // another dataset gets 403 whatever the path, and route existence is not revealed
+  const auth = authenticate(db, verifier);
+  app.use(async (ctx, next) => {
+    const dataset = /^\/client\/([^/]+)(?:\/|$)/.exec(ctx.path)?.[1];
+    if (dataset === undefined) return next();
+    ctx.params = { dataset: decodeURIComponent(dataset) };
+    return auth(ctx, next);
+  });
   const client = new Router({ prefix: '/client/:dataset' });
-  client.use(authenticate(db, verifier));
   mountRoutes(client, db, clientRoutes);
   app.use(client.routes());
   app.use(client.allowedMethods({ throw: false }));

@@ -32,6 +32,13 @@ export interface RouteDef {
   body?: object;
   /** JSON schema of the query string */
   query?: object;
+  /** side-specific body schemas for `:vc` routes; used instead of `body` */
+  bodyBySide?: Record<'vendor' | 'customer', object>;
+  /** for the OpenAPI document: one-line summary, success status (default 200) and response body schema */
+  summary?: string;
+  status?: number;
+  response?: object;
+  responseBySide?: Record<'vendor' | 'customer', object>;
   /** the handler returns the response body; it may set ctx.status / headers */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   handler: (req: RouteRequest<any, any>) => Promise<unknown>;
@@ -43,21 +50,26 @@ export function mountRoutes(router: Router, db: Db, routes: RouteDef[]): void {
     const key = `${route.method} ${route.path}`;
     const rule = ENDPOINT_PERMISSIONS[key];
     if (!rule) throw new Error(`route ${key} has no entry in endpointPermissions.ts`);
-    router.register(route.path, [route.method], async (ctx: Context) => {
+    router.register(route.path, [route.method], async (ctx: Context, next) => {
       const { company, actor } = ctx.state.tenant as TenantState;
       const params = ctx.params as Record<string, string>;
       if (params.vc !== undefined && params.vc !== 'vendor' && params.vc !== 'customer') {
-        throw new ApiError('not_found', `Unknown side "${params.vc}": use vendor or customer.`);
+        // not a side ("/arap/transactions/vendor" also matches "/arap/:vc/:id"): let a later route match
+        ctx.params = { dataset: params.dataset! };
+        return next();
       }
       const { permission, scope } = resolveRule(rule, params.vc);
       authorize(actor, permission, scope);
-      const body = route.body ? validateBody(route.body, ctx.request.body) : ctx.request.body;
+      const bodySchema = route.bodyBySide ? route.bodyBySide[params.vc as 'vendor' | 'customer'] : route.body;
+      const body = bodySchema ? validateBody(bodySchema, ctx.request.body) : ctx.request.body;
       const query = route.query ? validateQuery(route.query, ctx.query as Record<string, unknown>) : ctx.query;
       const result = await withTenant(db, company.id, (tx) =>
         route.handler({ ctx, tx, db, company, actor, params, body, query }),
       );
-      if (result !== undefined) ctx.body = result;
-      else if (ctx.body === undefined) ctx.status = 204;
+      if (result !== undefined) {
+        ctx.body = result;
+        if (route.status) ctx.status = route.status;
+      } else if (ctx.body === undefined) ctx.status = 204;
     });
   }
 }

@@ -49,14 +49,20 @@ export function describeAjvError(e: ErrorObject): { field: string; message: stri
   }
 }
 
+/** A malformed `curr` / `currency` value is reported with the dedicated code (DESIGN.md §5). */
+function isCurrencyError(e: ErrorObject): boolean {
+  return /\/(curr|currency)$/.test(e.instancePath) && ['pattern', 'format', 'type'].includes(e.keyword);
+}
+
 export function validateBody<T>(schema: object, body: unknown): T {
   if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw new ApiError('invalid_request', 'The request body must be a JSON object.');
   }
   const fn = compiled(ajv, cache, schema);
   if (!fn(body)) {
-    const { field, message } = describeAjvError(fn.errors![0]!);
-    throw new ApiError('invalid_request', message, field);
+    const first = fn.errors![0]!;
+    const { field, message } = describeAjvError(first);
+    throw new ApiError(isCurrencyError(first) ? 'invalid_currency' : 'invalid_request', message, field);
   }
   return body as T;
 }

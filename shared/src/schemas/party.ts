@@ -1,56 +1,110 @@
 import { currencySchema, idSchema } from './common.ts';
 
-/** Fields a vendor or customer accepts on create and update. Only `name` is required. */
-const partyFields = {
+export type Side = 'vendor' | 'customer';
+
+/**
+ * Fields a vendor or customer stores besides its id and number. Only `name` is required
+ * on create. `currency` is the party's default document currency (ISO 4217); it is the
+ * party's own field, unlike a document's `curr`.
+ */
+export const partyFields = {
   name: { type: 'string', minLength: 1, maxLength: 200 },
   address1: { type: 'string', maxLength: 200, description: 'street name' },
   street: { type: 'string', maxLength: 50, description: 'house number' },
   zipcode: { type: 'string', maxLength: 20 },
   city: { type: 'string', maxLength: 100 },
-  country: { type: 'string', pattern: '^[A-Z]{2}$', format: 'iso-country', description: 'ISO 3166-1 alpha-2' },
+  country: { type: 'string', pattern: '^[A-Z]{2}$', format: 'iso-country', description: 'ISO 3166-1 alpha-2, upper case' },
   email: { type: 'string', format: 'email', maxLength: 254 },
   phone: { type: 'string', maxLength: 50 },
-  currency: currencySchema,
+  currency: { ...currencySchema, description: "the party's default currency, ISO 4217" },
   taxnumber: { type: 'string', maxLength: 50, description: 'VAT or tax number' },
   terms: { type: 'integer', minimum: 0, maximum: 3650, description: 'payment terms in days' },
 } as const;
 
-function partyWriteSchema(vc: 'vendor' | 'customer', required: readonly string[]) {
+export type PartyField = keyof typeof partyFields;
+export const PARTY_FIELDS = Object.keys(partyFields) as PartyField[];
+
+/** `vendornumber` or `customernumber`. */
+export function numberField(vc: Side): `${Side}number` {
+  return `${vc}number`;
+}
+
+function numberSchema(vc: Side) {
+  return { type: 'string', minLength: 1, maxLength: 50, pattern: '^\\S(.*\\S)?$', description: `${vc} number, unique in the company; from the company's sequence when omitted` } as const;
+}
+
+/** The same field schema, also accepting null (an update sends null to clear a field). */
+function nullable<S extends { type: string }>(s: S) {
+  return { ...s, type: [s.type, 'null'] as [S['type'], 'null'] };
+}
+
+function partyCreateSchema(vc: Side) {
   return {
     type: 'object',
     additionalProperties: false,
-    required,
-    properties: {
-      ...partyFields,
-      [`${vc}number`]: { type: 'string', minLength: 1, maxLength: 50, description: `${vc} number; from the company's sequence when omitted` },
-    },
+    required: ['name'],
+    properties: { ...partyFields, [numberField(vc)]: numberSchema(vc) },
   } as const;
 }
 
-export const vendorCreateSchema = partyWriteSchema('vendor', ['name']);
-export const customerCreateSchema = partyWriteSchema('customer', ['name']);
-export const vendorUpdateSchema = partyWriteSchema('vendor', []);
-export const customerUpdateSchema = partyWriteSchema('customer', []);
-
-function partyReadSchema(vc: 'vendor' | 'customer') {
+/** Partial update: only the fields sent change; null clears an optional field. */
+function partyUpdateSchema(vc: Side) {
+  const optional = Object.fromEntries(
+    PARTY_FIELDS.filter((f) => f !== 'name').map((f) => [f, nullable(partyFields[f])]),
+  );
   return {
     type: 'object',
+    additionalProperties: false,
+    minProperties: 1,
+    properties: { name: partyFields.name, ...optional, [numberField(vc)]: numberSchema(vc) },
+  } as const;
+}
+
+export const vendorCreateSchema = partyCreateSchema('vendor');
+export const customerCreateSchema = partyCreateSchema('customer');
+export const vendorUpdateSchema = partyUpdateSchema('vendor');
+export const customerUpdateSchema = partyUpdateSchema('customer');
+
+/** Read shape: every field is present; optional fields that are not set are null. */
+function partyReadSchema(vc: Side) {
+  const optional = Object.fromEntries(
+    PARTY_FIELDS.filter((f) => f !== 'name').map((f) => [f, nullable(partyFields[f])]),
+  );
+  return {
+    type: 'object',
+    required: ['id', numberField(vc), ...PARTY_FIELDS],
     properties: {
-      id: idSchema,
-      [`${vc}number`]: { type: 'string' },
-      ...partyFields,
+      id: { ...idSchema, description: `used as ${vc}_id elsewhere` },
+      [numberField(vc)]: { type: 'string' },
+      name: partyFields.name,
+      ...optional,
     },
   } as const;
 }
 export const vendorReadSchema = partyReadSchema('vendor');
 export const customerReadSchema = partyReadSchema('customer');
 
+export const partyCreatedSchema = {
+  type: 'object',
+  required: ['id'],
+  properties: {
+    id: idSchema,
+    vendornumber: { type: 'string', description: 'on the vendor side' },
+    customernumber: { type: 'string', description: 'on the customer side' },
+  },
+} as const;
+
 export const partySearchQuerySchema = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    name: { type: 'string', maxLength: 200, description: 'case-insensitive partial match' },
-    limit: { type: 'integer', minimum: 1, maximum: 1000 },
-    offset: { type: 'integer', minimum: 0 },
+    name: { type: 'string', maxLength: 200, description: 'case-insensitive partial match on the name' },
+    limit: { type: 'integer', minimum: 1, maximum: 1000, default: 100 },
+    offset: { type: 'integer', minimum: 0, default: 0 },
   },
+} as const;
+
+export const partySchemas = {
+  vendor: { create: vendorCreateSchema, update: vendorUpdateSchema, read: vendorReadSchema },
+  customer: { create: customerCreateSchema, update: customerUpdateSchema, read: customerReadSchema },
 } as const;

@@ -9,3 +9,98 @@ export const closeBooksSchema = {
   type: 'object', additionalProperties: false, required: ['date'],
   properties: { date: dateSchema },
 } as const;
+
+const nullableDate = { type: ['string', 'null'], format: 'date', description: 'yyyy-mm-dd, null = open-ended' } as const;
+const timestamp = { type: 'string', format: 'date-time' } as const;
+
+export const taxSchema = {
+  type: 'object',
+  required: ['code', 'accno', 'rate', 'valid_from', 'valid_to', 'description'],
+  properties: {
+    code: { type: 'string' },
+    accno: { type: 'string', description: 'number of the tax account (use it as `taxAccount` on lines)' },
+    rate: { type: 'number', description: 'rate as a fraction: 0.081 is 8.1%' },
+    valid_from: dateSchema,
+    valid_to: nullableDate,
+    description: { type: 'string' },
+  },
+} as const;
+
+export const chartAccountSchema = {
+  type: 'object',
+  required: ['accno', 'description', 'category', 'link', 'links', 'taxes'],
+  properties: {
+    accno: { type: 'string' },
+    description: { type: 'string' },
+    category: { type: 'string', enum: ['A', 'L', 'Q', 'I', 'E'], description: 'asset, liability, equity, income, expense' },
+    link: { type: 'string', description: 'SQL-Ledger link attributes, colon separated, e.g. "AR_paid:AP_paid"' },
+    links: { type: 'array', items: { type: 'string' }, description: 'the same link attributes as an array' },
+    taxes: {
+      type: 'array',
+      description: 'tax rates booked to this account (tax accounts only)',
+      items: {
+        type: 'object',
+        required: ['code', 'rate', 'valid_from', 'valid_to', 'description'],
+        properties: {
+          code: { type: 'string' }, rate: { type: 'number' }, valid_from: dateSchema, valid_to: nullableDate,
+          description: { type: 'string' },
+        },
+      },
+    },
+  },
+} as const;
+
+export const apiKeySchema = {
+  type: 'object',
+  required: ['id', 'label', 'prefix', 'user', 'created_at', 'last_used_at'],
+  properties: {
+    id: { type: 'integer' },
+    label: { type: 'string' },
+    prefix: { type: 'string', description: 'first characters of the key, to recognise it' },
+    user: { type: 'string', description: "e-mail of the key's user" },
+    created_at: timestamp,
+    last_used_at: { type: ['string', 'null'], format: 'date-time' },
+  },
+} as const;
+
+export const apiKeyCreatedSchema = {
+  type: 'object',
+  required: ['id', 'label', 'prefix', 'created_at', 'key'],
+  properties: {
+    id: { type: 'integer' },
+    label: { type: 'string' },
+    prefix: { type: 'string' },
+    created_at: timestamp,
+    key: { type: 'string', description: 'the API key; shown only in this response' },
+  },
+} as const;
+
+export const auditQuerySchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    entity: { type: 'string', maxLength: 50 },
+    entity_id: { type: 'string', maxLength: 50 },
+    limit: { type: 'integer', minimum: 1, maximum: 1000, default: 100 },
+    offset: { type: 'integer', minimum: 0, default: 0 },
+  },
+} as const;
+
+export const auditEntrySchema = {
+  type: 'object',
+  required: ['id', 'at', 'user_id', 'user_email', 'via', 'via_id', 'via_label', 'via_text', 'entity', 'entity_id', 'action'],
+  properties: {
+    id: { type: 'integer' },
+    at: timestamp,
+    user_id: { type: ['integer', 'null'] },
+    user_email: { type: ['string', 'null'] },
+    via: { type: 'string', enum: ['api_key', 'cli', 'ai_connection', 'system'] },
+    via_id: { type: ['string', 'null'], description: 'API key id or AI connection id' },
+    via_label: { type: ['string', 'null'], description: 'API key label or AI client name' },
+    via_text: { type: 'string', description: 'e.g. "via API key (label)"' },
+    entity: { type: 'string' },
+    entity_id: { type: ['string', 'null'] },
+    action: { type: 'string' },
+    details: { description: 'what changed, when recorded' },
+  },
+} as const;

@@ -1,0 +1,111 @@
+import { PARTY_FIELDS, numberField, type PartyField, type Side } from '@ledger/shared';
+import type { Tx } from './knex.ts';
+import type { Company } from './companies.ts';
+import { nextNumber } from './sequences.ts';
+
+/** Vendors and customers (one `parties` table, told apart by `vc`). Runs inside a tenant transaction. */
+
+export type PartyInput = Partial<Record<PartyField, string | number | null>> & Record<string, unknown>;
+
+/** The read shape: id, the side's number field, and every stored field (null when unset). */
+export type Party = { id: number } & Record<string, string | number | null>;
+
+interface PartyRow {
+  id: number;
+  number: string;
+  [field: string]: unknown;
+}
+
+export class PartyConflict extends Error {}
+
+function toReadShape(vc: Side, row: PartyRow): Party {
+  const out: Party = { id: row.id, [numberField(vc)]: row.number };
+  for (const f of PARTY_FIELDS) out[f] = (row[f] as string | number | null | undefined) ?? null;
+  // char(n) columns come back padded in some drivers; keep codes exact
+  if (typeof out.country === 'string') out.country = out.country.trim();
+  if (typeof out.currency === 'string') out.currency = out.currency.trim();
+  return out;
+}
+
+/** Only the known columns of a validated body; the side's number field becomes `number`. */
+function columns(vc: Side, input: PartyInput): Record<string, unknown> {
+  const cols: Record<string, unknown> = {};
+  for (const f of PARTY_FIELDS) if (f in input) cols[f] = input[f];
+  const num = input[numberField(vc)];
+  if (typeof num === 'string') cols.number = num;
+  return cols;
+}
+
+function escapeLike(s: string): string {
+  return s.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+export async function searchParties(
+  tx: Tx, vc: Side, q: { name?: string; limit: number; offset: number },
+): Promise<Party[]> {
+  const query = tx('parties').where({ vc }).orderByRaw('lower(name), id').limit(q.limit).offset(q.offset);
+  if (q.name) query.whereRaw(`lower(name) like ? escape '\\'`, [`%${escapeLike(q.name.toLowerCase())}%`]);
+  return ((await query.select('*')) as PartyRow[]).map((r) => toReadShape(vc, r));
+}
+
+export async function getParty(tx: Tx, vc: Side, id: number): Promise<Party | undefined> {
+  const row = (await tx('parties').where({ vc, id }).first()) as PartyRow | undefined;
+  return row && toReadShape(vc, row);
+}
+
+async function numberTaken(tx: Tx, vc: Side, number: string, exceptId?: number): Promise<boolean> {
+  const q = tx('parties').where({ vc, number });
+  if (exceptId !== undefined) q.whereNot({ id: exceptId });
+  return (await q.first('id')) !== undefined;
+}
+
+/**
+ * Next free number from the company's sequence. Numbers given by hand can occupy
+ * sequence values; those are skipped rather than failing the create.
+ */
+async function freeNumber(tx: Tx, company: Company, vc: Side): Promise<string> {
+  for (let attempt = 0; attempt < 1000; attempt++) {
+    const candidate = await nextNumber(tx, company, vc);
+    if (!(await numberTaken(tx, vc, candidate))) return candidate;
+  }
+  throw new Error(`no free ${vc} number found in 1000 attempts`);
+}
+
+export async function createParty(tx: Tx, company: Company, vc: Side, input: PartyInput): Promise<Party> {
+  const cols = columns(vc, input);
+  if (typeof cols.number === 'string') {
+    if (await numberTaken(tx, vc, cols.number)) throw new PartyConflict(`${numberField(vc)} "${cols.number}" is already in use.`);
+  } else {
+    cols.number = await freeNumber(tx, company, vc);
+  }
+  const [row] = (await tx('parties').insert({ ...cols, company_id: company.id, vc }).returning('*')) as PartyRow[];
+  return toReadShape(vc, row!);
+}
+
+/** Changes only the fields given; undefined when there is no such party. */
+export async function updateParty(tx: Tx, vc: Side, id: number, input: PartyInput): Promise<Party | undefined> {
+  const cols = columns(vc, input);
+  if (typeof cols.number === 'string' && (await numberTaken(tx, vc, cols.number, id))) {
+    throw new PartyConflict(`${numberField(vc)} "${cols.number}" is already in use.`);
+  }
+  const [row] = (await tx('parties')
+    .where({ vc, id })
+    .update({ ...cols, updated_at: tx.fn.now() })
+    .returning('*')) as PartyRow[];
+  return row && toReadShape(vc, row);
+}
+
+/**
+ * Deletes a party that no document refers to. Documents reference parties without
+ * cascade, so Postgres refuses (23503) while any exists; the savepoint keeps the
+ * surrounding transaction usable so the caller can report a conflict.
+ */
+export async function deleteParty(tx: Tx, vc: Side, id: number): Promise<'deleted' | 'missing' | 'referenced'> {
+  try {
+    const n = await tx.transaction(async (sp): Promise<number> => sp('parties').where({ vc, id }).delete());
+    return n > 0 ? 'deleted' : 'missing';
+  } catch (err) {
+    if ((err as { code?: string }).code === '23503') return 'referenced';
+    throw err;
+  }
+}
