@@ -1,0 +1,161 @@
+import t from 'tap';
+import { hashApiKey } from '../src/domain/secrets.ts';
+import { apiClient, createTestCompany, startTestLedger } from './helpers.ts';
+
+t.test('chart of accounts: links, taxes, ETag and 304', async (t) => {
+  const ledger = await startTestLedger(t);
+  const a = await createTestCompany(ledger);
+  const api = apiClient(ledger.url, a.dataset, a.apiKey);
+
+  const res = await api('GET', '/system/chart/accounts');
+  t.equal(res.status, 200);
+  t.equal(res.headers.get('cache-control'), 'private, max-age=3600');
+  const etag = res.headers.get('etag')!;
+  t.match(etag, /^"[A-Za-z0-9_-]{43}"$/, 'a strong ETag');
+  const ap = res.body.find((x: { accno: string }) => x.accno === '2000');
+  t.same(ap, { accno: '2000', description: 'Accounts payable', category: 'L', link: 'AP', links: ['AP'], taxes: [] });
+  const bank = res.body.find((x: { accno: string }) => x.accno === '1020');
+  t.equal(bank.link, 'AR_paid:AP_paid', 'SQL-Ledger colon string');
+  t.same(bank.links, ['AR_paid', 'AP_paid']);
+  const vat = res.body.find((x: { accno: string }) => x.accno === '1170');
+  t.same(vat.taxes.map((x: { rate: number; valid_from: string }) => [x.rate, x.valid_from]), [[0.077, '2018-01-01'], [0.081, '2024-01-01']], 'tax rates attached to the tax account');
+  t.ok(res.body.some((x: { links: string[] }) => x.links.includes('AP_amount')), 'accounts usable on bill lines');
+
+  const again = await api('GET', '/system/chart/accounts', undefined, { 'If-None-Match': etag });
+  t.equal(again.status, 304);
+  t.equal(again.body, undefined, 'no body');
+  t.equal(again.headers.get('etag'), etag);
+  t.equal(again.headers.get('cache-control'), 'private, max-age=3600');
+  t.equal((await api('GET', '/system/chart/accounts', undefined, { 'If-None-Match': `"other", W/${etag}` })).status, 304, 'weak comparison, lists');
+  t.equal((await api('GET', '/system/chart/accounts', undefined, { 'If-None-Match': '"stale"' })).status, 200);
+
+  // the tag follows the content
+  await ledger.db.transaction(async (tx) => {
+    await tx.raw(`select set_config('app.company_id', ?, true)`, [String(a.company.id)]);
+    await tx('accounts').where({ company_id: a.company.id, accno: '6700' }).update({ description: 'Other expenses' });
+  });
+  const changed = await api('GET', '/system/chart/accounts', undefined, { 'If-None-Match': etag });
+  t.equal(changed.status, 200, 'a changed chart is sent again');
+  t.not(changed.headers.get('etag'), etag);
+
+  const b = await createTestCompany(ledger);
+  const other = await apiClient(ledger.url, b.dataset, b.apiKey)('GET', '/system/chart/accounts');
+  t.not(other.headers.get('etag'), changed.headers.get('etag'), 'different content, different tag');
+});
+
+t.test('taxes: rate as number, validity, ETag and 304', async (t) => {
+  const ledger = await startTestLedger(t);
+  const a = await createTestCompany(ledger);
+  const api = apiClient(ledger.url, a.dataset, a.apiKey);
+  const res = await api('GET', '/system/taxes');
+  t.equal(res.status, 200);
+  t.equal(res.headers.get('cache-control'), 'private, max-age=3600');
+  t.same(res.body.find((x: { code: string; valid_to: string | null }) => x.code === 'VAT-IN-STD' && x.valid_to === null), {
+    code: 'VAT-IN-STD', accno: '1170', rate: 0.081, valid_from: '2024-01-01', valid_to: null, description: 'Input VAT 8.1%',
+  });
+  t.equal(res.body.length, 8);
+  const again = await api('GET', '/system/taxes', undefined, { 'If-None-Match': res.headers.get('etag')! });
+  t.equal(again.status, 304);
+  t.equal((await api('GET', '/system/taxes', undefined, { 'If-None-Match': '*' })).status, 304);
+});
+
+t.test('API keys: create (shown once), list, delete → next request 401', async (t) => {
+  const ledger = await startTestLedger(t);
+  const a = await createTestCompany(ledger);
+  const api = apiClient(ledger.url, a.dataset, a.apiKey);
+
+  const created = await api('POST', '/system/api_keys', { label: 'accounting export' });
+  t.equal(created.status, 201);
+  t.match(created.body, { id: Number, label: 'accounting export', prefix: String, created_at: String, key: String });
+  t.match(created.body.key, /^ak_[A-Za-z0-9_-]{43}$/, 'ak_ + 32 random bytes, base64url');
+  t.ok(created.body.key.startsWith(created.body.prefix));
+
+  const stored = await ledger.db('api_keys').where({ id: created.body.id }).first();
+  t.equal(stored.key_hash, hashApiKey(created.body.key), 'the database stores a hash');
+  t.notOk(JSON.stringify(stored).includes(created.body.key), 'and never the key');
+
+  const fresh = apiClient(ledger.url, a.dataset, created.body.key);
+  t.equal((await fresh('POST', '/auth/validate_api')).status, 200, 'the new key works');
+
+  const list = await api('GET', '/system/api_keys');
+  t.equal(list.status, 200);
+  t.equal(list.body.length, 2);
+  const entry = list.body.find((k: { id: number }) => k.id === created.body.id);
+  t.same(Object.keys(entry).sort(), ['created_at', 'id', 'label', 'last_used_at', 'prefix', 'user']);
+  t.equal(entry.user, a.email);
+  t.notOk(JSON.stringify(list.body).includes(created.body.key), 'the list never shows keys');
+  t.notOk(JSON.stringify(list.body).includes(stored.key_hash), 'nor hashes');
+  const used = list.body.find((k: { id: number }) => k.id === a.apiKeyId);
+  t.type(used.last_used_at, 'string', 'last use is recorded');
+
+  t.equal((await api('POST', '/system/api_keys', {})).status, 400, 'label is required');
+  t.equal((await api('POST', '/system/api_keys', { label: 'x', key: 'mine' })).body.error.field, '/key');
+
+  const del = await api('DELETE', `/system/api_keys/${created.body.id}`);
+  t.equal(del.status, 204);
+  const refused = await fresh('POST', '/auth/validate_api');
+  t.equal(refused.status, 401, 'a deleted key is refused on the next request');
+  t.equal(refused.body.error.code, 'unauthorized');
+  t.equal((await api('DELETE', `/system/api_keys/${created.body.id}`)).status, 404);
+
+  const b = await createTestCompany(ledger);
+  t.equal((await api('DELETE', `/system/api_keys/${b.apiKeyId}`)).status, 404, "another company's key cannot be deleted");
+  t.equal((await apiClient(ledger.url, b.dataset, b.apiKey)('POST', '/auth/validate_api')).status, 200);
+
+  const clerk = await a.addMember('clerk');
+  const forbidden = await apiClient(ledger.url, a.dataset, clerk.apiKey)('GET', '/system/api_keys');
+  t.equal(forbidden.status, 403);
+  t.match(forbidden.body.error.message, 'system.management.api_keys');
+});
+
+t.test('audit log: who, via what, which entity and action; owners and admins only', async (t) => {
+  const ledger = await startTestLedger(t);
+  const a = await createTestCompany(ledger);
+  const api = apiClient(ledger.url, a.dataset, a.apiKey);
+  const v = await api('POST', '/arap/vendor', { name: 'Audited AG' });
+  await api('POST', `/arap/vendor/${v.body.id}`, { city: 'Luzern' });
+  const c = await api('POST', '/arap/customer', { name: 'Audited Customer' });
+  const key = await api('POST', '/system/api_keys', { label: 'temp' });
+  await api('DELETE', `/system/api_keys/${key.body.id}`);
+  await api('DELETE', `/arap/vendor/${v.body.id}`);
+
+  const log = await api('GET', '/system/audit');
+  t.equal(log.status, 200);
+  t.same(
+    log.body.map((e: { entity: string; action: string; entity_id: string }) => [e.entity, e.action, e.entity_id]),
+    [
+      ['vendor', 'delete', String(v.body.id)],
+      ['api_key', 'delete', String(key.body.id)],
+      ['api_key', 'create', String(key.body.id)],
+      ['customer', 'create', String(c.body.id)],
+      ['vendor', 'update', String(v.body.id)],
+      ['vendor', 'create', String(v.body.id)],
+    ],
+    'newest first',
+  );
+  const first = log.body.at(-1);
+  t.match(first, {
+    user_id: a.userId, user_email: a.email, via: 'api_key', via_id: String(a.apiKeyId), via_label: 'owner key',
+    via_text: 'via API key (owner key)', entity: 'vendor', action: 'create',
+  });
+  t.ok(!Number.isNaN(Date.parse(first.at)), 'with a timestamp');
+
+  const page = await api('GET', '/system/audit?limit=2&offset=1');
+  t.same(page.body.map((e: { action: string; entity: string }) => `${e.entity}.${e.action}`), ['api_key.delete', 'api_key.create']);
+  const filtered = await api('GET', `/system/audit?entity=vendor&entity_id=${v.body.id}`);
+  t.equal(filtered.body.length, 3);
+
+  const admin = await a.addMember('admin');
+  t.equal((await apiClient(ledger.url, a.dataset, admin.apiKey)('GET', '/system/audit')).status, 200, 'admins may read it');
+  for (const role of ['accountant', 'clerk', 'viewer'] as const) {
+    const m = await a.addMember(role);
+    const res = await apiClient(ledger.url, a.dataset, m.apiKey)('GET', '/system/audit');
+    t.equal(res.status, 403, `${role}: 403`);
+    t.equal(res.body.error.code, 'forbidden');
+    t.match(res.body.error.message, 'system.audit_log', 'names the permission');
+  }
+
+  const b = await createTestCompany(ledger);
+  const others = await apiClient(ledger.url, b.dataset, b.apiKey)('GET', '/system/audit');
+  t.same(others.body, [], "another company sees none of it");
+});
