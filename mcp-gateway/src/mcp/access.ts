@@ -1,0 +1,50 @@
+/**
+ * The connected person's permitted ledger endpoints (role permissions ∩ granted scopes), as
+ * the ledger computes them, so tools/list shows only usable tools. The role → permission
+ * table lives only in the ledger; the gateway asks and caches the answer briefly.
+ */
+import { LRUCache } from 'lru-cache';
+import type { McpConnection, McpDeps } from './types.ts';
+
+/** Ledger internal endpoint answering `{ role, endpoints: ["GET /arap/vendor", ...] }` for the credential's person. */
+export function accessPath(dataset: string): string {
+  return `/internal/datasets/${encodeURIComponent(dataset)}/access`;
+}
+
+interface AccessAnswer {
+  role: string;
+  endpoints: string[];
+}
+
+function isAccessAnswer(v: unknown): v is AccessAnswer {
+  if (typeof v !== 'object' || v === null) return false;
+  const o = v as Record<string, unknown>;
+  return typeof o.role === 'string' && Array.isArray(o.endpoints) && o.endpoints.every((e) => typeof e === 'string');
+}
+
+export class AccessCache {
+  private readonly cache: LRUCache<string, ReadonlySet<string>>;
+
+  constructor(private readonly deps: Pick<McpDeps, 'callLedger' | 'log'>, ttlMs: number) {
+    this.cache = new LRUCache({ max: 10_000, ttl: Math.max(1, ttlMs) });
+  }
+
+  /** The permitted endpoint keys, or undefined when the ledger could not say (then only scopes filter). */
+  async permittedEndpoints(connection: McpConnection): Promise<ReadonlySet<string> | undefined> {
+    const hit = this.cache.get(connection.id);
+    if (hit) return hit;
+    try {
+      const res = await this.deps.callLedger(connection, 'GET', accessPath(connection.dataset));
+      if (res.status !== 200 || !isAccessAnswer(res.body)) {
+        this.deps.log.warn({ conn: connection.id, status: res.status }, 'ledger did not report endpoint access; listing tools by scope only');
+        return undefined;
+      }
+      const set = new Set(res.body.endpoints);
+      this.cache.set(connection.id, set);
+      return set;
+    } catch (err) {
+      this.deps.log.warn({ conn: connection.id, err: err instanceof Error ? err.message : String(err) }, 'ledger unreachable for endpoint access');
+      return undefined;
+    }
+  }
+}

@@ -1,0 +1,68 @@
+/**
+ * Builds the per-request McpServer: the tools this request may see, each calling the ledger
+ * as the connected person.
+ */
+import { McpServer, type CallToolResult } from '@modelcontextprotocol/server';
+import type { CatalogueTool } from './tools/catalogue.ts';
+import { toolError, toToolResult } from './tools/result.ts';
+import { buildLedgerRequest } from './tools/request.ts';
+import type { McpConnection, McpDeps } from './types.ts';
+
+export const SERVER_INFO = { name: 'ledger-mcp', version: '1.0.0' } as const;
+
+const INSTRUCTIONS =
+  'Bookkeeping tools for one company. Amounts are JSON numbers in the document currency; dates yyyy-mm-dd; ' +
+  'accounts are referenced by their number as a string. Look up vendors before creating them, and read the chart ' +
+  'of accounts and tax codes once before creating bills.';
+
+async function runTool(
+  deps: Pick<McpDeps, 'callLedger' | 'log'>,
+  connection: McpConnection,
+  tool: CatalogueTool,
+  input: Record<string, unknown>,
+): Promise<CallToolResult> {
+  const { declaration } = tool;
+  const request = buildLedgerRequest(declaration, connection.dataset, input);
+  const started = performance.now();
+  try {
+    const res = await deps.callLedger(connection, request.method, request.path, request.body);
+    if (res.status >= 500) {
+      deps.log.error({ conn: connection.id, tool: declaration.name, status: res.status }, 'ledger error during MCP tool call');
+    }
+    return toToolResult(declaration, input, res);
+  } catch (err) {
+    deps.log.error(
+      { conn: connection.id, tool: declaration.name, err: err instanceof Error ? err.message : String(err), ms: Math.round(performance.now() - started) },
+      'ledger unreachable during MCP tool call',
+    );
+    return toolError({ code: 'unavailable', message: 'The ledger service is not reachable; try again shortly.' });
+  }
+}
+
+export function buildMcpServer(
+  deps: Pick<McpDeps, 'callLedger' | 'log'>,
+  connection: McpConnection,
+  tools: readonly CatalogueTool[],
+): McpServer {
+  const server = new McpServer(SERVER_INFO, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+  for (const tool of tools) {
+    const d = tool.declaration;
+    server.registerTool(
+      d.name,
+      {
+        title: d.title,
+        description: d.description,
+        inputSchema: tool.inputSchema,
+        annotations: {
+          title: d.title,
+          readOnlyHint: d.access === 'read',
+          destructiveHint: d.access === 'write' ? (d.destructive ?? true) : false,
+          idempotentHint: d.access === 'read' ? true : (d.idempotent ?? false),
+          openWorldHint: false,
+        },
+      },
+      (args: Record<string, unknown>) => runTool(deps, connection, tool, args),
+    );
+  }
+  return server;
+}

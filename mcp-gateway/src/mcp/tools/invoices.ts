@@ -1,0 +1,2 @@
+import type { ToolDeclaration } from './declare.ts';
+export const invoiceTools: ToolDeclaration[] = [];

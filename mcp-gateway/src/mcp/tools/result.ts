@@ -1,0 +1,54 @@
+/** Shapes a ledger response into an MCP tool result: structuredContent plus a short text. */
+import type { CallToolResult } from '@modelcontextprotocol/server';
+import type { LedgerResponse } from '../types.ts';
+import type { ToolDeclaration } from './declare.ts';
+
+export interface ToolErrorInfo {
+  code: string;
+  message: string;
+  field?: string;
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** The ledger's `{ error: { code, message, field } }`, or a generic description of the status. */
+export function ledgerError(res: LedgerResponse): ToolErrorInfo {
+  const err = isRecord(res.body) ? res.body.error : undefined;
+  if (isRecord(err) && typeof err.code === 'string' && typeof err.message === 'string') {
+    return typeof err.field === 'string'
+      ? { code: err.code, message: err.message, field: err.field }
+      : { code: err.code, message: err.message };
+  }
+  return { code: res.status >= 500 ? 'unavailable' : 'ledger_error', message: `The ledger answered HTTP ${res.status}.` };
+}
+
+export function toolError(error: ToolErrorInfo): CallToolResult {
+  return {
+    isError: true,
+    content: [{ type: 'text', text: `${error.code}: ${error.message}${error.field ? ` (field ${error.field})` : ''}` }],
+    structuredContent: { error: { ...error } },
+  };
+}
+
+export function toolSuccess(tool: ToolDeclaration, input: Readonly<Record<string, unknown>>, data: unknown): CallToolResult {
+  const structured: Record<string, unknown> = Array.isArray(data)
+    ? { [tool.listKey ?? 'items']: data }
+    : isRecord(data)
+      ? data
+      : { result: data ?? null };
+  return {
+    // the short text first; the JSON text block serves clients that ignore structuredContent
+    content: [
+      { type: 'text', text: tool.summary(data, input) },
+      { type: 'text', text: JSON.stringify(structured) },
+    ],
+    structuredContent: structured,
+  };
+}
+
+export function toToolResult(tool: ToolDeclaration, input: Readonly<Record<string, unknown>>, res: LedgerResponse): CallToolResult {
+  if (res.status >= 200 && res.status < 300) return toolSuccess(tool, input, res.body);
+  return toolError(ledgerError(res));
+}

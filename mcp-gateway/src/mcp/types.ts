@@ -1,0 +1,55 @@
+/**
+ * The MCP endpoint's view of the rest of the gateway: a small structural interface, so the
+ * endpoint does not depend on how tokens are stored or how the ledger is called.
+ */
+
+/** An active assistant connection, as resolved from a Bearer access token. */
+export interface McpConnection {
+  id: string;
+  /** the ledger user id of the person who connected */
+  userId: number | string;
+  dataset: string;
+  /** the MCP URL (OAuth resource) the token was issued for */
+  resource: string;
+  /** granted scopes */
+  scopes: readonly string[];
+  clientName: string;
+}
+
+/** Why a presented token does not grant access (never includes the token itself). */
+export type TokenResolution =
+  | { ok: true; connection: McpConnection }
+  | { ok: false; reason: string };
+
+export type LedgerMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+export interface LedgerResponse {
+  status: number;
+  /** parsed JSON body, or undefined for an empty body */
+  body: unknown;
+}
+
+export interface McpLogger {
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
+export interface McpDeps {
+  /** the public origin `{api_url}`, e.g. https://books.example.com */
+  publicUrl: string;
+  /** resolves a Bearer access token to its active connection, with lifecycle checks and a throttled last-used touch */
+  resolveAccessToken(token: string): Promise<TokenResolution>;
+  /**
+   * Calls the ledger as the connected person (service credential of DESIGN.md §2).
+   * `path` is absolute on the ledger, e.g. `/client/acme/arap/vendor?name=x`.
+   */
+  callLedger(connection: McpConnection, method: LedgerMethod, path: string, body?: unknown): Promise<LedgerResponse>;
+  log: McpLogger;
+  /** largest accepted MCP request body in bytes (default 4 MiB) */
+  maxBodyBytes?: number;
+  /** MCP requests per minute per connection (default 120) */
+  requestsPerMinute?: number;
+  /** how long the person's endpoint access is cached per connection for tools/list, ms (default 30 s) */
+  accessCacheMs?: number;
+}
