@@ -6,26 +6,27 @@
 import { LRUCache } from 'lru-cache';
 import type { McpConnection, McpDeps } from './types.ts';
 
-/** Ledger internal endpoint answering `{ role, endpoints: ["GET /arap/vendor", ...] }` for the credential's person. */
-export function accessPath(dataset: string): string {
-  return `/internal/datasets/${encodeURIComponent(dataset)}/access`;
+/** Ledger internal endpoint answering `{ role, endpoints: ["GET /arap/vendor", ...] }` for a member and scopes. */
+export function accessPath(connection: McpConnection): string {
+  const scope = encodeURIComponent(connection.scopes.join(' '));
+  return `/internal/companies/${encodeURIComponent(connection.dataset)}/members/${encodeURIComponent(String(connection.userId))}/endpoints?scope=${scope}`;
 }
 
 interface AccessAnswer {
-  role: string;
+  role: string | null;
   endpoints: string[];
 }
 
 function isAccessAnswer(v: unknown): v is AccessAnswer {
   if (typeof v !== 'object' || v === null) return false;
   const o = v as Record<string, unknown>;
-  return typeof o.role === 'string' && Array.isArray(o.endpoints) && o.endpoints.every((e) => typeof e === 'string');
+  return (typeof o.role === 'string' || o.role === null) && Array.isArray(o.endpoints) && o.endpoints.every((e) => typeof e === 'string');
 }
 
 export class AccessCache {
   private readonly cache: LRUCache<string, ReadonlySet<string>>;
 
-  constructor(private readonly deps: Pick<McpDeps, 'callLedger' | 'log'>, ttlMs: number) {
+  constructor(private readonly deps: Pick<McpDeps, 'callInternal' | 'log'>, ttlMs: number) {
     this.cache = new LRUCache({ max: 10_000, ttl: Math.max(1, ttlMs) });
   }
 
@@ -34,7 +35,7 @@ export class AccessCache {
     const hit = this.cache.get(connection.id);
     if (hit) return hit;
     try {
-      const res = await this.deps.callLedger(connection, 'GET', accessPath(connection.dataset));
+      const res = await this.deps.callInternal('GET', accessPath(connection));
       if (res.status !== 200 || !isAccessAnswer(res.body)) {
         this.deps.log.warn({ conn: connection.id, status: res.status }, 'ledger did not report endpoint access; listing tools by scope only');
         return undefined;

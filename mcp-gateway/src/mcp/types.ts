@@ -45,6 +45,8 @@ export interface McpDeps {
    * `path` is absolute on the ledger, e.g. `/client/acme/arap/vendor?name=x`.
    */
   callLedger(connection: McpConnection, method: LedgerMethod, path: string, body?: unknown): Promise<LedgerResponse>;
+  /** Calls the ledger's internal API with the gateway's internal credential; `path` starts with `/internal/`. */
+  callInternal(method: LedgerMethod, path: string, body?: unknown): Promise<LedgerResponse>;
   log: McpLogger;
   /** largest accepted MCP request body in bytes (default 4 MiB) */
   maxBodyBytes?: number;

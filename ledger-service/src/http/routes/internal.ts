@@ -19,6 +19,7 @@ import { findCompanyByDataset, findMembership, type Company } from '../../db/com
 import { recordAudit } from '../../db/audit.ts';
 import { withTenant } from '../../db/knex.ts';
 import { isRole, mayConnectAssistants } from '../../domain/permissions.ts';
+import { permittedEndpoints } from '../endpointAccess.ts';
 
 /** Verifies the gateway's internal JWTs against the gateway's public key. */
 export class InternalCredentialVerifier {
@@ -162,6 +163,15 @@ function internalRouter(deps: AppDeps): Router {
       role: membership?.role ?? null,
       may_connect_assistants: Boolean(membership && user?.active && mayConnectAssistants(membership.role)),
     };
+  });
+
+  /** Endpoints the member may call with the given scopes (`?scope=a b`), for the MCP tool list. */
+  router.get('/companies/:dataset/members/:userId/endpoints', async (ctx) => {
+    const company = await companyParam(deps, ctx);
+    const membership = await findMembership(db, company.id, userIdParam(ctx));
+    const scopes = String(ctx.query.scope ?? '').split(' ').filter(Boolean);
+    const role = membership?.user_active && isRole(membership.role) ? membership.role : null;
+    ctx.body = { role, endpoints: role ? permittedEndpoints(role, scopes) : [] };
   });
 
   /** Switches AI connections on or off; only an active owner or admin; audited. */

@@ -1,2 +1,97 @@
-import type { ToolDeclaration } from './declare.ts';
-export const invoiceTools: ToolDeclaration[] = [];
+/**
+ * Invoices and bills area, over AR/AP transactions (REST `/arap/transaction/{vc}`):
+ * bills are vendor transactions, invoices customer transactions.
+ */
+import {
+  customerTransactionListQuerySchema,
+  vendorTransactionListQuerySchema,
+  vendorTransactionSchema,
+} from '@ledger/shared';
+import { byId, idOf, summaries, withId, type ToolDeclaration } from './declare.ts';
+
+const BILL_SHAPE =
+  'Lines carry the expense account number, amount (net unless taxincluded) and optionally taxAccount; the service adds ' +
+  'the payable control account and the tax. Give vendor_id (or vendornumber) and the vendor\'s own documentNumber.';
+
+export const invoiceTools: ToolDeclaration[] = [
+  {
+    name: 'list_invoices',
+    title: 'List customer invoices',
+    description: 'Customer invoices (AR transactions), filtered by document number, status, customer or date range.',
+    area: 'invoices',
+    access: 'read',
+    input: customerTransactionListQuerySchema,
+    rest: { method: 'GET', path: '/arap/transactions/customer' },
+    listKey: 'invoices',
+    summary: summaries.list('invoice'),
+  },
+  {
+    name: 'get_invoice',
+    title: 'Get customer invoice',
+    description: 'One customer invoice with its lines, calculated tax, status and files.',
+    area: 'invoices',
+    access: 'read',
+    input: byId('invoice (AR transaction) id'),
+    rest: { method: 'GET', path: '/arap/transaction/customer/:id' },
+    summary: summaries.get('invoice'),
+  },
+  {
+    name: 'list_bills',
+    title: 'List vendor bills',
+    description: "Vendor bills (AP transactions), filtered by the vendor's document number, status, vendor or date range. Check for an existing bill before creating one.",
+    area: 'invoices',
+    access: 'read',
+    input: vendorTransactionListQuerySchema,
+    rest: { method: 'GET', path: '/arap/transactions/vendor' },
+    listKey: 'bills',
+    summary: summaries.list('bill'),
+  },
+  {
+    name: 'get_bill',
+    title: 'Get vendor bill',
+    description: 'One vendor bill with its lines, calculated tax, status (draft or posted) and files.',
+    area: 'invoices',
+    access: 'read',
+    input: byId('bill (AP transaction) id'),
+    rest: { method: 'GET', path: '/arap/transaction/vendor/:id' },
+    summary: summaries.get('bill'),
+  },
+  {
+    name: 'create_bill',
+    title: 'Create vendor bill',
+    description: `Record a vendor bill. Without pending it is saved as a draft for review; pending "0" posts it at once. ${BILL_SHAPE}`,
+    area: 'invoices',
+    access: 'write',
+    destructive: false,
+    idempotent: false,
+    input: vendorTransactionSchema,
+    rest: { method: 'POST', path: '/arap/transaction/vendor', fixedBody: { type: 'transaction' } },
+    summary: (result, input) => `Created bill ${idOf(result, input)} as ${input.pending === '0' ? 'posted' : 'a draft'}.`,
+  },
+  {
+    name: 'update_bill',
+    title: 'Update vendor bill',
+    description: `Replace a draft vendor bill: send the complete bill (the lines are replaced). ${BILL_SHAPE}`,
+    area: 'invoices',
+    access: 'write',
+    destructive: true,
+    idempotent: true,
+    input: withId(vendorTransactionSchema, 'bill id'),
+    rest: { method: 'POST', path: '/arap/transaction/vendor/:id', fixedBody: { type: 'transaction' } },
+    summary: summaries.updated('bill'),
+  },
+  {
+    name: 'approve_bill',
+    title: 'Approve and post vendor bill',
+    description:
+      'Approve a draft bill and post it to the books. Send the complete bill as it should be posted (the same fields as ' +
+      'create_bill, plus id): it is saved, then posted. Refused with amount_exceeded above the person\'s approval limit.',
+    area: 'invoices',
+    access: 'write',
+    destructive: true,
+    idempotent: false,
+    input: withId(vendorTransactionSchema, 'bill id'),
+    rest: { method: 'POST', path: '/arap/transaction/vendor/:id/approve', fixedBody: { type: 'transaction', pending: '0' } },
+    summary: (result, input) => `Bill ${idOf(result, input)} approved and posted.`,
+  },
+];
