@@ -33,6 +33,9 @@ export async function openDatabase(config: LedgerConfig): Promise<Database> {
   };
 }
 
+/** How long close() lets in-flight requests run before cutting their connections. */
+const SHUTDOWN_GRACE_MS = 25_000;
+
 export interface RunningLedger {
   url: string;
   port: number;
@@ -62,8 +65,16 @@ export async function startLedger(opts: { config?: LedgerConfig; database?: Data
     server,
     close() {
       closing ??= (async () => {
+        // in-flight requests finish; keep-alive sockets are closed as soon as they go idle,
+        // and whatever still hangs after the grace period is cut
         await new Promise<void>((resolve) => {
-          server.close(() => resolve());
+          const idle = setInterval(() => server.closeIdleConnections(), 50);
+          const deadline = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
+          server.close(() => {
+            clearInterval(idle);
+            clearTimeout(deadline);
+            resolve();
+          });
           server.closeIdleConnections();
         });
         if (!opts.database) await database.close();

@@ -1,0 +1,87 @@
+import t from 'tap';
+import { exportJWK, generateKeyPair, SignJWT } from 'jose';
+import { SERVICE_CREDENTIAL } from '@ledger/shared';
+import { ENDPOINT_PERMISSIONS, resolveRule } from '../src/http/endpointPermissions.ts';
+import { clientRoutes } from '../src/http/routes/index.ts';
+import { ROLES, roleHas, type Permission } from '../src/domain/permissions.ts';
+import { apiClient, createTestCompany, startTestLedger } from './helpers.ts';
+
+/** "POST /arap/:vc/:id" → concrete requests, one per side for `:vc` paths. */
+function concrete(entry: string): { method: string; path: string; vc?: string }[] {
+  const [method, pattern] = entry.split(' ') as [string, string];
+  const sides = pattern.includes(':vc') ? ['vendor', 'customer'] : [undefined];
+  return sides.map((vc) => ({
+    method,
+    vc,
+    path: pattern.replace(':vc', vc ?? '').replace(/:[A-Za-z]+/g, '999999'),
+  }));
+}
+
+const bodyFor = (method: string) => (method === 'GET' || method === 'DELETE' ? undefined : {});
+
+t.test('a key for dataset A gets 403 at dataset B, for every endpoint in the permission map', async (t) => {
+  const ledger = await startTestLedger(t);
+  const a = await createTestCompany(ledger);
+  const b = await createTestCompany(ledger);
+  const keyAatB = apiClient(ledger.url, b.dataset, a.apiKey);
+  const entries = Object.keys(ENDPOINT_PERMISSIONS);
+  t.ok(entries.length >= 20, 'the map is not empty');
+  for (const entry of entries) {
+    for (const { method, path } of concrete(entry)) {
+      const res = await keyAatB(method, path, bodyFor(method));
+      t.equal(res.status, 403, `${method} ${path} at another dataset: 403`);
+      t.equal(res.body?.error?.code, 'forbidden');
+      t.match(res.body?.error?.message, b.dataset);
+    }
+  }
+  const ghost = await apiClient(ledger.url, 'no-such-dataset', a.apiKey)('GET', '/arap/vendor');
+  t.equal(ghost.status, 403, 'an unknown dataset looks the same as a foreign one');
+  t.equal((await ledger.db('parties').where({ company_id: b.company.id })).length, 0, 'nothing was written at B');
+});
+
+t.test('a service credential for dataset A gets 403 at dataset B, for every endpoint', async (t) => {
+  const { publicKey, privateKey } = await generateKeyPair(SERVICE_CREDENTIAL.algorithm, { extractable: true });
+  const ledger = await startTestLedger(t, { gatewayPublicJwk: JSON.stringify(await exportJWK(publicKey)) });
+  const a = await createTestCompany(ledger);
+  const b = await createTestCompany(ledger);
+  const token = await new SignJWT({ dataset: a.dataset, conn: 'c1', scope: 'contacts:write invoices:write accounting:read', client_name: 'Test AI' })
+    .setProtectedHeader({ alg: SERVICE_CREDENTIAL.algorithm })
+    .setSubject(String(a.userId))
+    .setIssuer(SERVICE_CREDENTIAL.issuer)
+    .setAudience(SERVICE_CREDENTIAL.audience)
+    .setIssuedAt()
+    .setExpirationTime('60s')
+    .sign(privateKey);
+  const bearer = { Authorization: `Bearer ${token}` };
+  const atA = apiClient(ledger.url, a.dataset, undefined);
+  t.equal((await atA('GET', '/arap/vendor', undefined, bearer)).status, 200, 'the credential works at its own dataset');
+  const atB = apiClient(ledger.url, b.dataset, undefined);
+  for (const entry of Object.keys(ENDPOINT_PERMISSIONS)) {
+    for (const { method, path } of concrete(entry)) {
+      const res = await atB(method, path, bodyFor(method), bearer);
+      t.equal(res.status, 403, `${method} ${path}: 403`);
+    }
+  }
+});
+
+t.test('every mounted endpoint refuses roles without its permission, naming it', async (t) => {
+  const ledger = await startTestLedger(t);
+  const a = await createTestCompany(ledger);
+  const keys = Object.fromEntries(await Promise.all(ROLES.map(async (r) => [r, (await a.addMember(r)).apiKey] as const)));
+  let checked = 0;
+  for (const route of clientRoutes) {
+    const rule = ENDPOINT_PERMISSIONS[`${route.method} ${route.path}`]!;
+    for (const { method, path, vc } of concrete(`${route.method} ${route.path}`)) {
+      const { permission } = resolveRule(rule, vc);
+      if (!permission) continue;
+      for (const role of ROLES) {
+        if (roleHas(role, permission as Permission)) continue;
+        const res = await apiClient(ledger.url, a.dataset, keys[role])(method, path, bodyFor(method));
+        t.equal(res.status, 403, `${role}: ${method} ${path} → 403`);
+        t.match(res.body.error.message, permission, `names ${permission}`);
+        checked++;
+      }
+    }
+  }
+  t.ok(checked > 10, `${checked} refusals checked`);
+});
