@@ -1,0 +1,143 @@
+/**
+ * The gateway's service credential at the ledger (DESIGN.md §2): only a credential signed
+ * with the gateway's key, for the ledger audience, unexpired, for this dataset, is accepted;
+ * the person's role and the granted scopes both apply; changes are audited as the AI connection.
+ */
+import t from 'tap';
+import { exportJWK, generateKeyPair, SignJWT, type CryptoKey } from 'jose';
+import { ALL_SCOPES, INTERNAL_CREDENTIAL, SERVICE_CREDENTIAL } from '@ledger/shared';
+import { permittedEndpoints } from '../src/http/endpointAccess.ts';
+import { authorize } from '../src/http/route.ts';
+import { ENDPOINT_PERMISSIONS, resolveRule } from '../src/http/endpointPermissions.ts';
+import { ROLES } from '../src/domain/permissions.ts';
+import { apiClient, createTestCompany, startTestLedger } from './helpers.ts';
+
+async function keyPair() {
+  const { privateKey, publicKey } = await generateKeyPair('EdDSA', { extractable: true });
+  return { privateKey, publicJwk: JSON.stringify(await exportJWK(publicKey)) };
+}
+
+interface CredentialOptions {
+  sub: number;
+  dataset: string;
+  scope?: string;
+  aud?: string;
+  iss?: string;
+  /** seconds from now; negative = already expired */
+  expiresIn?: number;
+  issuedAgo?: number;
+}
+
+function credential(key: CryptoKey, o: CredentialOptions): Promise<string> {
+  const now = Math.floor(Date.now() / 1000);
+  return new SignJWT({ dataset: o.dataset, conn: 'conn-test-1', scope: o.scope ?? ALL_SCOPES.join(' '), client_name: 'Test Assistant' })
+    .setProtectedHeader({ alg: 'EdDSA' })
+    .setIssuer(o.iss ?? SERVICE_CREDENTIAL.issuer)
+    .setAudience(o.aud ?? SERVICE_CREDENTIAL.audience)
+    .setSubject(String(o.sub))
+    .setIssuedAt(now - (o.issuedAgo ?? 0))
+    .setExpirationTime(now + (o.expiresIn ?? 30))
+    .sign(key);
+}
+
+t.test('service credential at the ledger', async (t) => {
+  const gateway = await keyPair();
+  const intruder = await keyPair();
+  const ledger = await startTestLedger(t, { gatewayPublicJwk: gateway.publicJwk });
+  const a = await createTestCompany(ledger);
+  const b = await createTestCompany(ledger);
+  const clerk = await a.addMember('clerk');
+  const as = (token: string, dataset = a.dataset) => (method: string, path: string, body?: unknown) =>
+    apiClient(ledger.url, dataset, undefined)(method, path, body, { Authorization: `Bearer ${token}` });
+
+
+  t.test('a valid credential acts as the person, audited as the AI connection', async (t) => {
+    const token = await credential(gateway.privateKey, { sub: a.userId, dataset: a.dataset });
+    const created = await as(token)('POST', '/arap/vendor', { name: 'Credential Vendor AG' });
+    t.equal(created.status, 201, JSON.stringify(created.body));
+    const audit = await apiClient(ledger.url, a.dataset, a.apiKey)('GET', `/system/audit?entity_id=${created.body.id}`);
+    t.equal(audit.status, 200);
+    const entry = audit.body.find((e: { entity: string }) => e.entity === 'vendor');
+    t.ok(entry, 'the creation is in the audit log');
+    t.equal(entry.via, 'ai_connection');
+    t.equal(entry.via_label, 'Test Assistant');
+    t.equal(entry.via_text, 'via AI connection (Test Assistant)');
+    t.equal(entry.user_id, a.userId, 'against the connected person');
+  });
+
+  t.test('forged, expired, wrong-audience or wrong-issuer credentials get 401', async (t) => {
+    const cases: [string, Promise<string>][] = [
+      ['signed with another key', credential(intruder.privateKey, { sub: a.userId, dataset: a.dataset })],
+      ['expired', credential(gateway.privateKey, { sub: a.userId, dataset: a.dataset, expiresIn: -5, issuedAgo: 40 })],
+      ['issued too long ago', credential(gateway.privateKey, { sub: a.userId, dataset: a.dataset, expiresIn: 600, issuedAgo: 120 })],
+      ['wrong audience', credential(gateway.privateKey, { sub: a.userId, dataset: a.dataset, aud: 'someone-else' })],
+      ['internal audience', credential(gateway.privateKey, { sub: a.userId, dataset: a.dataset, aud: INTERNAL_CREDENTIAL.audience })],
+      ['wrong issuer', credential(gateway.privateKey, { sub: a.userId, dataset: a.dataset, iss: 'not-the-gateway' })],
+    ];
+    for (const [label, pending] of cases) {
+      const res = await as(await pending)('GET', '/arap/vendor');
+      t.equal(res.status, 401, label);
+      t.equal(res.body.error.code, 'unauthorized', label);
+    }
+    const valid = await credential(gateway.privateKey, { sub: a.userId, dataset: a.dataset });
+    const [header, payload] = valid.split('.');
+    const tampered = `${header}.${payload}.${'A'.repeat(86)}`;
+    t.equal((await as(tampered)('GET', '/arap/vendor')).status, 401, 'tampered signature');
+    t.equal((await as('not-a-jwt')('GET', '/arap/vendor')).status, 401, 'garbage');
+  });
+
+  t.test("a credential for dataset A is useless at dataset B", async (t) => {
+    const token = await credential(gateway.privateKey, { sub: a.userId, dataset: a.dataset });
+    const res = await as(token, b.dataset)('GET', '/arap/vendor');
+    t.equal(res.status, 403);
+    const forB = await credential(gateway.privateKey, { sub: a.userId, dataset: b.dataset });
+    t.equal((await as(forB, b.dataset)('GET', '/arap/vendor')).status, 403, 'and A\'s person is no member of B');
+  });
+
+  t.test('scopes ∩ role: the scope alone is not enough, the role alone is not enough', async (t) => {
+    const readOnly = await credential(gateway.privateKey, { sub: a.userId, dataset: a.dataset, scope: 'contacts:read' });
+    const write = await as(readOnly)('POST', '/arap/vendor', { name: 'Not allowed' });
+    t.equal(write.status, 403, 'owner without contacts:write');
+    t.match(write.body.error.message, /contacts:write/);
+    t.equal((await as(readOnly)('GET', '/arap/vendor')).status, 200, 'reading is granted');
+    t.equal((await as(readOnly)('GET', '/system/taxes')).status, 403, 'another area is not');
+
+    const clerkToken = await credential(gateway.privateKey, { sub: clerk.userId, dataset: a.dataset });
+    const keys = await as(clerkToken)('GET', '/system/api_keys');
+    t.equal(keys.status, 403, 'never through an AI connection');
+    const audit = await as(clerkToken)('GET', '/system/audit');
+    t.equal(audit.status, 403, 'clerk lacks system.audit_log whatever the scopes');
+    t.match(audit.body.error.message, /system\.audit_log/);
+    t.equal((await as(clerkToken)('POST', '/arap/vendor', { name: 'Clerk Vendor' })).status, 201, 'clerk may add vendors');
+  });
+
+  t.test('permittedEndpoints agrees with authorize() for every role, scope and endpoint', async (t) => {
+    const scopeSets: (readonly string[] | undefined)[] = [undefined, [], ['contacts:read'], ['invoices:write', 'accounting:read'], ALL_SCOPES];
+    let checked = 0;
+    for (const role of ROLES) {
+      for (const scopes of scopeSets) {
+        const permitted = new Set(permittedEndpoints(role, scopes));
+        for (const [key, rule] of Object.entries(ENDPOINT_PERMISSIONS)) {
+          for (const vc of key.includes(':vc') ? ['vendor', 'customer'] : [undefined]) {
+            const { permission, scope } = resolveRule(rule, vc);
+            const via = scopes
+              ? { kind: 'ai_connection' as const, id: 'c', label: 'x', scopes: [...scopes] }
+              : { kind: 'api_key' as const, id: 1, label: 'k' };
+            let allowed = true;
+            try {
+              authorize({ userId: 1, role, approvalLimit: null, via }, permission, scope);
+            } catch {
+              allowed = false;
+            }
+            const resolved = vc ? key.replace(':vc', vc) : key;
+            if (permitted.has(resolved) !== allowed) t.fail(`${role} ${scopes?.join(' ') ?? '(key)'} ${resolved}`);
+            checked++;
+          }
+        }
+      }
+    }
+    t.ok(checked > 100, `${checked} combinations agree`);
+    t.notOk(permittedEndpoints('clerk', ALL_SCOPES).includes('POST /arap/transaction/vendor/:id/approve'), 'a clerk may not approve bills');
+    t.ok(permittedEndpoints('clerk', ALL_SCOPES).includes('POST /arap/transaction/vendor'), 'but may record them');
+  });
+});
