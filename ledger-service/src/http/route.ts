@@ -39,6 +39,8 @@ export interface RouteDef {
   status?: number;
   response?: object;
   responseBySide?: Record<'vendor' | 'customer', object>;
+  /** answers with ETag / Cache-Control and honours If-None-Match (see caching.ts) */
+  cacheable?: boolean;
   /** the handler returns the response body; it may set ctx.status / headers */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   handler: (req: RouteRequest<any, any>) => Promise<unknown>;

@@ -16,6 +16,7 @@ export const systemRoutes: RouteDef[] = [
     path: '/system/chart/accounts',
     summary: 'Chart of accounts with link attributes and attached tax rates (ETag, cache for an hour)',
     response: { type: 'array', items: chartAccountSchema },
+    cacheable: true,
     handler: async (req) => conditional(req.ctx, await listAccounts(req.tx)),
   },
   {
@@ -23,6 +24,7 @@ export const systemRoutes: RouteDef[] = [
     path: '/system/taxes',
     summary: 'Tax rates with their tax accounts and validity dates (ETag, cache for an hour)',
     response: { type: 'array', items: taxSchema },
+    cacheable: true,
     handler: async (req) => conditional(req.ctx, await listTaxes(req.tx)),
   },
   {

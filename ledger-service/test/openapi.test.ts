@@ -1,0 +1,49 @@
+import t from 'tap';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { clientRoutes } from '../src/http/routes/index.ts';
+import { ENDPOINT_PERMISSIONS } from '../src/http/endpointPermissions.ts';
+import { startTestLedger } from './helpers.ts';
+
+t.test('GET /openapi.json is a valid OpenAPI 3.1 document listing every mounted route', async (t) => {
+  const ledger = await startTestLedger(t, { publicUrl: 'https://books.example' });
+  const res = await fetch(`${ledger.url}/openapi.json`);
+  t.equal(res.status, 200);
+  const doc = await res.json();
+
+  const validator = new Validator();
+  const result = await validator.validate(doc);
+  t.same(result.errors ?? [], [], 'no validation errors');
+  t.ok(result.valid, 'valid');
+  t.equal(validator.version, '3.1');
+  t.equal(doc.servers[0].url, 'https://books.example');
+  t.same(doc.components.securitySchemes.apiKey, { type: 'apiKey', in: 'header', name: 'X-API-Key', description: doc.components.securitySchemes.apiKey.description });
+  t.same(doc.security, [{ apiKey: [] }]);
+  t.ok(doc.components.schemas.Error.properties.error, 'the error body');
+
+  let count = 0;
+  for (const route of clientRoutes) {
+    const sides = route.path.includes(':vc') ? ['vendor', 'customer'] : [''];
+    for (const vc of sides) {
+      const path = `/client/{dataset}${route.path.replace(':vc', vc).replace(/:([A-Za-z_]+)/g, '{$1}')}`;
+      const op = doc.paths[path]?.[route.method.toLowerCase()];
+      t.ok(op, `${route.method} ${path} is documented`);
+      t.ok(op?.responses?.['401'] && op?.responses?.['403'], 'with its error responses');
+      t.ok(`${route.method} ${route.path}` in ENDPOINT_PERMISSIONS);
+      count++;
+    }
+  }
+  t.ok(count >= 14, `${count} operations`);
+
+  const createVendor = doc.paths['/client/{dataset}/arap/vendor'].post;
+  t.equal(createVendor['x-permission'], 'vendors.add_vendor');
+  t.equal(createVendor.requestBody.content['application/json'].schema.additionalProperties, false);
+  t.ok(createVendor.requestBody.content['application/json'].schema.properties.vendornumber, 'side-specific body');
+  t.notOk(createVendor.requestBody.content['application/json'].schema.properties.customernumber);
+  t.ok(doc.paths['/client/{dataset}/arap/customer'].post.requestBody.content['application/json'].schema.properties.customernumber);
+  t.ok(createVendor.responses['201']);
+  const search = doc.paths['/client/{dataset}/arap/vendor'].get;
+  t.ok(search.parameters.some((p: { name: string; in: string }) => p.name === 'name' && p.in === 'query'), 'query parameters');
+  const chart = doc.paths['/client/{dataset}/system/chart/accounts'].get;
+  t.ok(chart.responses['304'], 'conditional GET documented');
+  t.ok(doc.paths['/healthz'] && doc.paths['/readyz'], 'health endpoints');
+});
