@@ -1,3 +1,4 @@
 export * from './common.ts';
 export * from './party.ts';
 export * from './system.ts';
+export * from './transaction.ts';

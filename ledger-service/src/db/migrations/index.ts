@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import * as m001 from './001_core.ts';
+import * as m002 from './002_arap.ts';
 
 /**
  * Migrations are listed here rather than discovered on disk, so they load the same
@@ -7,6 +8,7 @@ import * as m001 from './001_core.ts';
  */
 const migrations: Record<string, { up(k: Knex): Promise<void>; down(k: Knex): Promise<void> }> = {
   '001_core': m001,
+  '002_arap': m002,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

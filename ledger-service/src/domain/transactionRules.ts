@@ -1,0 +1,182 @@
+import type { Decimal } from 'decimal.js';
+import { Money, decimalPlaces, minorUnits, type TransactionInput } from '@ledger/shared';
+import type { PostingInput, PostingLineInput, Vc } from './posting.ts';
+import { RuleError, ruleInvalid } from './ruleError.ts';
+
+/**
+ * The rules of an AR/AP transaction write that need the company's data, checked
+ * against a snapshot of that data (loaded by db/transactionContext.ts in one query).
+ * Pure: the same input and snapshot give the same result or the same RuleError.
+ */
+export interface ChartAccount {
+  id: number;
+  accno: string;
+  links: string[];
+}
+
+export interface PartyRef {
+  id: number;
+  number: string;
+  name: string;
+}
+
+export interface RuleContext {
+  baseCurrency: string;
+  closedUntil: string | null;
+  /** accno of the default control account of this side and of the rounding account */
+  defaultControl: string | undefined;
+  roundingAccount: string | undefined;
+  /** parties matching the given id or number (at most two rows) */
+  parties: PartyRef[];
+  /** accounts referenced by the document, plus the defaults */
+  accounts: Map<string, ChartAccount>;
+  /** tax rate valid on invDate, by tax account id */
+  rates: Map<number, Decimal>;
+  /** bank account ids of the matched party (vendors) */
+  bankAccountIds: number[];
+}
+
+export interface ResolvedLine extends PostingLineInput {
+  accno: string;
+  taxAccno: string | null;
+  description: string | null;
+}
+
+export interface ResolvedTransaction {
+  partyId: number;
+  invDate: string;
+  dueDate: string | null;
+  currency: string;
+  exchangerate: Decimal;
+  controlAccno: string;
+  paymentFile: boolean;
+  vcBankId: number | null;
+  posting: PostingInput & { lines: ResolvedLine[] };
+}
+
+const MAX_RATE_DECIMALS = 10;
+
+export function assertOpenPeriod(date: string, closedUntil: string | null, field = '/invDate'): void {
+  if (closedUntil !== null && date <= closedUntil) {
+    throw new RuleError('closed_period', `The books are closed up to ${closedUntil}; ${date} lies in a closed period.`, field);
+  }
+}
+
+function resolveParty(vc: Vc, input: TransactionInput, parties: PartyRef[]): PartyRef {
+  const id = vc === 'vendor' ? input.vendor_id : input.customer_id;
+  const number = vc === 'vendor' ? input.vendornumber : input.customernumber;
+  if (id === undefined && number === undefined) {
+    throw ruleInvalid(`Send ${vc}_id or ${vc}number.`, `/${vc}_id`);
+  }
+  const byId = id === undefined ? undefined : parties.find((p) => p.id === id);
+  const byNumber = number === undefined ? undefined : parties.find((p) => p.number === number);
+  if (id !== undefined && !byId) throw new RuleError('vc_not_found', `No ${vc} with id ${id}.`, `/${vc}_id`);
+  if (number !== undefined && !byNumber) throw new RuleError('vc_not_found', `No ${vc} with number "${number}".`, `/${vc}number`);
+  if (byId && byNumber && byId.id !== byNumber.id) {
+    throw ruleInvalid(`${vc}_id ${id} and ${vc}number "${number}" name different ${vc}s.`, `/${vc}number`);
+  }
+  return (byId ?? byNumber)!;
+}
+
+function amount(value: number, currency: string, field: string): Decimal {
+  if (decimalPlaces(value) > minorUnits(currency)) {
+    throw ruleInvalid(`Amount ${value} has more decimals than ${currency} allows (${minorUnits(currency)}).`, field);
+  }
+  return new Money(value);
+}
+
+function accountWithLink(ctx: RuleContext, accno: string, link: string, field: string, what: string): ChartAccount {
+  const account = ctx.accounts.get(accno);
+  if (!account) throw ruleInvalid(`Account ${accno} does not exist in the chart of accounts.`, field);
+  if (!account.links.includes(link)) throw ruleInvalid(`Account ${accno} is not ${what} (link ${link}).`, field);
+  return account;
+}
+
+export function resolveTransaction(vc: Vc, input: TransactionInput, ctx: RuleContext): ResolvedTransaction {
+  const side = vc === 'vendor' ? 'AP' : 'AR';
+  const party = resolveParty(vc, input, ctx.parties);
+
+  const currency = input.curr ?? ctx.baseCurrency;
+  const exchangerate = new Money(input.exchangerate ?? 1);
+  if (input.exchangerate !== undefined && decimalPlaces(input.exchangerate) > MAX_RATE_DECIMALS) {
+    throw ruleInvalid(`exchangerate has more than ${MAX_RATE_DECIMALS} decimals.`, '/exchangerate');
+  }
+  if (currency === ctx.baseCurrency && !exchangerate.equals(1)) {
+    throw ruleInvalid(`exchangerate must be 1 for documents in the base currency ${ctx.baseCurrency}.`, '/exchangerate');
+  }
+  if (input.dueDate !== undefined && input.dueDate < input.invDate) {
+    throw ruleInvalid('dueDate must not lie before invDate.', '/dueDate');
+  }
+
+  const controlAccno = input.recordAccount ?? ctx.defaultControl;
+  if (!controlAccno) throw ruleInvalid(`The company has no default ${side} account; send recordAccount.`, '/recordAccount');
+  const control = accountWithLink(ctx, controlAccno, side, '/recordAccount', `a ${vc === 'vendor' ? 'payable' : 'receivable'} control account`);
+
+  const lines: ResolvedLine[] = input.lines.map((line, i) => {
+    const at = `/lines/${i}`;
+    const account = accountWithLink(ctx, line.account, `${side}_amount`, `${at}/account`, `usable on ${vc} lines`);
+    let taxAccountId: number | null = null;
+    let rate: Decimal | null = null;
+    if (line.taxAccount !== undefined) {
+      const taxAccount = accountWithLink(ctx, line.taxAccount, `${side}_tax`, `${at}/taxAccount`, `a ${vc} tax account`);
+      rate = ctx.rates.get(taxAccount.id) ?? null;
+      if (rate === null) throw ruleInvalid(`Tax account ${line.taxAccount} has no rate valid on ${input.invDate}.`, `${at}/taxAccount`);
+      taxAccountId = taxAccount.id;
+    } else if (line.taxAmount !== undefined) {
+      throw ruleInvalid('taxAmount needs a taxAccount on the same line.', `${at}/taxAmount`);
+    }
+    return {
+      accountId: account.id,
+      accno: account.accno,
+      description: line.description ?? null,
+      amount: amount(line.amount, currency, `${at}/amount`),
+      taxAccountId,
+      taxAccno: line.taxAccount ?? null,
+      rate,
+      taxOverride: line.taxAmount === undefined ? null : amount(line.taxAmount, currency, `${at}/taxAmount`),
+    };
+  });
+
+  const paymentFile = input.payment_file === 1;
+  const vcBankId = input.vc_bank_id ?? null;
+  if (paymentFile && vcBankId === null) throw ruleInvalid('payment_file 1 needs vc_bank_id, the vendor bank account to pay to.', '/vc_bank_id');
+  if (vcBankId !== null && !ctx.bankAccountIds.includes(vcBankId)) {
+    throw ruleInvalid(`Bank account ${vcBankId} is not a bank account of this vendor.`, '/vc_bank_id');
+  }
+
+  assertOpenPeriod(input.invDate, ctx.closedUntil);
+
+  const rounding = ctx.roundingAccount ? ctx.accounts.get(ctx.roundingAccount) : undefined;
+  return {
+    partyId: party.id,
+    invDate: input.invDate,
+    dueDate: input.dueDate ?? null,
+    currency,
+    exchangerate,
+    controlAccno: control.accno,
+    paymentFile,
+    vcBankId,
+    posting: {
+      vc,
+      currency,
+      baseCurrency: ctx.baseCurrency,
+      exchangerate,
+      taxincluded: input.taxincluded ?? false,
+      lines,
+      controlAccountId: control.id,
+      roundingAccountId: rounding?.id ?? null,
+    },
+  };
+}
+
+/** Account numbers a document refers to, for loading the snapshot. */
+export function referencedAccounts(input: TransactionInput, extra: (string | undefined)[]): string[] {
+  const set = new Set<string>();
+  for (const l of input.lines) {
+    set.add(l.account);
+    if (l.taxAccount) set.add(l.taxAccount);
+  }
+  if (input.recordAccount) set.add(input.recordAccount);
+  for (const e of extra) if (e) set.add(e);
+  return [...set];
+}

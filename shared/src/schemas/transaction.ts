@@ -1,0 +1,229 @@
+import { accountNumberSchema, amountSchema, currencySchema, dateSchema, idSchema } from './common.ts';
+
+/**
+ * AR/AP transaction schemas (SPEC.md "AR/AP transaction"). One write shape per side:
+ * the vendor side carries `vendor_id`/`vendornumber` (and the payment-file fields), the
+ * customer side `customer_id`/`customernumber`. Rules a schema cannot express (known
+ * accounts, tax validity, decimals per currency, party match) are checked by the ledger.
+ */
+export type Vc = 'vendor' | 'customer';
+
+/** Largest absolute amount accepted (NUMERIC(20,6) holds far more; JSON numbers stay exact below this). */
+export const MAX_AMOUNT = 999_999_999_999;
+
+const boundedAmount = { ...amountSchema, minimum: -MAX_AMOUNT, maximum: MAX_AMOUNT } as const;
+
+export const transactionLineSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['account', 'amount'],
+  properties: {
+    account: { ...accountNumberSchema, description: 'expense (vendor) or revenue (customer) account number' },
+    description: { type: 'string', maxLength: 1000 },
+    amount: { ...boundedAmount, description: 'net amount, or gross when the document has taxincluded: true' },
+    taxAccount: { ...accountNumberSchema, description: 'tax account number; the rate valid on invDate applies' },
+    taxAmount: { ...boundedAmount, description: 'overrides the calculated tax of this line' },
+  },
+} as const;
+
+export const transactionFileSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['name', 'data'],
+  properties: {
+    name: { type: 'string', minLength: 1, maxLength: 255 },
+    data: { type: 'string', minLength: 1, description: 'data:<media_type>;base64,<data>' },
+  },
+} as const;
+
+function partyFields(vc: Vc) {
+  return {
+    [`${vc}_id`]: { ...idSchema, description: `the ${vc}; must already exist` },
+    [`${vc}number`]: { type: 'string', minLength: 1, maxLength: 50, description: `alternative to ${vc}_id` },
+  } as const;
+}
+
+const vendorOnlyFields = {
+  payment_file: { type: 'integer', enum: [0, 1], description: '1 includes the bill in the next bank payment file (needs vc_bank_id)' },
+  vc_bank_id: { ...idSchema, description: "the vendor's bank account (GET /arap/vendor/{id}/bank_accounts)" },
+} as const;
+
+function transactionWriteSchema(vc: Vc) {
+  return {
+    type: 'object',
+    additionalProperties: false,
+    required: ['invDate', 'lines'],
+    properties: {
+      type: { type: 'string', enum: ['transaction'] },
+      ...partyFields(vc),
+      documentNumber: { type: 'string', maxLength: 100, description: "the party's own document number" },
+      invNumber: { type: 'string', minLength: 1, maxLength: 100, description: "the service's number; from the company's sequence when omitted" },
+      invDate: { ...dateSchema, description: 'document date; must lie after the books-closed date' },
+      dueDate: dateSchema,
+      curr: { ...currencySchema, description: 'document currency; default the company base currency' },
+      exchangerate: { type: 'number', exclusiveMinimum: 0, maximum: 1_000_000, description: 'rate against the base currency; default 1' },
+      recordAccount: { ...accountNumberSchema, description: 'control account (AP for vendor, AR for customer); default the company setting' },
+      description: { type: 'string', maxLength: 2000 },
+      taxincluded: { type: 'boolean', description: 'true: line amounts are gross' },
+      pending: { type: 'string', enum: ['0'], description: 'omitted: draft; "0": post immediately' },
+      ...(vc === 'vendor' ? vendorOnlyFields : {}),
+      lines: { type: 'array', minItems: 1, maxItems: 500, items: transactionLineSchema },
+      files: { type: 'array', maxItems: 20, items: transactionFileSchema },
+    },
+  } as const;
+}
+
+export const vendorTransactionSchema = transactionWriteSchema('vendor');
+export const customerTransactionSchema = transactionWriteSchema('customer');
+export function transactionSchemaFor(vc: Vc) {
+  return vc === 'vendor' ? vendorTransactionSchema : customerTransactionSchema;
+}
+
+/** The write shape as TypeScript (both sides; the party fields are keyed by side). */
+export interface TransactionLineInput {
+  account: string;
+  description?: string;
+  amount: number;
+  taxAccount?: string;
+  taxAmount?: number;
+}
+export interface TransactionFileInput {
+  name: string;
+  data: string;
+}
+export interface TransactionInput {
+  type?: 'transaction';
+  vendor_id?: number;
+  vendornumber?: string;
+  customer_id?: number;
+  customernumber?: string;
+  documentNumber?: string;
+  invNumber?: string;
+  invDate: string;
+  dueDate?: string;
+  curr?: string;
+  exchangerate?: number;
+  recordAccount?: string;
+  description?: string;
+  taxincluded?: boolean;
+  pending?: '0';
+  payment_file?: 0 | 1;
+  vc_bank_id?: number;
+  lines: TransactionLineInput[];
+  files?: TransactionFileInput[];
+}
+
+export const transactionReverseSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    date: { ...dateSchema, description: 'date of the reversing document; default today' },
+    description: { type: 'string', maxLength: 2000 },
+  },
+} as const;
+
+function transactionListQuery(vc: Vc) {
+  return {
+    type: 'object',
+    additionalProperties: false,
+    properties: {
+      document_number: { type: 'string', maxLength: 100, description: "the party's own document number (exact match)" },
+      inv_number: { type: 'string', maxLength: 100 },
+      status: { type: 'string', enum: ['draft', 'posted', 'reversed'] },
+      from: { ...dateSchema, description: 'invDate on or after' },
+      to: { ...dateSchema, description: 'invDate on or before' },
+      [`${vc}_id`]: idSchema,
+      [`${vc}number`]: { type: 'string', maxLength: 50 },
+      ...(vc === 'vendor' ? { payment_file: { type: 'integer', enum: [0, 1] } } : {}),
+      limit: { type: 'integer', minimum: 1, maximum: 1000, default: 100 },
+      offset: { type: 'integer', minimum: 0, default: 0 },
+    },
+  } as const;
+}
+export const vendorTransactionListQuerySchema = transactionListQuery('vendor');
+export const customerTransactionListQuerySchema = transactionListQuery('customer');
+
+const readLine = {
+  type: 'object',
+  properties: {
+    account: { type: 'string' },
+    description: { type: 'string' },
+    amount: { type: 'number', description: 'as written' },
+    taxAccount: { type: 'string' },
+    taxRate: { type: 'number' },
+    taxAmount: { type: 'number', description: 'calculated or overridden tax of the line' },
+    net: { type: 'number' },
+    gross: { type: 'number' },
+  },
+} as const;
+
+/** Read shape of one transaction (GET /arap/transaction/{vc}/{id}). */
+export const transactionReadSchema = {
+  type: 'object',
+  properties: {
+    id: idSchema,
+    type: { type: 'string', enum: ['transaction'] },
+    vc: { type: 'string', enum: ['vendor', 'customer'] },
+    vendor_id: idSchema, vendornumber: { type: 'string' },
+    customer_id: idSchema, customernumber: { type: 'string' },
+    name: { type: 'string', description: "the party's name" },
+    invNumber: { type: 'string' },
+    documentNumber: { type: 'string' },
+    invDate: dateSchema,
+    dueDate: dateSchema,
+    currency: currencySchema,
+    exchangerate: { type: 'number' },
+    recordAccount: { type: 'string' },
+    description: { type: 'string' },
+    taxincluded: { type: 'boolean' },
+    status: { type: 'string', enum: ['draft', 'posted', 'reversed'] },
+    payment_file: { type: 'integer' },
+    vc_bank_id: idSchema,
+    reversalOf: idSchema,
+    reversedBy: idSchema,
+    lines: { type: 'array', items: readLine },
+    taxes: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: { taxAccount: { type: 'string' }, rate: { type: 'number' }, base: { type: 'number' }, amount: { type: 'number' } },
+      },
+    },
+    netAmount: { type: 'number' },
+    taxAmount: { type: 'number' },
+    grossAmount: { type: 'number' },
+    baseGrossAmount: { type: 'number', description: 'gross in the company base currency' },
+    postings: {
+      type: 'array',
+      description: 'ledger lines of a posted document, base currency, debit positive',
+      items: { type: 'object', properties: { account: { type: 'string' }, amount: { type: 'number' }, fxAmount: { type: 'number' } } },
+    },
+    files: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: { id: idSchema, name: { type: 'string' }, mediaType: { type: 'string' }, size: { type: 'integer' }, url: { type: 'string' } },
+      },
+    },
+  },
+} as const;
+
+export const bankAccountCreateSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['iban'],
+  properties: {
+    iban: { type: 'string', minLength: 15, maxLength: 50, description: 'IBAN; spaces allowed; checked with mod-97' },
+    bic: { type: 'string', minLength: 8, maxLength: 11, description: 'BIC (8 or 11 characters)' },
+    name: { type: 'string', maxLength: 200, description: 'account holder' },
+    description: { type: 'string', maxLength: 200 },
+  },
+} as const;
+
+export const bankAccountReadSchema = {
+  type: 'object',
+  properties: {
+    id: idSchema, vendor_id: idSchema, iban: { type: 'string' }, bic: { type: 'string' },
+    name: { type: 'string' }, description: { type: 'string' },
+  },
+} as const;
