@@ -1,0 +1,48 @@
+import { withTenant } from '../../db/knex.ts';
+import { addMember, createCompany, CompanyInputError, findMembership } from '../../db/companies.ts';
+import { recordAudit } from '../../db/audit.ts';
+import { CLI_ACTOR, cliActor } from '../actor.ts';
+import { optional, parse, required, UsageError } from '../args.ts';
+import { companyOrFail, type CliContext, userOrFail } from '../context.ts';
+
+/** ledger company create <dataset> --name <name> [--currency CHF] [--chart <template>] */
+export async function companyCreate(ctx: CliContext, args: string[]): Promise<void> {
+  const p = parse(args, { name: { type: 'string' }, currency: { type: 'string' }, chart: { type: 'string' } }, ['dataset']);
+  const input = { dataset: p.positionals[0]!, name: required(p, 'name'), currency: optional(p, 'currency'), chart: optional(p, 'chart') };
+  const db = await ctx.db();
+  const company = await createCompany(db, input).catch((err: unknown) => {
+    throw err instanceof CompanyInputError && !/already exists/.test(err.message) ? new UsageError(err.message) : err;
+  });
+  await withTenant(db, company.id, (tx) =>
+    recordAudit(tx, company.id, CLI_ACTOR, 'company', company.id, 'create', { dataset: company.dataset, name: company.name, currency: company.base_currency, chart: input.chart ?? null }),
+  );
+  ctx.out.result(
+    { id: company.id, dataset: company.dataset, name: company.name, currency: company.base_currency.trim() },
+    `company "${company.dataset}" created (id ${company.id}, ${company.base_currency})`,
+  );
+}
+
+const AMOUNT = /^\d{1,14}(\.\d{1,6})?$/;
+
+/** ledger member add <dataset> <email> --role <role> [--approval-limit <amount>] */
+export async function memberAdd(ctx: CliContext, args: string[]): Promise<void> {
+  const p = parse(args, { role: { type: 'string' }, 'approval-limit': { type: 'string' } }, ['dataset', 'email']);
+  const [dataset, email] = p.positionals as [string, string];
+  const role = required(p, 'role');
+  const limit = optional(p, 'approval-limit') ?? null;
+  if (limit !== null && !AMOUNT.test(limit)) throw new UsageError(`--approval-limit must be an amount like 5000 or 5000.50, got "${limit}"`);
+  const db = await ctx.db();
+  const company = await companyOrFail(db, dataset);
+  const user = await userOrFail(db, email);
+  const existed = await findMembership(db, company.id, user.id);
+  await addMember(db, company.id, user.id, role, limit).catch((err: unknown) => {
+    throw err instanceof CompanyInputError ? new UsageError(err.message) : err;
+  });
+  await withTenant(db, company.id, (tx) =>
+    recordAudit(tx, company.id, cliActor(user.id), 'membership', user.id, existed ? 'update' : 'create', { email: user.email, role, approval_limit: limit }),
+  );
+  ctx.out.result(
+    { dataset, email: user.email, user_id: user.id, role, approval_limit: limit },
+    `${user.email} is ${role} of "${dataset}"${limit ? ` (approval limit ${limit})` : ''}`,
+  );
+}

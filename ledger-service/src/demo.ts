@@ -1,0 +1,78 @@
+import { randomBytes } from 'node:crypto';
+import type { Db } from './db/knex.ts';
+import { withTenant } from './db/knex.ts';
+import { addMember, createCompany, findCompanyByDataset } from './db/companies.ts';
+import { createUser } from './db/users.ts';
+import { createApiKey } from './db/apiKeys.ts';
+import { createParty } from './db/parties.ts';
+import { recordAudit } from './db/audit.ts';
+import { CLI_ACTOR, cliActor } from './cli/actor.ts';
+
+/** What `ledger demo --json` prints and `npm start` writes to ./data/demo.json (DESIGN.md §7). */
+export interface DemoInfo {
+  api_url: string;
+  dataset: string;
+  base_url: string;
+  mcp_url: string;
+  api_key: string;
+  user: { email: string; password: string; totp_secret: string };
+}
+
+const VENDORS = [
+  { name: 'Papeterie Muster AG', address1: 'Bahnhofstrasse', street: '10', zipcode: '8001', city: 'Zürich', country: 'CH', currency: 'CHF', terms: 30, email: 'rechnungen@papeterie-muster.example' },
+  { name: 'Swisscom (Schweiz) AG', address1: 'Alte Tiefenaustrasse', street: '6', zipcode: '3048', city: 'Worblaufen', country: 'CH', currency: 'CHF', terms: 30 },
+  { name: 'Cloud Hosting GmbH', address1: 'Friedrichstrasse', street: '123', zipcode: '10117', city: 'Berlin', country: 'DE', currency: 'EUR', terms: 14, taxnumber: 'DE123456789' },
+];
+
+const CUSTOMERS = [
+  { name: 'Bäckerei Beispiel GmbH', address1: 'Marktgasse', street: '5', zipcode: '3011', city: 'Bern', country: 'CH', currency: 'CHF', terms: 30, email: 'buchhaltung@baeckerei-beispiel.example' },
+  { name: 'Alpine Consulting SA', address1: 'Rue du Rhône', street: '42', zipcode: '1204', city: 'Genève', country: 'CH', currency: 'CHF', terms: 10 },
+];
+
+/** `demo`, or `demo-xxxxxx` when `demo` is taken. */
+async function freeDataset(db: Db): Promise<string> {
+  if (!(await findCompanyByDataset(db, 'demo'))) return 'demo';
+  return `demo-${randomBytes(3).toString('hex')}`;
+}
+
+/**
+ * A company with the default chart and taxes, a few vendors and customers, an owner with
+ * a random password and TOTP secret, an API key, and AI connections switched on.
+ * Every change is audited as made via the CLI.
+ */
+export async function createDemo(
+  db: Db,
+  encryptionKey: Buffer,
+  opts: { dataset?: string; publicUrl: string },
+): Promise<DemoInfo> {
+  const dataset = opts.dataset ?? (await freeDataset(db));
+  const company = await createCompany(db, { dataset, name: 'Demo Company AG', currency: 'CHF' });
+  await db('companies').where({ id: company.id }).update({ ai_connections_enabled: true });
+  const password = randomBytes(18).toString('base64url');
+  const user = await createUser(db, encryptionKey, { email: `owner@${dataset}.example.com`, name: 'Demo Owner', password });
+  await addMember(db, company.id, user.id, 'owner', null);
+  const key = await createApiKey(db, company.id, user.id, 'demo');
+
+  await withTenant(db, company.id, async (tx) => {
+    await recordAudit(tx, company.id, CLI_ACTOR, 'company', company.id, 'create', { dataset, demo: true });
+    await recordAudit(tx, company.id, CLI_ACTOR, 'company', company.id, 'update', { ai_connections_enabled: true });
+    await recordAudit(tx, company.id, cliActor(user.id), 'membership', user.id, 'create', { email: user.email, role: 'owner' });
+    await recordAudit(tx, company.id, cliActor(user.id), 'api_key', key.id, 'create', { label: key.label });
+    for (const [vc, parties] of [['vendor', VENDORS], ['customer', CUSTOMERS]] as const) {
+      for (const p of parties) {
+        const party = await createParty(tx, company, vc, p);
+        await recordAudit(tx, company.id, CLI_ACTOR, vc, party.id, 'create', { name: party.name });
+      }
+    }
+  });
+
+  const apiUrl = opts.publicUrl.replace(/\/$/, '');
+  return {
+    api_url: apiUrl,
+    dataset,
+    base_url: `${apiUrl}/client/${dataset}`,
+    mcp_url: `${apiUrl}/mcp/${dataset}`,
+    api_key: key.key,
+    user: { email: user.email, password, totp_secret: user.totp_secret },
+  };
+}
