@@ -116,7 +116,12 @@ export function createMcpEndpoint(deps: McpDeps): McpEndpoint {
     if (token === null) return sendChallenge(res, invalidTokenChallenge(deps.publicUrl, dataset, 'The Authorization header is not a Bearer token.'));
 
     const resolution = await deps.resolveAccessToken(token);
-    if (!resolution.ok) return sendChallenge(res, invalidTokenChallenge(deps.publicUrl, dataset, resolution.reason));
+    if (!resolution.ok) {
+      if (resolution.reason === 'unavailable') {
+        return sendJson(res, 503, { error: 'temporarily_unavailable', error_description: resolution.description }, { 'Retry-After': '5' });
+      }
+      return sendChallenge(res, invalidTokenChallenge(deps.publicUrl, dataset, resolution.description));
+    }
     const { connection } = resolution;
     const expected = mcpUrl(deps.publicUrl, dataset);
     if (connection.dataset !== dataset || normalizeResource(connection.resource) !== normalizeResource(expected)) {

@@ -16,10 +16,13 @@ export interface McpConnection {
   clientName: string;
 }
 
-/** Why a presented token does not grant access (never includes the token itself). */
+/**
+ * Why a presented token does not grant access (never includes the token itself).
+ * `unavailable`: the lifecycle checks could not reach the ledger (answered 503, not 401).
+ */
 export type TokenResolution =
   | { ok: true; connection: McpConnection }
-  | { ok: false; reason: string };
+  | { ok: false; reason: 'unknown' | 'expired' | 'revoked' | 'ended' | 'unavailable'; description: string };
 
 export type LedgerMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
