@@ -1,6 +1,7 @@
 import { withTenant } from '../../db/knex.ts';
 import { addMember, createCompany, CompanyInputError, findMembership } from '../../db/companies.ts';
 import { recordAudit } from '../../db/audit.ts';
+import { isRole, ROLES } from '../../domain/permissions.ts';
 import { CLI_ACTOR, cliActor } from '../actor.ts';
 import { optional, parse, required, UsageError } from '../args.ts';
 import { companyOrFail, type CliContext, userOrFail } from '../context.ts';
@@ -29,6 +30,7 @@ export async function memberAdd(ctx: CliContext, args: string[]): Promise<void> 
   const p = parse(args, { role: { type: 'string' }, 'approval-limit': { type: 'string' } }, ['dataset', 'email']);
   const [dataset, email] = p.positionals as [string, string];
   const role = required(p, 'role');
+  if (!isRole(role)) throw new UsageError(`--role must be one of ${ROLES.join(', ')}; got "${role}"`);
   const limit = optional(p, 'approval-limit') ?? null;
   if (limit !== null && !AMOUNT.test(limit)) throw new UsageError(`--approval-limit must be an amount like 5000 or 5000.50, got "${limit}"`);
   const db = await ctx.db();
