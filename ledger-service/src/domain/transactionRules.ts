@@ -32,8 +32,8 @@ export interface RuleContext {
   accounts: Map<string, ChartAccount>;
   /** tax rate valid on invDate, by tax account id */
   rates: Map<number, Decimal>;
-  /** bank account ids of the matched party (vendors) */
-  bankAccountIds: number[];
+  /** the bank account named by vc_bank_id, with the party it belongs to */
+  bankAccounts: { id: number; partyId: number }[];
 }
 
 export interface ResolvedLine extends PostingLineInput {
@@ -140,7 +140,7 @@ export function resolveTransaction(vc: Vc, input: TransactionInput, ctx: RuleCon
   const paymentFile = input.payment_file === 1;
   const vcBankId = input.vc_bank_id ?? null;
   if (paymentFile && vcBankId === null) throw ruleInvalid('payment_file 1 needs vc_bank_id, the vendor bank account to pay to.', '/vc_bank_id');
-  if (vcBankId !== null && !ctx.bankAccountIds.includes(vcBankId)) {
+  if (vcBankId !== null && !ctx.bankAccounts.some((b) => b.id === vcBankId && b.partyId === party.id)) {
     throw ruleInvalid(`Bank account ${vcBankId} is not a bank account of this vendor.`, '/vc_bank_id');
   }
 

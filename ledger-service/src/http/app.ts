@@ -24,6 +24,7 @@ export interface AppDeps {
 export function createApp(deps: AppDeps): Koa {
   const { db, config, log } = deps;
   const app = new Koa({ proxy: true });
+  app.context.config = config; // handlers read limits (e.g. fileLimit) from ctx.config
   const verifier = new ServiceCredentialVerifier(config);
 
   app.use(requestContext(log));

@@ -34,6 +34,8 @@ export interface RouteDef {
   query?: object;
   /** side-specific body schemas for `:vc` routes; used instead of `body` */
   bodyBySide?: Record<'vendor' | 'customer', object>;
+  /** side-specific query schemas for `:vc` routes; used instead of `query` */
+  queryBySide?: Record<'vendor' | 'customer', object>;
   /** for the OpenAPI document: one-line summary, success status (default 200) and response body schema */
   summary?: string;
   status?: number;
@@ -41,6 +43,12 @@ export interface RouteDef {
   responseBySide?: Record<'vendor' | 'customer', object>;
   /** answers with ETag / Cache-Control and honours If-None-Match (see caching.ts) */
   cacheable?: boolean;
+  /**
+   * Turns the raw request into the object the body schema validates (runs after the
+   * permission check): e.g. the JSON part of a multipart body, or rule checks whose
+   * error code is not invalid_request (`currency` → invalid_currency).
+   */
+  prepareBody?: (ctx: Context) => unknown;
   /** the handler returns the response body; it may set ctx.status / headers */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   handler: (req: RouteRequest<any, any>) => Promise<unknown>;
@@ -63,8 +71,10 @@ export function mountRoutes(router: Router, db: Db, routes: RouteDef[]): void {
       const { permission, scope } = resolveRule(rule, params.vc);
       authorize(actor, permission, scope);
       const bodySchema = route.bodyBySide ? route.bodyBySide[params.vc as 'vendor' | 'customer'] : route.body;
-      const body = bodySchema ? validateBody(bodySchema, ctx.request.body) : ctx.request.body;
-      const query = route.query ? validateQuery(route.query, ctx.query as Record<string, unknown>) : ctx.query;
+      const raw = route.prepareBody ? await route.prepareBody(ctx) : ctx.request.body;
+      const body = bodySchema ? validateBody(bodySchema, raw) : raw;
+      const querySchema = route.queryBySide ? route.queryBySide[params.vc as 'vendor' | 'customer'] : route.query;
+      const query = querySchema ? validateQuery(querySchema, ctx.query as Record<string, unknown>) : ctx.query;
       const result = await withTenant(db, company.id, (tx) =>
         route.handler({ ctx, tx, db, company, actor, params, body, query }),
       );

@@ -2,6 +2,9 @@ import type { RouteDef } from '../route.ts';
 import { authRoutes } from './auth.ts';
 import { partyRoutes } from './parties.ts';
 import { systemRoutes } from './system.ts';
+import { transactionRoutes } from './transactions.ts';
+import { bankAccountRoutes } from './bankAccounts.ts';
+import { closeBooksRoutes } from './closeBooks.ts';
 
 /** Every endpoint under /client/:dataset, by area. */
-export const clientRoutes: RouteDef[] = [...authRoutes, ...partyRoutes, ...systemRoutes];
+export const clientRoutes: RouteDef[] = [...authRoutes, ...transactionRoutes, ...partyRoutes, ...bankAccountRoutes, ...systemRoutes, ...closeBooksRoutes];

@@ -1,0 +1,203 @@
+import { Money, roundTo, toJsonNumber } from '@ledger/shared';
+import type { Decimal } from 'decimal.js';
+import type { Tx } from './knex.ts';
+import type { HeaderRow } from './transactionStore.ts';
+import type { Vc } from '../domain/posting.ts';
+
+/** The read shapes of AR/AP transactions: one document with its lines, tax, postings and files; and list rows. */
+
+interface LineRow {
+  accno: string;
+  description: string | null;
+  amount: string;
+  tax_accno: string | null;
+  tax_rate: string | null;
+  tax_amount: string;
+  net: string;
+}
+interface PostingRow {
+  accno: string;
+  amount: string;
+  fx_amount: string;
+}
+interface FileRow {
+  id: number;
+  name: string;
+  media_type: string;
+  size: number;
+}
+interface DocumentRow extends HeaderRow {
+  party_number: string;
+  party_name: string;
+  record_accno: string;
+  lines: LineRow[];
+  postings: PostingRow[];
+  files: FileRow[];
+}
+
+export type TransactionRead = Record<string, unknown> & { id: number; status: string };
+
+const num = (v: string | Decimal) => toJsonNumber(v);
+
+/** Drops null and undefined fields: the read shape only carries what is set. */
+function compact<T extends Record<string, unknown>>(o: T): T {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null && v !== undefined)) as T;
+}
+
+export interface ReadOptions {
+  /** absolute URL of `/client/{dataset}/arap/transaction/{vc}`; file download URLs extend it */
+  fileUrlBase: string;
+  baseCurrency: string;
+}
+
+export async function readTransaction(tx: Tx, vc: Vc, id: number, opts: ReadOptions): Promise<TransactionRead | undefined> {
+  const { rows } = await tx.raw<{ rows: DocumentRow[] }>(
+    `select t.*, p.number as party_number, p.name as party_name, ra.accno as record_accno,
+       (select coalesce(json_agg(json_build_object(
+           'accno', a.accno, 'description', l.description, 'amount', l.amount::text, 'tax_accno', ta.accno,
+           'tax_rate', l.tax_rate::text, 'tax_amount', l.tax_amount::text, 'net', l.net::text) order by l.position), '[]')
+          from arap_lines l join accounts a on a.id = l.account_id left join accounts ta on ta.id = l.tax_account_id
+         where l.transaction_id = t.id) as lines,
+       (select coalesce(json_agg(json_build_object('accno', a.accno, 'amount', e.amount::text, 'fx_amount', e.fx_amount::text) order by e.id), '[]')
+          from ledger_entries e join accounts a on a.id = e.account_id where e.transaction_id = t.id) as postings,
+       (select coalesce(json_agg(json_build_object('id', f.id, 'name', f.name, 'media_type', f.media_type, 'size', f.size) order by f.id), '[]')
+          from arap_files f where f.transaction_id = t.id) as files
+     from arap_transactions t
+     join parties p on p.id = t.party_id
+     join accounts ra on ra.id = t.record_account_id
+     where t.id = ? and t.vc = ?`,
+    [id, vc],
+  );
+  const row = rows[0];
+  return row && toReadShape(row, opts.fileUrlBase, opts.baseCurrency);
+}
+
+function taxTotals(lines: LineRow[]) {
+  const byAccount = new Map<string, { taxAccount: string; rate: number | null; base: Decimal; amount: Decimal }>();
+  for (const l of lines) {
+    if (!l.tax_accno) continue;
+    const t = byAccount.get(l.tax_accno) ?? { taxAccount: l.tax_accno, rate: l.tax_rate === null ? null : num(l.tax_rate), base: new Money(0), amount: new Money(0) };
+    t.base = t.base.plus(l.net);
+    t.amount = t.amount.plus(l.tax_amount);
+    byAccount.set(l.tax_accno, t);
+  }
+  return [...byAccount.values()].map((t) => compact({ taxAccount: t.taxAccount, rate: t.rate, base: num(t.base), amount: num(t.amount) }));
+}
+
+function toReadShape(row: DocumentRow, fileUrlBase: string, baseCurrency: string): TransactionRead {
+  const vc = row.vc;
+  const currency = row.currency.trim();
+  const gross = new Money(row.amount);
+  return compact({
+    id: row.id,
+    type: 'transaction',
+    vc,
+    [`${vc}_id`]: row.party_id,
+    [`${vc}number`]: row.party_number,
+    name: row.party_name,
+    invNumber: row.inv_number,
+    documentNumber: row.document_number,
+    invDate: row.inv_date,
+    dueDate: row.due_date,
+    currency,
+    exchangerate: num(row.exchangerate),
+    recordAccount: row.record_accno,
+    description: row.description,
+    taxincluded: row.taxincluded,
+    status: row.status,
+    ...(vc === 'vendor' ? { payment_file: row.payment_file ? 1 : 0, vc_bank_id: row.vc_bank_id } : {}),
+    reversalOf: row.reversal_of_id,
+    reversedBy: row.reversed_by_id,
+    lines: row.lines.map((l) => {
+      const net = new Money(l.net);
+      return compact({
+        account: l.accno,
+        description: l.description,
+        amount: num(l.amount),
+        taxAccount: l.tax_accno,
+        taxRate: l.tax_rate === null ? null : num(l.tax_rate),
+        taxAmount: num(l.tax_amount),
+        net: num(net),
+        gross: num(net.plus(l.tax_amount)),
+      });
+    }),
+    taxes: taxTotals(row.lines),
+    netAmount: num(row.net_amount),
+    taxAmount: num(row.tax_amount),
+    grossAmount: num(gross),
+    baseGrossAmount: num(baseGross(row, baseCurrency)),
+    paid: num(row.paid),
+    postings: row.postings.map((p) => ({ account: p.accno, amount: num(p.amount), fxAmount: num(p.fx_amount) })),
+    files: row.files.map((f) => ({
+      id: f.id, name: f.name, mediaType: f.media_type, size: f.size, url: `${fileUrlBase}/${row.id}/files/${f.id}`,
+    })),
+  }) as TransactionRead;
+}
+
+/** |gross| in the base currency, rounded to its minor unit (the control posting's amount when posted). */
+function baseGross(row: DocumentRow, baseCurrency: string): Decimal {
+  return roundTo(new Money(row.amount).times(row.exchangerate), baseCurrency).abs();
+}
+
+export interface ListFilter {
+  document_number?: string;
+  inv_number?: string;
+  status?: string;
+  from?: string;
+  to?: string;
+  vendor_id?: number;
+  customer_id?: number;
+  vendornumber?: string;
+  customernumber?: string;
+  payment_file?: 0 | 1;
+  limit: number;
+  offset: number;
+}
+
+export async function listTransactions(tx: Tx, vc: Vc, f: ListFilter) {
+  const q = tx('arap_transactions as t')
+    .join('parties as p', 'p.id', 't.party_id')
+    .where('t.vc', vc)
+    .orderBy([{ column: 't.inv_date', order: 'asc' }, { column: 't.id', order: 'asc' }])
+    .limit(f.limit)
+    .offset(f.offset)
+    .select('t.*', 'p.number as party_number', 'p.name as party_name');
+  if (f.document_number !== undefined) q.where('t.document_number', f.document_number);
+  if (f.inv_number !== undefined) q.where('t.inv_number', f.inv_number);
+  if (f.status !== undefined) q.where('t.status', f.status);
+  if (f.from !== undefined) q.where('t.inv_date', '>=', f.from);
+  if (f.to !== undefined) q.where('t.inv_date', '<=', f.to);
+  const partyId = vc === 'vendor' ? f.vendor_id : f.customer_id;
+  const partyNumber = vc === 'vendor' ? f.vendornumber : f.customernumber;
+  if (partyId !== undefined) q.where('t.party_id', partyId);
+  if (partyNumber !== undefined) q.where('p.number', partyNumber);
+  if (f.payment_file !== undefined) q.where('t.payment_file', f.payment_file === 1);
+  const rows = (await q) as (HeaderRow & { party_number: string; party_name: string })[];
+  return rows.map((r) =>
+    compact({
+      id: r.id,
+      [`${vc}_id`]: r.party_id,
+      [`${vc}number`]: r.party_number,
+      name: r.party_name,
+      invNumber: r.inv_number,
+      documentNumber: r.document_number,
+      invDate: r.inv_date,
+      dueDate: r.due_date,
+      currency: r.currency.trim(),
+      exchangerate: num(r.exchangerate),
+      description: r.description,
+      status: r.status,
+      netAmount: num(r.net_amount),
+      taxAmount: num(r.tax_amount),
+      grossAmount: num(r.amount),
+      ...(vc === 'vendor' ? { payment_file: r.payment_file ? 1 : 0, vc_bank_id: r.vc_bank_id } : {}),
+    }),
+  );
+}
+
+export async function readFile(tx: Tx, vc: Vc, id: number, fileId: number) {
+  return (await tx('arap_files as f')
+    .join('arap_transactions as t', 't.id', 'f.transaction_id')
+    .where({ 'f.id': fileId, 'f.transaction_id': id, 't.vc': vc })
+    .first('f.name', 'f.media_type', 'f.data')) as { name: string; media_type: string; data: Buffer } | undefined;
+}

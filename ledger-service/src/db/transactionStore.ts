@@ -1,0 +1,175 @@
+import type { Tx } from './knex.ts';
+import type { Company } from './companies.ts';
+import { nextNumber } from './sequences.ts';
+import type { FileContent } from '../domain/dataUri.ts';
+import type { LedgerLine, Posting, Vc } from '../domain/posting.ts';
+import type { ResolvedLine, ResolvedTransaction } from '../domain/transactionRules.ts';
+
+/** Rows of arap_transactions and the SQL that writes them. Every function runs inside the caller's transaction. */
+export type Status = 'draft' | 'posted' | 'reversed';
+
+export interface HeaderRow {
+  id: number;
+  vc: Vc;
+  party_id: number;
+  inv_number: string;
+  document_number: string | null;
+  inv_date: string;
+  due_date: string | null;
+  currency: string;
+  exchangerate: string;
+  record_account_id: number;
+  description: string | null;
+  taxincluded: boolean;
+  status: Status;
+  reversal_of_id: number | null;
+  reversed_by_id: number | null;
+  payment_file: boolean;
+  vc_bank_id: number | null;
+  net_amount: string;
+  tax_amount: string;
+  amount: string;
+  paid: string;
+}
+
+export interface HeaderFields {
+  documentNumber: string | null;
+  description: string | null;
+  status: Status;
+}
+
+export class NumberTaken extends Error {}
+
+const sequenceKind = (vc: Vc) => (vc === 'vendor' ? 'ap_transaction' : 'ar_transaction');
+const trimCurrency = (row: HeaderRow): HeaderRow => ({ ...row, currency: row.currency.trim() });
+
+/** Locks one document of a side for the rest of the transaction; undefined when it does not exist. */
+export async function lockHeader(tx: Tx, vc: Vc, id: number): Promise<HeaderRow | undefined> {
+  const row = (await tx('arap_transactions').where({ id, vc }).forUpdate().first()) as HeaderRow | undefined;
+  return row && trimCurrency(row);
+}
+
+/**
+ * Whether payments were recorded against the document. Payments are not built yet: the
+ * payments issue keeps `paid` up to date (or replaces this check with a query on its table).
+ */
+export async function hasPayments(_tx: Tx, row: HeaderRow): Promise<boolean> {
+  return Number(row.paid) !== 0;
+}
+
+function headerValues(r: ResolvedTransaction, p: Posting, f: HeaderFields) {
+  return {
+    party_id: r.partyId,
+    document_number: f.documentNumber,
+    inv_date: r.invDate,
+    due_date: r.dueDate,
+    currency: r.currency,
+    exchangerate: r.exchangerate.toString(),
+    record_account_id: r.posting.controlAccountId,
+    description: f.description,
+    taxincluded: r.posting.taxincluded,
+    status: f.status,
+    payment_file: r.paymentFile,
+    vc_bank_id: r.vcBankId,
+    net_amount: p.net.toString(),
+    tax_amount: p.tax.toString(),
+    amount: p.gross.toString(),
+    posted_at: f.status === 'posted' ? new Date() : null,
+  };
+}
+
+/**
+ * Inserts a header. With `invNumber` the number must be free (else NumberTaken); without
+ * it the side's sequence gives the next number, skipping numbers already taken by hand.
+ */
+export async function insertHeader(
+  tx: Tx, company: Company, vc: Vc, invNumber: string | undefined, values: Record<string, unknown>,
+): Promise<{ id: number; invNumber: string }> {
+  for (let attempt = 0; attempt < 1000; attempt++) {
+    const number = invNumber ?? (await nextNumber(tx, company, sequenceKind(vc)));
+    const rows = (await tx('arap_transactions')
+      .insert({ company_id: company.id, vc, inv_number: number, ...values })
+      .onConflict(['company_id', 'vc', 'inv_number'])
+      .ignore()
+      .returning('id')) as { id: number }[];
+    if (rows[0]) return { id: rows[0].id, invNumber: number };
+    if (invNumber !== undefined) throw new NumberTaken(`Document number ${invNumber} already exists.`);
+  }
+  throw new Error('no free document number found');
+}
+
+export async function createHeader(
+  tx: Tx, company: Company, vc: Vc, invNumber: string | undefined, r: ResolvedTransaction, p: Posting, f: HeaderFields,
+) {
+  return insertHeader(tx, company, vc, invNumber, headerValues(r, p, f));
+}
+
+export async function updateHeader(
+  tx: Tx, id: number, vc: Vc, current: HeaderRow, invNumber: string | undefined, r: ResolvedTransaction, p: Posting, f: HeaderFields,
+): Promise<void> {
+  if (invNumber !== undefined && invNumber !== current.inv_number) {
+    const taken = await tx('arap_transactions').where({ vc, inv_number: invNumber }).first('id');
+    if (taken) throw new NumberTaken(`Document number ${invNumber} already exists.`);
+  }
+  await tx('arap_transactions')
+    .where({ id })
+    .update({
+      ...headerValues(r, p, f),
+      inv_number: invNumber ?? current.inv_number,
+      updated_at: tx.fn.now(),
+      posted_at: f.status === 'posted' ? (current.status === 'posted' ? tx.raw('posted_at') : tx.fn.now()) : null,
+    });
+}
+
+/** Replaces the document's lines with the computed ones (one insert). */
+export async function replaceLines(tx: Tx, companyId: number, id: number, lines: ResolvedLine[], p: Posting, replace: boolean): Promise<void> {
+  if (replace) await tx('arap_lines').where({ transaction_id: id }).delete();
+  await tx('arap_lines').insert(
+    p.lines.map((l, i) => ({
+      company_id: companyId,
+      transaction_id: id,
+      position: i + 1,
+      account_id: l.accountId,
+      description: lines[i]!.description,
+      amount: l.amount.toString(),
+      tax_account_id: l.taxAccountId,
+      tax_rate: l.rate?.toString() ?? null,
+      tax_amount: l.tax.toString(),
+      tax_override: l.taxOverride !== null,
+      net: l.net.toString(),
+    })),
+  );
+}
+
+export async function insertEntries(
+  tx: Tx, companyId: number, id: number, date: string, currency: string, entries: readonly LedgerLine[],
+): Promise<void> {
+  if (entries.length === 0) return;
+  await tx('ledger_entries').insert(
+    entries.map((e) => ({
+      company_id: companyId,
+      transaction_id: id,
+      account_id: e.accountId,
+      date,
+      amount: e.amount.toString(),
+      fx_amount: e.fxAmount.toString(),
+      currency,
+      kind: e.kind,
+    })),
+  );
+}
+
+export async function deleteEntries(tx: Tx, id: number): Promise<void> {
+  await tx('ledger_entries').where({ transaction_id: id }).delete();
+}
+
+export async function insertFiles(tx: Tx, companyId: number, id: number, files: readonly FileContent[]): Promise<void> {
+  if (files.length === 0) return;
+  await tx('arap_files').insert(
+    files.map((f) => ({ company_id: companyId, transaction_id: id, name: f.name, media_type: f.mediaType, size: f.data.length, data: f.data })),
+  );
+}
+
+export async function deleteHeader(tx: Tx, id: number): Promise<void> {
+  await tx('arap_transactions').where({ id }).delete();
+}

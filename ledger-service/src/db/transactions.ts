@@ -1,0 +1,212 @@
+import { Money, type TransactionInput } from '@ledger/shared';
+import type { Tx } from './knex.ts';
+import type { Company } from './companies.ts';
+import { recordAudit } from './audit.ts';
+import { closedUntil, loadRuleContext } from './transactionContext.ts';
+import { readTransaction, type ReadOptions, type TransactionRead } from './transactionReads.ts';
+import {
+  createHeader, deleteEntries, deleteHeader, hasPayments, insertEntries, insertFiles, insertHeader, lockHeader, NumberTaken,
+  replaceLines, updateHeader, type HeaderRow,
+} from './transactionStore.ts';
+import type { Actor } from '../http/auth.ts';
+import { ApiError } from '../http/errors.ts';
+import type { FileContent } from '../domain/dataUri.ts';
+import { roleHas, type Permission } from '../domain/permissions.ts';
+import { computePosting, exceedsApprovalLimit, PostingSetupError, reverseEntries, type Posting, type Vc } from '../domain/posting.ts';
+import { RuleError } from '../domain/ruleError.ts';
+import { assertOpenPeriod, resolveTransaction, type ResolvedTransaction } from '../domain/transactionRules.ts';
+
+/**
+ * The AR/AP transaction workflow (SPEC.md "States and transitions"): create as draft or
+ * posted, update (lines replaced), approve (save, then post), delete drafts, reverse
+ * posted documents. Each function runs inside the request's single tenant transaction,
+ * so a refused request writes nothing.
+ */
+export interface WriteContext {
+  tx: Tx;
+  company: Company;
+  actor: Actor;
+  vc: Vc;
+  read: ReadOptions;
+}
+
+export interface DocumentWrite {
+  input: TransactionInput;
+  files: FileContent[];
+}
+
+function asApi<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (e) {
+    if (e instanceof RuleError) throw new ApiError(e.code, e.message, e.field);
+    if (e instanceof PostingSetupError) throw new ApiError('invalid_request', e.message);
+    throw e;
+  }
+}
+
+/** Posting changes the books: it needs the side's approve permission besides the posting permission. */
+function requireApprover(actor: Actor, vc: Vc): void {
+  const permission = `${vc}s.postings.approve` as Permission;
+  if (!roleHas(actor.role, permission)) {
+    throw new ApiError('forbidden', `Posting needs permission ${permission} (role ${actor.role}); save the document as a draft instead.`);
+  }
+}
+
+async function prepare(c: WriteContext, input: TransactionInput, posting: boolean): Promise<{ resolved: ResolvedTransaction; computed: Posting }> {
+  if (posting) requireApprover(c.actor, c.vc);
+  const ctx = await loadRuleContext(c.tx, c.company, c.vc, input);
+  const resolved = asApi(() => resolveTransaction(c.vc, input, ctx));
+  const computed = asApi(() => computePosting(resolved.posting));
+  if (posting && exceedsApprovalLimit(computed.baseGross, c.actor.approvalLimit)) {
+    throw new ApiError(
+      'amount_exceeded',
+      `The document's gross amount of ${computed.baseGross.toFixed()} ${c.company.base_currency} exceeds your approval limit of ${c.actor.approvalLimit} ${c.company.base_currency}; save it as a draft instead.`,
+    );
+  }
+  return { resolved, computed };
+}
+
+function numberConflict(e: unknown): never {
+  if (e instanceof NumberTaken) throw new ApiError('conflict', e.message, '/invNumber');
+  throw e;
+}
+
+async function lockOrNotFound(c: WriteContext, id: number): Promise<HeaderRow> {
+  const row = await lockHeader(c.tx, c.vc, id);
+  if (!row) throw new ApiError('not_found', `No ${c.vc} transaction with id ${id}.`);
+  return row;
+}
+
+async function assertOpen(c: WriteContext, date: string, field?: string): Promise<void> {
+  const closed = await closedUntil(c.tx, c.company.id);
+  asApi(() => assertOpenPeriod(date, closed, field));
+}
+
+export async function createTransaction(c: WriteContext, doc: DocumentWrite): Promise<{ id: number; invNumber: string; status: string }> {
+  const posting = doc.input.pending === '0';
+  const { resolved, computed } = await prepare(c, doc.input, posting);
+  const status = posting ? 'posted' : 'draft';
+  const { id, invNumber } = await createHeader(c.tx, c.company, c.vc, doc.input.invNumber, resolved, computed, {
+    documentNumber: doc.input.documentNumber ?? null,
+    description: doc.input.description ?? null,
+    status,
+  }).catch(numberConflict);
+  await replaceLines(c.tx, c.company.id, id, resolved.posting.lines, computed, false);
+  if (posting) await insertEntries(c.tx, c.company.id, id, resolved.invDate, resolved.currency, computed.entries);
+  await insertFiles(c.tx, c.company.id, id, doc.files);
+  await recordAudit(c.tx, c.company.id, c.actor, `${c.vc}_transaction`, id, posting ? 'create_posted' : 'create', {
+    invNumber, status, currency: resolved.currency, gross: computed.gross.toFixed(), files: doc.files.length,
+  });
+  return { id, invNumber, status };
+}
+
+/** Saves the complete document over an existing one: header, lines and (when posted) ledger lines. */
+async function saveOver(c: WriteContext, current: HeaderRow, doc: DocumentWrite, posting: boolean, action: string): Promise<void> {
+  const { resolved, computed } = await prepare(c, doc.input, posting);
+  const previous = await readTransaction(c.tx, c.vc, current.id, c.read);
+  await updateHeader(c.tx, current.id, c.vc, current, doc.input.invNumber, resolved, computed, {
+    documentNumber: doc.input.documentNumber ?? null,
+    description: doc.input.description ?? null,
+    status: posting ? 'posted' : 'draft',
+  }).catch(numberConflict);
+  await replaceLines(c.tx, c.company.id, current.id, resolved.posting.lines, computed, true);
+  await deleteEntries(c.tx, current.id);
+  if (posting) await insertEntries(c.tx, c.company.id, current.id, resolved.invDate, resolved.currency, computed.entries);
+  await insertFiles(c.tx, c.company.id, current.id, doc.files);
+  await recordAudit(c.tx, c.company.id, c.actor, `${c.vc}_transaction`, current.id, action, { previous });
+}
+
+async function assertChangeable(c: WriteContext, row: HeaderRow): Promise<void> {
+  if (row.status === 'reversed') throw new ApiError('conflict', `Transaction ${row.id} is reversed and cannot be changed.`);
+  if (row.reversal_of_id !== null) throw new ApiError('conflict', `Transaction ${row.id} reverses another document and cannot be changed.`);
+  if (row.status === 'posted' && (await hasPayments(c.tx, row))) {
+    throw new ApiError('conflict', `Transaction ${row.id} has payments and cannot be changed; reverse it instead.`);
+  }
+}
+
+/** POST /{id}: a draft stays a draft unless `pending: "0"` posts it; a posted document is re-posted. */
+export async function updateTransaction(c: WriteContext, id: number, doc: DocumentWrite): Promise<TransactionRead> {
+  const row = await lockOrNotFound(c, id);
+  await assertChangeable(c, row);
+  await assertOpen(c, row.inv_date);
+  const posting = row.status === 'posted' || doc.input.pending === '0';
+  await saveOver(c, row, doc, posting, row.status === 'draft' && posting ? 'approve' : 'update');
+  return (await readTransaction(c.tx, c.vc, id, c.read))!;
+}
+
+/** POST /{id}/approve: saves the complete document sent, then posts it. */
+export async function approveTransaction(c: WriteContext, id: number, doc: DocumentWrite): Promise<TransactionRead> {
+  const row = await lockOrNotFound(c, id);
+  if (row.status !== 'draft') throw new ApiError('conflict', `Transaction ${id} is ${row.status}; only drafts can be approved.`);
+  await assertOpen(c, row.inv_date);
+  await saveOver(c, row, doc, true, 'approve');
+  return (await readTransaction(c.tx, c.vc, id, c.read))!;
+}
+
+export async function deleteTransaction(c: WriteContext, id: number): Promise<void> {
+  const row = await lockOrNotFound(c, id);
+  if (row.status !== 'draft') {
+    throw new ApiError('conflict', `Transaction ${id} is ${row.status}; only drafts can be deleted (reverse a posted document).`);
+  }
+  await assertOpen(c, row.inv_date);
+  const previous = await readTransaction(c.tx, c.vc, id, c.read);
+  await deleteHeader(c.tx, id);
+  await recordAudit(c.tx, c.company.id, c.actor, `${c.vc}_transaction`, id, 'delete', { previous });
+}
+
+/**
+ * POST /{id}/reverse: a new posted document dated `date` with every line negated and
+ * ledger lines that exactly cancel the original's; the original becomes `reversed`.
+ */
+export async function reverseTransaction(
+  c: WriteContext, id: number, opts: { date: string; description?: string },
+): Promise<{ id: number; invNumber: string }> {
+  const row = await lockOrNotFound(c, id);
+  if (row.status !== 'posted') throw new ApiError('conflict', `Transaction ${id} is ${row.status}; only posted documents can be reversed.`);
+  if (row.reversal_of_id !== null) throw new ApiError('conflict', `Transaction ${id} is itself a reversal.`);
+  if (await hasPayments(c.tx, row)) throw new ApiError('conflict', `Transaction ${id} has payments; reverse the payments first.`);
+  if (opts.date < row.inv_date) throw new ApiError('invalid_request', `The reversal date must not lie before the document date ${row.inv_date}.`, '/date');
+  await assertOpen(c, opts.date, '/date');
+
+  const neg = (v: string) => new Money(v).negated().toString();
+  const { id: reversalId, invNumber } = await insertHeader(c.tx, c.company, c.vc, undefined, {
+    party_id: row.party_id,
+    document_number: row.document_number,
+    inv_date: opts.date,
+    due_date: null,
+    currency: row.currency,
+    exchangerate: row.exchangerate,
+    record_account_id: row.record_account_id,
+    description: opts.description ?? `Reversal of ${row.inv_number}`,
+    taxincluded: row.taxincluded,
+    status: 'posted',
+    reversal_of_id: row.id,
+    payment_file: false,
+    vc_bank_id: null,
+    net_amount: neg(row.net_amount),
+    tax_amount: neg(row.tax_amount),
+    amount: neg(row.amount),
+    posted_at: c.tx.fn.now(),
+  });
+  await c.tx.raw(
+    `insert into arap_lines (company_id, transaction_id, position, account_id, description, amount, tax_account_id, tax_rate, tax_amount, tax_override, net)
+     select company_id, ?, position, account_id, description, -amount, tax_account_id, tax_rate, -tax_amount, true, -net
+       from arap_lines where transaction_id = ?`,
+    [reversalId, row.id],
+  );
+  const original = (await c.tx('ledger_entries').where({ transaction_id: row.id }).select('account_id', 'amount', 'fx_amount', 'kind')) as {
+    account_id: number; amount: string; fx_amount: string; kind: 'amount' | 'tax' | 'control' | 'rounding';
+  }[];
+  const reversed = reverseEntries(original.map((e) => ({ accountId: e.account_id, amount: new Money(e.amount), fxAmount: new Money(e.fx_amount), kind: e.kind })));
+  await insertEntries(c.tx, c.company.id, reversalId, opts.date, row.currency, reversed);
+  await c.tx('arap_transactions').where({ id: row.id }).update({ status: 'reversed', reversed_by_id: reversalId, updated_at: c.tx.fn.now() });
+  await recordAudit(c.tx, c.company.id, c.actor, `${c.vc}_transaction`, row.id, 'reverse', { reversal_id: reversalId, date: opts.date });
+  await recordAudit(c.tx, c.company.id, c.actor, `${c.vc}_transaction`, reversalId, 'create_reversal', { reversal_of: row.id, invNumber });
+  return { id: reversalId, invNumber };
+}
+
+/** Today in UTC as yyyy-mm-dd (default date of a reversal). */
+export function today(): string {
+  return new Date().toISOString().slice(0, 10);
+}
