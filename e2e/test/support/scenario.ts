@@ -1,0 +1,90 @@
+/**
+ * Shared steps of the end-to-end scenarios: a demo company per test, recording fetch, the
+ * accounting round trip through MCP tools, and the REST checks with an API key.
+ */
+import type { Stack } from './processes.ts';
+
+export interface DemoCompany {
+  api_url: string;
+  dataset: string;
+  base_url: string;
+  mcp_url: string;
+  api_key: string;
+  user: { email: string; password: string; totp_secret: string };
+}
+
+export async function createDemo(stack: Stack): Promise<DemoCompany> {
+  const out = await stack.ledgerCli(['demo', '--json']);
+  return JSON.parse(out) as DemoCompany;
+}
+
+export function person(demo: DemoCompany) {
+  return { email: demo.user.email, password: demo.user.password, totpSecret: demo.user.totp_secret };
+}
+
+/** A fetch that records method, URL and status of every request the MCP client makes. */
+export function recordingFetch() {
+  const log: { method: string; url: string; status: number }[] = [];
+  const fetchFn = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+    const res = await fetch(input, init);
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.toString() : input.url;
+    log.push({ method: init?.method ?? (input instanceof Request ? input.method : 'GET'), url, status: res.status });
+    return res;
+  };
+  return { log, fetchFn };
+}
+
+/** GET/POST with the company's API key over REST, through the public origin. */
+export function rest(demo: DemoCompany) {
+  return async (method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> => {
+    const res = await fetch(`${demo.base_url}${path}`, {
+      method,
+      headers: { 'X-API-Key': demo.api_key, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    return { status: res.status, body: text ? JSON.parse(text) : undefined };
+  };
+}
+
+export interface ToolResultLike {
+  isError?: boolean;
+  structuredContent?: Record<string, unknown>;
+  content?: unknown[];
+}
+
+export type CallTool = (name: string, args: Record<string, unknown>) => Promise<ToolResultLike>;
+
+export interface BillFlowResult {
+  vendorId: number;
+  billId: number;
+  documentNumber: string;
+}
+
+function structured(name: string, r: ToolResultLike): Record<string, any> {
+  if (r.isError || !r.structuredContent) throw new Error(`${name} failed: ${JSON.stringify(r)}`);
+  return r.structuredContent;
+}
+
+/** create_vendor → create_bill (draft) → approve_bill, with accounts and taxes read through tools. */
+export async function billFlow(callTool: CallTool, label: string): Promise<BillFlowResult> {
+  const vendor = structured('create_vendor', await callTool('create_vendor', { name: `${label} Supplies AG`, city: 'Bern', country: 'CH' }));
+  const accounts = structured('get_chart_of_accounts', await callTool('get_chart_of_accounts', {})).accounts as any[];
+  const taxes = structured('list_tax_codes', await callTool('list_tax_codes', {})).taxes as any[];
+  const expense = accounts.find((a) => String(a.link ?? '').split(':').includes('AP_amount'));
+  if (!expense) throw new Error('no AP_amount account in the chart');
+  const today = new Date().toISOString().slice(0, 10);
+  const tax = taxes.find((x) => Number(x.rate) > 0 && x.valid_from <= today && (x.valid_to === null || x.valid_to >= today));
+  const documentNumber = `${label}-${Date.now()}`;
+  const bill = {
+    vendor_id: vendor.id,
+    documentNumber,
+    invDate: today,
+    description: `${label} office supplies`,
+    lines: [{ account: String(expense.accno), amount: 100, description: 'Paper', ...(tax ? { taxAccount: String(tax.accno) } : {}) }],
+  };
+  const created = structured('create_bill', await callTool('create_bill', bill));
+  const approved = await callTool('approve_bill', { id: created.id, ...bill });
+  structured('approve_bill', approved);
+  return { vendorId: vendor.id, billId: created.id, documentNumber };
+}
