@@ -1,0 +1,35 @@
+/** `gateway serve` (and `gateway migrate`): the gateway's command line. */
+import { ConfigError, loadConfig } from './config.ts';
+import { migrateLatest, openDb } from './db/knex.ts';
+import { startGateway } from './server.ts';
+
+export async function main(argv: string[]): Promise<number> {
+  const [command] = argv;
+  try {
+    const config = loadConfig();
+    if (command === 'serve') {
+      const gateway = await startGateway({ config });
+      const stop = () => {
+        gateway.close().then(() => process.exit(0), () => process.exit(1));
+      };
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+      return -1; // keep running
+    }
+    if (command === 'migrate') {
+      const db = openDb(config.dbFile);
+      const names = await migrateLatest(db);
+      await db.destroy();
+      console.log(names.length ? `applied: ${names.join(', ')}` : 'up to date');
+      return 0;
+    }
+    console.error('usage: gateway serve | gateway migrate');
+    return 2;
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(`configuration error: ${err.message}`);
+      return 2;
+    }
+    throw err;
+  }
+}

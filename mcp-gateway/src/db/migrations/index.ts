@@ -1,0 +1,22 @@
+import type { Knex } from 'knex';
+import * as m001 from './001_oauth.ts';
+
+/**
+ * Migrations are listed here rather than discovered on disk, so they load the same way
+ * under tsx, in tests and from the CLI. Append new ones at the end.
+ */
+const migrations: Record<string, { up(k: Knex): Promise<void>; down(k: Knex): Promise<void> }> = {
+  '001_oauth': m001,
+};
+
+export const migrationSource: Knex.MigrationSource<string> = {
+  async getMigrations() {
+    return Object.keys(migrations);
+  },
+  getMigrationName(name) {
+    return name;
+  },
+  async getMigration(name) {
+    return migrations[name]!;
+  },
+};

@@ -1,0 +1,130 @@
+/** The gateway's Koa application: the public origin (DESIGN.md §1). */
+import { randomUUID } from 'node:crypto';
+import Koa, { type Context, type Next } from 'koa';
+import { koaBody } from 'koa-body';
+import type { GatewayDeps } from '../deps.ts';
+import { authorizeRouter } from '../oauth/authorize.ts';
+import { metadataRouter } from '../oauth/metadata.ts';
+import { tokenRouter } from '../oauth/tokenEndpoint.ts';
+import { connectionsRouter } from '../pages/connections.ts';
+import { errorPage } from '../pages/html.ts';
+import { signInRouter } from '../pages/signin.ts';
+import { forwardToLedger, isClientPath } from './proxy.ts';
+import { createMcpRouter } from '../mcp/index.ts';
+import { mcpDepsFrom } from '../mcp/wiring.ts';
+
+/** Endpoints a browser-based public client may call cross-origin (no cookies involved). */
+const CORS_PATHS = /^\/(\.well-known\/|oauth\/(token|revoke|register)$)/;
+
+function requestLog(deps: GatewayDeps) {
+  return async function logRequest(ctx: Context, next: Next) {
+    const incoming = ctx.get('X-Request-Id');
+    const id = /^[A-Za-z0-9._-]{8,100}$/.test(incoming) ? incoming : randomUUID();
+    ctx.state.log = deps.log.child({ reqId: id });
+    ctx.set('X-Request-Id', id);
+    const started = performance.now();
+    try {
+      await next();
+    } finally {
+      // the path only: query strings may carry codes or state
+      ctx.state.log.info({ method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(performance.now() - started) }, 'request');
+    }
+  };
+}
+
+function errors(deps: GatewayDeps) {
+  return async function handleErrors(ctx: Context, next: Next) {
+    try {
+      await next();
+    } catch (raw) {
+      const err = raw as Error & { status?: number; expose?: boolean };
+      const status = err.status && err.status >= 400 && err.status < 500 ? err.status : 500;
+      if (status === 500) deps.log.error({ err: { message: err.message, stack: err.stack } }, 'unhandled error');
+      const message = status === 500 ? 'An internal error occurred.' : err.expose ? err.message : 'The request is not valid.';
+      if (ctx.path.startsWith('/oauth/token') || ctx.path.startsWith('/oauth/revoke') || ctx.path.startsWith('/oauth/register')) {
+        ctx.status = status;
+        ctx.set('Cache-Control', 'no-store');
+        ctx.body = { error: status === 500 ? 'server_error' : 'invalid_request', error_description: message };
+      } else if (ctx.accepts('html', 'json') === 'html') {
+        errorPage(ctx, status, status === 500 ? 'Something went wrong' : 'Bad request', message);
+      } else {
+        ctx.status = status;
+        ctx.body = { error: { code: status === 500 ? 'internal_error' : 'invalid_request', message } };
+      }
+    }
+  };
+}
+
+function cors() {
+  return async function allowCors(ctx: Context, next: Next) {
+    if (!CORS_PATHS.test(ctx.path)) return next();
+    ctx.set('Access-Control-Allow-Origin', '*');
+    ctx.set('Access-Control-Expose-Headers', 'Retry-After, WWW-Authenticate');
+    if (ctx.method === 'OPTIONS') {
+      ctx.set('Access-Control-Allow-Methods', 'GET, POST, OPTIONS');
+      ctx.set('Access-Control-Allow-Headers', 'Content-Type, Authorization, MCP-Protocol-Version');
+      ctx.set('Access-Control-Max-Age', '600');
+      ctx.status = 204;
+      return;
+    }
+    return next();
+  };
+}
+
+export function createApp(deps: GatewayDeps): Koa {
+  const app = new Koa({ proxy: deps.config.trustProxy });
+  const forward = forwardToLedger(deps.config.ledgerUrl, deps.ledger.dispatcher, deps.config.publicUrl, deps.log);
+
+  app.use(requestLog(deps));
+  app.use(errors(deps));
+  // the key-based REST API goes to the ledger untouched (body not parsed here)
+  app.use(async (ctx, next) => (isClientPath(ctx.path) ? forward(ctx) : next()));
+  app.use(cors());
+
+  const parseBody = koaBody({
+    urlencoded: true,
+    json: true,
+    multipart: false,
+    text: false,
+    formLimit: '64kb',
+    jsonLimit: '64kb',
+    jsonStrict: true,
+    onError: (err: Error) => {
+      throw Object.assign(err, { status: (err as { status?: number }).status ?? 400, expose: true });
+    },
+  });
+  // the MCP endpoint reads its own body
+  app.use(async (ctx, next) => (ctx.path.startsWith('/mcp/') || ctx.path === '/mcp' ? next() : parseBody(ctx, next)));
+
+  app.use(async (ctx, next) => {
+    if (ctx.path === '/healthz') {
+      ctx.body = { status: 'ok' };
+      return;
+    }
+    if (ctx.path === '/readyz') {
+      await deps.db.raw('select 1');
+      ctx.body = { status: 'ready' };
+      return;
+    }
+    if (ctx.path === '/' && ctx.method === 'GET') {
+      ctx.set('Cache-Control', 'no-store');
+      return ctx.redirect('/account/ai-connections');
+    }
+    return next();
+  });
+
+  for (const router of [metadataRouter(deps), authorizeRouter(deps), tokenRouter(deps), signInRouter(deps), connectionsRouter(deps)]) {
+    app.use(router.routes());
+    app.use(router.allowedMethods());
+  }
+
+  app.use(createMcpRouter(mcpDepsFrom(deps)).routes());
+
+  app.use(async (ctx) => {
+    if (ctx.body !== undefined) return;
+    ctx.status = 404;
+    if (ctx.accepts('html', 'json') === 'html') errorPage(ctx, 404, 'Not found', 'There is no page at this address.');
+    else ctx.body = { error: { code: 'not_found', message: `No route for ${ctx.method} ${ctx.path}.` } };
+  });
+  return app;
+}

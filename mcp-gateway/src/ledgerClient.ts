@@ -1,0 +1,168 @@
+/**
+ * The gateway's client for the ledger (undici). Internal calls carry a short-lived JWT for
+ * the audience `ledger-internal`; calls made for a connection carry the service credential
+ * of DESIGN.md §2 (audience `ledger-service`), signed with the same key.
+ */
+import { randomUUID } from 'node:crypto';
+import { Agent, request, type Dispatcher } from 'undici';
+import { SignJWT } from 'jose';
+import { INTERNAL_CREDENTIAL, SERVICE_CREDENTIAL } from '@ledger/shared';
+import type { GatewayKeys } from './keys.ts';
+
+export class LedgerUnavailableError extends Error {}
+
+export interface LedgerUser {
+  id: number;
+  name: string;
+  email: string;
+}
+
+export interface LedgerCompany {
+  dataset: string;
+  name: string;
+  ai_connections_enabled: boolean;
+}
+
+export interface MemberInfo {
+  company: LedgerCompany;
+  user_exists: boolean;
+  user_active: boolean;
+  role: string | null;
+  may_connect_assistants: boolean;
+}
+
+export interface Membership extends LedgerCompany {
+  role: string;
+  may_connect_assistants: boolean;
+}
+
+/** What a service credential is issued for. */
+export interface CredentialSubject {
+  id: string;
+  userId: number | string;
+  dataset: string;
+  scopes: readonly string[];
+  clientName: string;
+}
+
+export type LedgerMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+export class LedgerClient {
+  readonly dispatcher: Dispatcher;
+
+  constructor(
+    readonly baseUrl: string,
+    private readonly keys: GatewayKeys,
+  ) {
+    this.dispatcher = new Agent({ connections: 64, keepAliveTimeout: 4_000, headersTimeout: 30_000, bodyTimeout: 120_000 });
+  }
+
+  /** The service credential for one connection: EdDSA JWT, 60 s, audience ledger-service. */
+  async signServiceCredential(c: CredentialSubject): Promise<string> {
+    return new SignJWT({ dataset: c.dataset, conn: c.id, scope: c.scopes.join(' '), client_name: c.clientName })
+      .setProtectedHeader({ alg: SERVICE_CREDENTIAL.algorithm })
+      .setIssuer(SERVICE_CREDENTIAL.issuer)
+      .setAudience(SERVICE_CREDENTIAL.audience)
+      .setSubject(String(c.userId))
+      .setJti(randomUUID())
+      .setIssuedAt()
+      .setExpirationTime(`${SERVICE_CREDENTIAL.maxLifetimeSeconds}s`)
+      .sign(this.keys.privateKey);
+  }
+
+  private async internalToken(): Promise<string> {
+    return new SignJWT({})
+      .setProtectedHeader({ alg: INTERNAL_CREDENTIAL.algorithm })
+      .setIssuer(INTERNAL_CREDENTIAL.issuer)
+      .setAudience(INTERNAL_CREDENTIAL.audience)
+      .setSubject(INTERNAL_CREDENTIAL.subject)
+      .setJti(randomUUID())
+      .setIssuedAt()
+      .setExpirationTime(`${INTERNAL_CREDENTIAL.maxLifetimeSeconds}s`)
+      .sign(this.keys.privateKey);
+  }
+
+  private async send(method: LedgerMethod, path: string, token: string, body?: unknown): Promise<{ status: number; body: unknown }> {
+    let res: Dispatcher.ResponseData;
+    try {
+      res = await request(`${this.baseUrl}${path}`, {
+        method,
+        dispatcher: this.dispatcher,
+        headers: {
+          authorization: `Bearer ${token}`,
+          accept: 'application/json',
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    } catch (err) {
+      throw new LedgerUnavailableError(`ledger unreachable: ${(err as Error).message}`);
+    }
+    const text = await res.body.text();
+    let parsed: unknown;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      parsed = text;
+    }
+    return { status: res.statusCode, body: parsed };
+  }
+
+  /** Calls the ledger's REST API as the connected person (for the MCP endpoint). */
+  async callAs(c: CredentialSubject, method: LedgerMethod, path: string, body?: unknown) {
+    return this.send(method, path, await this.signServiceCredential(c), body);
+  }
+
+  private async internal<T>(method: LedgerMethod, path: string, body?: unknown, allow404 = false): Promise<T | undefined> {
+    const res = await this.send(method, `/internal${path}`, await this.internalToken(), body);
+    if (res.status === 404 && allow404) return undefined;
+    if (res.status >= 200 && res.status < 300) return res.body as T;
+    if (res.status === 403) throw new LedgerForbiddenError(messageOf(res.body));
+    throw new LedgerUnavailableError(`ledger answered ${res.status} to ${method} /internal${path}: ${messageOf(res.body)}`);
+  }
+
+  /** An internal API call answered as is (status and body), e.g. for the MCP endpoint's tool listing. */
+  async callInternal(method: LedgerMethod, path: string, body?: unknown): Promise<{ status: number; body: unknown }> {
+    return this.send(method, path, await this.internalToken(), body);
+  }
+
+  /** Email + password + TOTP; the user, or undefined when any factor is wrong. */
+  async verifyCredentials(email: string, password: string, totp: string): Promise<LedgerUser | undefined> {
+    const r = await this.internal<{ valid: boolean; user?: LedgerUser }>('POST', '/auth/verify', { email, password, totp });
+    return r?.valid && r.user ? r.user : undefined;
+  }
+
+  async company(dataset: string): Promise<LedgerCompany | undefined> {
+    if (!DATASET.test(dataset)) return undefined;
+    return (await this.internal<{ company: LedgerCompany }>('GET', `/companies/${dataset}`, undefined, true))?.company;
+  }
+
+  /** The person's standing in the company; undefined when the company does not exist. */
+  async member(dataset: string, userId: number): Promise<MemberInfo | undefined> {
+    if (!DATASET.test(dataset)) return undefined;
+    return this.internal<MemberInfo>('GET', `/companies/${dataset}/members/${userId}`, undefined, true);
+  }
+
+  async memberships(userId: number): Promise<Membership[]> {
+    return (await this.internal<{ memberships: Membership[] }>('GET', `/users/${userId}/memberships`))?.memberships ?? [];
+  }
+
+  /** Switches AI connections; the ledger checks that the person is an active owner/admin and audits it. */
+  async setAiConnections(dataset: string, userId: number, enabled: boolean): Promise<void> {
+    await this.internal('PUT', `/companies/${dataset}/ai_connections`, { enabled, user_id: userId });
+  }
+
+  async close(): Promise<void> {
+    await this.dispatcher.close();
+  }
+}
+
+export class LedgerForbiddenError extends Error {}
+
+/** Dataset names as the ledger allows them; anything else is not looked up at all. */
+export const DATASET = /^[a-z0-9][a-z0-9_-]{1,62}$/;
+
+function messageOf(body: unknown): string {
+  const m = (body as { error?: { message?: unknown } } | undefined)?.error?.message;
+  return typeof m === 'string' ? m : 'no message';
+}

@@ -1,0 +1,125 @@
+/**
+ * GET /oauth/authorize shows the consent page (after sign-in); POST /oauth/authorize takes
+ * the person's decision and sends the browser back with a code or `access_denied`.
+ */
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import { AREAS, WRITABLE_AREAS, type Area } from '@ledger/shared';
+import type { GatewayDeps } from '../deps.ts';
+import type { MemberInfo } from '../ledgerClient.ts';
+import { consentBody, notAllowedBody, type AreaChoice } from '../pages/consent.ts';
+import { errorPage, sendPage } from '../pages/html.ts';
+import { AUTHORIZE_PARAMS, checkAuthorizeRequest, clientRedirect, type AuthorizeRequest } from './authorizeRequest.ts';
+import { LIFETIME } from './lifetimes.ts';
+import { hashSecret, newSecret, PREFIX } from './secrets.ts';
+import type { SessionUser } from './session.ts';
+
+/** Why this person may not connect assistants to the company, or undefined when they may. */
+function refusal(member: MemberInfo | undefined, companyName: string): string | undefined {
+  if (!member || !member.role || !member.user_active) return `You have no access to ${companyName}.`;
+  if (!member.may_connect_assistants) {
+    return `Only owners and admins of ${companyName} can connect AI assistants; your role is ${member.role}.`;
+  }
+  if (!member.company.ai_connections_enabled) {
+    return `AI connections are switched off for ${companyName}. An owner or admin can switch them on under System → Management → AI connections.`;
+  }
+  return undefined;
+}
+
+function authorizeUrl(params: Record<string, string>): string {
+  return `/oauth/authorize?${new URLSearchParams(params).toString()}`;
+}
+
+function bodyParams(body: unknown): URLSearchParams {
+  const out = new URLSearchParams();
+  const b = (body ?? {}) as Record<string, unknown>;
+  for (const name of AUTHORIZE_PARAMS) {
+    const v = b[name];
+    if (typeof v === 'string') out.append(name, v);
+    else if (Array.isArray(v)) for (const x of v) if (typeof x === 'string') out.append(name, x);
+  }
+  return out;
+}
+
+/** The person's choice per area; undefined when a value is not allowed. */
+function readChoices(body: Record<string, unknown>): Record<Area, AreaChoice> | undefined {
+  const out = {} as Record<Area, AreaChoice>;
+  for (const area of AREAS) {
+    const v = body[`area_${area}`] ?? 'none';
+    const allowed: string[] = WRITABLE_AREAS.includes(area) ? ['none', 'read', 'write'] : ['none', 'read'];
+    if (typeof v !== 'string' || !allowed.includes(v)) return undefined;
+    out[area] = v as AreaChoice;
+  }
+  return out;
+}
+
+export function scopesOf(choices: Record<Area, AreaChoice>): string[] {
+  return AREAS.filter((a) => choices[a] !== 'none').map((a) => `${a}:${choices[a]}`);
+}
+
+export function authorizeRouter(deps: GatewayDeps): Router {
+  const router = new Router();
+
+  async function render(ctx: Context, req: AuthorizeRequest, user: SessionUser) {
+    const csrf = deps.sessions.csrfToken(ctx);
+    const member = await deps.ledger.member(req.dataset, user.id);
+    const reason = refusal(member, req.company.name);
+    const title = `Connect ${req.client.clientName} to ${req.company.name}`;
+    if (reason) sendPage(ctx, 403, { title, user, csrf }, notAllowedBody(req, csrf, reason));
+    else sendPage(ctx, 200, { title, user, csrf }, consentBody(req, user, csrf));
+  }
+
+  router.get('/oauth/authorize', async (ctx) => {
+    const check = await checkAuthorizeRequest(deps, new URLSearchParams(ctx.querystring));
+    if (check.kind === 'page') return errorPage(ctx, check.status, 'This connection request cannot be used', check.message);
+    if (check.kind === 'redirect') return ctx.redirect(check.location);
+    const user = await deps.sessions.user(ctx);
+    if (!user) {
+      ctx.set('Cache-Control', 'no-store');
+      return ctx.redirect(`/signin?return_to=${encodeURIComponent(authorizeUrl(check.request.params))}`);
+    }
+    await render(ctx, check.request, user);
+  });
+
+  router.post('/oauth/authorize', async (ctx) => {
+    const body = (ctx.request.body ?? {}) as Record<string, unknown>;
+    const check = await checkAuthorizeRequest(deps, bodyParams(body));
+    if (check.kind === 'page') return errorPage(ctx, check.status, 'This connection request cannot be used', check.message);
+    ctx.status = 303;
+    if (check.kind === 'redirect') return ctx.redirect(check.location);
+    const req = check.request;
+    const user = await deps.sessions.user(ctx);
+    if (!user) return ctx.redirect(`/signin?return_to=${encodeURIComponent(authorizeUrl(req.params))}`);
+    if (!deps.sessions.checkCsrf(ctx, body.csrf)) {
+      return errorPage(ctx, 403, 'The form has expired', 'The form could not be verified (CSRF check failed). Go back to the app and start the connection again.', user, deps.sessions.csrfToken(ctx));
+    }
+    const deny = (description: string) =>
+      ctx.redirect(clientRedirect(req.redirectUri, deps.issuer, { error: 'access_denied', error_description: description, state: req.state }));
+    if (body.decision !== 'allow') return deny('The person denied access.');
+
+    const member = await deps.ledger.member(req.dataset, user.id);
+    const reason = refusal(member, req.company.name);
+    if (reason) return deny(reason);
+    const choices = readChoices(body);
+    if (!choices) return errorPage(ctx, 400, 'Invalid choice', 'One of the access choices is not valid.', user, deps.sessions.csrfToken(ctx));
+    const scopes = scopesOf(choices);
+    if (scopes.length === 0) {
+      const csrf = deps.sessions.csrfToken(ctx);
+      return sendPage(ctx, 422, { title: `Connect ${req.client.clientName} to ${req.company.name}`, user, csrf },
+        consentBody(req, user, csrf, choices, 'Choose at least one area, or deny the request.'));
+    }
+
+    const code = newSecret(PREFIX.code);
+    const now = deps.now();
+    await deps.db('authorization_codes').insert({
+      code_hash: hashSecret(code), client_id: req.client.clientId, client_name: req.client.clientName,
+      verified_host: req.client.verifiedHost ?? null, user_id: user.id, user_name: user.name, user_email: user.email,
+      dataset: req.dataset, resource: req.resource, scopes: scopes.join(' '), redirect_uri: req.redirectUri,
+      redirect_uri_sent: req.redirectUriSent, code_challenge: req.codeChallenge, created_at: now, expires_at: now + LIFETIME.code,
+    });
+    deps.log.info({ client: req.client.clientId, dataset: req.dataset, user: user.id, scopes }, 'authorization code issued');
+    ctx.redirect(clientRedirect(req.redirectUri, deps.issuer, { code, state: req.state }));
+  });
+
+  return router;
+}

@@ -1,0 +1,246 @@
+/**
+ * Client ID Metadata Documents (MCP authorization, draft-ietf-oauth-client-id-metadata-document):
+ * the client_id is an https URL whose document describes the client. The fetch is made
+ * safe against SSRF: only public unicast addresses (checked after DNS resolution, on the
+ * address actually connected to), no redirects to another host, a time limit and a size
+ * cap. Documents are cached as their Cache-Control allows, at most 12 hours.
+ */
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { isIP, type LookupFunction } from 'node:net';
+import ipaddr from 'ipaddr.js';
+import { LRUCache } from 'lru-cache';
+import { Agent, request, type Dispatcher } from 'undici';
+import { redirectUriProblem } from './redirectUris.ts';
+
+export const CIMD_LIMITS = {
+  maxBytes: 64 * 1024,
+  timeoutMs: 5_000,
+  maxRedirects: 3,
+  maxRedirectUris: 20,
+  maxCacheSeconds: 12 * 60 * 60,
+  /** when the response gives no freshness information */
+  defaultCacheSeconds: 60 * 60,
+};
+
+export class ClientMetadataError extends Error {}
+
+export interface ClientMetadataDocument {
+  client_id: string;
+  client_name: string;
+  redirect_uris: string[];
+  client_uri?: string;
+  logo_uri?: string;
+}
+
+/** Is this client_id meant as a metadata-document URL? (Registered client ids never start with https://.) */
+export function isMetadataUrl(clientId: string): boolean {
+  return clientId.startsWith('https://');
+}
+
+/** The URL rules for a metadata-document client_id; a reason, or undefined when acceptable. */
+export function clientIdUrlProblem(clientId: string): string | undefined {
+  if (clientId.length > 2000) return 'the client_id URL is too long';
+  let u: URL;
+  try {
+    u = new URL(clientId);
+  } catch {
+    return 'the client_id is not a valid URL';
+  }
+  if (u.protocol !== 'https:') return 'a client_id URL must use https';
+  if (u.username || u.password) return 'a client_id URL must not contain credentials';
+  if (clientId.includes('#')) return 'a client_id URL must not contain a fragment';
+  if (u.pathname === '/' || u.pathname === '') return 'a client_id URL must contain a path';
+  const rawPath = clientId.slice(clientId.indexOf('/', 'https://'.length)).split('?')[0]!;
+  if (rawPath.split('/').some((seg) => /^(\.|%2e){1,2}$/i.test(seg))) return 'a client_id URL must not contain . or .. path segments';
+  if (u.href !== clientId) return 'the client_id URL is not in normalized form';
+  return undefined;
+}
+
+/** Only globally routable unicast addresses; loopback, private, link-local, CGNAT, ... are refused. */
+export function isPublicAddress(address: string): boolean {
+  if (!ipaddr.isValid(address)) return false;
+  const parsed = ipaddr.process(address);
+  return parsed.range() === 'unicast';
+}
+
+function safeLookup(allowPrivate: boolean): LookupFunction {
+  return (hostname, options, callback) => {
+    dnsLookup(hostname, { ...options, all: true }, (err, addresses: LookupAddress[]) => {
+      if (err) return (callback as (e: Error | null) => void)(err);
+      const bad = addresses.find((a) => !allowPrivate && !isPublicAddress(a.address));
+      if (bad || addresses.length === 0) {
+        const e = new ClientMetadataError(`${hostname} resolves to an address that may not be fetched (${bad?.address ?? 'none'})`);
+        return (callback as (e: Error | null) => void)(e);
+      }
+      if ((options as { all?: boolean }).all) return (callback as (e: null, a: LookupAddress[]) => void)(null, addresses);
+      const first = addresses[0]!;
+      return (callback as (e: null, a: string, f: number) => void)(null, first.address, first.family);
+    });
+  };
+}
+
+interface Cached {
+  doc: ClientMetadataDocument;
+}
+
+export interface CimdFetcherOptions {
+  /** TEST ONLY: allow loopback and private addresses */
+  allowPrivate?: boolean;
+  /** TEST ONLY: extra CA (PEM) for the TLS connection */
+  ca?: string;
+  now?: () => number;
+}
+
+export class CimdFetcher {
+  private readonly agent: Dispatcher;
+  private readonly cache = new LRUCache<string, Cached>({ max: 5_000, ttlAutopurge: false, allowStale: false });
+  private readonly inflight = new Map<string, Promise<ClientMetadataDocument>>();
+  private readonly allowPrivate: boolean;
+
+  constructor(opts: CimdFetcherOptions = {}) {
+    this.allowPrivate = Boolean(opts.allowPrivate);
+    this.agent = new Agent({
+      connect: { lookup: safeLookup(this.allowPrivate), ...(opts.ca ? { ca: opts.ca } : {}), timeout: CIMD_LIMITS.timeoutMs },
+      headersTimeout: CIMD_LIMITS.timeoutMs,
+      bodyTimeout: CIMD_LIMITS.timeoutMs,
+      connections: 8,
+    });
+  }
+
+  /** The validated document for this client_id, from the cache or fetched now. */
+  async get(clientId: string): Promise<ClientMetadataDocument> {
+    const cached = this.cache.get(clientId);
+    if (cached) return cached.doc;
+    let pending = this.inflight.get(clientId);
+    if (!pending) {
+      pending = this.fetchAndValidate(clientId).finally(() => this.inflight.delete(clientId));
+      this.inflight.set(clientId, pending);
+    }
+    return pending;
+  }
+
+  private async fetchAndValidate(clientId: string): Promise<ClientMetadataDocument> {
+    const problem = clientIdUrlProblem(clientId);
+    if (problem) throw new ClientMetadataError(problem);
+    const { body, cacheSeconds } = await this.fetchDocument(clientId);
+    const doc = validateDocument(clientId, body);
+    if (cacheSeconds > 0) this.cache.set(clientId, { doc }, { ttl: cacheSeconds * 1000 });
+    return doc;
+  }
+
+  private checkLiteralHost(u: URL): void {
+    const host = u.hostname.replace(/^\[|\]$/g, '');
+    if (isIP(host) && !this.allowPrivate && !isPublicAddress(host)) {
+      throw new ClientMetadataError(`${u.hostname} is not a public address`);
+    }
+  }
+
+  private async fetchDocument(clientId: string): Promise<{ body: unknown; cacheSeconds: number }> {
+    const signal = AbortSignal.timeout(CIMD_LIMITS.timeoutMs);
+    const origin = new URL(clientId);
+    let url = origin;
+    for (let hop = 0; ; hop++) {
+      this.checkLiteralHost(url);
+      let res: Dispatcher.ResponseData;
+      try {
+        res = await request(url, {
+          method: 'GET',
+          dispatcher: this.agent,
+          signal,
+          headers: { accept: 'application/json', 'user-agent': 'ledger-mcp-gateway (client metadata fetch)' },
+        });
+      } catch (err) {
+        const reason = err instanceof ClientMetadataError ? err.message : (err as Error).cause instanceof ClientMetadataError ? ((err as Error).cause as Error).message : (err as Error).message;
+        throw new ClientMetadataError(`the client metadata document could not be fetched: ${reason}`);
+      }
+      if (res.statusCode >= 300 && res.statusCode < 400) {
+        res.body.resume();
+        const location = res.headers.location;
+        if (typeof location !== 'string') throw new ClientMetadataError('the client metadata URL redirects without a location');
+        if (hop >= CIMD_LIMITS.maxRedirects) throw new ClientMetadataError('the client metadata URL redirects too often');
+        const next = new URL(location, url);
+        if (next.protocol !== 'https:' || next.host !== origin.host) {
+          throw new ClientMetadataError('the client metadata URL redirects to another host');
+        }
+        url = next;
+        continue;
+      }
+      if (res.statusCode !== 200) {
+        res.body.resume();
+        throw new ClientMetadataError(`the client metadata URL answered HTTP ${res.statusCode}`);
+      }
+      const text = await readCapped(res, CIMD_LIMITS.maxBytes);
+      let body: unknown;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        throw new ClientMetadataError('the client metadata document is not JSON');
+      }
+      return { body, cacheSeconds: cacheSecondsOf(res.headers['cache-control']) };
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.agent.close();
+  }
+}
+
+async function readCapped(res: Dispatcher.ResponseData, max: number): Promise<string> {
+  const declared = Number(res.headers['content-length']);
+  if (Number.isFinite(declared) && declared > max) {
+    res.body.destroy();
+    throw new ClientMetadataError(`the client metadata document is larger than ${max} bytes`);
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of res.body) {
+    size += (chunk as Buffer).length;
+    if (size > max) {
+      res.body.destroy();
+      throw new ClientMetadataError(`the client metadata document is larger than ${max} bytes`);
+    }
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Seconds the document may be reused: max-age (or s-maxage), at most 12 h; 0 for no-store/no-cache. */
+export function cacheSecondsOf(header: string | string[] | undefined): number {
+  const value = Array.isArray(header) ? header.join(',') : header;
+  if (!value) return CIMD_LIMITS.defaultCacheSeconds;
+  const directives = value.toLowerCase().split(',').map((d) => d.trim());
+  if (directives.some((d) => d === 'no-store' || d === 'no-cache')) return 0;
+  const maxAge = directives.map((d) => /^(?:s-)?max-age=(\d+)$/.exec(d)?.[1]).find((v) => v !== undefined);
+  if (maxAge === undefined) return CIMD_LIMITS.defaultCacheSeconds;
+  return Math.min(Number(maxAge), CIMD_LIMITS.maxCacheSeconds);
+}
+
+function validateDocument(clientId: string, body: unknown): ClientMetadataDocument {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ClientMetadataError('the client metadata document is not a JSON object');
+  const d = body as Record<string, unknown>;
+  if (d.client_id !== clientId) throw new ClientMetadataError('the document\'s client_id does not equal its URL');
+  const name = d.client_name;
+  if (typeof name !== 'string' || name.trim().length === 0 || name.length > 200) {
+    throw new ClientMetadataError('the client metadata document needs a client_name of 1 to 200 characters');
+  }
+  const uris = d.redirect_uris;
+  if (!Array.isArray(uris) || uris.length === 0) throw new ClientMetadataError('the client metadata document needs redirect_uris');
+  if (uris.length > CIMD_LIMITS.maxRedirectUris) {
+    throw new ClientMetadataError(`the client metadata document lists more than ${CIMD_LIMITS.maxRedirectUris} redirect_uris`);
+  }
+  for (const uri of uris) {
+    const problem = redirectUriProblem(uri);
+    if (problem) throw new ClientMetadataError(problem);
+  }
+  const method = d.token_endpoint_auth_method;
+  if (method !== undefined && method !== 'none') {
+    throw new ClientMetadataError('only public clients are supported: token_endpoint_auth_method must be "none"');
+  }
+  return {
+    client_id: clientId,
+    client_name: name.trim(),
+    redirect_uris: uris as string[],
+    ...(typeof d.client_uri === 'string' ? { client_uri: d.client_uri } : {}),
+    ...(typeof d.logo_uri === 'string' ? { logo_uri: d.logo_uri } : {}),
+  };
+}

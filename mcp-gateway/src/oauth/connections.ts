@@ -1,0 +1,247 @@
+/**
+ * Connections (SPEC.md "MCP connection"): one per person × company × client × granted
+ * scopes, with hashed access and refresh tokens and a last-used time. States: active →
+ * ended, and ended is final. This module is also the interface for the MCP endpoint:
+ * `resolveAccessToken` turns a Bearer token into an active connection after the lifecycle
+ * checks (the person still an active owner/admin, AI connections on, used within 90 days).
+ */
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+import { ms, type Db } from '../db/knex.ts';
+import { LedgerUnavailableError, type LedgerClient } from '../ledgerClient.ts';
+import { LIFETIME } from './lifetimes.ts';
+import { hashSecret, looksLike, newSecret, PREFIX, sameString } from './secrets.ts';
+
+/** An active connection as the MCP endpoint sees it. */
+export interface ActiveConnection {
+  id: string;
+  userId: number;
+  dataset: string;
+  /** the MCP URL (OAuth resource) the tokens were issued for */
+  resource: string;
+  scopes: string[];
+  clientName: string;
+}
+
+export type InvalidReason = 'unknown' | 'expired' | 'revoked' | 'ended' | 'unavailable';
+
+export type TokenResolution =
+  | { ok: true; connection: ActiveConnection }
+  | { ok: false; reason: InvalidReason; description: string };
+
+export type EndReason =
+  | 'disconnected_by_person' | 'disconnected_by_admin' | 'revoked' | 'ai_connections_off' | 'idle'
+  | 'role_lost' | 'membership_lost' | 'user_deactivated' | 'company_gone' | 'refresh_reuse' | 'code_replay' | 'replaced';
+
+export const END_REASON_TEXT: Record<EndReason, string> = {
+  disconnected_by_person: 'disconnected by the person',
+  disconnected_by_admin: 'disconnected by an owner or admin',
+  revoked: 'token revoked by the app',
+  ai_connections_off: 'AI connections were switched off',
+  idle: 'not used for 90 days',
+  role_lost: 'the person is no longer owner or admin',
+  membership_lost: 'the person no longer has access to the company',
+  user_deactivated: 'the account was deactivated',
+  company_gone: 'the company no longer exists',
+  refresh_reuse: 'an already used refresh token was presented',
+  code_replay: 'the authorization code was used twice',
+  replaced: 'replaced by a new connection with the same access',
+};
+
+export interface ConnectionRow {
+  id: string;
+  user_id: number;
+  user_name: string;
+  user_email: string;
+  dataset: string;
+  resource: string;
+  client_id: string;
+  client_name: string;
+  verified_host: string | null;
+  scopes: string;
+  state: 'active' | 'ended';
+  end_reason: EndReason | null;
+  created_at: number;
+  last_used_at: number;
+  ended_at: number | null;
+}
+
+export interface IssuedTokens {
+  access_token: string;
+  token_type: 'Bearer';
+  expires_in: number;
+  refresh_token: string;
+  scope: string;
+}
+
+export interface NewConnection {
+  userId: number;
+  userName: string;
+  userEmail: string;
+  dataset: string;
+  resource: string;
+  clientId: string;
+  clientName: string;
+  verifiedHost: string | null;
+  scopes: string[];
+}
+
+function toRow(r: Record<string, unknown>): ConnectionRow {
+  return {
+    ...(r as unknown as ConnectionRow),
+    user_id: Number(r.user_id),
+    created_at: ms(r.created_at),
+    last_used_at: ms(r.last_used_at),
+    ended_at: r.ended_at == null ? null : ms(r.ended_at),
+  };
+}
+
+export function toActive(row: ConnectionRow): ActiveConnection {
+  return {
+    id: row.id, userId: row.user_id, dataset: row.dataset, resource: row.resource,
+    scopes: row.scopes.split(' ').filter(Boolean), clientName: row.client_name,
+  };
+}
+
+export class ConnectionService {
+  private readonly lastTouch = new Map<string, number>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly ledger: LedgerClient,
+    private readonly now: () => number,
+  ) {}
+
+  async get(id: string): Promise<ConnectionRow | undefined> {
+    const row = await this.db('connections').where({ id }).first();
+    return row ? toRow(row) : undefined;
+  }
+
+  /** Creates an active connection with its first tokens; an active one with identical access is replaced. */
+  async create(trx: Knex.Transaction, c: NewConnection): Promise<{ connection: ConnectionRow; tokens: IssuedTokens }> {
+    const now = this.now();
+    const scopes = [...c.scopes].sort().join(' ');
+    const same = await trx('connections')
+      .where({ user_id: c.userId, dataset: c.dataset, client_id: c.clientId, scopes, state: 'active' })
+      .pluck('id');
+    for (const id of same) await this.endIn(trx, id, 'replaced');
+    const row: ConnectionRow = {
+      id: randomUUID(), user_id: c.userId, user_name: c.userName, user_email: c.userEmail, dataset: c.dataset,
+      resource: c.resource, client_id: c.clientId, client_name: c.clientName, verified_host: c.verifiedHost,
+      scopes, state: 'active', end_reason: null, created_at: now, last_used_at: now, ended_at: null,
+    };
+    await trx('connections').insert(row);
+    return { connection: row, tokens: await this.issueTokens(trx, row) };
+  }
+
+  /** A fresh access token (1 h) and refresh token (valid while the connection is used within 90 days). */
+  async issueTokens(trx: Knex.Transaction, row: ConnectionRow): Promise<IssuedTokens> {
+    const now = this.now();
+    const access = newSecret(PREFIX.access);
+    const refresh = newSecret(PREFIX.refresh);
+    await trx('tokens').insert([
+      { token_hash: hashSecret(access), connection_id: row.id, kind: 'access', created_at: now, expires_at: now + LIFETIME.access },
+      { token_hash: hashSecret(refresh), connection_id: row.id, kind: 'refresh', created_at: now, expires_at: now + LIFETIME.idle },
+    ]);
+    return { access_token: access, token_type: 'Bearer', expires_in: LIFETIME.access / 1000, refresh_token: refresh, scope: row.scopes };
+  }
+
+  /** The token's row and its connection, when the token exists (of any state). */
+  async findToken(kind: 'access' | 'refresh', token: string) {
+    if (!looksLike(kind === 'access' ? PREFIX.access : PREFIX.refresh, token)) return undefined;
+    const hash = hashSecret(token);
+    const t = await this.db('tokens').where({ token_hash: hash, kind }).first();
+    if (!t || !sameString(t.token_hash, hash)) return undefined;
+    const connection = await this.get(t.connection_id);
+    if (!connection) return undefined;
+    return {
+      token: { hash, connection_id: t.connection_id as string, expires_at: ms(t.expires_at), used_at: t.used_at == null ? null : ms(t.used_at) },
+      connection,
+    };
+  }
+
+  /**
+   * For the MCP endpoint: the active connection of a Bearer access token, after the
+   * lifecycle checks; otherwise why the token does not work. Also records the use.
+   */
+  async resolveAccessToken(token: string): Promise<TokenResolution> {
+    const found = await this.findToken('access', token);
+    if (!found) return { ok: false, reason: 'unknown', description: 'The access token is not valid.' };
+    const { connection } = found;
+    if (connection.state !== 'active') {
+      const revoked = ['disconnected_by_person', 'disconnected_by_admin', 'revoked'].includes(connection.end_reason ?? '');
+      return { ok: false, reason: revoked ? 'revoked' : 'ended', description: `The connection has ended: ${END_REASON_TEXT[connection.end_reason ?? 'revoked']}.` };
+    }
+    if (found.token.expires_at <= this.now()) return { ok: false, reason: 'expired', description: 'The access token has expired; refresh it.' };
+    let ended: EndReason | undefined;
+    try {
+      ended = await this.checkLifecycle(connection);
+    } catch (err) {
+      if (err instanceof LedgerUnavailableError) return { ok: false, reason: 'unavailable', description: 'The ledger cannot be reached; try again shortly.' };
+      throw err;
+    }
+    if (ended) return { ok: false, reason: 'ended', description: `The connection has ended: ${END_REASON_TEXT[ended]}.` };
+    await this.touch(connection.id);
+    return { ok: true, connection: toActive(connection) };
+  }
+
+  /**
+   * Ends the connection when it may no longer live: unused for 90 days, the person no
+   * longer an active owner/admin or member, the company gone, AI connections switched
+   * off. Returns the reason when it ended. Throws LedgerUnavailableError.
+   */
+  async checkLifecycle(connection: ConnectionRow): Promise<EndReason | undefined> {
+    let reason: EndReason | undefined;
+    if (this.now() - connection.last_used_at > LIFETIME.idle) {
+      reason = 'idle';
+    } else {
+      const m = await this.ledger.member(connection.dataset, connection.user_id);
+      if (!m) reason = 'company_gone';
+      else if (!m.user_exists || !m.user_active) reason = 'user_deactivated';
+      else if (!m.role) reason = 'membership_lost';
+      else if (!m.may_connect_assistants) reason = 'role_lost';
+      else if (!m.company.ai_connections_enabled) reason = 'ai_connections_off';
+    }
+    if (reason) await this.end(connection.id, reason);
+    return reason;
+  }
+
+  /** Records a use: last_used_at, written at most once a minute per connection. */
+  async touch(id: string): Promise<void> {
+    const now = this.now();
+    const last = this.lastTouch.get(id);
+    if (last !== undefined && now - last < LIFETIME.touchEvery) return;
+    this.lastTouch.set(id, now);
+    if (this.lastTouch.size > 100_000) this.lastTouch.clear();
+    await this.db('connections').where({ id, state: 'active' }).update({ last_used_at: now });
+  }
+
+  /** Ends a connection for good: its tokens stop working at once. */
+  async end(id: string, reason: EndReason): Promise<boolean> {
+    return this.db.transaction((trx) => this.endIn(trx, id, reason));
+  }
+
+  async endIn(trx: Knex.Transaction | Db, id: string, reason: EndReason): Promise<boolean> {
+    const now = this.now();
+    const n = await trx('connections').where({ id, state: 'active' }).update({ state: 'ended', end_reason: reason, ended_at: now });
+    this.lastTouch.delete(id);
+    return n > 0;
+  }
+
+  async endAllForDataset(dataset: string, reason: EndReason): Promise<number> {
+    const ids: string[] = await this.db('connections').where({ dataset, state: 'active' }).pluck('id');
+    let n = 0;
+    for (const id of ids) if (await this.end(id, reason)) n++;
+    return n;
+  }
+
+  async listForUser(userId: number): Promise<ConnectionRow[]> {
+    const rows = await this.db('connections').where({ user_id: userId, state: 'active' }).orderBy('created_at', 'desc');
+    return rows.map(toRow);
+  }
+
+  async listForDataset(dataset: string): Promise<ConnectionRow[]> {
+    const rows = await this.db('connections').where({ dataset, state: 'active' }).orderBy('created_at', 'desc');
+    return rows.map(toRow);
+  }
+}

@@ -1,0 +1,87 @@
+/**
+ * Discovery: authorization-server metadata (RFC 8414) and per-dataset protected-resource
+ * metadata (RFC 9728), plus dynamic client registration (RFC 7591). Public, CORS-enabled.
+ */
+import Router from '@koa/router';
+import { ALL_SCOPES } from '@ledger/shared';
+import { RateLimiterRes } from 'rate-limiter-flexible';
+import { mcpUrl, type GatewayDeps } from '../deps.ts';
+import { DATASET } from '../ledgerClient.ts';
+import { RegistrationError } from './clients.ts';
+
+export function authorizationServerMetadata(deps: GatewayDeps) {
+  const base = deps.issuer;
+  return {
+    issuer: base,
+    authorization_endpoint: `${base}/oauth/authorize`,
+    token_endpoint: `${base}/oauth/token`,
+    revocation_endpoint: `${base}/oauth/revoke`,
+    registration_endpoint: `${base}/oauth/register`,
+    scopes_supported: [...ALL_SCOPES],
+    response_types_supported: ['code'],
+    response_modes_supported: ['query'],
+    grant_types_supported: ['authorization_code', 'refresh_token'],
+    code_challenge_methods_supported: ['S256'],
+    token_endpoint_auth_methods_supported: ['none'],
+    revocation_endpoint_auth_methods_supported: ['none'],
+    client_id_metadata_document_supported: true,
+    authorization_response_iss_parameter_supported: true,
+  };
+}
+
+export function metadataRouter(deps: GatewayDeps): Router {
+  const router = new Router();
+
+  router.get('/.well-known/oauth-authorization-server', (ctx) => {
+    ctx.set('Cache-Control', 'public, max-age=300');
+    ctx.body = authorizationServerMetadata(deps);
+  });
+
+  router.get('/.well-known/oauth-protected-resource/mcp/:dataset', async (ctx) => {
+    const dataset = String(ctx.params.dataset);
+    const company = DATASET.test(dataset) ? await deps.ledger.company(dataset) : undefined;
+    if (!company) {
+      ctx.status = 404;
+      ctx.body = { error: { code: 'not_found', message: `No MCP server for dataset "${dataset.slice(0, 100)}".` } };
+      return;
+    }
+    ctx.set('Cache-Control', 'public, max-age=300');
+    ctx.body = {
+      resource: mcpUrl(deps, dataset),
+      resource_name: `${company.name} (books)`,
+      authorization_servers: [deps.issuer],
+      scopes_supported: [...ALL_SCOPES],
+      bearer_methods_supported: ['header'],
+    };
+  });
+
+  router.post('/oauth/register', async (ctx) => {
+    ctx.set('Cache-Control', 'no-store');
+    try {
+      await deps.registrationLimiter.consume(ctx.ip);
+    } catch (err) {
+      if (!(err instanceof RateLimiterRes)) throw err;
+      ctx.status = 429;
+      ctx.set('Retry-After', String(Math.max(1, Math.ceil(err.msBeforeNext / 1000))));
+      ctx.body = { error: 'rate_limited', error_description: 'At most 10 client registrations per hour from one address.' };
+      return;
+    }
+    if (!ctx.is('application/json')) {
+      ctx.status = 400;
+      ctx.body = { error: 'invalid_client_metadata', error_description: 'Send the client metadata as application/json.' };
+      return;
+    }
+    try {
+      const registered = await deps.clients.register(ctx.request.body);
+      deps.log.info({ client: registered.client_id }, 'client registered');
+      ctx.status = 201;
+      ctx.body = registered;
+    } catch (err) {
+      if (!(err instanceof RegistrationError)) throw err;
+      ctx.status = 400;
+      ctx.body = { error: err.error, error_description: err.message };
+    }
+  });
+
+  return router;
+}

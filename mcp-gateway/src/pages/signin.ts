@@ -1,0 +1,95 @@
+/**
+ * Sign-in with email, password and TOTP code (always all three), verified by the ledger.
+ * Failed attempts back off per account and per IP address.
+ */
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import type { GatewayDeps } from '../deps.ts';
+import { normalizeEmail } from '../oauth/normalize.ts';
+import { errorPage, html, raw, sendPage } from './html.ts';
+
+const DEFAULT_RETURN = '/account/ai-connections';
+
+/** Only our own pages may be returned to after sign-in (no open redirect). */
+export function safeReturnTo(value: unknown): string {
+  if (typeof value !== 'string' || value.length > 8000) return DEFAULT_RETURN;
+  if (!/^\/(oauth\/authorize\?|account\/|management\/)/.test(value)) return DEFAULT_RETURN;
+  if (/[\\\s]/.test(value) || value.startsWith('//')) return DEFAULT_RETURN;
+  return value;
+}
+
+function signInForm(csrf: string, returnTo: string, email = '', error?: string) {
+  return html`${error ? html`<div class="notice error" role="alert" id="signin-error">${error}</div>` : raw('')}
+<form method="post" action="/signin">
+<input type="hidden" name="csrf" value="${csrf}">
+<input type="hidden" name="return_to" value="${returnTo}">
+<label for="email">Email</label>
+<input type="email" id="email" name="email" autocomplete="username" required maxlength="320" value="${email}">
+<label for="password">Password</label>
+<input type="password" id="password" name="password" autocomplete="current-password" required maxlength="1024">
+<label for="totp">Code from your authenticator app</label>
+<input type="text" id="totp" name="totp" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9]{6}" required maxlength="6">
+<p><button type="submit" id="signin">Sign in</button></p>
+</form>`;
+}
+
+function field(body: Record<string, unknown>, name: string, max: number): string {
+  const v = body[name];
+  return typeof v === 'string' && v.length <= max ? v : '';
+}
+
+export function signInRouter(deps: GatewayDeps): Router {
+  const router = new Router();
+  const { sessions } = deps;
+
+  router.get('/signin', async (ctx) => {
+    const returnTo = safeReturnTo(ctx.query.return_to);
+    if (await sessions.user(ctx)) {
+      ctx.set('Cache-Control', 'no-store');
+      return ctx.redirect(returnTo);
+    }
+    sendPage(ctx, 200, { title: 'Sign in' }, signInForm(sessions.csrfToken(ctx), returnTo));
+  });
+
+  router.post('/signin', async (ctx: Context) => {
+    const body = (ctx.request.body ?? {}) as Record<string, unknown>;
+    const returnTo = safeReturnTo(body.return_to);
+    if (!sessions.checkCsrf(ctx, body.csrf)) {
+      return sendPage(ctx, 403, { title: 'Sign in' }, signInForm(sessions.csrfToken(ctx), returnTo, '', 'The form has expired (CSRF check failed). Please sign in again.'));
+    }
+    const email = normalizeEmail(field(body, 'email', 320));
+    const password = field(body, 'password', 1024);
+    const totp = field(body, 'totp', 6);
+    const accountKey = `acct:${email}`;
+    const ipKey = `ip:${ctx.ip}`;
+    const waitMs = Math.max(deps.signInBackoff.account.waitMs(accountKey), deps.signInBackoff.ip.waitMs(ipKey));
+    if (waitMs > 0) {
+      const seconds = Math.ceil(waitMs / 1000);
+      ctx.set('Retry-After', String(seconds));
+      deps.log.warn({ ip: ctx.ip }, 'sign-in refused during backoff');
+      return sendPage(ctx, 429, { title: 'Sign in' }, signInForm(sessions.csrfToken(ctx), returnTo, email, `Too many failed sign-ins. Try again in ${seconds} seconds.`));
+    }
+    const user = email && password && /^\d{6}$/.test(totp) ? await deps.ledger.verifyCredentials(email, password, totp) : undefined;
+    if (!user) {
+      deps.signInBackoff.account.fail(accountKey);
+      deps.signInBackoff.ip.fail(ipKey);
+      deps.log.info({ ip: ctx.ip }, 'sign-in failed');
+      return sendPage(ctx, 401, { title: 'Sign in' }, signInForm(sessions.csrfToken(ctx), returnTo, email, 'The email, password or code is not correct.'));
+    }
+    deps.signInBackoff.account.reset(accountKey);
+    await sessions.signIn(ctx, user);
+    deps.log.info({ user: user.id }, 'signed in');
+    ctx.status = 303;
+    ctx.redirect(returnTo);
+  });
+
+  router.post('/signout', async (ctx) => {
+    const body = (ctx.request.body ?? {}) as Record<string, unknown>;
+    if (!sessions.checkCsrf(ctx, body.csrf)) return errorPage(ctx, 403, 'Sign out', 'The form could not be verified (CSRF check failed).');
+    await sessions.signOut(ctx);
+    ctx.status = 303;
+    ctx.redirect('/signin');
+  });
+
+  return router;
+}

@@ -1,0 +1,67 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { loadConfig, type GatewayConfig } from './config.ts';
+import { createDeps, type GatewayDeps } from './deps.ts';
+import { migrateLatest, openDb } from './db/knex.ts';
+import { createApp } from './http/app.ts';
+import { loadKeys } from './keys.ts';
+import { createLogger } from './logger.ts';
+import { LIFETIME } from './oauth/lifetimes.ts';
+
+export interface RunningGateway {
+  url: string;
+  port: number;
+  deps: GatewayDeps;
+  server: Server;
+  close(): Promise<void>;
+}
+
+/** Removes expired codes and sessions and ends connections idle for 90 days. */
+export async function housekeeping(deps: GatewayDeps): Promise<void> {
+  const now = deps.now();
+  await deps.db('authorization_codes').where('expires_at', '<', now - LIFETIME.code).whereNull('connection_id').delete();
+  await deps.db('sessions').where('expires_at', '<', now).delete();
+  const idle: string[] = await deps.db('connections').where({ state: 'active' }).where('last_used_at', '<', now - LIFETIME.idle).pluck('id');
+  for (const id of idle) await deps.connections.end(id, 'idle');
+}
+
+/** Migrates the store, then serves; close() lets in-flight requests finish. */
+export async function startGateway(opts: { config?: GatewayConfig; now?: () => number } = {}): Promise<RunningGateway> {
+  const config = opts.config ?? loadConfig();
+  const log = createLogger(config.logLevel);
+  const keys = await loadKeys(config);
+  const db = openDb(config.dbFile);
+  await migrateLatest(db);
+  const deps = createDeps({ config, db, log, keys, now: opts.now });
+  const app = createApp(deps);
+  const server = createServer(app.callback());
+  server.keepAliveTimeout = 5_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  const sweep = setInterval(() => housekeeping(deps).catch((err) => log.warn({ err: (err as Error).message }, 'housekeeping failed')), 60 * 60_000);
+  sweep.unref();
+  log.info({ port, publicUrl: config.publicUrl, ledgerUrl: config.ledgerUrl }, 'gateway listening');
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`,
+    port,
+    deps,
+    server,
+    close() {
+      closing ??= (async () => {
+        clearInterval(sweep);
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeIdleConnections();
+        });
+        await deps.ledger.close();
+        await deps.cimd.close();
+        await db.destroy();
+      })();
+      return closing;
+    },
+  };
+}
