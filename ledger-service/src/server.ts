@@ -5,6 +5,7 @@ import { createLogger, type Logger } from './logger.ts';
 import { createDb, type Db } from './db/knex.ts';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './db/embedded.ts';
 import { migrateLatest } from './db/migrate.ts';
+import { lockEmbedded } from './db/embeddedLock.ts';
 import { createApp } from './http/app.ts';
 import { loadEncryptionKey } from './secretKey.ts';
 
@@ -17,9 +18,14 @@ export interface Database {
 /** DATABASE_URL when set; otherwise embedded PGlite (one connection) under the data directory. */
 export async function openDatabase(config: LedgerConfig): Promise<Database> {
   let embedded: EmbeddedPostgres | undefined;
+  let release = () => {};
   let url = config.databaseUrl;
   if (!url) {
-    embedded = await startEmbeddedPostgres(config.dataDir);
+    release = lockEmbedded(config.dataDir);
+    embedded = await startEmbeddedPostgres(config.dataDir).catch((err: unknown) => {
+      release();
+      throw err;
+    });
     url = embedded.url;
   }
   const db = createDb(url, { poolMax: embedded ? 1 : 10 });
@@ -29,6 +35,7 @@ export async function openDatabase(config: LedgerConfig): Promise<Database> {
     async close() {
       await db.destroy();
       await embedded?.stop();
+      release();
     },
   };
 }
