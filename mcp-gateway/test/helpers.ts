@@ -1,0 +1,224 @@
+/**
+ * Test helpers: a real ledger (real Postgres test database) and a real gateway (real SQLite
+ * file) on loopback, a person's browser over HTTP with a cookie jar, and the OAuth dance.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { exportJWK, generateKeyPair } from 'jose';
+import { Secret, TOTP } from 'otpauth';
+import { createTestCompany, startTestLedger, type TestCompany, type TestMember } from '../../ledger-service/test/helpers.ts';
+import { loadConfig, type GatewayConfig } from '../src/config.ts';
+import { startGateway, type RunningGateway } from '../src/server.ts';
+
+interface Teardown {
+  teardown(fn: () => unknown): void;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+export interface Stack {
+  ledger: Awaited<ReturnType<typeof startTestLedger>>;
+  gateway: RunningGateway;
+  /** the public origin = the gateway's address */
+  url: string;
+  /** moves the gateway's clock forward */
+  advance(ms: number): void;
+  /** starts another gateway on the same ledger and key (e.g. with other settings) */
+  company(opts?: { aiOn?: boolean }): Promise<TestCompany>;
+}
+
+export async function startStack(t: Teardown, env: Record<string, string> = {}): Promise<Stack> {
+  const { privateKey, publicKey } = await generateKeyPair('EdDSA', { crv: 'Ed25519', extractable: true });
+  const ledger = await startTestLedger(t, { gatewayPublicJwk: JSON.stringify(await exportJWK(publicKey)) });
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), 'gateway-test-'));
+  const config: GatewayConfig = loadConfig({
+    PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: `http://127.0.0.1:${port}`, LEDGER_URL: ledger.url,
+    DATA_DIR: dir, GATEWAY_DB: join(dir, 'gateway.sqlite'), LOG_LEVEL: 'silent',
+    GATEWAY_PRIVATE_JWK: JSON.stringify(await exportJWK(privateKey)), ...env,
+  });
+  let offset = 0;
+  const gateway = await startGateway({ config, now: () => Date.now() + offset });
+  t.teardown(() => gateway.close());
+  return {
+    ledger, gateway, url: gateway.url,
+    advance(ms: number) {
+      offset += ms;
+    },
+    async company(opts = {}) {
+      const c = await createTestCompany(ledger);
+      if (opts.aiOn !== false) await ledger.db('companies').where({ id: c.company.id }).update({ ai_connections_enabled: true });
+      return c;
+    },
+  };
+}
+
+export function totpCode(secret: string, offsetSteps = 0): string {
+  const totp = new TOTP({ secret: Secret.fromBase32(secret) });
+  return totp.generate({ timestamp: Date.now() + offsetSteps * 30_000 });
+}
+
+export interface Page {
+  status: number;
+  url: string;
+  headers: Headers;
+  html: string;
+  location: string | null;
+}
+
+/** Hidden and checked fields of the form whose action matches, as a browser submits them. */
+export function formFields(html: string, action: string): Record<string, string> {
+  const forms = [...html.matchAll(/<form\b[^>]*action="([^"]*)"[^>]*>([\s\S]*?)<\/form>/g)];
+  const form = forms.find((f) => decode(f[1]!) === action);
+  if (!form) throw new Error(`no form with action ${action}`);
+  const out: Record<string, string> = {};
+  for (const m of form[2]!.matchAll(/<input\b([^>]*)>/g)) {
+    const tag = m[1]!;
+    const name = /name="([^"]*)"/.exec(tag)?.[1];
+    const value = decode(/value="([^"]*)"/.exec(tag)?.[1] ?? '');
+    const type = /type="([^"]*)"/.exec(tag)?.[1] ?? 'text';
+    if (!name) continue;
+    if (type === 'radio' && !/\schecked\b/.test(tag)) continue;
+    if (type === 'hidden' || type === 'radio') out[decode(name)] = value;
+  }
+  return out;
+}
+
+export function decode(s: string): string {
+  return s.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+}
+
+/** A person's browser over HTTP: cookie jar, manual redirects. */
+export class Browser {
+  readonly cookies = new Map<string, string>();
+
+  constructor(readonly origin: string) {}
+
+  async request(method: 'GET' | 'POST', path: string, form?: Record<string, string>, headers: Record<string, string> = {}): Promise<Page> {
+    const url = new URL(path, this.origin).toString();
+    const res = await fetch(url, {
+      method,
+      redirect: 'manual',
+      headers: {
+        ...(this.cookies.size ? { cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ') } : {}),
+        ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+        ...headers,
+      },
+      body: form ? new URLSearchParams(form) : undefined,
+    });
+    for (const line of res.headers.getSetCookie()) {
+      const [pair] = line.split(';');
+      const eq = pair!.indexOf('=');
+      const name = pair!.slice(0, eq);
+      const value = pair!.slice(eq + 1);
+      if (/Max-Age=0/.test(line)) this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+    return { status: res.status, url, headers: res.headers, html: await res.text(), location: res.headers.get('location') };
+  }
+
+  get(path: string) {
+    return this.request('GET', path);
+  }
+
+  /** Submits the form with this action found on `page`, overriding some fields. */
+  submit(page: Page, action: string, values: Record<string, string> = {}) {
+    return this.request('POST', action, { ...formFields(page.html, action), ...values });
+  }
+
+  async signIn(person: { email: string; password: string; totpSecret: string }, returnTo = '/account/ai-connections'): Promise<Page> {
+    const page = await this.get(`/signin?return_to=${encodeURIComponent(returnTo)}`);
+    return this.submit(page, '/signin', { email: person.email, password: person.password, totp: totpCode(person.totpSecret) });
+  }
+}
+
+export function pkce() {
+  const verifier = randomBytes(32).toString('base64url');
+  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
+}
+
+export async function postForm(url: string, form: Record<string, string>) {
+  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form) });
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, body: (text ? JSON.parse(text) : undefined) as any };
+}
+
+export async function postJson(url: string, body: unknown, headers: Record<string, string> = {}) {
+  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, body: (text ? JSON.parse(text) : undefined) as any };
+}
+
+export const REDIRECT = 'http://127.0.0.1:7777/callback';
+
+export async function registerClient(stack: Stack, meta: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
+  return postJson(`${stack.url}/oauth/register`, { client_name: 'Test Assistant', redirect_uris: [REDIRECT], ...meta }, headers);
+}
+
+export interface AuthParams {
+  client_id: string;
+  redirect_uri?: string;
+  resource?: string;
+  state?: string;
+  scope?: string;
+  code_challenge?: string;
+  code_challenge_method?: string;
+  response_type?: string;
+}
+
+export function authorizePath(p: Record<string, string | undefined>): string {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(p)) if (v !== undefined) q.set(k, v);
+  return `/oauth/authorize?${q}`;
+}
+
+/**
+ * The whole front channel: authorize → sign-in → consent → the redirect with a code.
+ * `choices` maps areas to none/read/write; by default the preselection is kept.
+ */
+export async function authorize(
+  stack: Stack, browser: Browser, person: TestMember, params: AuthParams, choices: Record<string, string> = {},
+): Promise<{ code: string; callback: URL; consent: Page }> {
+  let page = await browser.get(authorizePath({ response_type: 'code', code_challenge_method: 'S256', state: 'st-1', redirect_uri: REDIRECT, ...params }));
+  if (page.status === 302 && page.location?.startsWith('/signin')) {
+    const signin = await browser.get(page.location);
+    page = await browser.submit(signin, '/signin', { email: person.email, password: person.password, totp: totpCode(person.totpSecret) });
+    if (page.status !== 303) throw new Error(`sign-in failed: ${page.status} ${page.html.slice(0, 300)}`);
+    page = await browser.get(page.location!);
+  }
+  if (page.status !== 200) throw new Error(`no consent page: ${page.status} ${page.location} ${page.html.slice(0, 500)}`);
+  const values: Record<string, string> = { decision: 'allow' };
+  for (const [area, v] of Object.entries(choices)) values[`area_${area}`] = v;
+  const done = await browser.submit(page, '/oauth/authorize', values);
+  if (done.status !== 303 || !done.location) throw new Error(`consent did not redirect: ${done.status} ${done.html.slice(0, 300)}`);
+  const callback = new URL(done.location);
+  const code = callback.searchParams.get('code');
+  if (!code) throw new Error(`no code: ${done.location}`);
+  return { code, callback, consent: page };
+}
+
+/** A connected client: registered, authorized, tokens obtained. */
+export async function connect(stack: Stack, company: TestCompany, opts: { choices?: Record<string, string>; person?: TestMember; browser?: Browser } = {}) {
+  const client = (await registerClient(stack)).body;
+  const { verifier, challenge } = pkce();
+  const resource = `${stack.url}/mcp/${company.dataset}`;
+  const browser = opts.browser ?? new Browser(stack.url);
+  const { code } = await authorize(stack, browser, opts.person ?? company, { client_id: client.client_id, resource, code_challenge: challenge }, opts.choices);
+  const token = await postForm(`${stack.url}/oauth/token`, {
+    grant_type: 'authorization_code', client_id: client.client_id, code, redirect_uri: REDIRECT, code_verifier: verifier, resource,
+  });
+  if (token.status !== 200) throw new Error(`token exchange failed: ${JSON.stringify(token.body)}`);
+  return { clientId: client.client_id as string, resource, tokens: token.body as { access_token: string; refresh_token: string; scope: string }, browser };
+}
