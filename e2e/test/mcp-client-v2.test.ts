@@ -73,7 +73,7 @@ t.test('MCP client v2 with a Client ID Metadata Document', async (t) => {
   t.equal(`${callback.origin}${callback.pathname}`, REDIRECT);
   t.equal(callback.searchParams.get('iss'), stack.apiUrl, 'iss in the response (RFC 9207)');
   t.equal(callback.searchParams.get('state'), provider.expectedState);
-  await first.finishAuth(callback.searchParams.get('code')!);
+  await first.finishAuth(callback.searchParams);
   t.ok(provider.tokens()?.access_token, 'tokens obtained');
 
   // 3. tools over MCP 2026-07-28
