@@ -165,3 +165,25 @@ t.test('delete is refused while a document refers to the party', async (t) => {
   await ledger.db('test_party_refs').where({ party_id: v.body.id }).delete();
   t.equal((await api('DELETE', `/arap/vendor/${v.body.id}`)).status, 204, 'deletable once unreferenced');
 });
+
+t.test('delete is refused while a transaction refers to the vendor', async (t) => {
+  const ledger = await startTestLedger(t);
+  const a = await createTestCompany(ledger);
+  const api = apiClient(ledger.url, a.dataset, a.apiKey);
+  const v = await api('POST', '/arap/vendor', { name: 'Billed AG' });
+  const draft = await api('POST', '/arap/transaction/vendor', {
+    type: 'transaction', vendor_id: v.body.id, invDate: '2024-03-15', documentNumber: 'R-1',
+    lines: [{ account: '6500', amount: 100, taxAccount: '1170' }],
+  });
+  t.equal(draft.status, 201, JSON.stringify(draft.body));
+
+  const refused = await api('DELETE', `/arap/vendor/${v.body.id}`);
+  t.equal(refused.status, 409);
+  t.equal(refused.body.error.code, 'conflict');
+  t.equal((await api('GET', `/arap/vendor/${v.body.id}`)).status, 200, 'the vendor is kept');
+  const audit = await api('GET', `/system/audit?entity=vendor&entity_id=${v.body.id}`);
+  t.same(audit.body.map((e: { action: string }) => e.action), ['create'], 'a refused delete leaves no audit entry');
+
+  t.equal((await api('DELETE', `/arap/transaction/vendor/${draft.body.id}`)).status, 204, 'the draft is deleted');
+  t.equal((await api('DELETE', `/arap/vendor/${v.body.id}`)).status, 204, 'then the vendor can go');
+});
