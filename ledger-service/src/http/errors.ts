@@ -23,15 +23,17 @@ export function errorBody(code: string, message: string, field?: string): ErrorB
 }
 
 /** Maps what koa-body / raw-body throw for bad bodies to API errors. */
-function fromHttpError(err: { status?: number; type?: string; message?: string }): ApiError | undefined {
-  if (err.status === 413 || err.type === 'entity.too.large') {
+function fromHttpError(err: { status?: number; httpCode?: number; type?: string; message?: string }): ApiError | undefined {
+  // formidable (multipart) errors carry httpCode instead of status, e.g. 413 for a file over maxFileSize
+  const status = err.status ?? err.httpCode;
+  if (status === 413 || err.type === 'entity.too.large') {
     return new ApiError('payload_too_large', 'The request body is larger than allowed.');
   }
-  if (err.status === 415) return new ApiError('unsupported_media_type', 'Unsupported content type.');
-  if (err.status === 400 && (err.type === 'entity.parse.failed' || /JSON|Unexpected|parse/i.test(err.message ?? ''))) {
+  if (status === 415) return new ApiError('unsupported_media_type', 'Unsupported content type.');
+  if (status === 400 && (err.type === 'entity.parse.failed' || /JSON|Unexpected|parse/i.test(err.message ?? ''))) {
     return new ApiError('invalid_request', 'The request body is not valid JSON.');
   }
-  if (err.status === 400) return new ApiError('invalid_request', err.message ?? 'Bad request.');
+  if (status === 400) return new ApiError('invalid_request', err.message ?? 'Bad request.');
   return undefined;
 }
 
