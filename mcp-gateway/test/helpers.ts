@@ -210,8 +210,22 @@ export async function authorize(
 }
 
 /** A connected client: registered, authorized, tokens obtained. */
+const defaultClients = new WeakMap<Stack, { client_id: string }>();
+
+/** One registered client per stack (registrations are limited to 10 per hour per address). */
+export async function defaultClient(stack: Stack): Promise<{ client_id: string }> {
+  let client = defaultClients.get(stack);
+  if (!client) {
+    const res = await registerClient(stack);
+    if (res.status !== 201) throw new Error(`registration failed: ${JSON.stringify(res.body)}`);
+    client = res.body as { client_id: string };
+    defaultClients.set(stack, client);
+  }
+  return client;
+}
+
 export async function connect(stack: Stack, company: TestCompany, opts: { choices?: Record<string, string>; person?: TestMember; browser?: Browser } = {}) {
-  const client = (await registerClient(stack)).body;
+  const client = await defaultClient(stack);
   const { verifier, challenge } = pkce();
   const resource = `${stack.url}/mcp/${company.dataset}`;
   const browser = opts.browser ?? new Browser(stack.url);
