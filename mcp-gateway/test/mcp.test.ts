@@ -1,0 +1,156 @@
+/**
+ * The MCP endpoint in a real gateway (SQLite file) on a real ledger (Postgres), over HTTP
+ * on loopback, with the official MCP client v2: every tool of the catalogue against the real
+ * REST API, ledger errors as tool errors, input validation, token expiry, protocol edges.
+ */
+import t from 'tap';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { ALL_SCOPES } from '@ledger/shared';
+import { CATALOGUE } from '../src/mcp/tools/catalogue.ts';
+import { apiClient } from '../../ledger-service/test/helpers.ts';
+import { connect, startStack, type Stack } from './helpers.ts';
+
+type ToolResult = { isError?: boolean; structuredContent?: Record<string, any>; content?: { type: string; text: string }[] };
+
+async function mcpClient(t: { teardown(fn: () => unknown): void }, url: string, token: string, mode: 'auto' | 'legacy' = 'auto') {
+  const client = new Client({ name: 'gateway-test', version: '1' }, { versionNegotiation: { mode } });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+  t.teardown(() => client.close());
+  const call = async (name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as ToolResult;
+  return { client, call };
+}
+
+function ok(r: ToolResult): Record<string, any> {
+  if (r.isError || !r.structuredContent) throw new Error(`tool failed: ${JSON.stringify(r)}`);
+  return r.structuredContent;
+}
+
+const WRITE_ALL = { accounting: 'write', invoices: 'write', contacts: 'write', bank: 'read', documents: 'write' };
+
+t.test('MCP endpoint with every tool', async (t) => {
+  const stack: Stack = await startStack(t);
+  const company = await stack.company();
+  const { resource, tokens } = await connect(stack, company, { choices: WRITE_ALL });
+  t.same(tokens.scope.split(' ').sort(), ALL_SCOPES.filter((s) => s.endsWith(':write') || s === 'bank:read').sort(), 'every area granted (write implies read)');
+  const { client, call } = await mcpClient(t, resource, tokens.access_token);
+  const rest = apiClient(stack.url, company.dataset, company.apiKey);
+
+  t.test('tools/list: the whole catalogue for an owner with every scope, in catalogue order, with annotations', async (t) => {
+    const tools = (await client.listTools()).tools;
+    t.same(tools.map((x) => x.name), CATALOGUE.map((c) => c.declaration.name));
+    for (const tool of tools) {
+      const d = CATALOGUE.find((c) => c.declaration.name === tool.name)!.declaration;
+      t.equal(tool.annotations?.readOnlyHint, d.access === 'read', `${tool.name} readOnlyHint`);
+      t.equal(typeof tool.annotations?.destructiveHint, 'boolean', `${tool.name} destructiveHint`);
+      t.equal(tool.inputSchema.type, 'object', `${tool.name} input schema`);
+    }
+    const again = (await client.listTools()).tools.map((x) => x.name);
+    t.same(again, tools.map((x) => x.name), 'deterministic');
+  });
+
+  t.test('contacts tools against the REST API', async (t) => {
+    for (const vc of ['vendor', 'customer'] as const) {
+      const created = ok(await call(`create_${vc}`, { name: `MCP ${vc} GmbH`, city: 'Basel', country: 'CH' }));
+      t.ok(created.id, `create_${vc}`);
+      const updated = await call(`update_${vc}`, { id: created.id, city: 'Luzern', zipcode: '6003' });
+      t.notOk(updated.isError, `update_${vc}`);
+      const got = ok(await call(`get_${vc}`, { id: created.id }));
+      t.equal(got.city, 'Luzern');
+      const found = ok(await call(`search_${vc}s`, { name: `mcp ${vc}` }));
+      t.same(found[`${vc}s`].map((p: { id: number }) => p.id), [created.id], `search_${vc}s wraps the list`);
+      const viaRest = await rest('GET', `/arap/${vc}/${created.id}`);
+      t.equal(viaRest.body.zipcode, '6003', 'the same record over REST');
+    }
+  });
+
+  t.test('bills and invoices, accounting, and ledger errors as tool errors', async (t) => {
+    const accounts = ok(await call('get_chart_of_accounts', {})).accounts as { accno: string; link: string }[];
+    const taxes = ok(await call('list_tax_codes', {})).taxes as { accno: string; rate: number }[];
+    t.ok(accounts.length > 10 && taxes.length > 0);
+    const expense = accounts.find((a) => a.link.split(':').includes('AP_amount'))!;
+    const income = accounts.find((a) => a.link.split(':').includes('AR_amount'))!;
+    const vendor = ok(await call('create_vendor', { name: 'Bill Vendor AG' }));
+    const today = new Date().toISOString().slice(0, 10);
+    const bill = { vendor_id: vendor.id, documentNumber: 'INV-77', invDate: today, lines: [{ account: expense.accno, amount: 80 }] };
+
+    const created = await call('create_bill', bill);
+    const id = ok(created).id as number;
+    t.match(created.content?.[0]?.text, new RegExp(`^Created bill ${id} as a draft\\.$`), 'short text');
+    t.same(JSON.parse(created.content![1]!.text), created.structuredContent, 'and the JSON for clients without structured content');
+    t.notOk((await call('update_bill', { id, ...bill, description: 'changed' })).isError, 'update_bill');
+    t.equal(ok(await call('get_bill', { id })).description, 'changed');
+    t.same(ok(await call('list_bills', { document_number: 'INV-77' })).bills.map((b: { id: number }) => b.id), [id], 'list_bills');
+
+    // amount_exceeded: the person's approval limit applies to the AI connection
+    await stack.ledger.db('memberships').where({ company_id: company.company.id, user_id: company.userId }).update({ approval_limit: '10' });
+    const exceeded = await call('approve_bill', { id, ...bill });
+    t.equal(exceeded.isError, true);
+    t.equal(exceeded.structuredContent?.error.code, 'amount_exceeded');
+    t.match(exceeded.content?.[0]?.text, /^amount_exceeded: .*approval limit/);
+    await stack.ledger.db('memberships').where({ company_id: company.company.id, user_id: company.userId }).update({ approval_limit: null });
+    const approved = await call('approve_bill', { id, ...bill });
+    t.match(approved.content?.[0]?.text, new RegExp(`^Bill ${id} approved and posted\\.$`));
+    t.equal(ok(await call('get_bill', { id })).status, 'posted');
+
+    // invoices are customer transactions, recorded here over REST
+    const customer = (await rest('POST', '/arap/customer', { name: 'Invoice Customer SA' })).body;
+    const invoice = await rest('POST', '/arap/transaction/customer', { customer_id: customer.id, documentNumber: 'SO-1', invDate: today, lines: [{ account: income.accno, amount: 200 }] });
+    t.equal(invoice.status, 201, JSON.stringify(invoice.body));
+    t.same(ok(await call('list_invoices', { customer_id: customer.id })).invoices.map((i: { id: number }) => i.id), [invoice.body.id]);
+    t.equal(ok(await call('get_invoice', { id: invoice.body.id })).customer_id, customer.id);
+
+    // closed_period and vc_not_found come back with the ledger's code and message
+    const closed = await rest('POST', '/system/close_books', { date: today });
+    t.equal(closed.status, 200, JSON.stringify(closed.body));
+    const late = await call('create_bill', { ...bill, documentNumber: 'INV-78' });
+    t.equal(late.structuredContent?.error.code, 'closed_period');
+    const nobody = await call('create_bill', { ...bill, vendor_id: undefined, vendornumber: 'NOBODY', invDate: '2999-01-01' });
+    t.equal(nobody.structuredContent?.error.code, 'vc_not_found');
+    const missing = await call('get_vendor', { id: 987654321 });
+    t.equal(missing.structuredContent?.error.code, 'not_found');
+  });
+
+  t.test('input is validated against the shared schema before the ledger is called', async (t) => {
+    const before = (await rest('GET', '/system/audit?limit=1')).body[0]?.id;
+    const bad = await call('create_vendor', { name: 'X', country: 'switzerland' });
+    t.equal(bad.isError, true);
+    t.match(bad.content?.[0]?.text, /country/);
+    const extra = await call('create_vendor', { name: 'X', unknown_field: 1 });
+    t.equal(extra.isError, true, 'additional properties are refused');
+    t.equal((await rest('GET', '/system/audit?limit=1')).body[0]?.id, before, 'nothing reached the ledger');
+  });
+
+  t.test('2025-era clients through the stateless fallback', async (t) => {
+    const legacy = await mcpClient(t, resource, tokens.access_token, 'legacy');
+    t.equal(legacy.client.getServerVersion()?.name, 'ledger-mcp');
+    t.ok(ok(await legacy.call('search_vendors', {})).vendors.length >= 2);
+    const get = await fetch(resource, { headers: { authorization: `Bearer ${tokens.access_token}`, accept: 'text/event-stream' } });
+    t.equal(get.status, 405, 'no standalone SSE stream: the server is stateless');
+    const bad = await fetch(resource, { method: 'POST', headers: { authorization: `Bearer ${tokens.access_token}`, 'content-type': 'application/json' }, body: '{not json' });
+    t.equal(bad.status, 400);
+    t.equal(((await bad.json()) as { error: { code: number } }).error.code, -32700);
+  });
+
+  t.test('an expired access token is refused with invalid_token', async (t) => {
+    stack.advance(61 * 60 * 1000);
+    t.teardown(() => stack.advance(-61 * 60 * 1000));
+    const res = await fetch(resource, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${tokens.access_token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+    });
+    t.equal(res.status, 401);
+    t.match(res.headers.get('www-authenticate') ?? '', /error="invalid_token".*expired/);
+  });
+
+  t.test('the ledger down: 503, not a token error', async (t) => {
+    await stack.ledger.close();
+    const res = await fetch(resource, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${tokens.access_token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+    });
+    t.equal(res.status, 503);
+    t.ok(res.headers.get('retry-after'));
+  });
+});
