@@ -27,8 +27,16 @@ interface Stoppable {
  * Until the gateway package exports a start function this returns undefined and only
  * the ledger runs. Return its handle so shutdown closes it before the ledger.
  */
-async function startGatewayIfAvailable(_env: NodeJS.ProcessEnv, _ledgerUrl: string): Promise<Stoppable | undefined> {
-  return undefined;
+async function startGatewayIfAvailable(env: NodeJS.ProcessEnv, ledgerUrl: string): Promise<Stoppable | undefined> {
+  const { loadConfig: loadGatewayConfig, ConfigError: GatewayConfigError } = await import('../mcp-gateway/src/config.ts');
+  const { startGateway } = await import('../mcp-gateway/src/server.ts');
+  try {
+    // the gateway writes <DATA_DIR>/gateway-public.jwk, which the ledger reads for its credentials
+    return await startGateway({ config: loadGatewayConfig({ ...env, LEDGER_URL: env.LEDGER_URL || ledgerUrl }) });
+  } catch (err) {
+    if (err instanceof GatewayConfigError) throw new ConfigError(err.message);
+    throw err;
+  }
 }
 
 /** The first start of an empty embedded database creates the demo company. */
