@@ -25,6 +25,8 @@ export interface GatewayConfig {
   cimdAllowPrivate: boolean;
   /** TEST ONLY (GATEWAY_TEST_CIMD_CA): a PEM CA file trusted for client metadata fetches */
   cimdCaFile: string | undefined;
+  /** MCP requests per minute per connection (MCP_RATE_LIMIT, default 120 as SPEC.md "Limits"; raised only for benchmarks) */
+  mcpRateLimit: number;
 }
 
 const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -47,6 +49,13 @@ function origin(env: NodeJS.ProcessEnv, name: string, fallback: string): string 
   if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new ConfigError(`${name} must be an http or https URL, got "${raw}"`);
   if (u.search || u.hash || u.username || u.password) throw new ConfigError(`${name} must not carry a query, fragment or credentials`);
   return raw.replace(/\/+$/, '');
+}
+
+function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^[1-9]\d{0,8}$/.test(raw)) throw new ConfigError(`${name} must be a positive integer, got "${raw}"`);
+  return Number(raw);
 }
 
 function flag(env: NodeJS.ProcessEnv, name: string): boolean {
@@ -83,5 +92,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     trustProxy: flag(env, 'TRUST_PROXY'),
     cimdAllowPrivate: flag(env, 'GATEWAY_TEST_CIMD_ALLOW_PRIVATE'),
     cimdCaFile: env.GATEWAY_TEST_CIMD_CA || undefined,
+    mcpRateLimit: positiveInt(env, 'MCP_RATE_LIMIT', 120),
   };
 }

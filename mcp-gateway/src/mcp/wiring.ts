@@ -9,5 +9,6 @@ export function mcpDepsFrom(deps: Pick<GatewayDeps, 'config' | 'connections' | '
     callLedger: (connection, method, path, body) => deps.ledger.callAs(connection, method, path, body),
     callInternal: (method, path, body) => deps.ledger.callInternal(method, path, body),
     log: deps.log,
+    requestsPerMinute: deps.config.mcpRateLimit,
   };
 }
