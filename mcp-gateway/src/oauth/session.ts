@@ -73,7 +73,7 @@ export class Sessions {
 
   /** Starts a session (a new id on every sign-in) and renews the CSRF cookie. */
   async signIn(ctx: Context, user: SessionUser): Promise<void> {
-    await this.signOut(ctx);
+    await this.forget(ctx);
     const id = newSecret(PREFIX.session);
     const now = this.now();
     await this.db('sessions').insert({
@@ -86,9 +86,14 @@ export class Sessions {
     ctx.state.sessionUser = user;
   }
 
-  async signOut(ctx: Context): Promise<void> {
+  /** Deletes the visitor's current session, if any, from the store. */
+  private async forget(ctx: Context): Promise<void> {
     const id = this.readCookie(ctx, this.sessionCookie);
     if (looksLike(PREFIX.session, id)) await this.db('sessions').where({ id_hash: hashSecret(id) }).delete();
+  }
+
+  async signOut(ctx: Context): Promise<void> {
+    await this.forget(ctx);
     this.setCookie(ctx, this.sessionCookie, '', { maxAgeSeconds: 0 });
     ctx.state.sessionUser = null;
   }

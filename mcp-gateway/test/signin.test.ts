@@ -1,0 +1,91 @@
+import t from 'tap';
+import { Browser, startStack, totpCode } from './helpers.ts';
+
+t.test('sign-in', async (t) => {
+  const stack = await startStack(t);
+  const a = await stack.company();
+
+  t.test('email + password + TOTP; session cookie attributes; sign-out', async (t) => {
+    const browser = new Browser(stack.url);
+    const form = await browser.get('/signin');
+    t.equal(form.status, 200);
+    t.equal(form.headers.get('x-frame-options'), 'DENY');
+    t.match(form.headers.get('content-security-policy'), /frame-ancestors 'none'/);
+    t.equal(form.headers.get('cache-control'), 'no-store');
+    t.match(form.html, /name="csrf"/);
+    t.match(form.html, /autocomplete="one-time-code"/);
+    const done = await browser.submit(form, '/signin', { email: a.email.toUpperCase(), password: a.password, totp: totpCode(a.totpSecret) });
+    t.equal(done.status, 303);
+    t.equal(done.location, '/account/ai-connections');
+    const cookie = done.headers.getSetCookie().find((c) => c.startsWith('gw_session='))!;
+    t.match(cookie, /HttpOnly/);
+    t.match(cookie, /SameSite=Lax/);
+    t.notMatch(cookie, /Secure/, 'http public URL: not Secure');
+    const sessionId = cookie.split(';')[0]!.split('=')[1]!;
+    const rows = JSON.stringify(await stack.gateway.deps.db('sessions').select());
+    t.notOk(rows.includes(sessionId), 'the session id is stored only as a hash');
+    t.equal((await browser.get('/account/ai-connections')).status, 200, 'signed in');
+
+    const page = await browser.get('/account/ai-connections');
+    const out = await browser.submit(page, '/signout');
+    t.equal(out.status, 303);
+    t.equal((await browser.get('/account/ai-connections')).status, 303, 'signed out: back to sign-in');
+  });
+
+  t.test('open redirects after sign-in are refused', async (t) => {
+    for (const target of ['https://evil.example.com/', '//evil.example.com/x', '/\\evil.example.com', '/oauth/token', 'javascript:alert(1)']) {
+      const browser = new Browser(stack.url);
+      const done = await browser.signIn(a, target);
+      t.equal(done.location, '/account/ai-connections', `return_to ${target} → own page`);
+    }
+  });
+
+  t.test('every factor is required, and the answer does not say which failed', async (t) => {
+    const browser = new Browser(stack.url);
+    const wrongCode = String((Number(totpCode(a.totpSecret)) + 500_000) % 1_000_000).padStart(6, '0');
+    const cases = [
+      { email: a.email, password: 'wrong', totp: totpCode(a.totpSecret) },
+      { email: a.email, password: a.password, totp: wrongCode },
+      { email: a.email, password: a.password, totp: '' },
+      { email: 'nobody@example.com', password: a.password, totp: totpCode(a.totpSecret) },
+    ];
+    const other = await a.addMember('admin'); // a separate account, so this test does not lock out `a`
+    for (const c of cases) {
+      const page = await browser.get('/signin');
+      const res = await browser.submit(page, '/signin', c.email === a.email ? { ...c, email: other.email } : c);
+      t.equal(res.status, 401);
+      t.match(res.html, /The email, password or code is not correct/);
+    }
+  });
+
+  t.test('backoff per account', async (t) => {
+    const victim = await a.addMember('admin');
+    const browser = new Browser(stack.url);
+    for (let i = 0; i < 5; i++) {
+      const page = await browser.get('/signin');
+      t.equal((await browser.submit(page, '/signin', { email: victim.email, password: 'guess' + i, totp: '123456' })).status, 401);
+    }
+    const page = await browser.get('/signin');
+    const locked = await browser.submit(page, '/signin', { email: victim.email, password: victim.password, totp: totpCode(victim.totpSecret) });
+    t.equal(locked.status, 429, 'even the right password waits');
+    t.match(locked.html, /Too many failed sign-ins/);
+    t.ok(Number(locked.headers.get('retry-after')) >= 29, 'Retry-After');
+    const elsewhere = new Browser(stack.url);
+    t.equal((await elsewhere.signIn(a)).status, 303, 'another account is not affected');
+    stack.advance(31_000);
+    t.equal((await new Browser(stack.url).signIn(victim)).status, 303, 'after the wait the person can sign in');
+  });
+
+  t.test('backoff per IP address', async (t) => {
+    const ipStack = await startStack(t);
+    const c = await ipStack.company();
+    const browser = new Browser(ipStack.url);
+    for (let i = 0; i < 20; i++) {
+      const page = await browser.get('/signin');
+      await browser.submit(page, '/signin', { email: `nobody${i}@example.com`, password: 'x', totp: '123456' });
+    }
+    const page = await browser.get('/signin');
+    const locked = await browser.submit(page, '/signin', { email: c.email, password: c.password, totp: totpCode(c.totpSecret) });
+    t.equal(locked.status, 429, 'the address waits, whatever account it tries');
+  });
+});
