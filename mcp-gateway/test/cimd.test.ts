@@ -1,0 +1,159 @@
+/**
+ * Client ID Metadata Documents served over real https (a throw-away CA made with openssl),
+ * and the SSRF protections of the fetch.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:https';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import t from 'tap';
+import { authorize, authorizePath, Browser, pkce, postForm, REDIRECT, startStack, type Stack } from './helpers.ts';
+
+function createTestCa() {
+  const dir = mkdtempSync(join(tmpdir(), 'gw-ca-'));
+  const f = (name: string) => join(dir, name);
+  const run = (args: string[]) => execFileSync('openssl', args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
+  run(['req', '-x509', ...ec, '-keyout', f('ca.key'), '-out', f('ca.pem'), '-days', '2', '-subj', '/CN=Gateway Test CA',
+    '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign']);
+  run(['req', ...ec, '-keyout', f('server.key'), '-out', f('server.csr'), '-subj', '/CN=localhost']);
+  writeFileSync(f('ext.cnf'), 'subjectAltName=DNS:localhost,IP:127.0.0.1,IP:::1\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n');
+  run(['x509', '-req', '-in', f('server.csr'), '-CA', f('ca.pem'), '-CAkey', f('ca.key'), '-CAcreateserial',
+    '-out', f('server.pem'), '-days', '2', '-extfile', f('ext.cnf')]);
+  return { caFile: f('ca.pem'), key: readFileSync(f('server.key')), cert: readFileSync(f('server.pem')) };
+}
+
+type Handler = (req: IncomingMessage, res: ServerResponse, url: string) => void;
+
+async function startDocServer(ca: ReturnType<typeof createTestCa>) {
+  const routes = new Map<string, Handler>();
+  const hits = new Map<string, number>();
+  const server: Server = createServer({ key: ca.key, cert: ca.cert }, (req, res) => {
+    const path = new URL(req.url ?? '/', 'https://localhost').pathname;
+    hits.set(path, (hits.get(path) ?? 0) + 1);
+    const handler = routes.get(path);
+    if (!handler) return void res.writeHead(404).end();
+    handler(req, res, `https://localhost:${port}${path}`);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    port,
+    hits,
+    url: (path: string) => `https://localhost:${port}${path}`,
+    route(path: string, handler: Handler) {
+      routes.set(path, handler);
+      return `https://localhost:${port}${path}`;
+    },
+    /** a JSON document; `build` gets the client_id */
+    doc(path: string, build: (id: string) => unknown, headers: Record<string, string> = { 'cache-control': 'max-age=300' }) {
+      return this.route(path, (_req, res, id) => res.writeHead(200, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(build(id))));
+    },
+    close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
+  };
+}
+
+interface Asserts {
+  equal(a: unknown, b: unknown, msg?: string): unknown;
+  match(a: unknown, b: unknown, msg?: string): unknown;
+}
+
+async function expectRefused(t: Asserts, stack: Stack, browser: Browser, clientId: string, reason: RegExp, label: string) {
+  const resource = `${stack.url}/mcp/nope`;
+  const page = await browser.get(authorizePath({ client_id: clientId, redirect_uri: REDIRECT, response_type: 'code', code_challenge: pkce().challenge, code_challenge_method: 'S256', resource }));
+  t.equal(page.status, 400, `${label}: error page`);
+  t.equal(page.location, null, `${label}: no redirect`);
+  t.match(page.html, reason, label);
+}
+
+t.test('Client ID Metadata Documents', async (t) => {
+  const ca = createTestCa();
+  const docs = await startDocServer(ca);
+  t.teardown(() => docs.close());
+  const stack = await startStack(t, { GATEWAY_TEST_CIMD_ALLOW_PRIVATE: '1', GATEWAY_TEST_CIMD_CA: ca.caFile });
+  const a = await stack.company();
+  const resource = `${stack.url}/mcp/${a.dataset}`;
+  const browser = new Browser(stack.url);
+  await browser.signIn(a);
+  const valid = (id: string) => ({ client_id: id, client_name: 'Doc Assistant', redirect_uris: [REDIRECT] });
+
+  t.test('a valid document: verified domain, the whole flow, cached', async (t) => {
+    const clientId = docs.doc('/clients/ok.json', valid);
+    const { challenge, verifier } = pkce();
+    const { code, consent } = await authorize(stack, browser, a, { client_id: clientId, resource, code_challenge: challenge });
+    t.match(consent.html, /Verified domain: <strong>localhost<\/strong>/);
+    t.match(consent.html, /Doc Assistant/);
+    t.notMatch(consent.html, /Unverified app/);
+    const token = await postForm(`${stack.url}/oauth/token`, { grant_type: 'authorization_code', client_id: clientId, code, redirect_uri: REDIRECT, code_verifier: verifier, resource });
+    t.equal(token.status, 200, 'tokens for the metadata-document client');
+    const again = await browser.get(authorizePath({ client_id: clientId, redirect_uri: REDIRECT, response_type: 'code', code_challenge: challenge, code_challenge_method: 'S256', resource }));
+    t.equal(again.status, 200);
+    t.equal(docs.hits.get('/clients/ok.json'), 1, 'cached (Cache-Control max-age)');
+
+    const noStore = docs.doc('/clients/nostore.json', valid, { 'cache-control': 'no-store' });
+    for (let i = 0; i < 2; i++) {
+      await browser.get(authorizePath({ client_id: noStore, redirect_uri: REDIRECT, response_type: 'code', code_challenge: challenge, code_challenge_method: 'S256', resource }));
+    }
+    t.equal(docs.hits.get('/clients/nostore.json'), 2, 'no-store: fetched each time');
+
+    const moved = docs.route('/clients/moved.json', (_req, res) => res.writeHead(302, { location: '/clients/ok-target.json' }).end());
+    docs.doc('/clients/ok-target.json', () => valid(moved));
+    const viaRedirect = await browser.get(authorizePath({ client_id: moved, redirect_uri: REDIRECT, response_type: 'code', code_challenge: challenge, code_challenge_method: 'S256', resource }));
+    t.equal(viaRedirect.status, 200, 'a redirect on the same host is followed');
+
+    const wrongRedirect = await browser.get(authorizePath({ client_id: clientId, redirect_uri: 'http://127.0.0.1:7777/other', response_type: 'code', code_challenge: challenge, code_challenge_method: 'S256', resource }));
+    t.equal(wrongRedirect.status, 400, 'a redirect URI not in the document: error page');
+  });
+
+  t.test('refused documents', async (t) => {
+    await expectRefused(t, stack, browser, docs.doc('/c/mismatch.json', () => valid('https://other.example.com/c.json')), /client_id does not equal its URL/, 'client_id mismatch');
+    await expectRefused(t, stack, browser, docs.doc('/c/many.json', (id) => ({ ...valid(id), redirect_uris: Array.from({ length: 21 }, (_, i) => `https://app.example.com/cb${i}`) })), /more than 20 redirect_uris/, '21 redirect URIs');
+    await expectRefused(t, stack, browser, docs.doc('/c/big.json', (id) => ({ ...valid(id), padding: 'x'.repeat(70_000) })), /larger than 65536 bytes/, 'oversized');
+    await expectRefused(t, stack, browser, docs.route('/c/chunked.json', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      for (let i = 0; i < 20; i++) res.write('x'.repeat(8192));
+      res.end();
+    }), /larger than 65536 bytes/, 'oversized without Content-Length');
+    await expectRefused(t, stack, browser, docs.route('/c/away.json', (_req, res) => res.writeHead(302, { location: `https://127.0.0.1:${docs.port}/c/ok.json` }).end()), /redirects to another host/, 'redirect to another host');
+    await expectRefused(t, stack, browser, docs.route('/c/loop.json', (_req, res) => res.writeHead(302, { location: '/c/loop.json' }).end()), /redirects too often/, 'redirect loop');
+    await expectRefused(t, stack, browser, docs.route('/c/html.json', (_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html>')), /not JSON/, 'not JSON');
+    await expectRefused(t, stack, browser, docs.url('/c/missing.json'), /HTTP 404/, 'not found');
+    await expectRefused(t, stack, browser, docs.doc('/c/noname.json', (id) => ({ client_id: id, redirect_uris: [REDIRECT] })), /client_name/, 'no client_name');
+    await expectRefused(t, stack, browser, docs.doc('/c/baduri.json', (id) => ({ ...valid(id), redirect_uris: ['http://evil.example.com/cb'] })), /http is only allowed/, 'a forbidden redirect URI');
+    await expectRefused(t, stack, browser, docs.doc('/c/secret.json', (id) => ({ ...valid(id), token_endpoint_auth_method: 'private_key_jwt' })), /only public clients/, 'not a public client');
+    await expectRefused(t, stack, browser, `https://localhost:${docs.port}/`, /must contain a path/, 'no path');
+    await expectRefused(t, stack, browser, `https://localhost:${docs.port}/a/../c/ok.json`, /path segments/, 'dot segments');
+    await expectRefused(t, stack, browser, `https://u:p@localhost:${docs.port}/c.json`, /credentials/, 'credentials in the URL');
+    await expectRefused(t, stack, browser, `http://localhost:${docs.port}/clients/ok.json`, /unknown client_id/, 'http URL');
+  });
+
+  t.test('a document server that does not answer: time limit', async (t) => {
+    const hang = docs.route('/c/hang.json', () => undefined);
+    const started = Date.now();
+    await expectRefused(t, stack, browser, hang, /could not be fetched/, 'timeout');
+    const took = Date.now() - started;
+    t.ok(took >= 4_500 && took < 9_000, `gave up after ${took} ms`);
+  });
+
+  t.test('SSRF: private, loopback and link-local addresses are refused without the test setting', async (t) => {
+    const strict = await startStack(t, { GATEWAY_TEST_CIMD_CA: ca.caFile });
+    const b = await strict.company();
+    const sb = new Browser(strict.url);
+    await sb.signIn(b);
+    const before = docs.hits.get('/clients/ok.json');
+    await expectRefused(t, strict, sb, docs.url('/clients/ok.json'), /resolves to an address that may not be fetched/, 'localhost (resolves to loopback)');
+    t.equal(docs.hits.get('/clients/ok.json'), before, 'no request reached the server');
+    await expectRefused(t, strict, sb, `https://127.0.0.1:${docs.port}/clients/ok.json`, /not a public address/, 'loopback literal');
+    await expectRefused(t, strict, sb, `https://[::1]:${docs.port}/clients/ok.json`, /not a public address/, 'IPv6 loopback');
+    await expectRefused(t, strict, sb, 'https://[::ffff:7f00:1]/c.json', /not a public address/, 'IPv4-mapped loopback');
+    await expectRefused(t, strict, sb, 'https://169.254.169.254/latest/meta-data', /not a public address/, 'link-local (cloud metadata)');
+    await expectRefused(t, strict, sb, 'https://10.1.2.3/c.json', /not a public address/, 'private 10/8');
+    await expectRefused(t, strict, sb, 'https://192.168.1.1/c.json', /not a public address/, 'private 192.168/16');
+    await expectRefused(t, strict, sb, 'https://100.64.0.1/c.json', /not a public address/, 'carrier-grade NAT');
+    await expectRefused(t, strict, sb, 'https://[fd00::1]/c.json', /not a public address/, 'IPv6 unique local');
+    await expectRefused(t, strict, sb, 'https://0.0.0.0/c.json', /not a public address/, 'unspecified');
+  });
+});
