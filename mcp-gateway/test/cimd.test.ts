@@ -56,10 +56,7 @@ async function startDocServer(ca: ReturnType<typeof createTestCa>) {
   };
 }
 
-interface Asserts {
-  equal(a: unknown, b: unknown, msg?: string): unknown;
-  match(a: unknown, b: unknown, msg?: string): unknown;
-}
+type Asserts = Pick<typeof t, 'equal' | 'match'>;
 
 async function expectRefused(t: Asserts, stack: Stack, browser: Browser, clientId: string, reason: RegExp, label: string) {
   const resource = `${stack.url}/mcp/nope`;
