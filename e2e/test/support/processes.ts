@@ -65,7 +65,14 @@ async function waitHealthy(url: string, child: ChildProcess, name: string, logs:
   throw new Error(`${name} did not become healthy at ${url}:\n${logs()}`);
 }
 
-export async function startStack(t: Teardown, extraGatewayEnv: NodeJS.ProcessEnv = {}): Promise<Stack> {
+export interface StackOptions {
+  /** Postgres database of the ledger (default TEST_DATABASE_URL) */
+  databaseUrl?: string;
+  /** environment for both processes, e.g. LOG_LEVEL */
+  env?: NodeJS.ProcessEnv;
+}
+
+export async function startStack(t: Teardown, extraGatewayEnv: NodeJS.ProcessEnv = {}, opts: StackOptions = {}): Promise<Stack> {
   const dataDir = mkdtempSync(join(tmpdir(), 'e2e-stack-'));
   const { privateKey, publicKey } = await generateKeyPair('EdDSA', { crv: 'Ed25519', extractable: true });
   const ledgerPort = await freePort();
@@ -77,7 +84,7 @@ export async function startStack(t: Teardown, extraGatewayEnv: NodeJS.ProcessEnv
     HOME: process.env.HOME,
     NODE_ENV: 'test',
     LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'warn',
-    DATABASE_URL: TEST_DATABASE_URL,
+    DATABASE_URL: opts.databaseUrl ?? TEST_DATABASE_URL,
     DATA_DIR: dataDir,
     PUBLIC_URL: apiUrl,
     LEDGER_PORT: String(ledgerPort),
@@ -87,6 +94,7 @@ export async function startStack(t: Teardown, extraGatewayEnv: NodeJS.ProcessEnv
     GATEWAY_DB: join(dataDir, 'gateway.sqlite'),
     GATEWAY_PRIVATE_JWK: JSON.stringify(await exportJWK(privateKey)),
     GATEWAY_PUBLIC_JWK: JSON.stringify({ ...(await exportJWK(publicKey)), alg: 'EdDSA' }),
+    ...opts.env,
   };
   const output: string[] = [];
   const capture = (name: string, child: ChildProcess) => {

@@ -1,0 +1,133 @@
+/**
+ * Gateway benchmark (issue 5): `tools/call search_vendors` through the gateway's MCP
+ * endpoint (protocol 2026-07-28, one JSON-RPC POST per call, as the official v2 client
+ * sends it) against the same REST call made directly to the ledger with an API key
+ * (`GET /client/{dataset}/arap/vendor?name=...`), at the same concurrency in the same run.
+ * Both services run as real processes (their CLIs) on Postgres; the gateway's per-connection
+ * rate limit is raised (MCP_RATE_LIMIT) so it does not cap the measurement. Prints req/s,
+ * p50, p99 and the ratio gateway / direct; writes bench/results/gateway-<time>.json.
+ *
+ * Env: BENCH_GATEWAY_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/ledger_bench_gateway;
+ * dropped and re-created), BENCH_SECONDS per stage (default 8), BENCH_CONNECTIONS (default 16).
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { Browser } from '../e2e/test/support/browser.ts';
+import { startStack } from '../e2e/test/support/processes.ts';
+import { connectRaw } from '../e2e/test/support/rawOAuth.ts';
+import { createDemo, person } from '../e2e/test/support/scenario.ts';
+
+const DB_URL = process.env.BENCH_GATEWAY_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/ledger_bench_gateway';
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
+
+interface Figures {
+  rps: number;
+  p50: number;
+  p99: number;
+  requests: number;
+  errors: number;
+}
+
+async function recreateDatabase(): Promise<void> {
+  const url = new URL(DB_URL);
+  const admin = new URL(url);
+  admin.pathname = '/postgres';
+  const client = new pg.Client({ connectionString: admin.toString() });
+  await client.connect();
+  await client.query(`drop database if exists "${url.pathname.slice(1)}" with (force)`);
+  await client.query(`create database "${url.pathname.slice(1)}"`);
+  await client.end();
+}
+
+async function stage(opts: autocannon.Options, seconds: number): Promise<Figures> {
+  const r = await autocannon({ ...opts, connections: CONNECTIONS, duration: seconds });
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, requests: r['2xx'], errors: r.non2xx + r.errors + r.timeouts };
+}
+
+function line(label: string, f: Figures): string {
+  return `${label.padEnd(26)} ${f.rps.toFixed(0).padStart(7)} req/s   p50 ${String(f.p50).padStart(4)} ms   p99 ${String(f.p99).padStart(4)} ms   ${f.errors ? `${f.errors} errors` : ''}`;
+}
+
+export async function run(): Promise<void> {
+  await recreateDatabase();
+  const teardowns: (() => unknown)[] = [];
+  try {
+    const env = { LOG_LEVEL: 'warn', NODE_ENV: 'production' };
+    const stack = await startStack({ teardown: (fn) => teardowns.push(fn) }, { MCP_RATE_LIMIT: '100000000' }, { databaseUrl: DB_URL, env });
+    const demo = await createDemo(stack);
+    const { tokens } = await connectRaw(stack.apiUrl, new Browser(stack.apiUrl), demo.mcp_url, person(demo), { contacts: 'read' }, 'Benchmark Assistant');
+
+    const direct: autocannon.Options = {
+      url: `${stack.ledgerUrl}/client/${demo.dataset}/arap/vendor?name=Papeterie`,
+      method: 'GET',
+      headers: { 'x-api-key': demo.api_key, accept: 'application/json' },
+    };
+    const envelope = {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1.0.0' },
+      'io.modelcontextprotocol/clientCapabilities': {},
+    };
+    const gateway: autocannon.Options = {
+      url: demo.mcp_url,
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${tokens.access_token}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': 'tools/call',
+        'mcp-name': 'search_vendors',
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search_vendors', arguments: { name: 'Papeterie' }, _meta: envelope } }),
+    };
+
+    // the two answers carry the same vendors
+    const rest = (await (await fetch(direct.url as string, { headers: direct.headers as Record<string, string> })).json()) as { id: number }[];
+    const mcp = (await (await fetch(gateway.url as string, { method: 'POST', headers: gateway.headers as Record<string, string>, body: gateway.body as string })).json()) as { result?: { structuredContent?: { vendors?: { id: number }[] } } };
+    const viaMcp = mcp.result?.structuredContent?.vendors ?? [];
+    if (rest.length === 0 || JSON.stringify(rest.map((v) => v.id)) !== JSON.stringify(viaMcp.map((v) => v.id))) {
+      throw new Error(`the gateway and the ledger disagree: ${JSON.stringify(rest)} vs ${JSON.stringify(mcp)}`);
+    }
+
+    await stage(direct, 2);
+    await stage(gateway, 2);
+    const d1 = await stage(direct, SECONDS / 2);
+    const g1 = await stage(gateway, SECONDS / 2);
+    const d2 = await stage(direct, SECONDS / 2);
+    const g2 = await stage(gateway, SECONDS / 2);
+    const merge = (a: Figures, b: Figures): Figures => ({
+      rps: (a.rps + b.rps) / 2, p50: Math.max(a.p50, b.p50), p99: Math.max(a.p99, b.p99), requests: a.requests + b.requests, errors: a.errors + b.errors,
+    });
+    const directFig = merge(d1, d2);
+    const gatewayFig = merge(g1, g2);
+    const ratio = gatewayFig.rps / directFig.rps;
+
+    console.log(`\ngateway benchmark: tools/call search_vendors via MCP vs GET /arap/vendor direct, ${CONNECTIONS} connections, ${SECONDS} s each, ${cpus().length} CPUs`);
+    console.log(line('direct REST (API key)', directFig));
+    console.log(line('gateway MCP tools/call', gatewayFig));
+    console.log(`ratio gateway / direct: ${ratio.toFixed(2)} (target ≥ 0.70)`);
+
+    mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
+    const file = new URL(`./results/gateway-${new Date().toISOString().replace(/[:.]/g, '-')}.json`, import.meta.url);
+    writeFileSync(file, `${JSON.stringify({
+      benchmark: 'gateway',
+      at: new Date().toISOString(),
+      cpus: cpus().length,
+      node: process.version,
+      connections: CONNECTIONS,
+      secondsPerStage: SECONDS,
+      direct: { request: 'GET /client/{dataset}/arap/vendor?name=Papeterie (X-API-Key)', ...directFig },
+      gateway: { request: 'POST /mcp/{dataset} tools/call search_vendors (2026-07-28)', ...gatewayFig },
+      ratio: Number(ratio.toFixed(3)),
+      target: 0.7,
+    }, null, 2)}\n`);
+    console.log(`written ${file.pathname}`);
+  } finally {
+    for (const fn of teardowns.reverse()) await fn();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await run();
