@@ -2,6 +2,7 @@
  * Shared steps of the end-to-end scenarios: a demo company per test, recording fetch, the
  * accounting round trip through MCP tools, and the REST checks with an API key.
  */
+import { randomBytes } from 'node:crypto';
 import type { Stack } from './processes.ts';
 
 export interface DemoCompany {
@@ -14,7 +15,9 @@ export interface DemoCompany {
 }
 
 export async function createDemo(stack: Stack): Promise<DemoCompany> {
-  const out = await stack.ledgerCli(['demo', '--json']);
+  // a unique dataset: test files run in parallel against one database
+  const dataset = `e2e-${randomBytes(5).toString('hex')}`;
+  const out = await stack.ledgerCli(['demo', '--dataset', dataset, '--json']);
   return JSON.parse(out) as DemoCompany;
 }
 
