@@ -1,17 +1,31 @@
 import type { Tx } from './knex.ts';
 import type { Actor } from '../http/auth.ts';
 
+type AuditActor = { userId: number | null; via: Pick<Actor['via'], 'kind' | 'id' | 'label'> };
+
 /** One audit entry per change: who, via what, which entity, which action. */
 export async function recordAudit(
   tx: Tx,
   companyId: number,
-  actor: { userId: number | null; via: Pick<Actor['via'], 'kind' | 'id' | 'label'> },
+  actor: AuditActor,
   entity: string,
   entityId: string | number | null,
   action: string,
   details?: unknown,
 ): Promise<void> {
-  await tx('audit_log').insert({
+  await tx('audit_log').insert(auditRow(companyId, actor, entity, entityId, action, details));
+}
+
+/** The audit_log row recordAudit writes, for callers that insert it within a larger statement. */
+export function auditRow(
+  companyId: number,
+  actor: AuditActor,
+  entity: string,
+  entityId: string | number | null,
+  action: string,
+  details?: unknown,
+) {
+  return {
     company_id: companyId,
     user_id: actor.userId,
     via: actor.via.kind,
@@ -21,7 +35,7 @@ export async function recordAudit(
     entity_id: entityId === null ? null : String(entityId),
     action,
     details: details === undefined ? null : JSON.stringify(details),
-  });
+  };
 }
 
 export function describeVia(via: string, label: string | null): string {

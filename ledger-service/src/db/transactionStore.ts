@@ -1,6 +1,9 @@
+import type { Knex } from 'knex';
 import type { Tx } from './knex.ts';
 import type { Company } from './companies.ts';
 import { nextNumber } from './sequences.ts';
+import { DEFAULT_NUMBER_FORMATS, formatNumber } from '../domain/numbering.ts';
+import type { auditRow } from './audit.ts';
 import type { FileContent } from '../domain/dataUri.ts';
 import type { LedgerLine, Posting, Vc } from '../domain/posting.ts';
 import type { ResolvedLine, ResolvedTransaction } from '../domain/transactionRules.ts';
@@ -40,7 +43,13 @@ export interface HeaderFields {
 
 export class NumberTaken extends Error {}
 
-const sequenceKind = (vc: Vc) => (vc === 'vendor' ? 'ap_transaction' : 'ar_transaction');
+export const sequenceKind = (vc: Vc) => (vc === 'vendor' ? 'ap_transaction' : 'ar_transaction');
+
+/** A sequence value in the company's number format for the kind (as nextNumber formats it). */
+export function formatSequenceValue(company: Company, kind: string, value: number): string {
+  const formats = (company.settings.number_formats ?? {}) as Record<string, string>;
+  return formatNumber(formats[kind] ?? DEFAULT_NUMBER_FORMATS[kind] ?? '{000000}', value);
+}
 const trimCurrency = (row: HeaderRow): HeaderRow => ({ ...row, currency: row.currency.trim() });
 
 /** Locks one document of a side for the rest of the transaction; undefined when it does not exist. */
@@ -98,12 +107,6 @@ export async function insertHeader(
   throw new Error('no free document number found');
 }
 
-export async function createHeader(
-  tx: Tx, company: Company, vc: Vc, invNumber: string | undefined, r: ResolvedTransaction, p: Posting, f: HeaderFields,
-) {
-  return insertHeader(tx, company, vc, invNumber, headerValues(r, p, f));
-}
-
 export async function updateHeader(
   tx: Tx, id: number, vc: Vc, current: HeaderRow, invNumber: string | undefined, r: ResolvedTransaction, p: Posting, f: HeaderFields,
 ): Promise<void> {
@@ -121,42 +124,89 @@ export async function updateHeader(
     });
 }
 
+function lineRows(lines: ResolvedLine[], p: Posting) {
+  return p.lines.map((l, i) => ({
+    position: i + 1,
+    account_id: l.accountId,
+    description: lines[i]!.description,
+    amount: l.amount.toString(),
+    tax_account_id: l.taxAccountId,
+    tax_rate: l.rate?.toString() ?? null,
+    tax_amount: l.tax.toString(),
+    tax_override: l.taxOverride !== null,
+    net: l.net.toString(),
+  }));
+}
+
+function entryRows(date: string, currency: string, entries: readonly LedgerLine[]) {
+  return entries.map((e) => ({
+    account_id: e.accountId,
+    date,
+    amount: e.amount.toString(),
+    fx_amount: e.fxAmount.toString(),
+    currency,
+    kind: e.kind,
+  }));
+}
+
 /** Replaces the document's lines with the computed ones (one insert). */
 export async function replaceLines(tx: Tx, companyId: number, id: number, lines: ResolvedLine[], p: Posting, replace: boolean): Promise<void> {
   if (replace) await tx('arap_lines').where({ transaction_id: id }).delete();
-  await tx('arap_lines').insert(
-    p.lines.map((l, i) => ({
-      company_id: companyId,
-      transaction_id: id,
-      position: i + 1,
-      account_id: l.accountId,
-      description: lines[i]!.description,
-      amount: l.amount.toString(),
-      tax_account_id: l.taxAccountId,
-      tax_rate: l.rate?.toString() ?? null,
-      tax_amount: l.tax.toString(),
-      tax_override: l.taxOverride !== null,
-      net: l.net.toString(),
-    })),
-  );
+  await tx('arap_lines').insert(lineRows(lines, p).map((r) => ({ company_id: companyId, transaction_id: id, ...r })));
 }
 
 export async function insertEntries(
   tx: Tx, companyId: number, id: number, date: string, currency: string, entries: readonly LedgerLine[],
 ): Promise<void> {
   if (entries.length === 0) return;
-  await tx('ledger_entries').insert(
-    entries.map((e) => ({
-      company_id: companyId,
-      transaction_id: id,
-      account_id: e.accountId,
-      date,
-      amount: e.amount.toString(),
-      fx_amount: e.fxAmount.toString(),
-      currency,
-      kind: e.kind,
-    })),
+  await tx('ledger_entries').insert(entryRows(date, currency, entries).map((r) => ({ company_id: companyId, transaction_id: id, ...r })));
+}
+
+export interface NewDocument {
+  invNumber: string;
+  resolved: ResolvedTransaction;
+  posting: Posting;
+  fields: HeaderFields;
+  /** the audit entry; its entity_id is the new document's id */
+  audit: ReturnType<typeof auditRow>;
+}
+
+/**
+ * Writes a new document in one statement: header, lines, ledger lines (when posted) and
+ * the audit entry, so a create costs one round trip. Undefined when the number is taken
+ * (the header insert did nothing, and so did the rest).
+ */
+export async function insertDocument(tx: Tx, company: Company, vc: Vc, doc: NewDocument): Promise<number | undefined> {
+  const header = headerValues(doc.resolved, doc.posting, doc.fields);
+  const columns = Object.keys(header);
+  const entries = doc.fields.status === 'posted' ? entryRows(doc.resolved.invDate, doc.resolved.currency, doc.posting.entries) : [];
+  const a = doc.audit;
+  const { rows } = await tx.raw<{ rows: { id: number }[] }>(
+    `with h as (
+       insert into arap_transactions (company_id, vc, inv_number, ${columns.join(', ')})
+       values (?, ?, ?, ${columns.map(() => '?').join(', ')})
+       on conflict (company_id, vc, inv_number) do nothing returning id),
+     l as (
+       insert into arap_lines (company_id, transaction_id, position, account_id, description, amount, tax_account_id, tax_rate, tax_amount, tax_override, net)
+       select ?, h.id, x.position, x.account_id, x.description, x.amount, x.tax_account_id, x.tax_rate, x.tax_amount, x.tax_override, x.net
+       from h, jsonb_to_recordset(?::jsonb) as x(position int, account_id bigint, description text, amount numeric, tax_account_id bigint,
+         tax_rate numeric, tax_amount numeric, tax_override boolean, net numeric)),
+     e as (
+       insert into ledger_entries (company_id, transaction_id, account_id, date, amount, fx_amount, currency, kind)
+       select ?, h.id, x.account_id, x.date, x.amount, x.fx_amount, x.currency, x.kind
+       from h, jsonb_to_recordset(?::jsonb) as x(account_id bigint, date date, amount numeric, fx_amount numeric, currency text, kind text)),
+     a as (
+       insert into audit_log (company_id, user_id, via, via_id, via_label, entity, entity_id, action, details)
+       select ?, ?, ?, ?, ?, ?, h.id::text, ?, ?::jsonb from h)
+     select id from h`,
+    [
+      company.id, vc, doc.invNumber, ...columns.map((c) => (header as Record<string, Knex.Value>)[c]),
+      company.id, JSON.stringify(lineRows(doc.resolved.posting.lines, doc.posting)),
+      company.id, JSON.stringify(entries),
+      a.company_id, a.user_id, a.via, a.via_id, a.via_label, a.entity, a.action, a.details,
+    ],
   );
+  return rows[0]?.id;
 }
 
 export async function deleteEntries(tx: Tx, id: number): Promise<void> {

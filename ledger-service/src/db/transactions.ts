@@ -1,12 +1,13 @@
 import { Money, type TransactionInput } from '@ledger/shared';
 import type { Tx } from './knex.ts';
 import type { Company } from './companies.ts';
-import { recordAudit } from './audit.ts';
-import { closedUntil, loadRuleContext } from './transactionContext.ts';
+import { auditRow, recordAudit } from './audit.ts';
+import { closedUntil, loadRuleContext, loadWriteSnapshot } from './transactionContext.ts';
+import { nextNumber } from './sequences.ts';
 import { readTransaction, type ReadOptions, type TransactionRead } from './transactionReads.ts';
 import {
-  createHeader, deleteEntries, deleteHeader, hasPayments, insertEntries, insertFiles, insertHeader, lockHeader, NumberTaken,
-  replaceLines, updateHeader, type HeaderRow,
+  deleteEntries, deleteHeader, formatSequenceValue, hasPayments, insertDocument, insertEntries, insertFiles, insertHeader, lockHeader,
+  NumberTaken, replaceLines, sequenceKind, updateHeader, type HeaderRow,
 } from './transactionStore.ts';
 import type { Actor } from '../http/auth.ts';
 import { ApiError } from '../http/errors.ts';
@@ -14,7 +15,7 @@ import type { FileContent } from '../domain/dataUri.ts';
 import { roleHas, type Permission } from '../domain/permissions.ts';
 import { computePosting, exceedsApprovalLimit, PostingSetupError, reverseEntries, type Posting, type Vc } from '../domain/posting.ts';
 import { RuleError } from '../domain/ruleError.ts';
-import { assertOpenPeriod, resolveTransaction, type ResolvedTransaction } from '../domain/transactionRules.ts';
+import { assertOpenPeriod, resolveTransaction, type ResolvedTransaction, type RuleContext } from '../domain/transactionRules.ts';
 
 /**
  * The AR/AP transaction workflow (SPEC.md "States and transitions"): create as draft or
@@ -55,7 +56,11 @@ function requireApprover(actor: Actor, vc: Vc): void {
 
 async function prepare(c: WriteContext, input: TransactionInput, posting: boolean): Promise<{ resolved: ResolvedTransaction; computed: Posting }> {
   if (posting) requireApprover(c.actor, c.vc);
-  const ctx = await loadRuleContext(c.tx, c.company, c.vc, input);
+  return check(c, input, posting, await loadRuleContext(c.tx, c.company, c.vc, input));
+}
+
+/** The rules, the posting math and the approval limit, against a loaded snapshot. */
+function check(c: WriteContext, input: TransactionInput, posting: boolean, ctx: RuleContext): { resolved: ResolvedTransaction; computed: Posting } {
   const resolved = asApi(() => resolveTransaction(c.vc, input, ctx));
   const computed = asApi(() => computePosting(resolved.posting));
   if (posting && exceedsApprovalLimit(computed.baseGross, c.actor.approvalLimit)) {
@@ -83,22 +88,34 @@ async function assertOpen(c: WriteContext, date: string, field?: string): Promis
   asApi(() => assertOpenPeriod(date, closed, field));
 }
 
+/**
+ * Create: two statements in the request's transaction — the snapshot (which also takes the
+ * next number) and one statement writing header, lines, ledger lines and audit entry.
+ */
 export async function createTransaction(c: WriteContext, doc: DocumentWrite): Promise<{ id: number; invNumber: string; status: string }> {
   const posting = doc.input.pending === '0';
-  const { resolved, computed } = await prepare(c, doc.input, posting);
+  if (posting) requireApprover(c.actor, c.vc);
+  const kind = sequenceKind(c.vc);
+  const own = doc.input.invNumber;
+  const snapshot = await loadWriteSnapshot(c.tx, c.company, c.vc, doc.input, own === undefined ? kind : null);
+  const { resolved, computed } = check(c, doc.input, posting, snapshot.rules);
   const status = posting ? 'posted' : 'draft';
-  const { id, invNumber } = await createHeader(c.tx, c.company, c.vc, doc.input.invNumber, resolved, computed, {
-    documentNumber: doc.input.documentNumber ?? null,
-    description: doc.input.description ?? null,
-    status,
-  }).catch(numberConflict);
-  await replaceLines(c.tx, c.company.id, id, resolved.posting.lines, computed, false);
-  if (posting) await insertEntries(c.tx, c.company.id, id, resolved.invDate, resolved.currency, computed.entries);
-  await insertFiles(c.tx, c.company.id, id, doc.files);
-  await recordAudit(c.tx, c.company.id, c.actor, `${c.vc}_transaction`, id, posting ? 'create_posted' : 'create', {
-    invNumber, status, currency: resolved.currency, gross: computed.gross.toFixed(), files: doc.files.length,
-  });
-  return { id, invNumber, status };
+  const fields = { documentNumber: doc.input.documentNumber ?? null, description: doc.input.description ?? null, status } as const;
+  let invNumber = own ?? formatSequenceValue(c.company, kind, snapshot.sequenceValue!);
+  for (let attempt = 0; ; attempt++) {
+    const audit = auditRow(c.company.id, c.actor, `${c.vc}_transaction`, null, posting ? 'create_posted' : 'create', {
+      invNumber, status, currency: resolved.currency, gross: computed.gross.toFixed(), files: doc.files.length,
+    });
+    const id = await insertDocument(c.tx, c.company, c.vc, { invNumber, resolved, posting: computed, fields, audit });
+    if (id !== undefined) {
+      await insertFiles(c.tx, c.company.id, id, doc.files);
+      return { id, invNumber, status };
+    }
+    // the number is taken: an explicit one is a conflict; a sequence number was used by hand, take the next
+    if (own !== undefined) throw new ApiError('conflict', `Document number ${own} already exists.`, '/invNumber');
+    if (attempt >= 1000) throw new Error('no free document number found');
+    invNumber = await nextNumber(c.tx, c.company, kind);
+  }
 }
 
 /** Saves the complete document over an existing one: header, lines and (when posted) ledger lines. */
