@@ -70,7 +70,7 @@ export function pageHeaders(ctx: Context): void {
   ctx.set('X-Frame-Options', 'DENY');
   ctx.set('Cache-Control', 'no-store');
   ctx.set('Pragma', 'no-cache');
-  ctx.set('Referrer-Policy', 'no-referrer');
+  ctx.set('Referrer-Policy', 'same-origin');
   ctx.set('X-Content-Type-Options', 'nosniff');
 }
 
