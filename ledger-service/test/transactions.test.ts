@@ -181,3 +181,24 @@ t.test('list filters: status, dates, party, limit/offset; GET of the other side 
   t.equal((await s.api('GET', '/arap/transaction/vendor/999999')).status, 404);
   t.equal((await s.api('GET', '/arap/transaction/vendor/abc')).status, 404);
 });
+
+t.test('tenancy: another company’s documents, files and bank accounts are not found', async (t) => {
+  const s = await arapSetup(t);
+  const other = await arapSetup(t);
+  const doc = await s.api('POST', '/arap/transaction/vendor', s.doc('vendor', { pending: '0', files: [{ name: 'a.txt', data: 'data:text/plain;base64,aGk=' }] }));
+  const d = (await s.api('GET', `/arap/transaction/vendor/${doc.body.id}`)).body;
+  t.equal((await other.api('GET', `/arap/transaction/vendor/${doc.body.id}`)).status, 404);
+  t.equal((await other.api('GET', `/arap/transaction/vendor/${doc.body.id}/files/${d.files[0].id}`)).status, 404);
+  t.equal((await other.api('POST', `/arap/transaction/vendor/${doc.body.id}/reverse`, {})).status, 404);
+  t.equal((await other.api('DELETE', `/arap/transaction/vendor/${doc.body.id}`)).status, 404);
+  t.equal((await other.api('POST', `/arap/transaction/vendor/${doc.body.id}/approve`, other.doc('vendor'))).status, 404);
+  const foreignParty = await other.api('POST', '/arap/transaction/vendor', other.doc('vendor', { vendor_id: s.parties.vendor.id }));
+  t.equal(foreignParty.body.error?.code, 'vc_not_found', 'another company’s vendor does not exist here');
+  t.same((await other.api('GET', '/arap/transactions/vendor')).body, []);
+  t.equal((await other.api('GET', `/arap/vendor/${s.parties.vendor.id}/bank_accounts`)).status, 404);
+  const visible = await s.ledger.db.transaction(async (tx) => {
+    await tx.raw(`select set_config('role', 'ledger_app', true), set_config('app.company_id', ?, true)`, [String(other.co.company.id)]);
+    return tx('ledger_entries').where({ transaction_id: doc.body.id }).count({ n: '*' }).first();
+  });
+  t.equal(Number(visible?.n), 0, 'RLS hides the ledger lines from the other company');
+});
