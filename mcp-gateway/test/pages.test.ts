@@ -92,7 +92,7 @@ t.test('AI connections pages', async (t) => {
     t.match(await resolve(ownerConn.tokens.access_token), { ok: false, reason: 'ended' }, 'not restored');
     const audit = await stack.ledger.db.transaction(async (tx) => {
       await tx.raw(`select set_config('app.company_id', ?, true)`, [String(a.company.id)]);
-      return tx('audit_log').where({ entity: 'company' }).orderBy('id').pluck('action');
+      return tx('audit_log').where({ company_id: a.company.id, entity: 'company' }).orderBy('id').pluck('action');
     });
     t.same(audit, ['ai_connections_off', 'ai_connections_on'], 'audited in the ledger');
   });
