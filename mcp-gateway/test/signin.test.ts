@@ -32,6 +32,19 @@ t.test('sign-in', async (t) => {
     t.equal((await browser.get('/account/ai-connections')).status, 303, 'signed out: back to sign-in');
   });
 
+  t.test('behind https: Secure, __Host- prefixed cookies', async (t) => {
+    const https = await startStack(t, { PUBLIC_URL: 'https://books.example.test' });
+    const c = await https.company();
+    const browser = new Browser(https.url);
+    const form = await browser.get('/signin');
+    t.match(form.headers.getSetCookie().join('\n'), /^__Host-gw_csrf=[^;]+; Path=\/; HttpOnly; SameSite=Lax; Secure/m);
+    const done = await browser.submit(form, '/signin', { email: c.email, password: c.password, totp: totpCode(c.totpSecret) });
+    t.equal(done.status, 303);
+    t.match(done.headers.getSetCookie().join('\n'), /^__Host-gw_session=gws_[^;]+; Path=\/; HttpOnly; SameSite=Lax; Secure; Max-Age=43200/m);
+    const meta = (await (await fetch(`${https.url}/.well-known/oauth-authorization-server`)).json()) as { issuer: string };
+    t.equal(meta.issuer, 'https://books.example.test', 'the issuer is the public URL');
+  });
+
   t.test('open redirects after sign-in are refused', async (t) => {
     for (const target of ['https://evil.example.com/', '//evil.example.com/x', '/\\evil.example.com', '/oauth/token', 'javascript:alert(1)']) {
       const browser = new Browser(stack.url);
