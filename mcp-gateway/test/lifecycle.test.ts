@@ -124,6 +124,10 @@ t.test('connection lifecycle', async (t) => {
     Object.assign(ledger, { baseUrl: 'http://127.0.0.1:1' });
     t.teardown(() => Object.assign(ledger, { baseUrl: saved }));
     t.match(await resolve(tokens.access_token), { ok: false, reason: 'unavailable' });
+    const meta = await fetch(`${stack.url}/.well-known/oauth-protected-resource/mcp/${a.dataset}`);
+    t.equal(meta.status, 503, 'pages and metadata answer 503 while the ledger is away');
+    t.equal(meta.headers.get('retry-after'), '5');
+    await meta.body?.cancel();
     Object.assign(ledger, { baseUrl: saved });
     t.ok((await resolve(tokens.access_token)).ok, 'works again once the ledger is back');
   });

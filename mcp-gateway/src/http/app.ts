@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import Koa, { type Context, type Next } from 'koa';
 import { koaBody } from 'koa-body';
 import type { GatewayDeps } from '../deps.ts';
+import { LedgerUnavailableError } from '../ledgerClient.ts';
 import { authorizeRouter } from '../oauth/authorize.ts';
 import { metadataRouter } from '../oauth/metadata.ts';
 import { tokenRouter } from '../oauth/tokenEndpoint.ts';
@@ -38,18 +39,23 @@ function errors(deps: GatewayDeps) {
       await next();
     } catch (raw) {
       const err = raw as Error & { status?: number; expose?: boolean };
-      const status = err.status && err.status >= 400 && err.status < 500 ? err.status : 500;
+      if (raw instanceof LedgerUnavailableError) {
+        deps.log.error({ err: err.message }, 'ledger unavailable');
+        ctx.set('Retry-After', '5');
+        Object.assign(err, { status: 503, expose: true, message: 'The service is temporarily unavailable; try again shortly.' });
+      }
+      const status = err.status && err.status >= 400 && err.status < 500 ? err.status : err.status === 503 ? 503 : 500;
       if (status === 500) deps.log.error({ err: { message: err.message, stack: err.stack } }, 'unhandled error');
       const message = status === 500 ? 'An internal error occurred.' : err.expose ? err.message : 'The request is not valid.';
       if (ctx.path.startsWith('/oauth/token') || ctx.path.startsWith('/oauth/revoke') || ctx.path.startsWith('/oauth/register')) {
         ctx.status = status;
         ctx.set('Cache-Control', 'no-store');
-        ctx.body = { error: status === 500 ? 'server_error' : 'invalid_request', error_description: message };
+        ctx.body = { error: status === 500 ? 'server_error' : status === 503 ? 'temporarily_unavailable' : 'invalid_request', error_description: message };
       } else if (ctx.accepts('html', 'json') === 'html') {
-        errorPage(ctx, status, status === 500 ? 'Something went wrong' : 'Bad request', message);
+        errorPage(ctx, status, status >= 500 ? 'Something went wrong' : 'Bad request', message);
       } else {
         ctx.status = status;
-        ctx.body = { error: { code: status === 500 ? 'internal_error' : 'invalid_request', message } };
+        ctx.body = { error: { code: status === 500 ? 'internal_error' : status === 503 ? 'unavailable' : 'invalid_request', message } };
       }
     }
   };
