@@ -48,7 +48,7 @@ export async function up(knex: Knex): Promise<void> {
     t.timestamp('posted_at', { useTz: true });
     t.unique(['company_id', 'vc', 'inv_number']);
     t.index(['company_id', 'vc', 'document_number']);
-    t.index(['company_id', 'vc', 'inv_date']);
+    t.index(['company_id', 'vc', 'inv_date', 'id']); // the list's order
     t.index(['company_id', 'party_id']);
   });
   await knex.raw(`alter table arap_transactions add constraint arap_transactions_vc_check check (vc in ('vendor','customer'))`);
