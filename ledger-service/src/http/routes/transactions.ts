@@ -71,6 +71,8 @@ export const transactionRoutes: RouteDef[] = [
     path: '/arap/transaction/:vc/:id/reverse',
     summary: 'Reverse a posted document: a new posted document with every line negated, dated `date` (default today)',
     body: transactionReverseSchema,
+    // the body is optional: no body at all means {}
+    prepareBody: (ctx) => (ctx.request.body === undefined || ctx.request.body === null || ctx.request.body === '' ? {} : ctx.request.body),
     status: 201,
     response: createdSchema,
     handler: async (req: RouteRequest<{ date?: string; description?: string }>) => {
