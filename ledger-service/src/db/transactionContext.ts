@@ -19,28 +19,15 @@ interface SnapshotRow {
  * accounts, the tax rates valid on invDate and the named vendor bank account.
  */
 export async function loadRuleContext(tx: Tx, company: Company, vc: Vc, input: TransactionInput): Promise<RuleContext> {
-  return (await loadWriteSnapshot(tx, company, vc, input, null)).rules;
-}
-
-/**
- * loadRuleContext plus, when `sequenceKind` is given, the next value of that number
- * sequence taken in the same round trip (the create path's hot loop: one statement
- * fewer). A refused write rolls the transaction back and so gives the number back.
- */
-export async function loadWriteSnapshot(
-  tx: Tx, company: Company, vc: Vc, input: TransactionInput, sequenceKind: string | null,
-): Promise<{ rules: RuleContext; sequenceValue: number | null }> {
   const defaultControl = vc === 'vendor' ? company.settings.ap_account : company.settings.ar_account;
   const roundingAccount = company.settings.rounding_account;
   const accnos = referencedAccounts(input, [defaultControl, roundingAccount]);
   const partyId = (vc === 'vendor' ? input.vendor_id : input.customer_id) ?? null;
   const partyNumber = (vc === 'vendor' ? input.vendornumber : input.customernumber) ?? null;
 
-  const seq = sequenceKind === null ? '' : `seq as (insert into sequences (company_id, kind, next_value) values (?, ?, 2)
-       on conflict (company_id, kind) do update set next_value = sequences.next_value + 1 returning next_value - 1 as value),`;
-  const { rows } = await tx.raw<{ rows: (SnapshotRow & { seq_value?: number })[] }>(
-    `with ${seq} acc as (select id, accno, link from accounts where accno = any(?::text[]))
-     select ${sequenceKind === null ? '' : '(select value from seq) as seq_value,'}
+  const { rows } = await tx.raw<{ rows: SnapshotRow[] }>(
+    `with acc as (select id, accno, link from accounts where accno = any(?::text[]))
+     select
        (select closed_until::text from companies where id = ?) as closed_until,
        (select coalesce(json_agg(json_build_object('id', p.id, 'number', p.number, 'name', p.name)), '[]')
           from parties p where p.vc = ? and (p.id = ?::bigint or p.number = ?::text)) as parties,
@@ -50,17 +37,14 @@ export async function loadWriteSnapshot(
            and t.valid_from <= ?::date and (t.valid_to is null or t.valid_to >= ?::date)) as rates,
        (select coalesce(json_agg(json_build_object('id', b.id, 'partyId', b.party_id)), '[]')
           from vendor_bank_accounts b where b.id = ?::bigint) as bank`,
-    [
-      ...(sequenceKind === null ? [] : [company.id, sequenceKind]),
-      accnos, company.id, vc, partyId, partyNumber, input.invDate, input.invDate, input.vc_bank_id ?? null,
-    ],
+    [accnos, company.id, vc, partyId, partyNumber, input.invDate, input.invDate, input.vc_bank_id ?? null],
   );
   const row = rows[0]!;
   const accounts = new Map<string, ChartAccount>(
     row.accounts.map((a) => [a.accno, { id: a.id, accno: a.accno, links: a.link.split(':').filter(Boolean) }]),
   );
   const rates = new Map<number, Decimal>(row.rates.map((r) => [r.account_id, new Money(r.rate)]));
-  const rules: RuleContext = {
+  return {
     baseCurrency: company.base_currency,
     closedUntil: row.closed_until,
     defaultControl,
@@ -70,7 +54,6 @@ export async function loadWriteSnapshot(
     rates,
     bankAccounts: row.bank,
   };
-  return { rules, sequenceValue: row.seq_value ?? null };
 }
 
 /** The company's closing date, read inside the current transaction. */

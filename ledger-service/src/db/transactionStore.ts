@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { Tx } from './knex.ts';
 import type { Company } from './companies.ts';
 import { nextNumber } from './sequences.ts';
-import { DEFAULT_NUMBER_FORMATS, formatNumber } from '../domain/numbering.ts';
+import { DEFAULT_NUMBER_FORMATS } from '../domain/numbering.ts';
 import type { auditRow } from './audit.ts';
 import type { FileContent } from '../domain/dataUri.ts';
 import type { LedgerLine, Posting, Vc } from '../domain/posting.ts';
@@ -45,11 +45,15 @@ export class NumberTaken extends Error {}
 
 export const sequenceKind = (vc: Vc) => (vc === 'vendor' ? 'ap_transaction' : 'ar_transaction');
 
-/** A sequence value in the company's number format for the kind (as nextNumber formats it). */
-export function formatSequenceValue(company: Company, kind: string, value: number): string {
+/** The company's number format for a sequence kind, split around its `{0…0}` placeholder. */
+export function numberFormat(company: Company, kind: string): { prefix: string; width: number; suffix: string } {
   const formats = (company.settings.number_formats ?? {}) as Record<string, string>;
-  return formatNumber(formats[kind] ?? DEFAULT_NUMBER_FORMATS[kind] ?? '{000000}', value);
+  const format = formats[kind] ?? DEFAULT_NUMBER_FORMATS[kind] ?? '{000000}';
+  const m = /\{(0+)\}/.exec(format);
+  if (!m) return { prefix: format, width: 0, suffix: '' };
+  return { prefix: format.slice(0, m.index), width: m[1]!.length, suffix: format.slice(m.index + m[0].length) };
 }
+
 const trimCurrency = (row: HeaderRow): HeaderRow => ({ ...row, currency: row.currency.trim() });
 
 /** Locks one document of a side for the rest of the transaction; undefined when it does not exist. */
@@ -163,29 +167,42 @@ export async function insertEntries(
 }
 
 export interface NewDocument {
-  invNumber: string;
+  /** the caller's invNumber, or the sequence to number the document from */
+  number: { own: string } | { sequence: string };
   resolved: ResolvedTransaction;
   posting: Posting;
   fields: HeaderFields;
-  /** the audit entry; its entity_id is the new document's id */
+  /** the audit entry; its entity_id is the new document's id, `invNumber` is added to its details */
   audit: ReturnType<typeof auditRow>;
 }
 
 /**
- * Writes a new document in one statement: header, lines, ledger lines (when posted) and
- * the audit entry, so a create costs one round trip. Undefined when the number is taken
- * (the header insert did nothing, and so did the rest).
+ * Writes a new document in one statement: the number (from the sequence, formatted as
+ * formatNumber does), header, lines, ledger lines (when posted) and the audit entry. The
+ * sequence row is locked only from here to the commit, so concurrent creates queue for it
+ * as briefly as possible. Undefined when the number is taken (then nothing was written;
+ * a sequence value was used up, so calling again takes the next one).
  */
-export async function insertDocument(tx: Tx, company: Company, vc: Vc, doc: NewDocument): Promise<number | undefined> {
+export async function insertDocument(tx: Tx, company: Company, vc: Vc, doc: NewDocument): Promise<{ id: number; invNumber: string } | undefined> {
   const header = headerValues(doc.resolved, doc.posting, doc.fields);
   const columns = Object.keys(header);
   const entries = doc.fields.status === 'posted' ? entryRows(doc.resolved.invDate, doc.resolved.currency, doc.posting.entries) : [];
   const a = doc.audit;
-  const { rows } = await tx.raw<{ rows: { id: number }[] }>(
-    `with h as (
+  const fmt = 'sequence' in doc.number ? numberFormat(company, doc.number.sequence) : null;
+  const numbering = 'sequence' in doc.number
+    ? `seq as (insert into sequences (company_id, kind, next_value) values (?, ?, 2)
+         on conflict (company_id, kind) do update set next_value = sequences.next_value + 1 returning (next_value - 1)::text as v),
+       num as (select ?::text || case when length(v) >= ? then v else lpad(v, ?, '0') end || ?::text as inv_number from seq),`
+    : `num as (select ?::text as inv_number),`;
+  const numberBindings = 'sequence' in doc.number
+    ? [company.id, doc.number.sequence, fmt!.prefix, fmt!.width, fmt!.width, fmt!.suffix]
+    : [doc.number.own];
+  const { rows } = await tx.raw<{ rows: { id: number; inv_number: string }[] }>(
+    `with ${numbering}
+     h as (
        insert into arap_transactions (company_id, vc, inv_number, ${columns.join(', ')})
-       values (?, ?, ?, ${columns.map(() => '?').join(', ')})
-       on conflict (company_id, vc, inv_number) do nothing returning id),
+       select ?, ?, num.inv_number, ${columns.map(() => '?').join(', ')} from num
+       on conflict (company_id, vc, inv_number) do nothing returning id, inv_number),
      l as (
        insert into arap_lines (company_id, transaction_id, position, account_id, description, amount, tax_account_id, tax_rate, tax_amount, tax_override, net)
        select ?, h.id, x.position, x.account_id, x.description, x.amount, x.tax_account_id, x.tax_rate, x.tax_amount, x.tax_override, x.net
@@ -197,16 +214,18 @@ export async function insertDocument(tx: Tx, company: Company, vc: Vc, doc: NewD
        from h, jsonb_to_recordset(?::jsonb) as x(account_id bigint, date date, amount numeric, fx_amount numeric, currency text, kind text)),
      a as (
        insert into audit_log (company_id, user_id, via, via_id, via_label, entity, entity_id, action, details)
-       select ?, ?, ?, ?, ?, ?, h.id::text, ?, ?::jsonb from h)
-     select id from h`,
+       select ?, ?, ?, ?, ?, ?, h.id::text, ?, jsonb_build_object('invNumber', h.inv_number) || ?::jsonb from h)
+     select id, inv_number from h`,
     [
-      company.id, vc, doc.invNumber, ...columns.map((c) => (header as Record<string, Knex.Value>)[c]),
+      ...numberBindings,
+      company.id, vc, ...columns.map((c) => (header as Record<string, Knex.Value>)[c]),
       company.id, JSON.stringify(lineRows(doc.resolved.posting.lines, doc.posting)),
       company.id, JSON.stringify(entries),
-      a.company_id, a.user_id, a.via, a.via_id, a.via_label, a.entity, a.action, a.details,
+      a.company_id, a.user_id, a.via, a.via_id, a.via_label, a.entity, a.action, a.details ?? '{}',
     ],
   );
-  return rows[0]?.id;
+  const row = rows[0];
+  return row && { id: row.id, invNumber: row.inv_number };
 }
 
 export async function deleteEntries(tx: Tx, id: number): Promise<void> {

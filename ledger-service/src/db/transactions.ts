@@ -2,11 +2,10 @@ import { Money, type TransactionInput } from '@ledger/shared';
 import type { Tx } from './knex.ts';
 import type { Company } from './companies.ts';
 import { auditRow, recordAudit } from './audit.ts';
-import { closedUntil, loadRuleContext, loadWriteSnapshot } from './transactionContext.ts';
-import { nextNumber } from './sequences.ts';
+import { closedUntil, loadRuleContext } from './transactionContext.ts';
 import { readTransaction, type ReadOptions, type TransactionRead } from './transactionReads.ts';
 import {
-  deleteEntries, deleteHeader, formatSequenceValue, hasPayments, insertDocument, insertEntries, insertFiles, insertHeader, lockHeader,
+  deleteEntries, deleteHeader, hasPayments, insertDocument, insertEntries, insertFiles, insertHeader, lockHeader,
   NumberTaken, replaceLines, sequenceKind, updateHeader, type HeaderRow,
 } from './transactionStore.ts';
 import type { Actor } from '../http/auth.ts';
@@ -89,33 +88,29 @@ async function assertOpen(c: WriteContext, date: string, field?: string): Promis
 }
 
 /**
- * Create: two statements in the request's transaction — the snapshot (which also takes the
- * next number) and one statement writing header, lines, ledger lines and audit entry.
+ * Create: two statements inside the request's transaction — the snapshot the rules need,
+ * and one statement numbering and writing header, lines, ledger lines and audit entry.
  */
 export async function createTransaction(c: WriteContext, doc: DocumentWrite): Promise<{ id: number; invNumber: string; status: string }> {
   const posting = doc.input.pending === '0';
-  if (posting) requireApprover(c.actor, c.vc);
-  const kind = sequenceKind(c.vc);
-  const own = doc.input.invNumber;
-  const snapshot = await loadWriteSnapshot(c.tx, c.company, c.vc, doc.input, own === undefined ? kind : null);
-  const { resolved, computed } = check(c, doc.input, posting, snapshot.rules);
+  const { resolved, computed } = await prepare(c, doc.input, posting);
   const status = posting ? 'posted' : 'draft';
   const fields = { documentNumber: doc.input.documentNumber ?? null, description: doc.input.description ?? null, status } as const;
-  let invNumber = own ?? formatSequenceValue(c.company, kind, snapshot.sequenceValue!);
-  for (let attempt = 0; ; attempt++) {
-    const audit = auditRow(c.company.id, c.actor, `${c.vc}_transaction`, null, posting ? 'create_posted' : 'create', {
-      invNumber, status, currency: resolved.currency, gross: computed.gross.toFixed(), files: doc.files.length,
-    });
-    const id = await insertDocument(c.tx, c.company, c.vc, { invNumber, resolved, posting: computed, fields, audit });
-    if (id !== undefined) {
-      await insertFiles(c.tx, c.company.id, id, doc.files);
-      return { id, invNumber, status };
+  const own = doc.input.invNumber;
+  const audit = auditRow(c.company.id, c.actor, `${c.vc}_transaction`, null, posting ? 'create_posted' : 'create', {
+    status, currency: resolved.currency, gross: computed.gross.toFixed(), files: doc.files.length,
+  });
+  const number = own === undefined ? { sequence: sequenceKind(c.vc) } : { own };
+  // a taken explicit number is a conflict; a sequence number already used by hand is skipped
+  for (let attempt = 0; attempt < 1000; attempt++) {
+    const created = await insertDocument(c.tx, c.company, c.vc, { number, resolved, posting: computed, fields, audit });
+    if (created) {
+      await insertFiles(c.tx, c.company.id, created.id, doc.files);
+      return { ...created, status };
     }
-    // the number is taken: an explicit one is a conflict; a sequence number was used by hand, take the next
     if (own !== undefined) throw new ApiError('conflict', `Document number ${own} already exists.`, '/invNumber');
-    if (attempt >= 1000) throw new Error('no free document number found');
-    invNumber = await nextNumber(c.tx, c.company, kind);
   }
+  throw new Error('no free document number found');
 }
 
 /** Saves the complete document over an existing one: header, lines and (when posted) ledger lines. */
