@@ -43,6 +43,10 @@ t.test('GET /openapi.json is a valid OpenAPI 3.1 document listing every mounted 
   t.ok(createVendor.responses['201']);
   const search = doc.paths['/client/{dataset}/arap/vendor'].get;
   t.ok(search.parameters.some((p: { name: string; in: string }) => p.name === 'name' && p.in === 'query'), 'query parameters');
+  const bills = doc.paths['/client/{dataset}/arap/transactions/vendor'].get;
+  const billFilters = bills.parameters.map((p: { name: string }) => p.name);
+  t.ok(billFilters.includes('document_number') && billFilters.includes('status'), 'side-specific list filters');
+  t.ok(billFilters.includes('vendornumber') && !billFilters.includes('customernumber'), 'the side\'s own party filter');
   const chart = doc.paths['/client/{dataset}/system/chart/accounts'].get;
   t.ok(chart.responses['304'], 'conditional GET documented');
   t.ok(doc.paths['/healthz'] && doc.paths['/readyz'], 'health endpoints');

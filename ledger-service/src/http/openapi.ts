@@ -64,6 +64,7 @@ function operation(route: RouteDef, vc: Side | undefined, fullPath: string): Jso
   const status = route.status ?? 200;
   const response = vc && route.responseBySide ? route.responseBySide[vc] : route.response;
   const body = vc && route.bodyBySide ? route.bodyBySide[vc] : route.body;
+  const query = vc && route.queryBySide ? route.queryBySide[vc] : route.query;
   const responses: Json = {
     [String(status)]: {
       description: STATUS_TEXT[status] ?? 'success',
@@ -80,7 +81,7 @@ function operation(route: RouteDef, vc: Side | undefined, fullPath: string): Jso
     tags: [tagOf(fullPath.replace('/client/{dataset}', ''))],
     parameters: [
       ...pathParameters(fullPath),
-      ...queryParameters(route.query),
+      ...queryParameters(query),
       ...(route.cacheable ? [{ name: 'If-None-Match', in: 'header', required: false, schema: { type: 'string' } }] : []),
     ],
     ...(body ? { requestBody: { required: true, content: { 'application/json': { schema: body } } } } : {}),
