@@ -2,6 +2,8 @@
  * The gateway's service credential at the ledger (DESIGN.md §2): only a credential signed
  * with the gateway's key, for the ledger audience, unexpired, for this dataset, is accepted;
  * the person's role and the granted scopes both apply; changes are audited as the AI connection.
+ * On every request the connection's preconditions are checked (owner/admin, active account,
+ * AI connections on): otherwise 403 `connection_not_allowed` with a `reason`.
  */
 import t from 'tap';
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey } from 'jose';
@@ -47,6 +49,9 @@ t.test('service credential at the ledger', async (t) => {
   const a = await createTestCompany(ledger);
   const b = await createTestCompany(ledger);
   const clerk = await a.addMember('clerk');
+  const aiConnections = (dataset: string, on: boolean) => ledger.db('companies').where({ dataset }).update({ ai_connections_enabled: on });
+  await aiConnections(a.dataset, true);
+  await aiConnections(b.dataset, true);
   const as = (token: string, dataset = a.dataset) => (method: string, path: string, body?: unknown) =>
     apiClient(ledger.url, dataset, undefined)(method, path, body, { Authorization: `Bearer ${token}` });
 
@@ -94,21 +99,74 @@ t.test('service credential at the ledger', async (t) => {
     t.equal((await as(forB, b.dataset)('GET', '/arap/vendor')).status, 403, 'and A\'s person is no member of B');
   });
 
-  t.test('scopes ∩ role: the scope alone is not enough, the role alone is not enough', async (t) => {
+  t.test('scopes ∩ role: the role alone is not enough (the role side for every role: below)', async (t) => {
     const readOnly = await credential(gateway.privateKey, { sub: a.userId, dataset: a.dataset, scope: 'contacts:read' });
     const write = await as(readOnly)('POST', '/arap/vendor', { name: 'Not allowed' });
     t.equal(write.status, 403, 'owner without contacts:write');
     t.match(write.body.error.message, /contacts:write/);
     t.equal((await as(readOnly)('GET', '/arap/vendor')).status, 200, 'reading is granted');
     t.equal((await as(readOnly)('GET', '/system/taxes')).status, 403, 'another area is not');
+    t.equal((await as(readOnly)('GET', '/system/api_keys')).status, 403, 'never through an AI connection');
+  });
 
-    const clerkToken = await credential(gateway.privateKey, { sub: clerk.userId, dataset: a.dataset });
-    const keys = await as(clerkToken)('GET', '/system/api_keys');
-    t.equal(keys.status, 403, 'never through an AI connection');
-    const audit = await as(clerkToken)('GET', '/system/audit');
-    t.equal(audit.status, 403, 'clerk lacks system.audit_log whatever the scopes');
-    t.match(audit.body.error.message, /system\.audit_log/);
-    t.equal((await as(clerkToken)('POST', '/arap/vendor', { name: 'Clerk Vendor' })).status, 201, 'clerk may add vendors');
+  t.test('the connection preconditions are checked on every request: 403 connection_not_allowed with the reason', async (t) => {
+    const refused = async (token: string, reason: string, label: string) => {
+      const res = await as(token)('GET', '/arap/vendor');
+      t.equal(res.status, 403, label);
+      t.equal(res.body.error.code, 'connection_not_allowed', label);
+      t.equal(res.body.error.reason, reason, label);
+      t.notOk(res.headers.get('x-connection-checked'), `${label}: not marked as checked`);
+    };
+    const allowed = async (token: string, label: string) => {
+      const res = await as(token)('GET', '/arap/vendor');
+      t.equal(res.status, 200, label);
+    };
+
+    // a clerk (or any role but owner/admin) can never act through an AI connection; the
+    // role ∩ scope rule itself is covered for every role by the next test
+    await refused(await credential(gateway.privateKey, { sub: clerk.userId, dataset: a.dataset }), 'role_lost', 'clerk');
+    const approveAsClerk = await as(await credential(gateway.privateKey, { sub: clerk.userId, dataset: a.dataset }))('POST', '/arap/vendor', { name: 'Clerk Vendor' });
+    t.equal(approveAsClerk.status, 403, 'nothing is written for a clerk');
+    t.equal(approveAsClerk.body.error.code, 'connection_not_allowed');
+
+    const admin = await a.addMember('admin');
+    const token = await credential(gateway.privateKey, { sub: admin.userId, dataset: a.dataset });
+    await allowed(token, 'an active admin with AI connections on');
+    const membership = () => ledger.db('memberships').where({ company_id: a.company.id, user_id: admin.userId });
+
+    await membership().update({ role: 'accountant' });
+    await refused(token, 'role_lost', 'demoted to accountant: the same (already verified) credential is refused');
+    await membership().update({ role: 'admin' });
+    await allowed(token, 'admin again (ending the connection for good is the gateway\'s part)');
+
+    await ledger.db('users').where({ id: admin.userId }).update({ active: false });
+    await refused(token, 'user_deactivated', 'account deactivated');
+    await ledger.db('users').where({ id: admin.userId }).update({ active: true });
+
+    await aiConnections(a.dataset, false);
+    await refused(token, 'ai_connections_off', 'AI connections switched off');
+    await aiConnections(a.dataset, true);
+
+    const row = await membership().first();
+    await membership().delete();
+    await refused(token, 'membership_lost', 'no longer a member');
+    await ledger.db('memberships').insert(row);
+    await allowed(token, 'member again');
+
+    const ok = await as(token)('GET', '/arap/vendor/999999');
+    t.equal(ok.status, 404, 'a refusal by the route after the checks');
+    t.equal(ok.headers.get('x-connection-checked'), 'allowed', 'still says the connection was checked');
+  });
+
+  t.test('verified credentials are remembered by their exact string only', async (t) => {
+    const token = await credential(gateway.privateKey, { sub: a.userId, dataset: a.dataset });
+    t.equal((await as(token)('GET', '/arap/vendor')).status, 200);
+    t.equal((await as(token)('GET', '/arap/vendor')).status, 200, 'again, from the cache');
+    const [header, payload, signature] = token.split('.');
+    const flipped = `${header}.${payload}.${signature!.slice(0, 20)}${signature![20] === 'A' ? 'B' : 'A'}${signature!.slice(21)}`;
+    t.equal((await as(flipped)('GET', '/arap/vendor')).status, 401, 'a token differing in the signature is verified afresh and refused');
+    const other = await credential(gateway.privateKey, { sub: a.userId, dataset: a.dataset, scope: 'contacts:read' });
+    t.equal((await as(other)('POST', '/arap/vendor', { name: 'x' })).status, 403, 'another credential carries its own scopes');
   });
 
   t.test('permittedEndpoints agrees with authorize() for every role, scope and endpoint', async (t) => {

@@ -44,6 +44,7 @@ t.test('a service credential for dataset A gets 403 at dataset B, for every endp
   const ledger = await startTestLedger(t, { gatewayPublicJwk: JSON.stringify(await exportJWK(publicKey)) });
   const a = await createTestCompany(ledger);
   const b = await createTestCompany(ledger);
+  await ledger.db('companies').whereIn('id', [a.company.id, b.company.id]).update({ ai_connections_enabled: true });
   const token = await new SignJWT({ dataset: a.dataset, conn: 'c1', scope: 'contacts:write invoices:write accounting:read', client_name: 'Test AI' })
     .setProtectedHeader({ alg: SERVICE_CREDENTIAL.algorithm })
     .setSubject(String(a.userId))

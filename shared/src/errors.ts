@@ -8,6 +8,8 @@ export const ERROR_STATUS = {
   closed_period: 422,
   unauthorized: 401,
   forbidden: 403,
+  /** a service credential whose connection may no longer live (DESIGN.md §2); carries `reason` */
+  connection_not_allowed: 403,
   not_found: 404,
   method_not_allowed: 405,
   conflict: 409,
@@ -21,5 +23,5 @@ export const ERROR_STATUS = {
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
 export interface ErrorBody {
-  error: { code: ErrorCode | string; message: string; field?: string };
+  error: { code: ErrorCode | string; message: string; field?: string; reason?: string };
 }

@@ -1,8 +1,8 @@
 import type { Context, Next } from 'koa';
 import type { Db } from '../db/knex.ts';
 import { findApiKeyByToken, touchApiKey } from '../db/apiKeys.ts';
-import { findCompanyByDataset, findMembership, type Company } from '../db/companies.ts';
-import { isRole, type Role } from '../domain/permissions.ts';
+import { findCompanyByDataset, findMembership, type Company, type MembershipRow } from '../db/companies.ts';
+import { mayConnectAssistants, type Role } from '../domain/permissions.ts';
 import { ApiError } from './errors.ts';
 import type { ServiceCredentialVerifier } from './serviceCredential.ts';
 
@@ -28,9 +28,56 @@ export interface TenantState {
 }
 
 /**
+ * Why an AI connection may no longer act (SPEC.md "MCP connection" states): the same
+ * reasons, in the same order, as the gateway's lifecycle check. The gateway ends the
+ * connection for good when the ledger answers one of them.
+ */
+export const CONNECTION_REFUSALS = {
+  company_gone: 'The company no longer exists.',
+  user_deactivated: 'The connected person\'s account is deactivated.',
+  membership_lost: 'The connected person no longer has access to the company.',
+  role_lost: 'The connected person is no longer owner or admin of the company.',
+  ai_connections_off: 'AI connections are switched off for the company.',
+} as const;
+export type ConnectionRefusal = keyof typeof CONNECTION_REFUSALS;
+
+/**
+ * Set on every response to a request whose service credential passed all checks (also when
+ * the route then refuses), so the gateway knows the ledger confirmed the connection.
+ */
+export const CONNECTION_CHECKED_HEADER = 'X-Connection-Checked';
+
+/**
+ * The connection preconditions, checked on every service-credential request: the person
+ * is an active member with a role that may connect assistants (owner/admin), and the
+ * company has AI connections switched on.
+ */
+export async function connectionRefusal(
+  db: Db,
+  company: Company | undefined,
+  membership: MembershipRow | undefined,
+  userId: number,
+): Promise<ConnectionRefusal | undefined> {
+  if (!company) return 'company_gone';
+  if (!membership || !membership.user_active) {
+    // only on this (rare) path: tell a deactivated account from a removed membership
+    const user = Number.isSafeInteger(userId) ? await db('users').where({ id: userId }).first('active') : undefined;
+    return !user || !user.active ? 'user_deactivated' : 'membership_lost';
+  }
+  if (!mayConnectAssistants(membership.role)) return 'role_lost';
+  if (!company.ai_connections_enabled) return 'ai_connections_off';
+  return undefined;
+}
+
+function connectionNotAllowed(reason: ConnectionRefusal): ApiError {
+  return new ApiError('connection_not_allowed', `The AI connection may no longer act: ${CONNECTION_REFUSALS[reason]}`, undefined, undefined, {}, { reason });
+}
+
+/**
  * Authenticates /client/:dataset requests: an API key (X-API-Key) or the gateway's
  * service credential (Authorization: Bearer). 401 when the caller is unknown, 403 when
- * the caller has no access to this dataset. Unknown datasets also answer 403, so a key
+ * the caller has no access to this dataset. A valid service credential whose connection
+ * may no longer live gets 403 `connection_not_allowed` with a `reason` (CONNECTION_REFUSALS). Unknown datasets also answer 403, so a key
  * cannot probe which companies exist.
  */
 export function authenticate(db: Db, verifier: ServiceCredentialVerifier) {
@@ -63,22 +110,22 @@ export function authenticate(db: Db, verifier: ServiceCredentialVerifier) {
       if (claims.dataset !== dataset) {
         throw new ApiError('forbidden', `The credential has no access to dataset "${dataset}".`);
       }
+      const userId = Number(claims.sub);
       company = await findCompanyByDataset(db, dataset);
-      if (!company) throw new ApiError('forbidden', `The credential has no access to dataset "${dataset}".`);
-      const membership = await findMembership(db, company.id, Number(claims.sub));
-      if (!membership || !membership.user_active || !isRole(membership.role)) {
-        throw new ApiError('forbidden', `The connected person has no access to dataset "${dataset}".`);
-      }
+      const membership = company ? await findMembership(db, company.id, userId) : undefined;
+      const refusal = await connectionRefusal(db, company, membership, userId);
+      if (refusal) throw connectionNotAllowed(refusal);
+      ctx.set(CONNECTION_CHECKED_HEADER, 'allowed');
       actor = {
-        userId: Number(claims.sub),
-        role: membership.role,
-        approvalLimit: membership.approval_limit,
+        userId,
+        role: membership!.role,
+        approvalLimit: membership!.approval_limit,
         via: { kind: 'ai_connection', id: claims.conn, label: claims.client_name, scopes: claims.scope.split(' ').filter(Boolean) },
       };
     } else {
       throw new ApiError('unauthorized', 'Send an API key in the X-API-Key header.');
     }
-    const state: TenantState = { company, actor };
+    const state: TenantState = { company: company!, actor };
     ctx.state.tenant = state;
     await next();
   };

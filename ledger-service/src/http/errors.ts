@@ -10,6 +10,8 @@ export class ApiError extends Error {
     readonly field?: string,
     readonly status: number = ERROR_STATUS[code],
     readonly headers: Record<string, string> = {},
+    /** extra members of the error object, e.g. `reason` of connection_not_allowed */
+    readonly details: Readonly<Record<string, string>> = {},
   ) {
     super(message);
   }
@@ -18,8 +20,8 @@ export class ApiError extends Error {
 export const notFound = (what: string) => new ApiError('not_found', `${what} not found`);
 export const invalid = (message: string, field?: string) => new ApiError('invalid_request', message, field);
 
-export function errorBody(code: string, message: string, field?: string): ErrorBody {
-  return { error: field ? { code, message, field } : { code, message } };
+export function errorBody(code: string, message: string, field?: string, details: Readonly<Record<string, string>> = {}): ErrorBody {
+  return { error: { ...(field ? { code, message, field } : { code, message }), ...details } };
 }
 
 /** Maps what koa-body / raw-body throw for bad bodies to API errors. */
@@ -68,7 +70,7 @@ export function errorMiddleware(log: Logger) {
       if (api) {
         ctx.status = api.status;
         for (const [k, v] of Object.entries(api.headers)) ctx.set(k, v);
-        ctx.body = errorBody(api.code, api.message, api.field);
+        ctx.body = errorBody(api.code, api.message, api.field, api.details);
         return;
       }
       (ctx.state.log as Logger | undefined ?? log).error({ err }, 'unhandled error');

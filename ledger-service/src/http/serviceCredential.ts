@@ -1,3 +1,4 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { importJWK, jwtVerify, type JWK, type CryptoKey } from 'jose';
@@ -11,8 +12,20 @@ import type { LedgerConfig } from '../config.ts';
  */
 export class ServiceCredentialVerifier {
   private key: CryptoKey | Uint8Array | undefined;
+  /**
+   * Credentials already verified, by the SHA-256 of the exact token string, until they
+   * expire: the gateway reuses a credential for many calls, and an EdDSA verification per
+   * request is a measurable part of the ledger's CPU. Only the signature check is cached;
+   * the person, role and company are checked on every request (auth.ts).
+   */
+  private readonly verified = new Map<string, { token: Buffer; claims: ServiceCredentialClaims; until: number }>();
 
-  constructor(private readonly config: LedgerConfig) {}
+  constructor(
+    private readonly config: LedgerConfig,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  static readonly MAX_CACHED = 10_000;
 
   private async publicKey(): Promise<CryptoKey | Uint8Array | undefined> {
     if (this.key) return this.key;
@@ -27,6 +40,29 @@ export class ServiceCredentialVerifier {
 
   /** The claims, or undefined when the token is forged, expired, or not meant for the ledger. */
   async verify(token: string): Promise<ServiceCredentialClaims | undefined> {
+    const id = createHash('sha256').update(token).digest('base64url');
+    const hit = this.verified.get(id);
+    if (hit) {
+      const presented = Buffer.from(token);
+      if (hit.until > this.now() && hit.token.length === presented.length && timingSafeEqual(hit.token, presented)) return hit.claims;
+      this.verified.delete(id);
+    }
+    const claims = await this.verifyJwt(token);
+    if (claims) this.remember(id, token, claims.claims, claims.until);
+    return claims?.claims;
+  }
+
+  private remember(id: string, token: string, claims: ServiceCredentialClaims, until: number): void {
+    if (until <= this.now()) return;
+    if (this.verified.size >= ServiceCredentialVerifier.MAX_CACHED) {
+      const now = this.now();
+      for (const [k, v] of this.verified) if (v.until <= now) this.verified.delete(k);
+      if (this.verified.size >= ServiceCredentialVerifier.MAX_CACHED) this.verified.clear();
+    }
+    this.verified.set(id, { token: Buffer.from(token), claims, until });
+  }
+
+  private async verifyJwt(token: string): Promise<{ claims: ServiceCredentialClaims; until: number } | undefined> {
     const key = await this.publicKey();
     if (!key) return undefined;
     try {
@@ -39,9 +75,14 @@ export class ServiceCredentialVerifier {
       });
       const c = payload as Partial<ServiceCredentialClaims>;
       if (typeof c.sub !== 'string' || typeof c.dataset !== 'string' || typeof c.scope !== 'string') return undefined;
+      // valid until it expires and while it is within the accepted age (as jwtVerify checks)
+      const until = Math.min(Number(payload.exp) * 1000, (Number(payload.iat) + SERVICE_CREDENTIAL.maxLifetimeSeconds + 5) * 1000);
       return {
-        sub: c.sub, dataset: c.dataset, scope: c.scope,
-        conn: String(c.conn ?? ''), client_name: String(c.client_name ?? 'AI assistant'),
+        claims: {
+          sub: c.sub, dataset: c.dataset, scope: c.scope,
+          conn: String(c.conn ?? ''), client_name: String(c.client_name ?? 'AI assistant'),
+        },
+        until,
       };
     } catch {
       return undefined;
