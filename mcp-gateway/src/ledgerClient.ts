@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { Agent, request, type Dispatcher } from 'undici';
 import { SignJWT } from 'jose';
+import { LRUCache } from 'lru-cache';
 import { INTERNAL_CREDENTIAL, SERVICE_CREDENTIAL } from '@ledger/shared';
 import type { GatewayKeys } from './keys.ts';
 
@@ -47,17 +48,72 @@ export interface CredentialSubject {
 
 export type LedgerMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
+export interface LedgerAnswer {
+  status: number;
+  body: unknown;
+  /** the ledger confirmed the connection's preconditions for this request (X-Connection-Checked) */
+  connectionChecked: boolean;
+}
+
+/** A signed JWT is reused until this long before it expires. */
+export const CREDENTIAL_REUSE_MARGIN_MS = 10_000;
+
+interface Signed {
+  token: Promise<string>;
+  /** epoch ms after which it is not handed out any more */
+  reuseUntil: number;
+}
+
+/**
+ * The cache key of a service credential: every claim it carries, so a credential is only
+ * ever reused for exactly the same connection, person, dataset, scopes and client name.
+ */
+export function credentialKey(c: CredentialSubject): string {
+  return JSON.stringify([c.id, String(c.userId), c.dataset, [...c.scopes].join(' '), c.clientName]);
+}
+
 export class LedgerClient {
   readonly dispatcher: Dispatcher;
+
+  /**
+   * Signed credentials, reused until shortly before they expire: an EdDSA signature per
+   * call was a measurable part of the gateway's CPU. The ledger checks the person's standing
+   * on every request whatever the credential's age, so reuse does not delay any refusal.
+   */
+  private readonly credentials = new LRUCache<string, Signed>({ max: 10_000 });
+  private internalSigned: Signed | undefined;
 
   constructor(
     readonly baseUrl: string,
     private readonly keys: GatewayKeys,
+    private readonly now: () => number = Date.now,
   ) {
     this.dispatcher = new Agent({ connections: 64, keepAliveTimeout: 4_000, headersTimeout: 30_000, bodyTimeout: 120_000 });
   }
 
-  /** The service credential for one connection: EdDSA JWT, 60 s, audience ledger-service. */
+  private fresh(sign: () => Promise<string>, lifetimeSeconds: number): Signed {
+    const reuseUntil = this.now() + lifetimeSeconds * 1000 - CREDENTIAL_REUSE_MARGIN_MS;
+    const signed: Signed = { token: sign(), reuseUntil };
+    signed.token.catch(() => { signed.reuseUntil = 0; });
+    return signed;
+  }
+
+  /** The service credential for one connection (cached per exact claim set; see credentialKey). */
+  async serviceCredential(c: CredentialSubject): Promise<string> {
+    const key = credentialKey(c);
+    const hit = this.credentials.get(key);
+    if (hit && hit.reuseUntil > this.now()) return hit.token;
+    const signed = this.fresh(() => this.signServiceCredential(c), SERVICE_CREDENTIAL.maxLifetimeSeconds);
+    this.credentials.set(key, signed);
+    return signed.token;
+  }
+
+  /** Forgets the cached credential of a connection (e.g. when it ended). */
+  forgetCredentials(connectionId: string): void {
+    for (const key of this.credentials.keys()) if ((JSON.parse(key) as string[])[0] === connectionId) this.credentials.delete(key);
+  }
+
+  /** A newly signed service credential for one connection: EdDSA JWT, 60 s, audience ledger-service. */
   async signServiceCredential(c: CredentialSubject): Promise<string> {
     return new SignJWT({ dataset: c.dataset, conn: c.id, scope: c.scopes.join(' '), client_name: c.clientName })
       .setProtectedHeader({ alg: SERVICE_CREDENTIAL.algorithm })
@@ -71,6 +127,13 @@ export class LedgerClient {
   }
 
   private async internalToken(): Promise<string> {
+    const hit = this.internalSigned;
+    if (hit && hit.reuseUntil > this.now()) return hit.token;
+    this.internalSigned = this.fresh(() => this.signInternalToken(), INTERNAL_CREDENTIAL.maxLifetimeSeconds);
+    return this.internalSigned.token;
+  }
+
+  private async signInternalToken(): Promise<string> {
     return new SignJWT({})
       .setProtectedHeader({ alg: INTERNAL_CREDENTIAL.algorithm })
       .setIssuer(INTERNAL_CREDENTIAL.issuer)
@@ -82,7 +145,7 @@ export class LedgerClient {
       .sign(this.keys.privateKey);
   }
 
-  private async send(method: LedgerMethod, path: string, token: string, body?: unknown): Promise<{ status: number; body: unknown }> {
+  private async send(method: LedgerMethod, path: string, token: string, body?: unknown): Promise<LedgerAnswer> {
     let res: Dispatcher.ResponseData;
     try {
       res = await request(`${this.baseUrl}${path}`, {
@@ -105,12 +168,12 @@ export class LedgerClient {
     } catch {
       parsed = text;
     }
-    return { status: res.statusCode, body: parsed };
+    return { status: res.statusCode, body: parsed, connectionChecked: res.headers['x-connection-checked'] === 'allowed' };
   }
 
   /** Calls the ledger's REST API as the connected person (for the MCP endpoint). */
   async callAs(c: CredentialSubject, method: LedgerMethod, path: string, body?: unknown) {
-    return this.send(method, path, await this.signServiceCredential(c), body);
+    return this.send(method, path, await this.serviceCredential(c), body);
   }
 
   private async internal<T>(method: LedgerMethod, path: string, body?: unknown, allow404 = false): Promise<T | undefined> {

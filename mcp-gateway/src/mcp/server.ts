@@ -39,6 +39,37 @@ async function runTool(
   }
 }
 
+interface ToolConfig {
+  title: string;
+  description: string;
+  inputSchema: CatalogueTool['inputSchema'];
+  annotations: { title: string; readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: boolean };
+}
+
+/** Registration data per catalogue tool, built once (a server is built per request). */
+const toolConfigs = new WeakMap<CatalogueTool, ToolConfig>();
+
+function toolConfig(tool: CatalogueTool): ToolConfig {
+  let config = toolConfigs.get(tool);
+  if (!config) {
+    const d = tool.declaration;
+    config = {
+      title: d.title,
+      description: d.description,
+      inputSchema: tool.inputSchema,
+      annotations: {
+        title: d.title,
+        readOnlyHint: d.access === 'read',
+        destructiveHint: d.access === 'write' ? (d.destructive ?? true) : false,
+        idempotentHint: d.access === 'read' ? true : (d.idempotent ?? false),
+        openWorldHint: false,
+      },
+    };
+    toolConfigs.set(tool, config);
+  }
+  return config;
+}
+
 export function buildMcpServer(
   deps: Pick<McpDeps, 'callLedger' | 'log'>,
   connection: McpConnection,
@@ -46,23 +77,7 @@ export function buildMcpServer(
 ): McpServer {
   const server = new McpServer(SERVER_INFO, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
   for (const tool of tools) {
-    const d = tool.declaration;
-    server.registerTool(
-      d.name,
-      {
-        title: d.title,
-        description: d.description,
-        inputSchema: tool.inputSchema,
-        annotations: {
-          title: d.title,
-          readOnlyHint: d.access === 'read',
-          destructiveHint: d.access === 'write' ? (d.destructive ?? true) : false,
-          idempotentHint: d.access === 'read' ? true : (d.idempotent ?? false),
-          openWorldHint: false,
-        },
-      },
-      (args: Record<string, unknown>) => runTool(deps, connection, tool, args),
-    );
+    server.registerTool(tool.declaration.name, toolConfig(tool), (args: Record<string, unknown>) => runTool(deps, connection, tool, args));
   }
   return server;
 }

@@ -30,6 +30,8 @@ export interface LedgerResponse {
   status: number;
   /** parsed JSON body, or undefined for an empty body */
   body: unknown;
+  /** the ledger confirmed the connection's preconditions for this request (X-Connection-Checked) */
+  connectionChecked?: boolean;
 }
 
 export interface McpLogger {
@@ -41,8 +43,19 @@ export interface McpLogger {
 export interface McpDeps {
   /** the public origin `{api_url}`, e.g. https://books.example.com */
   publicUrl: string;
-  /** resolves a Bearer access token to its active connection, with lifecycle checks and a throttled last-used touch */
-  resolveAccessToken(token: string): Promise<TokenResolution>;
+  /**
+   * Resolves a Bearer access token to its active connection, with lifecycle checks and a
+   * throttled last-used touch. With `deferLedgerCheck` only the gateway's own checks run
+   * (token, state, expiry, idle) and `confirmConnection` must follow.
+   */
+  resolveAccessToken(token: string, options?: { deferLedgerCheck?: boolean }): Promise<TokenResolution>;
+  /**
+   * Completes a deferred check: `verifiedByLedger` when a ledger REST call of this request
+   * confirmed the connection (then only the use is recorded); otherwise the ledger is asked.
+   */
+  confirmConnection(connection: McpConnection, verifiedByLedger: boolean): Promise<TokenResolution>;
+  /** The ledger refused the connection's credential (403 connection_not_allowed, `reason`): end it for good. */
+  connectionRefused(connection: McpConnection, reason: string): Promise<TokenResolution>;
   /**
    * Calls the ledger as the connected person (service credential of DESIGN.md §2).
    * `path` is absolute on the ledger, e.g. `/client/acme/arap/vendor?name=x`.

@@ -1,11 +1,18 @@
 /** Builds the MCP endpoint's dependencies from the gateway's (one call in http/app.ts). */
 import type { GatewayDeps } from '../deps.ts';
-import type { McpDeps } from './types.ts';
+import type { ActiveConnection } from '../oauth/connections.ts';
+import type { McpConnection, McpDeps } from './types.ts';
+
+function toActiveConnection(c: McpConnection): ActiveConnection {
+  return { ...c, userId: Number(c.userId), scopes: [...c.scopes] };
+}
 
 export function mcpDepsFrom(deps: Pick<GatewayDeps, 'config' | 'connections' | 'ledger' | 'log'>): McpDeps {
   return {
     publicUrl: deps.config.publicUrl,
-    resolveAccessToken: (token) => deps.connections.resolveAccessToken(token),
+    resolveAccessToken: (token, options) => deps.connections.resolveAccessToken(token, options),
+    confirmConnection: (connection, verifiedByLedger) => deps.connections.confirm(toActiveConnection(connection), verifiedByLedger),
+    connectionRefused: (connection, reason) => deps.connections.endRefused(connection.id, reason),
     callLedger: (connection, method, path, body) => deps.ledger.callAs(connection, method, path, body),
     callInternal: (method, path, body) => deps.ledger.callInternal(method, path, body),
     log: deps.log,

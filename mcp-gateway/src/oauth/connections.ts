@@ -96,6 +96,14 @@ function toRow(r: Record<string, unknown>): ConnectionRow {
   };
 }
 
+/** The reasons the ledger gives with 403 connection_not_allowed (ledger-service/src/http/auth.ts). */
+export const LEDGER_REFUSALS = ['company_gone', 'user_deactivated', 'membership_lost', 'role_lost', 'ai_connections_off'] as const satisfies readonly EndReason[];
+
+function endedResolution(reason: EndReason | null): TokenResolution {
+  const revoked = ['disconnected_by_person', 'disconnected_by_admin', 'revoked'].includes(reason ?? '');
+  return { ok: false, reason: revoked ? 'revoked' : 'ended', description: `The connection has ended: ${END_REASON_TEXT[reason ?? 'revoked']}.` };
+}
+
 export function toActive(row: ConnectionRow): ActiveConnection {
   return {
     id: row.id, userId: row.user_id, dataset: row.dataset, resource: row.resource,
@@ -163,26 +171,58 @@ export class ConnectionService {
   /**
    * For the MCP endpoint: the active connection of a Bearer access token, after the
    * lifecycle checks; otherwise why the token does not work. Also records the use.
+   *
+   * With `deferLedgerCheck`, only what the gateway knows itself is checked (token, state,
+   * expiry, 90 days idle) and no use is recorded: the caller must then call `confirm` —
+   * after the request's own ledger REST call, which enforces the person's standing and the
+   * AI switch (the ledger answers 403 connection_not_allowed, see `endRefused`), or with
+   * `verifiedByLedger: false` to have the ledger asked now.
    */
-  async resolveAccessToken(token: string): Promise<TokenResolution> {
+  async resolveAccessToken(token: string, options: { deferLedgerCheck?: boolean } = {}): Promise<TokenResolution> {
     const found = await this.findToken('access', token);
     if (!found) return { ok: false, reason: 'unknown', description: 'The access token is not valid.' };
     const { connection } = found;
-    if (connection.state !== 'active') {
-      const revoked = ['disconnected_by_person', 'disconnected_by_admin', 'revoked'].includes(connection.end_reason ?? '');
-      return { ok: false, reason: revoked ? 'revoked' : 'ended', description: `The connection has ended: ${END_REASON_TEXT[connection.end_reason ?? 'revoked']}.` };
-    }
+    if (connection.state !== 'active') return endedResolution(connection.end_reason);
     if (found.token.expires_at <= this.now()) return { ok: false, reason: 'expired', description: 'The access token has expired; refresh it.' };
-    let ended: EndReason | undefined;
-    try {
-      ended = await this.checkLifecycle(connection);
-    } catch (err) {
-      if (err instanceof LedgerUnavailableError) return { ok: false, reason: 'unavailable', description: 'The ledger cannot be reached; try again shortly.' };
-      throw err;
+    if (this.now() - connection.last_used_at > LIFETIME.idle) {
+      await this.end(connection.id, 'idle');
+      return endedResolution('idle');
     }
-    if (ended) return { ok: false, reason: 'ended', description: `The connection has ended: ${END_REASON_TEXT[ended]}.` };
+    if (options.deferLedgerCheck) return { ok: true, connection: toActive(connection) };
+    return this.confirm(toActive(connection), false);
+  }
+
+  /**
+   * Completes a request's connection check: when the ledger already confirmed the
+   * connection during the request (`verifiedByLedger`), only the use is recorded; otherwise
+   * the ledger is asked (membership, role, account, AI switch) and the connection ends if it
+   * may no longer live.
+   */
+  async confirm(connection: ActiveConnection, verifiedByLedger: boolean): Promise<TokenResolution> {
+    if (!verifiedByLedger) {
+      let ended: EndReason | undefined;
+      try {
+        ended = await this.checkLedger(connection.id, connection.dataset, connection.userId);
+      } catch (err) {
+        if (err instanceof LedgerUnavailableError) return { ok: false, reason: 'unavailable', description: 'The ledger cannot be reached; try again shortly.' };
+        throw err;
+      }
+      if (ended) return endedResolution(ended);
+    }
     await this.touch(connection.id);
-    return { ok: true, connection: toActive(connection) };
+    return { ok: true, connection };
+  }
+
+  /**
+   * The ledger refused the connection's service credential (403 connection_not_allowed):
+   * the connection ends for good, with the ledger's reason.
+   */
+  async endRefused(connectionId: string, ledgerReason: string): Promise<TokenResolution> {
+    const reason: EndReason = (LEDGER_REFUSALS as readonly string[]).includes(ledgerReason) ? (ledgerReason as EndReason) : 'membership_lost';
+    await this.end(connectionId, reason);
+    this.ledger.forgetCredentials(connectionId);
+    const row = await this.get(connectionId);
+    return endedResolution(row?.end_reason ?? reason);
   }
 
   /**
@@ -191,18 +231,25 @@ export class ConnectionService {
    * off. Returns the reason when it ended. Throws LedgerUnavailableError.
    */
   async checkLifecycle(connection: ConnectionRow): Promise<EndReason | undefined> {
-    let reason: EndReason | undefined;
     if (this.now() - connection.last_used_at > LIFETIME.idle) {
-      reason = 'idle';
-    } else {
-      const m = await this.ledger.member(connection.dataset, connection.user_id);
-      if (!m) reason = 'company_gone';
-      else if (!m.user_exists || !m.user_active) reason = 'user_deactivated';
-      else if (!m.role) reason = 'membership_lost';
-      else if (!m.may_connect_assistants) reason = 'role_lost';
-      else if (!m.company.ai_connections_enabled) reason = 'ai_connections_off';
+      await this.end(connection.id, 'idle');
+      return 'idle';
     }
-    if (reason) await this.end(connection.id, reason);
+    return this.checkLedger(connection.id, connection.dataset, connection.user_id);
+  }
+
+  private async checkLedger(id: string, dataset: string, userId: number): Promise<EndReason | undefined> {
+    let reason: EndReason | undefined;
+    const m = await this.ledger.member(dataset, userId);
+    if (!m) reason = 'company_gone';
+    else if (!m.user_exists || !m.user_active) reason = 'user_deactivated';
+    else if (!m.role) reason = 'membership_lost';
+    else if (!m.may_connect_assistants) reason = 'role_lost';
+    else if (!m.company.ai_connections_enabled) reason = 'ai_connections_off';
+    if (reason) {
+      await this.end(id, reason);
+      this.ledger.forgetCredentials(id);
+    }
     return reason;
   }
 
