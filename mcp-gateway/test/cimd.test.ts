@@ -2,33 +2,17 @@
  * Client ID Metadata Documents served over real https (a throw-away CA made with openssl),
  * and the SSRF protections of the fetch.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import t from 'tap';
+import { createTestCa, type TestCa } from '../../e2e/test/support/tls.ts';
 import { authorize, authorizePath, Browser, pkce, postForm, REDIRECT, startStack, type Stack } from './helpers.ts';
 
-function createTestCa() {
-  const dir = mkdtempSync(join(tmpdir(), 'gw-ca-'));
-  const f = (name: string) => join(dir, name);
-  const run = (args: string[]) => execFileSync('openssl', args, { stdio: ['ignore', 'ignore', 'pipe'] });
-  const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
-  run(['req', '-x509', ...ec, '-keyout', f('ca.key'), '-out', f('ca.pem'), '-days', '2', '-subj', '/CN=Gateway Test CA',
-    '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign']);
-  run(['req', ...ec, '-keyout', f('server.key'), '-out', f('server.csr'), '-subj', '/CN=localhost']);
-  writeFileSync(f('ext.cnf'), 'subjectAltName=DNS:localhost,IP:127.0.0.1,IP:::1\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n');
-  run(['x509', '-req', '-in', f('server.csr'), '-CA', f('ca.pem'), '-CAkey', f('ca.key'), '-CAcreateserial',
-    '-out', f('server.pem'), '-days', '2', '-extfile', f('ext.cnf')]);
-  return { caFile: f('ca.pem'), key: readFileSync(f('server.key')), cert: readFileSync(f('server.pem')) };
-}
 
 type Handler = (req: IncomingMessage, res: ServerResponse, url: string) => void;
 
-async function startDocServer(ca: ReturnType<typeof createTestCa>) {
+async function startDocServer(ca: TestCa) {
   const routes = new Map<string, Handler>();
   const hits = new Map<string, number>();
   const server: Server = createServer({ key: ca.key, cert: ca.cert }, (req, res) => {

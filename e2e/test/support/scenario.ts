@@ -4,15 +4,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Stack } from './processes.ts';
+import type { DemoInfo } from '../../../ledger-service/src/demo.ts';
 
-export interface DemoCompany {
-  api_url: string;
-  dataset: string;
-  base_url: string;
-  mcp_url: string;
-  api_key: string;
-  user: { email: string; password: string; totp_secret: string };
-}
+/** What `ledger demo --json` prints (DESIGN.md §7). */
+export type DemoCompany = DemoInfo;
 
 export async function createDemo(stack: Stack): Promise<DemoCompany> {
   // a unique dataset: test files run in parallel against one database

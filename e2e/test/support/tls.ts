@@ -26,7 +26,7 @@ export function createTestCa(): TestCa {
     '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign']);
   run(['req', ...ec, '-keyout', f('server.key'), '-out', f('server.csr'), '-subj', '/CN=localhost']);
   writeFileSync(f('ext.cnf'), [
-    'subjectAltName=DNS:localhost,IP:127.0.0.1',
+    'subjectAltName=DNS:localhost,IP:127.0.0.1,IP:::1',
     'basicConstraints=CA:FALSE',
     'keyUsage=critical,digitalSignature',
     'extendedKeyUsage=serverAuth',
