@@ -1,4 +1,5 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { constantTimeEqual, sha256Hex } from '@ledger/shared';
 import { promisify } from 'node:util';
 
 /**
@@ -13,15 +14,8 @@ export function newApiKey(): string {
   return `ak_${randomBytes(32).toString('base64url')}`;
 }
 
-export function hashApiKey(key: string): string {
-  return createHash('sha256').update(key).digest('hex');
-}
-
-export function sameHash(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-}
+export const hashApiKey = sha256Hex;
+export const sameHash = constantTimeEqual;
 
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);

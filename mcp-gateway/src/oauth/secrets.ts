@@ -3,7 +3,8 @@
  * prefix naming the kind. Stored only as SHA-256 hashes (fast hashing is enough for
  * 256-bit random values); compared in constant time.
  */
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
+import { constantTimeEqual, sha256Hex } from '@ledger/shared';
 
 export const PREFIX = {
   access: 'mcpat_',
@@ -21,15 +22,8 @@ export function looksLike(prefix: string, value: unknown): value is string {
   return typeof value === 'string' && value.length === prefix.length + 43 && value.startsWith(prefix) && /^[A-Za-z0-9_-]+$/.test(value.slice(prefix.length));
 }
 
-export function hashSecret(value: string): string {
-  return createHash('sha256').update(value).digest('hex');
-}
-
-export function sameString(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-}
+export const hashSecret = sha256Hex;
+export const sameString = constantTimeEqual;
 
 export function hmac(key: Buffer, value: string): string {
   return createHmac('sha256', key).update(value).digest('base64url');
