@@ -1,4 +1,6 @@
 import type { Db } from './knex.ts';
+import type { Company } from './companies.ts';
+import type { Role } from '../domain/permissions.ts';
 import { hashApiKey, newApiKey, sameHash } from '../domain/secrets.ts';
 
 export interface ApiKeyRow {
@@ -11,15 +13,28 @@ export interface ApiKeyRow {
   created_at: Date;
   last_used_at: Date | null;
   user_active: boolean;
+  /** the key's company */
+  company: Company;
+  /** the user's membership in that company; null when it was removed */
+  role: Role | null;
+  approval_limit: string | null;
 }
 
+/**
+ * The key with everything authentication needs (user, company, membership) in one query:
+ * this runs before every API-key request.
+ */
 export async function findApiKeyByToken(db: Db, token: string): Promise<ApiKeyRow | undefined> {
   if (!/^ak_[A-Za-z0-9_-]{43,}$/.test(token)) return undefined;
   const hash = hashApiKey(token);
   const row = (await db('api_keys as k')
     .join('users as u', 'u.id', 'k.user_id')
+    .join('companies as c', 'c.id', 'k.company_id')
+    .leftJoin('memberships as m', (j) => j.on('m.company_id', 'k.company_id').andOn('m.user_id', 'k.user_id'))
     .where('k.key_hash', hash)
-    .first('k.*', 'u.active as user_active')) as ApiKeyRow | undefined;
+    .first('k.*', 'u.active as user_active', db.raw('row_to_json(c.*) as company'), 'm.role', 'm.approval_limit')) as
+    | ApiKeyRow
+    | undefined;
   // the index lookup found it by hash already; the constant-time check guards the comparison itself
   return row && sameHash(row.key_hash, hash) ? row : undefined;
 }

@@ -2,7 +2,7 @@ import type { Context, Next } from 'koa';
 import type { Db } from '../db/knex.ts';
 import { findApiKeyByToken, touchApiKey } from '../db/apiKeys.ts';
 import { findCompanyByDataset, findMembership, type Company, type MembershipRow } from '../db/companies.ts';
-import { mayConnectAssistants, type Role } from '../domain/permissions.ts';
+import { isRole, mayConnectAssistants, type Role } from '../domain/permissions.ts';
 import { ApiError } from './errors.ts';
 import type { ServiceCredentialVerifier } from './serviceCredential.ts';
 
@@ -91,16 +91,17 @@ export function authenticate(db: Db, verifier: ServiceCredentialVerifier) {
     if (apiKey) {
       const key = await findApiKeyByToken(db, apiKey);
       if (!key || !key.user_active) throw new ApiError('unauthorized', 'The API key is not valid.');
-      company = await findCompanyByDataset(db, dataset);
-      if (!company || company.id !== key.company_id) {
+      if (key.company.dataset !== dataset) {
         throw new ApiError('forbidden', `The API key has no access to dataset "${dataset}".`);
       }
-      const membership = await findMembership(db, company.id, key.user_id);
-      if (!membership) throw new ApiError('forbidden', `The key's user is no longer a member of dataset "${dataset}".`);
+      company = key.company;
+      if (!key.role || !isRole(key.role)) {
+        throw new ApiError('forbidden', `The key's user is no longer a member of dataset "${dataset}".`);
+      }
       actor = {
         userId: key.user_id,
-        role: membership.role,
-        approvalLimit: membership.approval_limit,
+        role: key.role,
+        approvalLimit: key.approval_limit,
         via: { kind: 'api_key', id: key.id, label: key.label },
       };
       touchApiKey(db, key).catch(() => undefined);
