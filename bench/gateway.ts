@@ -13,6 +13,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import autocannon from 'autocannon';
+import { recreateDatabase } from '../scripts/database.ts';
 import pg from 'pg';
 import { SignJWT } from 'jose';
 import { SERVICE_CREDENTIAL } from '@ledger/shared';
@@ -33,17 +34,6 @@ interface Figures {
   errors: number;
 }
 
-async function recreateDatabase(): Promise<void> {
-  const url = new URL(DB_URL);
-  const admin = new URL(url);
-  admin.pathname = '/postgres';
-  const client = new pg.Client({ connectionString: admin.toString() });
-  await client.connect();
-  await client.query(`drop database if exists "${url.pathname.slice(1)}" with (force)`);
-  await client.query(`create database "${url.pathname.slice(1)}"`);
-  await client.end();
-}
-
 async function stage(opts: autocannon.Options, seconds: number): Promise<Figures> {
   const r = await autocannon({ ...opts, connections: CONNECTIONS, duration: seconds });
   return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, requests: r['2xx'], errors: r.non2xx + r.errors + r.timeouts };
@@ -54,7 +44,7 @@ function line(label: string, f: Figures): string {
 }
 
 export async function run(): Promise<void> {
-  await recreateDatabase();
+  await recreateDatabase(DB_URL);
   const teardowns: (() => unknown)[] = [];
   try {
     const env = { LOG_LEVEL: 'warn', NODE_ENV: 'production' };

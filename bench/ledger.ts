@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
+import { recreateDatabase } from '../scripts/database.ts';
 import pg from 'pg';
 import { loadConfig } from '../ledger-service/src/config.ts';
 import { createDb } from '../ledger-service/src/db/knex.ts';
@@ -35,17 +36,6 @@ interface Figures {
   p99: number;
   count: number;
   errors: number;
-}
-
-async function recreateDatabase(): Promise<void> {
-  const url = new URL(DB_URL);
-  const admin = new URL(url);
-  admin.pathname = '/postgres';
-  const client = new pg.Client({ connectionString: admin.toString() });
-  await client.connect();
-  await client.query(`drop database if exists "${url.pathname.slice(1)}" with (force)`);
-  await client.query(`create database "${url.pathname.slice(1)}"`);
-  await client.end();
 }
 
 async function setupCompany(dataDir: string) {
@@ -170,7 +160,7 @@ const fmt = (n: number, d = 1) => n.toFixed(d).padStart(9);
 
 export async function run(): Promise<void> {
   console.log(`ledger bench: ${DB_URL}, ${SECONDS}s per stage, clients ${CLIENTS.join('/')}`);
-  await recreateDatabase();
+  await recreateDatabase(DB_URL);
   const dataDir = mkdtempSync(join(tmpdir(), 'ledger-bench-'));
   const { company, apiKey, accounts } = await setupCompany(dataDir);
   const { child, url } = await startServer(dataDir);
