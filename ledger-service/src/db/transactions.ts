@@ -1,4 +1,4 @@
-import { Money, type TransactionInput } from '@ledger/shared';
+import { Money, requestsPosting, type TransactionInput } from '@ledger/shared';
 import type { Tx } from './knex.ts';
 import type { Company } from './companies.ts';
 import { auditRow, recordAudit } from './audit.ts';
@@ -92,7 +92,7 @@ async function assertOpen(c: WriteContext, date: string, field?: string): Promis
  * and one statement numbering and writing header, lines, ledger lines and audit entry.
  */
 export async function createTransaction(c: WriteContext, doc: DocumentWrite): Promise<{ id: number; invNumber: string; status: string }> {
-  const posting = doc.input.pending === '0';
+  const posting = requestsPosting(doc.input);
   const { resolved, computed } = await prepare(c, doc.input, posting);
   const status = posting ? 'posted' : 'draft';
   const fields = { documentNumber: doc.input.documentNumber ?? null, description: doc.input.description ?? null, status } as const;
@@ -142,7 +142,7 @@ export async function updateTransaction(c: WriteContext, id: number, doc: Docume
   const row = await lockOrNotFound(c, id);
   await assertChangeable(c, row);
   await assertOpen(c, row.inv_date);
-  const posting = row.status === 'posted' || doc.input.pending === '0';
+  const posting = row.status === 'posted' || requestsPosting(doc.input);
   await saveOver(c, row, doc, posting, row.status === 'draft' && posting ? 'approve' : 'update');
   return (await readTransaction(c.tx, c.vc, id, c.read))!;
 }

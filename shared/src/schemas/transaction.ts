@@ -65,7 +65,11 @@ function transactionWriteSchema(vc: Vc) {
       recordAccount: { ...accountNumberSchema, description: 'control account (AP for vendor, AR for customer); default the company setting' },
       description: { type: 'string', maxLength: 2000 },
       taxincluded: { type: 'boolean', description: 'true: line amounts are gross' },
-      pending: { type: 'string', enum: ['0'], description: 'omitted: draft; "0": post immediately' },
+      pending: {
+        type: ['string', 'integer'],
+        enum: ['0', 0],
+        description: 'omitted: draft; "0" (or the number 0): post immediately',
+      },
       ...(vc === 'vendor' ? vendorOnlyFields : {}),
       lines: { type: 'array', minItems: 1, maxItems: 500, items: transactionLineSchema },
       files: { type: 'array', maxItems: 20, items: transactionFileSchema },
@@ -106,11 +110,16 @@ export interface TransactionInput {
   recordAccount?: string;
   description?: string;
   taxincluded?: boolean;
-  pending?: '0';
+  pending?: '0' | 0;
   payment_file?: 0 | 1;
   vc_bank_id?: number;
   lines: TransactionLineInput[];
   files?: TransactionFileInput[];
+}
+
+/** Whether a write asks to post: `pending` "0" or, as integrations often send it, the number 0. */
+export function requestsPosting(input: Pick<TransactionInput, 'pending'>): boolean {
+  return input.pending === '0' || input.pending === 0;
 }
 
 export const transactionReverseSchema = {
