@@ -122,6 +122,18 @@ t.test('foreign currency: base amounts rounded, difference to the rounding accou
   const fx = d.postings.filter((p: { account: string }) => p.account !== '6960').map((p: { fxAmount: number }) => p.fxAmount);
   t.same(fx, [10.01, 10.01, 10.01, 2.43, -32.46], 'document-currency amounts kept on each line');
 
+  // the reversal's base amounts carry its sign, like its document-currency amounts
+  const rev = await s.api('POST', `/arap/transaction/vendor/${r.body.id}/reverse`, { date: '2024-03-20' });
+  t.equal(rev.status, 201, JSON.stringify(rev.body));
+  const reversal = (await s.api('GET', `/arap/transaction/vendor/${rev.body.id}`)).body;
+  t.equal(reversal.grossAmount, -32.46);
+  t.equal(reversal.baseGrossAmount, -30.3, 'base gross negative like the gross');
+  const credit = await s.api('POST', '/arap/transaction/vendor', s.doc('vendor', {
+    curr: 'EUR', exchangerate: 0.93337, lines: [{ account: '6500', amount: -10.01 }],
+  }));
+  const creditRead = (await s.api('GET', `/arap/transaction/vendor/${credit.body.id}`)).body;
+  t.same([creditRead.grossAmount, creditRead.baseGrossAmount], [-10.01, -9.34], 'a credit note keeps its sign in the base currency');
+
   const jpy = await s.api('POST', '/arap/transaction/customer', s.doc('customer', {
     curr: 'JPY', exchangerate: 0.0061, pending: '0', lines: [{ account: '3400', amount: 12345, taxAccount: '2200' }],
   }));

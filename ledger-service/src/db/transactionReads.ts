@@ -134,9 +134,13 @@ function toReadShape(row: DocumentRow, fileUrlBase: string, baseCurrency: string
   }) as TransactionRead;
 }
 
-/** |gross| in the base currency, rounded to its minor unit (the control posting's amount when posted). */
+/**
+ * Gross in the base currency, rounded to its minor unit, with the document's sign (a
+ * reversal or credit note is negative in both currencies). Rounding is half away from zero,
+ * so a reversal's base gross is exactly the negation of the original's.
+ */
 function baseGross(row: DocumentRow, baseCurrency: string): Decimal {
-  return roundTo(new Money(row.amount).times(row.exchangerate), baseCurrency).abs();
+  return roundTo(new Money(row.amount).times(row.exchangerate), baseCurrency);
 }
 
 export interface ListFilter {

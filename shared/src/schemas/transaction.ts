@@ -201,7 +201,7 @@ export const transactionReadSchema = {
     netAmount: { type: 'number' },
     taxAmount: { type: 'number' },
     grossAmount: { type: 'number' },
-    baseGrossAmount: { type: 'number', description: 'gross in the company base currency' },
+    baseGrossAmount: { type: 'number', description: 'gross in the company base currency, with the sign of grossAmount' },
     postings: {
       type: 'array',
       description: 'ledger lines of a posted document, base currency, debit positive',
