@@ -6,7 +6,7 @@ import type { GatewayDeps } from '../deps.ts';
 import { LedgerUnavailableError } from '../ledgerClient.ts';
 import { authorizeRouter } from '../oauth/authorize.ts';
 import { metadataRouter } from '../oauth/metadata.ts';
-import { tokenRouter } from '../oauth/tokenEndpoint.ts';
+import { tokenRouter } from '../oauth/token/endpoint.ts';
 import { connectionsRouter } from '../pages/connections.ts';
 import { errorPage } from '../pages/html.ts';
 import { signInRouter } from '../pages/signin.ts';

@@ -10,9 +10,8 @@ import type { MemberInfo } from '../ledgerClient.ts';
 import { consentBody, notAllowedBody, type AreaChoice } from '../pages/consent.ts';
 import { errorPage, sendPage } from '../pages/html.ts';
 import { AUTHORIZE_PARAMS, checkAuthorizeRequest, clientRedirect, type AuthorizeRequest } from './authorizeRequest.ts';
-import { LIFETIME } from './lifetimes.ts';
-import { hashSecret, newSecret, PREFIX } from './secrets.ts';
 import type { SessionUser } from './session.ts';
+import { CodeStore } from './token/codeStore.ts';
 
 /** Why this person may not connect assistants to the company, or undefined when they may. */
 function refusal(member: MemberInfo | undefined, companyName: string): string | undefined {
@@ -59,6 +58,7 @@ export function scopesOf(choices: Record<Area, AreaChoice>): string[] {
 
 export function authorizeRouter(deps: GatewayDeps): Router {
   const router = new Router();
+  const codes = new CodeStore(deps.db);
 
   async function render(ctx: Context, req: AuthorizeRequest, user: SessionUser) {
     const csrf = deps.sessions.csrfToken(ctx);
@@ -109,14 +109,11 @@ export function authorizeRouter(deps: GatewayDeps): Router {
         consentBody(req, user, csrf, choices, 'Choose at least one area, or deny the request.'));
     }
 
-    const code = newSecret(PREFIX.code);
-    const now = deps.now();
-    await deps.db('authorization_codes').insert({
-      code_hash: hashSecret(code), client_id: req.client.clientId, client_name: req.client.clientName,
-      verified_host: req.client.verifiedHost ?? null, user_id: user.id, user_name: user.name, user_email: user.email,
-      dataset: req.dataset, resource: req.resource, scopes: scopes.join(' '), redirect_uri: req.redirectUri,
-      redirect_uri_sent: req.redirectUriSent, code_challenge: req.codeChallenge, created_at: now, expires_at: now + LIFETIME.code,
-    });
+    const code = await codes.issue({
+      clientId: req.client.clientId, clientName: req.client.clientName, verifiedHost: req.client.verifiedHost ?? null,
+      userId: user.id, userName: user.name, userEmail: user.email, dataset: req.dataset, resource: req.resource, scopes,
+      redirectUri: req.redirectUri, redirectUriSent: req.redirectUriSent, codeChallenge: req.codeChallenge,
+    }, deps.now());
     deps.log.info({ client: req.client.clientId, dataset: req.dataset, user: user.id, scopes }, 'authorization code issued');
     ctx.redirect(clientRedirect(req.redirectUri, deps.issuer, { code, state: req.state }));
   });
