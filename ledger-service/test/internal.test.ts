@@ -68,6 +68,20 @@ t.test('internal API', async (t) => {
     t.equal(bad.status, 400);
   });
 
+  t.test('a TOTP code signs in once (RFC 6238 §5.2), even when sent twice at once', async (t) => {
+    const person = await a.addMember('viewer');
+    const at = (offsetSteps: number) => new TOTP({ secret: Secret.fromBase32(person.totpSecret) }).generate({ timestamp: Date.now() + offsetSteps * 30_000 });
+    const verify = (totp: string) => call('POST', '/auth/verify', good, { email: person.email, password: person.password, totp });
+    const now = at(0);
+    t.equal((await verify(now)).body.valid, true, 'first use accepted');
+    t.same((await verify(now)).body, { valid: false }, 'the same code again is refused');
+    t.same((await verify(at(-1))).body, { valid: false }, 'an earlier step is refused too');
+    const wrongPassword = await call('POST', '/auth/verify', good, { email: person.email, password: 'nope', totp: at(1) });
+    t.same(wrongPassword.body, { valid: false });
+    const later = await Promise.all([verify(at(1)), verify(at(1))]);
+    t.same(later.map((r) => r.body.valid).sort(), [false, true], 'a later step is accepted, once, also under concurrency (and a wrong password did not use it up)');
+  });
+
   t.test('membership, memberships and the AI switch', async (t) => {
     const m = await call('GET', `/companies/${a.dataset}/members/${a.userId}`, good);
     t.same(m.body, {

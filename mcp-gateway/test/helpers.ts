@@ -52,6 +52,7 @@ export async function startStack(t: Teardown, env: Record<string, string> = {}):
   let offset = 0;
   const gateway = await startGateway({ config, now: () => Date.now() + offset });
   t.teardown(() => gateway.close());
+  ledgerByOrigin.set(new URL(gateway.url).origin, ledger);
   return {
     ledger, gateway, url: gateway.url,
     advance(ms: number) {
@@ -63,6 +64,20 @@ export async function startStack(t: Teardown, env: Record<string, string> = {}):
       return c;
     },
   };
+}
+
+/** The ledger behind each gateway origin, for sign-ins through `Browser` (see `forgetTotpStep`). */
+const ledgerByOrigin = new Map<string, Stack['ledger']>();
+
+/**
+ * The ledger accepts each TOTP time step once per person (RFC 6238 §5.2). A real person signs
+ * in at most once per 30 s step, but these tests sign the same person in many times a second,
+ * each time as a fresh browser; so a test sign-in first forgets the person's last accepted step.
+ * Replay itself is tested in ledger-service/test/internal.test.ts.
+ */
+async function forgetTotpStep(origin: string, email: string): Promise<void> {
+  const ledger = ledgerByOrigin.get(new URL(origin).origin);
+  if (ledger) await ledger.db('users').where({ email: email.trim().toLowerCase() }).update({ totp_last_step: -1 });
 }
 
 export function totpCode(secret: string, offsetSteps = 0): string {
@@ -108,6 +123,7 @@ export class Browser {
 
   async request(method: 'GET' | 'POST', path: string, form?: Record<string, string>, headers: Record<string, string> = {}): Promise<Page> {
     const url = new URL(path, this.origin).toString();
+    if (method === 'POST' && new URL(url).pathname === '/signin' && form?.email) await forgetTotpStep(this.origin, form.email);
     const res = await fetch(url, {
       method,
       redirect: 'manual',

@@ -36,11 +36,27 @@ export async function findUserByEmail(db: Db, email: string): Promise<UserRow | 
   return db('users').where({ email: normalizeEmail(email) }).first();
 }
 
-/** Password and TOTP code together; both are always checked so timing does not tell which failed. */
+/**
+ * Password and TOTP code together; both are always checked so timing does not tell which failed.
+ * A code is accepted once (RFC 6238 §5.2): its time step must be later than the last accepted
+ * one, and recording it is one conditional UPDATE, so two concurrent sign-ins with the same
+ * code cannot both pass. A wrong password does not use up the code.
+ */
 export async function verifyCredentials(db: Db, key: Buffer, email: string, password: string, code: string): Promise<UserRow | undefined> {
   const user = await findUserByEmail(db, email);
   const passwordOk = await verifyPassword(password, user?.password_hash ?? 'scrypt$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA');
   if (!user || !user.active || !passwordOk) return undefined;
-  const totp = totpFor(user.email, decryptSecret(user.totp_secret_enc, key));
-  return totp.validate({ token: code, window: 1 }) === null ? undefined : user;
+  const step = acceptedTotpStep(totpFor(user.email, decryptSecret(user.totp_secret_enc, key)), code);
+  if (step === undefined) return undefined;
+  const claimed = await db('users')
+    .where({ id: user.id })
+    .andWhere('totp_last_step', '<', step)
+    .update({ totp_last_step: step }, ['id']);
+  return claimed.length === 1 ? user : undefined;
+}
+
+/** The time step the code belongs to (one step of clock drift either way), or undefined. */
+function acceptedTotpStep(totp: TOTP, code: string, timestamp = Date.now()): number | undefined {
+  const delta = totp.validate({ token: code, timestamp, window: 1 });
+  return delta === null ? undefined : totp.counter({ timestamp }) + delta;
 }

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import * as m001 from './001_core.ts';
 import * as m002 from './002_arap.ts';
+import * as m003 from './003_totp_replay.ts';
 
 /**
  * Migrations are listed here rather than discovered on disk, so they load the same
@@ -9,6 +10,7 @@ import * as m002 from './002_arap.ts';
 const migrations: Record<string, { up(k: Knex): Promise<void>; down(k: Knex): Promise<void> }> = {
   '001_core': m001,
   '002_arap': m002,
+  '003_totp_replay': m003,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
