@@ -1,13 +1,14 @@
 /**
- * The person's side in a real headless Chromium: sign-in, consent choices, warnings, and the
- * AI connections pages. Screenshots go to test-artifacts/gateway/ (gitignored).
+ * The person's side in a real headless Chromium (Debian's, or the one installed by npm ci):
+ * sign-in, consent choices, warnings, and the AI connections pages. Screenshots go to test-artifacts/gateway/ (gitignored).
  */
 import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import t from 'tap';
-import { chromium, type Browser as Chromium, type Page } from 'playwright-core';
+import type { Browser as Chromium, Page } from 'playwright-core';
+import { launchChromium } from '../../e2e/test/support/chromium.ts';
 import { pkce, postForm, registerClient, startStack, totpCode, authorizePath } from './helpers.ts';
 
 const ARTIFACTS = join(import.meta.dirname, '..', '..', 'test-artifacts', 'gateway');
@@ -29,10 +30,8 @@ t.test('in a real browser', async (t) => {
   t.teardown(() => new Promise<void>((r) => { cb.closeAllConnections(); cb.close(() => r()); }));
   const redirect = `http://127.0.0.1:${(cb.address() as AddressInfo).port}/callback`;
 
-  const browser: Chromium = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-  });
+  // Debian's Chromium when installed, else the one npm ci brought (see e2e/test/support/chromium.ts)
+  const browser: Chromium = await launchChromium();
   t.teardown(() => browser.close());
   const context = await browser.newContext();
   const page: Page = await context.newPage();
