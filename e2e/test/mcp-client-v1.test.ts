@@ -72,7 +72,7 @@ t.test('MCP client v1 (2025-11-25) with dynamic client registration', async (t) 
   t.equal(bill.body.status, 'posted', 'REST: the bill is posted');
   const audit = await api('GET', `/system/audit?limit=50`);
   const viaAi = audit.body.filter((e: { via: string }) => e.via === 'ai_connection');
-  t.ok(viaAi.some((e: { entity_id: string }) => e.entity_id === String(flow.billId)), 'the bill is in the audit log');
+  t.ok(viaAi.some((e: { entity_id: number }) => e.entity_id === flow.billId), 'the bill is in the audit log');
   t.ok(viaAi.length >= 3 && viaAi.every((e: { via_text: string }) => e.via_text === 'via AI connection (E2E Assistant (SDK v1))'), 'naming the AI connection');
 
   // disconnect from System → Management → AI connections: the next MCP request is 401

@@ -110,7 +110,7 @@ t.test('MCP client v2 with a Client ID Metadata Document', async (t) => {
   t.equal(bill.body.vendor_id, flow.vendorId);
   const audit = await api('GET', '/system/audit?limit=100');
   const viaAi = audit.body.filter((e: { via: string }) => e.via === 'ai_connection');
-  t.ok(viaAi.some((e: { entity_id: string }) => e.entity_id === String(flow.billId)), 'the bill changes are audited');
+  t.ok(viaAi.some((e: { entity_id: number }) => e.entity_id === flow.billId), 'the bill changes are audited');
   t.ok(viaAi.every((e: { via_text: string }) => e.via_text === 'via AI connection (E2E Assistant (SDK v2))'), 'naming the AI connection');
   t.ok(viaAi.every((e: { user_email: string }) => e.user_email === demo.user.email), 'against the person who connected');
 

@@ -92,6 +92,10 @@ t.test('company, user, member and keys from the command line', async (t) => {
 
   const member = await ledger(['member', 'add', dataset, email, '--role', 'accountant', '--approval-limit', '5000.50', '--json']);
   t.equal(member.code, 0, member.stderr);
+  t.strictSame(member.json, { dataset, email, user_id: user.json.id, role: 'accountant', approval_limit: 5000.5 }, 'approval_limit as a JSON number');
+  const tooPrecise = await ledger(['member', 'add', dataset, email, '--role', 'accountant', '--approval-limit', '10.001']);
+  t.equal(tooPrecise.code, 2, 'more decimals than the company currency (EUR) allows');
+  t.match(tooPrecise.stderr, /--approval-limit.*EUR.*2 decimals/);
   const membership = await db('memberships').where({ company_id: company.json.id, user_id: user.json.id }).first();
   t.equal(membership.role, 'accountant');
   t.equal(Number(membership.approval_limit), 5000.5);
@@ -130,6 +134,7 @@ t.test('company, user, member and keys from the command line', async (t) => {
     'every change is audited via CLI',
   );
   t.equal(audit[1].user_id, user.json.id, 'against the user concerned');
+  t.equal(audit[1].details.approval_limit, 5000.5, 'the audited approval limit is a number');
 });
 
 t.test('demo --json prints the documented shape and a working setup', async (t) => {

@@ -1,4 +1,5 @@
 import t from 'tap';
+import { arapSetup } from './arapHelpers.ts';
 import { hashApiKey } from '../src/domain/secrets.ts';
 import { apiClient, createTestCompany, startTestLedger } from './helpers.ts';
 
@@ -122,16 +123,16 @@ t.test('audit log: who, via what, which entity and action; owners and admins onl
   const log = await api('GET', '/system/audit');
   t.equal(log.status, 200);
   t.same(
-    log.body.map((e: { entity: string; action: string; entity_id: string }) => [e.entity, e.action, e.entity_id]),
+    log.body.map((e: { entity: string; action: string; entity_id: number }) => [e.entity, e.action, e.entity_id]),
     [
-      ['vendor', 'delete', String(v.body.id)],
-      ['api_key', 'delete', String(key.body.id)],
-      ['api_key', 'create', String(key.body.id)],
-      ['customer', 'create', String(c.body.id)],
-      ['vendor', 'update', String(v.body.id)],
-      ['vendor', 'create', String(v.body.id)],
+      ['vendor', 'delete', v.body.id],
+      ['api_key', 'delete', key.body.id],
+      ['api_key', 'create', key.body.id],
+      ['customer', 'create', c.body.id],
+      ['vendor', 'update', v.body.id],
+      ['vendor', 'create', v.body.id],
     ],
-    'newest first',
+    'newest first, entity ids as integers',
   );
   const first = log.body.at(-1);
   t.match(first, {
@@ -158,4 +159,17 @@ t.test('audit log: who, via what, which entity and action; owners and admins onl
   const b = await createTestCompany(ledger);
   const others = await apiClient(ledger.url, b.dataset, b.apiKey)('GET', '/system/audit');
   t.same(others.body, [], "another company sees none of it");
+});
+
+t.test('audit log: amounts are JSON numbers to the minor unit, ids integers', async (t) => {
+  const s = await arapSetup(t);
+  const bill = await s.api('POST', '/arap/transaction/vendor', s.doc('vendor', { pending: '0', lines: [{ account: '6500', amount: 12.5, taxAccount: '1170' }] }));
+  t.equal(bill.status, 201, JSON.stringify(bill.body));
+  const log = await s.api('GET', `/system/audit?entity=vendor_transaction&entity_id=${bill.body.id}`);
+  t.equal(log.status, 200);
+  t.equal(log.body.length, 1);
+  t.equal(log.body[0].entity_id, bill.body.id, 'entity_id is an integer');
+  t.equal(log.body[0].details.gross, 13.51, 'gross 12.50 + 1.01 tax as a number');
+  t.equal(log.body[0].details.currency, 'CHF');
+  t.notOk(/"gross":"/.test(JSON.stringify(log.body)), 'no amount as a string');
 });

@@ -70,7 +70,7 @@ t.test('approval limit in the base currency → amount_exceeded, nothing written
   const over = await limited('POST', '/arap/transaction/vendor', s.doc('vendor', { pending: '0' })); // 108.10 gross
   t.equal(over.status, 400);
   t.equal(over.body.error.code, 'amount_exceeded');
-  t.match(over.body.error.message, /108\.1.*100/);
+  t.match(over.body.error.message, /gross amount of 108\.10 CHF exceeds your approval limit of 100\.00 CHF/, 'amounts to the minor unit');
   t.equal(Number((await s.q((tx) => tx('arap_transactions').count({ n: '*' }).first()))?.n), 0, 'nothing written');
 
   const fx = await limited('POST', '/arap/transaction/vendor', s.doc('vendor', { pending: '0', curr: 'EUR', exchangerate: 0.9 })); // 108.10 EUR = 97.29 CHF

@@ -41,6 +41,19 @@ export function decimalPlaces(n: number): number {
   return new Money(n).decimalPlaces();
 }
 
+/**
+ * An amount for JSON output (read shapes, audit details, CLI --json): a JSON number rounded
+ * to the currency's minor unit, so 13.51 never travels as "13.51" nor as 13.510000.
+ */
+export function amountJson(v: Decimal.Value, currency: string): number {
+  return roundTo(v, currency).toNumber();
+}
+
+/** An amount in a sentence (error messages, CLI text): to the minor unit with its code, "100.00 CHF". */
+export function formatAmount(v: Decimal.Value, currency: string): string {
+  return `${roundTo(v, currency).toFixed(minorUnits(currency))} ${currency}`;
+}
+
 /** Amount for JSON output: a number with at most the currency's decimals. */
 export function toJsonNumber(v: Decimal.Value): number {
   return new Money(v).toNumber();

@@ -9,7 +9,7 @@ export async function recordAudit(
   companyId: number,
   actor: AuditActor,
   entity: string,
-  entityId: string | number | null,
+  entityId: number | null,
   action: string,
   details?: unknown,
 ): Promise<void> {
@@ -21,7 +21,7 @@ export function auditRow(
   companyId: number,
   actor: AuditActor,
   entity: string,
-  entityId: string | number | null,
+  entityId: number | null,
   action: string,
   details?: unknown,
 ) {
@@ -58,7 +58,8 @@ export interface AuditEntry {
   via_label: string | null;
   via_text: string;
   entity: string;
-  entity_id: string | null;
+  /** the entity's id; stored as text, always an integer id */
+  entity_id: number | null;
   action: string;
   details: unknown;
 }
@@ -66,7 +67,7 @@ export interface AuditEntry {
 /** Newest first; runs inside a tenant transaction, so only the company's own entries are visible. */
 export async function listAudit(
   tx: Tx,
-  q: { limit: number; offset: number; entity?: string; entity_id?: string },
+  q: { limit: number; offset: number; entity?: string; entity_id?: number },
 ): Promise<AuditEntry[]> {
   const query = tx('audit_log as l')
     .leftJoin('users as u', 'u.id', 'l.user_id')
@@ -75,7 +76,8 @@ export async function listAudit(
     .offset(q.offset)
     .select('l.id', 'l.at', 'l.user_id', 'u.email as user_email', 'l.via', 'l.via_id', 'l.via_label', 'l.entity', 'l.entity_id', 'l.action', 'l.details');
   if (q.entity) query.where('l.entity', q.entity);
-  if (q.entity_id) query.where('l.entity_id', q.entity_id);
-  const rows = (await query) as Omit<AuditEntry, 'via_text'>[];
-  return rows.map((r) => ({ ...r, via_text: describeVia(r.via, r.via_label) }));
+  if (q.entity_id !== undefined) query.where('l.entity_id', String(q.entity_id));
+  const rows = (await query) as (Omit<AuditEntry, 'via_text' | 'entity_id'> & { entity_id: string | null })[];
+  // ids leave as integers, like everywhere else in the API
+  return rows.map((r) => ({ ...r, entity_id: r.entity_id === null ? null : Number(r.entity_id), via_text: describeVia(r.via, r.via_label) }));
 }

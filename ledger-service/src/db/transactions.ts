@@ -1,4 +1,4 @@
-import { Money, requestsPosting, type TransactionInput } from '@ledger/shared';
+import { amountJson, formatAmount, Money, requestsPosting, type TransactionInput } from '@ledger/shared';
 import type { Tx } from './knex.ts';
 import type { Company } from './companies.ts';
 import { auditRow, recordAudit } from './audit.ts';
@@ -63,9 +63,10 @@ function check(c: WriteContext, input: TransactionInput, posting: boolean, ctx: 
   const resolved = asApi(() => resolveTransaction(c.vc, input, ctx));
   const computed = asApi(() => computePosting(resolved.posting));
   if (posting && exceedsApprovalLimit(computed.baseGross, c.actor.approvalLimit)) {
+    const base = c.company.base_currency.trim();
     throw new ApiError(
       'amount_exceeded',
-      `The document's gross amount of ${computed.baseGross.toFixed()} ${c.company.base_currency} exceeds your approval limit of ${c.actor.approvalLimit} ${c.company.base_currency}; save it as a draft instead.`,
+      `The document's gross amount of ${formatAmount(computed.baseGross, base)} exceeds your approval limit of ${formatAmount(c.actor.approvalLimit!, base)}; save it as a draft instead.`,
     );
   }
   return { resolved, computed };
@@ -98,7 +99,7 @@ export async function createTransaction(c: WriteContext, doc: DocumentWrite): Pr
   const fields = { documentNumber: doc.input.documentNumber ?? null, description: doc.input.description ?? null, status } as const;
   const own = doc.input.invNumber;
   const audit = auditRow(c.company.id, c.actor, `${c.vc}_transaction`, null, posting ? 'create_posted' : 'create', {
-    status, currency: resolved.currency, gross: computed.gross.toFixed(), files: doc.files.length,
+    status, currency: resolved.currency, gross: amountJson(computed.gross, resolved.currency), files: doc.files.length,
   });
   const number = own === undefined ? { sequence: sequenceKind(c.vc) } : { own };
   // a taken explicit number is a conflict; a sequence number already used by hand is skipped

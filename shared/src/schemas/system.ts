@@ -80,7 +80,7 @@ export const auditQuerySchema = {
   additionalProperties: false,
   properties: {
     entity: { type: 'string', maxLength: 50 },
-    entity_id: { type: 'string', maxLength: 50 },
+    entity_id: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER },
     limit: { type: 'integer', minimum: 1, maximum: 1000, default: 100 },
     offset: { type: 'integer', minimum: 0, default: 0 },
   },
@@ -99,7 +99,7 @@ export const auditEntrySchema = {
     via_label: { type: ['string', 'null'], description: 'API key label or AI client name' },
     via_text: { type: 'string', description: 'e.g. "via API key (label)"' },
     entity: { type: 'string' },
-    entity_id: { type: ['string', 'null'] },
+    entity_id: { type: ['integer', 'null'], description: 'id of the changed record' },
     action: { type: 'string' },
     details: { description: 'what changed, when recorded' },
   },

@@ -1,3 +1,4 @@
+import { amountJson, formatAmount, minorUnits, money } from '@ledger/shared';
 import { withTenant } from '../../db/knex.ts';
 import { addMember, createCompany, CompanyInputError, findMembership } from '../../db/companies.ts';
 import { recordAudit } from '../../db/audit.ts';
@@ -35,16 +36,22 @@ export async function memberAdd(ctx: CliContext, args: string[]): Promise<void> 
   if (limit !== null && !AMOUNT.test(limit)) throw new UsageError(`--approval-limit must be an amount like 5000 or 5000.50, got "${limit}"`);
   const db = await ctx.db();
   const company = await companyOrFail(db, dataset);
+  const currency = company.base_currency.trim();
+  if (limit !== null && money(limit).decimalPlaces() > minorUnits(currency)) {
+    throw new UsageError(`--approval-limit is in ${currency}, which has ${minorUnits(currency)} decimals; got "${limit}"`);
+  }
+  // the limit as a JSON number in the company currency, for the audit entry and --json
+  const limitJson = limit === null ? null : amountJson(limit, currency);
   const user = await userOrFail(db, email);
   const existed = await findMembership(db, company.id, user.id);
   await addMember(db, company.id, user.id, role, limit).catch((err: unknown) => {
     throw err instanceof CompanyInputError ? new UsageError(err.message) : err;
   });
   await withTenant(db, company.id, (tx) =>
-    recordAudit(tx, company.id, cliActor(user.id), 'membership', user.id, existed ? 'update' : 'create', { email: user.email, role, approval_limit: limit }),
+    recordAudit(tx, company.id, cliActor(user.id), 'membership', user.id, existed ? 'update' : 'create', { email: user.email, role, approval_limit: limitJson }),
   );
   ctx.out.result(
-    { dataset, email: user.email, user_id: user.id, role, approval_limit: limit },
-    `${user.email} is ${role} of "${dataset}"${limit ? ` (approval limit ${limit})` : ''}`,
+    { dataset, email: user.email, user_id: user.id, role, approval_limit: limitJson },
+    `${user.email} is ${role} of "${dataset}"${limit === null ? '' : ` (approval limit ${formatAmount(limit, currency)})`}`,
   );
 }

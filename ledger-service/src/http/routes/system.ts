@@ -65,7 +65,7 @@ export const systemRoutes: RouteDef[] = [
     summary: 'Audit log, newest first: who changed what, via which API key, CLI or AI connection',
     query: auditQuerySchema,
     response: { type: 'array', items: auditEntrySchema },
-    handler: async (req: RouteRequest<unknown, { limit: number; offset: number; entity?: string; entity_id?: string }>) =>
+    handler: async (req: RouteRequest<unknown, { limit: number; offset: number; entity?: string; entity_id?: number }>) =>
       listAudit(req.tx, req.query),
   },
 ];
