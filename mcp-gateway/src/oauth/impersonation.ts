@@ -3,27 +3,42 @@
  * whose name suggests one of them but whose (verified) domain is not the maker's gets a
  * prominent warning on the consent page.
  */
+import { nameLookalikeKeys, wordLookalikeKey } from './normalize.ts';
+
 interface Brand {
-  pattern: RegExp;
+  /** names that suggest the brand anywhere in the client name */
+  words: string[];
+  /** names that suggest it only at the start of a word ("gpt" but not "Egypt") */
+  wordStarts?: string[];
   label: string;
   maker: string;
   domains: string[];
 }
 
 const BRANDS: Brand[] = [
-  { pattern: /claude|anthropic/, label: 'Claude', maker: 'Anthropic', domains: ['claude.ai', 'claude.com', 'anthropic.com'] },
-  { pattern: /chatgpt|openai|(^|[^a-z])gpt/, label: 'ChatGPT', maker: 'OpenAI', domains: ['openai.com', 'chatgpt.com'] },
-  { pattern: /copilot/, label: 'Copilot', maker: 'Microsoft / GitHub', domains: ['microsoft.com', 'github.com', 'githubcopilot.com', 'office.com', 'live.com', 'cloud.microsoft'] },
-  { pattern: /gemini|bard/, label: 'Gemini', maker: 'Google', domains: ['google.com'] },
-  { pattern: /cursor/, label: 'Cursor', maker: 'Anysphere', domains: ['cursor.com', 'cursor.sh', 'anysphere.co'] },
-  { pattern: /perplexity/, label: 'Perplexity', maker: 'Perplexity', domains: ['perplexity.ai'] },
-  { pattern: /mistral|lechat/, label: 'Le Chat', maker: 'Mistral AI', domains: ['mistral.ai'] },
+  { words: ['claude', 'anthropic'], label: 'Claude', maker: 'Anthropic', domains: ['claude.ai', 'claude.com', 'anthropic.com'] },
+  { words: ['chatgpt', 'openai'], wordStarts: ['gpt'], label: 'ChatGPT', maker: 'OpenAI', domains: ['openai.com', 'chatgpt.com'] },
+  { words: ['copilot'], label: 'Copilot', maker: 'Microsoft / GitHub', domains: ['microsoft.com', 'github.com', 'githubcopilot.com', 'office.com', 'live.com', 'cloud.microsoft'] },
+  { words: ['gemini', 'bard'], label: 'Gemini', maker: 'Google', domains: ['google.com'] },
+  { words: ['cursor'], label: 'Cursor', maker: 'Anysphere', domains: ['cursor.com', 'cursor.sh', 'anysphere.co'] },
+  { words: ['perplexity'], label: 'Perplexity', maker: 'Perplexity', domains: ['perplexity.ai'] },
+  { words: ['mistral', 'lechat'], label: 'Le Chat', maker: 'Mistral AI', domains: ['mistral.ai'] },
 ];
 
-function normalize(name: string): string {
-  // NFKD folds look-alike compatibility characters; separators are dropped ("Chat GPT" → "chatgpt")
-  return name.normalize('NFKD').toLowerCase().replace(/[\u0300-\u036f]/g, '').replace(/[\s._\-·]+/g, '');
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
+
+/**
+ * Each brand's words are compared as look-alike keys too, so "claude" and "Сlaude" meet in
+ * the same key. A word start is the start of the name or after anything but a Latin letter
+ * (separators are already gone from the key, so "Chat GPT" reaches the brand through "chatgpt").
+ */
+const MATCHERS = BRANDS.map((brand) => {
+  const anywhere = brand.words.map((w) => escapeRegExp(wordLookalikeKey(w)));
+  const starts = (brand.wordStarts ?? []).map((w) => `(?:^|[^a-z])${escapeRegExp(wordLookalikeKey(w))}`);
+  return { brand, pattern: new RegExp([...anywhere, ...starts].join('|'), 'u') };
+});
 
 function belongsTo(host: string, domains: string[]): boolean {
   const h = host.toLowerCase().replace(/\.$/, '');
@@ -32,9 +47,9 @@ function belongsTo(host: string, domains: string[]): boolean {
 
 /** The warning text, or undefined when the name does not suggest a well-known assistant on a foreign domain. */
 export function impersonationWarning(clientName: string, verifiedHost: string | undefined): string | undefined {
-  const n = normalize(clientName);
-  for (const b of BRANDS) {
-    if (!b.pattern.test(n)) continue;
+  const keys = nameLookalikeKeys(clientName);
+  for (const { brand: b, pattern } of MATCHERS) {
+    if (!keys.some((key) => pattern.test(key))) continue;
     if (verifiedHost && belongsTo(verifiedHost, b.domains)) return undefined;
     const where = verifiedHost ? `its domain ${verifiedHost} does not belong to ${b.maker}` : `it has no verified domain of ${b.maker}`;
     return `This app calls itself "${clientName}", which suggests ${b.label}, but ${where}. It may be impersonating ${b.label}. Only continue if you are sure you started this connection yourself.`;
