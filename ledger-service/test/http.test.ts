@@ -28,8 +28,8 @@ t.test('bad bodies and unknown routes give the error body, never a 500', async (
   t.equal((await outside.json()).error.code, 'not_found');
 
   const wrongType = await api('POST', '/arap/vendor', 'name=x', { 'Content-Type': 'text/plain' });
-  t.equal(wrongType.status, 400, 'a non-JSON body is not a vendor');
-  t.equal(wrongType.body.error.code, 'invalid_request');
+  t.equal(wrongType.status, 415, 'a non-JSON body is not a vendor');
+  t.equal(wrongType.body.error.code, 'unsupported_media_type');
 });
 
 t.test('a missing permission is a 403 naming it', async (t) => {

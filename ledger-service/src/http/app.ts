@@ -1,11 +1,11 @@
 import Koa from 'koa';
 import Router from '@koa/router';
-import { HttpMethodEnum, koaBody } from 'koa-body';
 import type { Db } from '../db/knex.ts';
 import type { LedgerConfig } from '../config.ts';
 import type { Logger } from '../logger.ts';
 import { authenticate } from './auth.ts';
-import { errorMiddleware } from './errors.ts';
+import { readBody } from './body.ts';
+import { ApiError, errorMiddleware } from './errors.ts';
 import { requestContext } from './requestContext.ts';
 import { mountRoutes } from './route.ts';
 import { clientRoutes } from './routes/index.ts';
@@ -29,38 +29,40 @@ export function createApp(deps: AppDeps): Koa {
 
   app.use(requestContext(log));
   app.use(errorMiddleware(log));
-  app.use(
-    koaBody({
-      jsonLimit: config.jsonLimit,
-      formLimit: 64 * 1024,
-      textLimit: 64 * 1024,
-      jsonStrict: true,
-      multipart: true,
-      formidable: { maxFileSize: config.fileLimit, maxFiles: 20, maxFields: 50 },
-      parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH],
-      onError: (err: Error) => {
-        throw err;
-      },
-    }),
-  );
+  // bodies are read only once the caller is known (below and in internalApi): an
+  // unauthenticated request never makes the ledger buffer or parse a body
+  const body = readBody(config);
 
   const meta = metaRouter(deps);
   app.use(meta.routes());
   // only for the gateway: authenticated by its internal JWT, never by an API key
-  app.use(internalApi(deps));
+  app.use(internalApi(deps, body));
 
   // every /client/:dataset/... request is authenticated before routing, so a key for
   // another dataset gets 403 whatever the path, and route existence is not revealed
   const auth = authenticate(db, verifier);
   app.use(async (ctx, next) => {
-    const dataset = /^\/client\/([^/]+)(?:\/|$)/.exec(ctx.path)?.[1];
-    if (dataset === undefined) return next();
-    ctx.params = { dataset: decodeURIComponent(dataset) };
-    return auth(ctx, next);
+    const segment = /^\/client\/([^/]+)(?:\/|$)/.exec(ctx.path)?.[1];
+    if (segment === undefined) return next();
+    ctx.params = { dataset: datasetFromPath(segment) };
+    return auth(ctx, () => body(ctx, next));
   });
   const client = new Router({ prefix: '/client/:dataset' });
   mountRoutes(client, db, clientRoutes);
   app.use(client.routes());
+  // 405/501 without a body become the JSON error body in errorMiddleware
   app.use(client.allowedMethods({ throw: false }));
   return app;
+}
+
+/** The dataset of a /client/{dataset}/ path; malformed percent-encoding or a NUL is a 400. */
+function datasetFromPath(segment: string): string {
+  let dataset: string;
+  try {
+    dataset = decodeURIComponent(segment);
+  } catch {
+    throw new ApiError('invalid_request', 'The dataset in the path is not valid percent-encoding.');
+  }
+  if (dataset.includes('\u0000')) throw new ApiError('invalid_request', 'The dataset in the path contains a NUL character.');
+  return dataset;
 }

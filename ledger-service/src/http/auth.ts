@@ -73,6 +73,9 @@ function connectionNotAllowed(reason: ConnectionRefusal): ApiError {
   return new ApiError('connection_not_allowed', `The AI connection may no longer act: ${CONNECTION_REFUSALS[reason]}`, undefined, undefined, {}, { reason });
 }
 
+/** API keys start with `ak_`; service credentials are JWTs. Only the prefix is looked at. */
+const looksLikeApiKey = (token: string) => token.startsWith('ak_');
+
 /**
  * Authenticates /client/:dataset requests: an API key (X-API-Key) or the gateway's
  * service credential (Authorization: Bearer). 401 when the caller is unknown, 403 when
@@ -105,6 +108,8 @@ export function authenticate(db: Db, verifier: ServiceCredentialVerifier) {
         via: { kind: 'api_key', id: key.id, label: key.label },
       };
       touchApiKey(db, key).catch(() => undefined);
+    } else if (bearer && looksLikeApiKey(bearer)) {
+      throw new ApiError('unauthorized', 'API keys are sent in the X-API-Key header, not as Authorization: Bearer.');
     } else if (bearer) {
       const claims = await verifier.verify(bearer);
       if (!claims) throw new ApiError('unauthorized', 'The service credential is not valid.');

@@ -39,21 +39,91 @@ function fromHttpError(err: { status?: number; httpCode?: number; type?: string;
   return undefined;
 }
 
-/** Postgres errors that bad input can cause, mapped to 4xx instead of 500. */
-function fromPgError(err: { code?: string; constraint?: string; detail?: string }): ApiError | undefined {
-  switch (err.code) {
+/** Seconds a client should wait before retrying while the database cannot be reached. */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+
+function unavailable(message: string, retryAfter = UNAVAILABLE_RETRY_AFTER_SECONDS): ApiError {
+  return new ApiError('unavailable', message, undefined, undefined, { 'Retry-After': String(retryAfter) });
+}
+
+/** Socket-level failures reaching Postgres (node's errno codes). */
+const CONNECTION_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE']);
+
+interface DbError {
+  code?: string;
+  name?: string;
+  message?: string;
+  constraint?: string;
+}
+
+/**
+ * The database cannot be reached or cannot take the request right now: a refused or cut
+ * connection (pg's "Connection terminated…", also after a Postgres restart), knex's pool
+ * acquire timeout. Identified by errno and the drivers' fixed messages, because pg and
+ * knex give these no SQLSTATE.
+ */
+function isConnectionFailure(err: DbError): boolean {
+  if (err.code !== undefined && CONNECTION_ERRNOS.has(err.code)) return true;
+  if (err.name === 'KnexTimeoutError') return true;
+  const message = err.message ?? '';
+  return /^Connection terminated|Client has encountered a connection error|Connection ended unexpectedly|timeout exceeded when trying to connect/i.test(message);
+}
+
+/**
+ * Database errors by SQLSTATE class (PostgreSQL Appendix A), so every code of a class
+ * gets the same treatment: data exceptions and integrity violations come from the
+ * request (4xx); connection, resource and shutdown conditions are temporary (503 with
+ * Retry-After); everything else (syntax, undefined objects, internal errors) is our
+ * fault and stays a 500.
+ */
+function fromDbError(err: DbError): ApiError | undefined {
+  if (isConnectionFailure(err)) return unavailable('The database cannot be reached at the moment; retry later.');
+  const code = err.code;
+  if (typeof code !== 'string' || !/^[0-9A-Z]{5}$/.test(code)) return undefined;
+  switch (code) {
     case '23505':
       return new ApiError('conflict', `A record with the same unique value already exists${err.constraint ? ` (${err.constraint})` : ''}.`);
     case '23503':
       return new ApiError('conflict', 'The record is referenced by other records or refers to a missing one.');
+    case '23502':
+    case '23514':
+      return new ApiError('invalid_request', 'A value violates a rule of the stored record.');
     case '22003':
       return new ApiError('invalid_request', 'A number is out of range.');
     case '22007':
     case '22008':
       return new ApiError('invalid_request', 'A date is not valid.');
+    case '22021':
+    case '22P05':
+      return new ApiError('invalid_request', 'A text value contains a character that cannot be stored (e.g. NUL).');
+    case '57014': // statement timeout / cancelled
+      return unavailable('The request took too long; retry later.', 1);
+    default:
+  }
+  switch (code.slice(0, 2)) {
+    case '22': // data exception
+      return new ApiError('invalid_request', 'A value in the request is not valid.');
+    case '23': // integrity constraint violation
+      return new ApiError('conflict', 'The request conflicts with existing records.');
+    case '40': // serialization failure, deadlock: the same request may succeed when retried
+      return unavailable('The request collided with a concurrent one; retry.', 1);
+    case '54': // program limit exceeded, e.g. a value too large for an index
+      return new ApiError('invalid_request', 'A value in the request is too large to store.');
+    case '08': // connection exception
+    case '53': // insufficient resources (too many connections, out of memory or disk)
+      return unavailable('The database cannot take the request at the moment; retry later.');
+    case '57': // operator intervention: 57P01-57P05 shutdown, cannot connect now
+      return unavailable('The database is restarting or unavailable; retry later.');
     default:
       return undefined;
   }
+}
+
+/** A 405/501 the router left without a body: a method no route at this path takes. */
+function methodNotAllowed(ctx: Context): ApiError {
+  const allow = ctx.response.get('Allow');
+  if (!allow) return new ApiError('not_found', `No route for ${ctx.method} ${ctx.path}.`);
+  return new ApiError('method_not_allowed', `${ctx.method} is not allowed here; allowed: ${allow}.`, undefined, 405, { Allow: allow });
 }
 
 /** The one place where errors become HTTP responses. */
@@ -64,10 +134,13 @@ export function errorMiddleware(log: Logger) {
       if (ctx.status === 404 && ctx.body === undefined) {
         throw new ApiError('not_found', `No route for ${ctx.method} ${ctx.path}.`);
       }
+      if ((ctx.status === 405 || ctx.status === 501) && ctx.body === undefined) throw methodNotAllowed(ctx);
     } catch (raw) {
       const err = raw as Error & Record<string, unknown>;
-      const api = raw instanceof ApiError ? raw : fromHttpError(err as never) ?? fromPgError(err as never);
+      const api = raw instanceof ApiError ? raw : fromHttpError(err as never) ?? fromDbError(err as never);
       if (api) {
+        // a 503 is ours to watch (database unreachable), though not a bug
+        if (api.status >= 500) (ctx.state.log as Logger | undefined ?? log).warn({ code: api.code, cause: err.message }, api.message);
         ctx.status = api.status;
         for (const [k, v] of Object.entries(api.headers)) ctx.set(k, v);
         ctx.body = errorBody(api.code, api.message, api.field, api.details);

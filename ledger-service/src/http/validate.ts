@@ -54,10 +54,49 @@ function isCurrencyError(e: ErrorObject): boolean {
   return /\/(curr|currency)$/.test(e.instancePath) && ['pattern', 'format', 'type'].includes(e.keyword);
 }
 
+/** Deeper than any request body of the API; bounds the work of every later walk over it. */
+export const MAX_JSON_DEPTH = 32;
+
+/** In u-mode a surrogate pair is one code point, so only unpaired halves are category Cs. */
+const LONE_SURROGATE = /\p{Cs}/u;
+
+const pointerToken = (key: string | number) => String(key).replace(/~/g, '~0').replace(/\//g, '~1');
+
+function checkString(s: string, field: string, what: string): void {
+  if (s.includes('\u0000')) throw new ApiError('invalid_request', `${what} contains a NUL character.`, field);
+  if (LONE_SURROGATE.test(s)) throw new ApiError('invalid_request', `${what} contains an unpaired UTF-16 surrogate (not valid Unicode).`, field);
+}
+
+/**
+ * Refuses what the database cannot store or what would only exhaust the stack later: NUL
+ * characters and unpaired surrogates in any string or key, and nesting deeper than
+ * MAX_JSON_DEPTH. Run on every JSON body and query before validation, so such input never
+ * reaches SQL. Iterative: a body nested 100,000 deep is refused, not a stack overflow.
+ */
+export function assertStorableJson(value: unknown, root = ''): void {
+  const stack: { value: unknown; path: string; depth: number }[] = [{ value, path: root, depth: 0 }];
+  while (stack.length > 0) {
+    const { value: v, path, depth } = stack.pop()!;
+    if (typeof v === 'string') {
+      checkString(v, path, `Field "${path.slice(1) || 'body'}"`);
+    } else if (typeof v === 'object' && v !== null) {
+      if (depth >= MAX_JSON_DEPTH) {
+        throw new ApiError('invalid_request', `The value nests deeper than ${MAX_JSON_DEPTH} levels.`, path);
+      }
+      for (const [key, child] of Object.entries(v)) {
+        const childPath = `${path}/${pointerToken(key)}`;
+        checkString(key, childPath, `The name of field "${childPath.slice(1)}"`);
+        stack.push({ value: child, path: childPath, depth: depth + 1 });
+      }
+    }
+  }
+}
+
 export function validateBody<T>(schema: object, body: unknown): T {
   if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw new ApiError('invalid_request', 'The request body must be a JSON object.');
   }
+  assertStorableJson(body);
   const fn = compiled(ajv, cache, schema);
   if (!fn(body)) {
     const first = fn.errors![0]!;
@@ -68,6 +107,7 @@ export function validateBody<T>(schema: object, body: unknown): T {
 }
 
 export function validateQuery<T>(schema: object, query: Record<string, unknown>): T {
+  assertStorableJson(query);
   const copy = { ...query };
   const fn = compiled(queryAjv, queryCache, schema);
   if (!fn(copy)) {

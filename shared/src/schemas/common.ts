@@ -12,7 +12,13 @@ export const accountNumberSchema = {
 export const currencySchema = {
   type: 'string', pattern: '^[A-Z]{3}$', format: 'iso-currency', description: 'ISO 4217 code',
 } as const;
-export const idSchema = { type: 'integer', minimum: 1 } as const;
+/**
+ * Ids are Postgres bigint and JSON numbers: bounded by 2^53 - 1, the largest integer a
+ * JSON number carries exactly (also the bigint ids' practical range), so 1e21 is a 400,
+ * not a value the database cannot parse.
+ */
+export const MAX_ID = 9007199254740991;
+export const idSchema = { type: 'integer', minimum: 1, maximum: MAX_ID } as const;
 export const vcSchema = { type: 'string', enum: ['vendor', 'customer'] } as const;
 
 export const errorBodySchema = {
@@ -37,5 +43,5 @@ export const createdSchema = {
 
 export const listQuerySchema = {
   limit: { type: 'integer', minimum: 1, maximum: 1000, default: 100 },
-  offset: { type: 'integer', minimum: 0, default: 0 },
+  offset: { type: 'integer', minimum: 0, maximum: MAX_ID, default: 0 },
 } as const;

@@ -8,7 +8,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import Router from '@koa/router';
-import type { Context, Next } from 'koa';
+import type { Context, Middleware, Next } from 'koa';
 import { importJWK, jwtVerify, type CryptoKey, type JWK } from 'jose';
 import { INTERNAL_CREDENTIAL } from '@ledger/shared';
 import type { AppDeps } from '../app.ts';
@@ -95,12 +95,13 @@ function str(body: Record<string, unknown>, name: string, max: number): string {
 }
 
 /** Middleware for everything under /internal: the credential is checked before any routing. */
-export function internalApi(deps: AppDeps) {
+export function internalApi(deps: AppDeps, readBody: Middleware) {
   const auth = internalAuth(new InternalCredentialVerifier(deps.config));
   const routes = internalRouter(deps).routes();
   return async function internal(ctx: Context, next: Next) {
     if (ctx.path !== '/internal' && !ctx.path.startsWith('/internal/')) return next();
-    await auth(ctx, () => routes(ctx as never, next));
+    // the body is read only after the credential passed
+    await auth(ctx, () => readBody(ctx, () => routes(ctx as never, next)));
   };
 }
 

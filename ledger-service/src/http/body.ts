@@ -1,0 +1,88 @@
+import type { Context, Middleware, Next } from 'koa';
+import { HttpMethodEnum, koaBody } from 'koa-body';
+import type { LedgerConfig } from '../config.ts';
+import { ApiError } from './errors.ts';
+import { assertStorableJson } from './validate.ts';
+
+/** What a request body may be: JSON everywhere, multipart where files are uploaded. */
+export const ACCEPTED_TYPES = ['application/json', 'multipart/form-data'] as const;
+const UNSUPPORTED_TYPE = 'Send the body as application/json (or multipart/form-data for AR/AP transactions with files).';
+
+/** Methods whose body is read; a body on GET/DELETE is ignored, as before. */
+const PARSED_METHODS = new Set(['POST', 'PUT', 'PATCH']);
+
+/**
+ * Reads the request body. Mounted after authentication, so an unauthenticated caller
+ * never makes the ledger buffer or parse a body. Every failure while reading a body is
+ * the client's: malformed JSON, a body falsely labelled gzip/deflate/br, a broken
+ * multipart part all answer 4xx (only file-system errors of the temporary upload files
+ * stay server errors).
+ */
+export function readBody(config: LedgerConfig): Middleware {
+  const parse = koaBody({
+    json: true,
+    urlencoded: false,
+    text: false,
+    multipart: true,
+    jsonLimit: config.jsonLimit,
+    jsonStrict: true,
+    formidable: { maxFileSize: config.fileLimit, maxFiles: 20, maxFields: 50 },
+    parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH],
+    onError: (err: Error) => {
+      throw bodyError(err);
+    },
+  });
+  return async function parseBody(ctx: Context, next: Next) {
+    if (!PARSED_METHODS.has(ctx.method)) return next();
+    // no body at all; type-is counts `Content-Length: 0` (what fetch sends on an empty POST) as a body
+    if (ctx.request.length === 0) return next();
+    const type = ctx.request.is(...ACCEPTED_TYPES);
+    if (type === null) return next();
+    if (type === false) throw new ApiError('unsupported_media_type', `Unsupported Content-Type "${ctx.get('Content-Type')}". ${UNSUPPORTED_TYPE}`);
+    const encoding = ctx.get('Content-Encoding').trim().toLowerCase();
+    if (type === 'multipart/form-data' && encoding !== '' && encoding !== 'identity') {
+      throw new ApiError('unsupported_media_type', 'Content-Encoding is supported for application/json bodies only; send multipart bodies uncompressed.');
+    }
+    await parse(ctx, async () => {
+      // a multipart body's JSON part is checked when it is validated (validateBody)
+      if (type === 'application/json') assertStorableJson(ctx.request.body);
+      await next();
+    });
+  };
+}
+
+interface BodyReadError {
+  status?: number;
+  statusCode?: number;
+  /** formidable's status */
+  httpCode?: number;
+  /** raw-body's kind, e.g. entity.too.large */
+  type?: string;
+  /** set on file-system errors (e.g. ENOSPC writing an upload) */
+  syscall?: string;
+  message?: string;
+}
+
+/** The API error for a failure while reading a body. */
+export function bodyError(raw: unknown): unknown {
+  if (raw instanceof ApiError) return raw;
+  const err = (typeof raw === 'object' && raw !== null ? raw : {}) as BodyReadError;
+  if (err.syscall) return raw; // the server's disk, not the client's body
+  const status = err.status ?? err.statusCode ?? err.httpCode;
+  if (status === 413 || err.type === 'entity.too.large') {
+    return new ApiError('payload_too_large', 'The request body is larger than allowed.');
+  }
+  if (status === 415) {
+    // raw-body: unknown charset; inflation: unknown Content-Encoding
+    return new ApiError('unsupported_media_type', `${err.message ?? 'Unsupported body encoding'}. Supported: Content-Encoding gzip, deflate or br on JSON bodies, charset utf-8.`);
+  }
+  if (err.type === 'entity.parse.failed' || raw instanceof SyntaxError) {
+    return new ApiError('invalid_request', 'The request body is not valid JSON.');
+  }
+  if (err.type === 'request.aborted') return new ApiError('invalid_request', 'The request body ended early.');
+  if (err.httpCode !== undefined) {
+    return new ApiError('invalid_request', `The multipart body is malformed: ${err.message ?? 'unreadable part'}.`);
+  }
+  // e.g. zlib: a body labelled gzip/deflate/br that is not
+  return new ApiError('invalid_request', 'The request body could not be read: it does not match its Content-Encoding or Content-Length.');
+}
