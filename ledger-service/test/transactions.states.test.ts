@@ -106,7 +106,7 @@ t.test('closed period → 422 for create, update, approve, delete and reverse', 
   t.equal(bad.status, 400);
   const closed = await s.api('POST', '/system/close_books', { date: '2024-03-31' });
   t.equal(closed.status, 200);
-  t.same(closed.body, { closed_until: '2024-03-31' });
+  t.same(closed.body, { date: '2024-03-31' });
 
   const expect422 = (r: { status: number; body: any }, what: string) => {
     t.equal(r.status, 422, what);
@@ -124,11 +124,48 @@ t.test('closed period → 422 for create, update, approve, delete and reverse', 
   const revOpen = await s.api('POST', `/arap/transaction/vendor/${posted.body.id}/reverse`, { date: '2024-04-01' });
   t.equal(revOpen.status, 201, 'a closed-period document is reversed in an open period');
 
-  const reopened = await s.api('POST', '/system/close_books', { date: '2024-02-29' });
+  const reopened = await s.api('POST', '/system/close_books', { date: '2024-02-29', reopen: true });
   t.equal(reopened.status, 200);
   t.equal((await s.api('DELETE', `/arap/transaction/vendor/${draft.body.id}`)).status, 204, 'reopened');
-  const audit = await s.q((tx) => tx('audit_log').where({ entity: 'company', action: 'close_books' }).orderBy('id').pluck('details'));
-  t.same(audit, [{ closed_until: '2024-03-31', previous: null }, { closed_until: '2024-02-29', previous: '2024-03-31' }]);
+  const audit = await s.q((tx) => tx('audit_log').where({ entity: 'company' }).whereIn('action', ['close_books', 'reopen_books']).orderBy('id').select('action', 'details'));
+  t.same(audit, [
+    { action: 'close_books', details: { closed_until: '2024-03-31', previous: null } },
+    { action: 'reopen_books', details: { closed_until: '2024-02-29', previous: '2024-03-31' } },
+  ]);
+});
+
+t.test('close_books: GET shows the date; moving it back needs reopen: true from an owner', async (t) => {
+  const s = await arapSetup(t);
+  const admin = await memberApi(s, s.co, 'admin');
+  const accountant = await memberApi(s, s.co, 'accountant');
+  t.strictSame((await s.api('GET', '/system/close_books')).body, { date: null }, 'never closed: null');
+  t.equal((await admin('POST', '/system/close_books', { date: '2024-03-31' })).status, 200, 'admins close the books');
+  const read = await accountant('GET', '/system/close_books');
+  t.equal(read.status, 200, 'every member may read the date');
+  t.strictSame(read.body, { date: '2024-03-31' });
+  t.equal((await s.api('POST', '/system/close_books', { date: '2024-04-30' })).status, 200, 'moving forward needs nothing more');
+  t.equal((await s.api('POST', '/system/close_books', { date: '2024-04-30' })).status, 200, 'the same date again changes nothing');
+
+  const back = await s.api('POST', '/system/close_books', { date: '2024-01-31' });
+  t.equal(back.status, 409, 'an earlier date is refused without reopen');
+  t.equal(back.body.error.code, 'conflict');
+  t.match(back.body.error.message, /2024-04-30.*reopen: true/);
+  t.equal(back.body.error.field, '/date');
+  const byAdmin = await admin('POST', '/system/close_books', { date: '2024-01-31', reopen: true });
+  t.equal(byAdmin.status, 403, 'only owners reopen');
+  t.equal(byAdmin.body.error.code, 'forbidden');
+  t.match(byAdmin.body.error.message, /system\.reopen_books/);
+  t.equal((await s.api('POST', '/system/close_books', { date: '2024-01-31', reopen: 'yes' })).status, 400, 'reopen is a boolean');
+  t.strictSame((await s.api('GET', '/system/close_books')).body, { date: '2024-04-30' }, 'nothing changed');
+  const audited = await s.q((tx) => tx('audit_log').where({ entity: 'company', action: 'reopen_books' }).count({ n: '*' }).first());
+  t.equal(Number(audited?.n), 0, 'refusals write no audit entry');
+
+  const reopened = await s.api('POST', '/system/close_books', { date: '2024-01-31', reopen: true });
+  t.equal(reopened.status, 200);
+  t.strictSame(reopened.body, { date: '2024-01-31' });
+  t.strictSame((await s.api('GET', '/system/close_books')).body, { date: '2024-01-31' });
+  const entry = await s.api('GET', '/system/audit?entity=company&limit=1');
+  t.match(entry.body[0], { action: 'reopen_books', user_id: s.co.userId, details: { closed_until: '2024-01-31', previous: '2024-04-30' } }, 'the reopening is audited');
 });
 
 t.test('delete: drafts only', async (t) => {

@@ -18,7 +18,7 @@ export const PERMISSIONS = [
   // bank, documents
   'bank.bank_accounts', 'bank.import', 'bank.payment_files', 'documents.documents', 'documents.upload',
   // system
-  'system.chart_of_accounts', 'system.taxes', 'system.fiscal_years', 'system.close_books',
+  'system.chart_of_accounts', 'system.taxes', 'system.fiscal_years', 'system.close_books', 'system.reopen_books',
   'system.audit_log', 'system.management.api_keys', 'system.management.ai_connections',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
@@ -44,7 +44,8 @@ const ACCOUNTANT: Permission[] = [
 
 export const ROLE_PERMISSIONS: Record<Role, ReadonlySet<Permission>> = {
   owner: new Set(PERMISSIONS),
-  admin: new Set(PERMISSIONS),
+  // reopening closed periods changes what was reported: owners only
+  admin: new Set(PERMISSIONS.filter((p) => p !== 'system.reopen_books')),
   accountant: new Set(ACCOUNTANT),
   clerk: new Set(CLERK),
   viewer: new Set(READ),

@@ -38,6 +38,7 @@ export const ENDPOINT_PERMISSIONS: Record<string, EndpointRule> = {
   // system
   'GET /system/chart/accounts': { permission: 'system.chart_of_accounts', scope: 'accounting:read' },
   'GET /system/taxes': { permission: 'system.taxes', scope: 'accounting:read' },
+  'GET /system/close_books': { permission: 'system.fiscal_years', scope: 'accounting:read' },
   'POST /system/close_books': { permission: 'system.close_books', scope: null },
   'GET /system/api_keys': { permission: 'system.management.api_keys', scope: null },
   'POST /system/api_keys': { permission: 'system.management.api_keys', scope: null },

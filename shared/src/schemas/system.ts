@@ -7,7 +7,16 @@ export const apiKeyCreateSchema = {
 
 export const closeBooksSchema = {
   type: 'object', additionalProperties: false, required: ['date'],
-  properties: { date: dateSchema },
+  properties: {
+    date: { ...dateSchema, description: 'books closed up to and including this date' },
+    reopen: { type: 'boolean', description: 'true to move the date back (reopens the days after it); owners only' },
+  },
+} as const;
+
+/** GET and POST /system/close_books answer the closing date; null while the books were never closed. */
+export const closeBooksStateSchema = {
+  type: 'object', required: ['date'],
+  properties: { date: { type: ['string', 'null'], format: 'date', description: 'yyyy-mm-dd; null when never closed' } },
 } as const;
 
 const nullableDate = { type: ['string', 'null'], format: 'date', description: 'yyyy-mm-dd, null = open-ended' } as const;
