@@ -3,10 +3,11 @@
  * encodings, 405s, malformed input that must stay a 4xx, large data URIs.
  */
 import { request, type IncomingMessage } from 'node:http';
+import { connect, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import t from 'tap';
 import { arapSetup } from './arapHelpers.ts';
-import { apiClient, createTestCompany, startTestLedger } from './helpers.ts';
+import { apiClient, createTestCompany, startTestLedger, TEST_DATABASE_URL } from './helpers.ts';
 
 /** Raw HTTP: any method, headers and body bytes, with the body parsed as JSON when it is. */
 async function raw(url: string, method: string, headers: Record<string, string>, body?: Buffer | string) {
@@ -190,4 +191,70 @@ t.test('data URIs: large ones decode, over the file limit is 413, malformed base
   const params = await s.api('POST', '/arap/transaction/vendor', s.doc('vendor', { files: [{ name: 'p.txt', data: 'data:Text/Plain;charset=utf-8;name=a.txt;base64,aGk=' }] }));
   t.equal(params.status, 201, 'media type parameters are allowed');
   t.equal((await s.api('GET', `/arap/transaction/vendor/${params.body.id}`)).body.files[0].mediaType, 'text/plain');
+});
+
+/** A TCP proxy in front of the test Postgres that the test can cut and restore: a real outage for one ledger only. */
+class PostgresProxy {
+  private server: Server | undefined;
+  private readonly sockets = new Set<Socket>();
+  port = 0;
+  private readonly target = new URL(TEST_DATABASE_URL);
+
+  /** The test database's URL, through the proxy. */
+  get url(): string {
+    const u = new URL(TEST_DATABASE_URL);
+    u.hostname = '127.0.0.1';
+    u.port = String(this.port);
+    return u.toString();
+  }
+
+  async start(): Promise<void> {
+    const server = createServer((client) => {
+      const upstream = connect(Number(this.target.port || 5432), this.target.hostname);
+      for (const s of [client, upstream]) {
+        this.sockets.add(s);
+        s.on('close', () => this.sockets.delete(s));
+        s.on('error', () => undefined);
+      }
+      client.pipe(upstream).pipe(client);
+      client.on('close', () => upstream.destroy());
+      upstream.on('close', () => client.destroy());
+    });
+    await new Promise<void>((resolve) => server.listen(this.port, '127.0.0.1', resolve));
+    this.port = (server.address() as AddressInfo).port;
+    this.server = server;
+  }
+
+  /** Refuses new connections and cuts the open ones, as a database outage does. */
+  async cut(): Promise<void> {
+    const server = this.server;
+    this.server = undefined;
+    const closed = new Promise<void>((resolve) => server?.close(() => resolve()) ?? resolve());
+    for (const s of this.sockets) s.destroy();
+    await closed;
+  }
+}
+
+t.test('a database outage is 503 unavailable with Retry-After, and the ledger recovers by itself', async (t) => {
+  const proxy = new PostgresProxy();
+  await proxy.start();
+  t.teardown(() => proxy.cut());
+  const ledger = await startTestLedger(t, { databaseUrl: proxy.url });
+  const a = await createTestCompany(ledger);
+  const api = apiClient(ledger.url, a.dataset, a.apiKey);
+  t.equal((await api('GET', '/arap/vendor')).status, 200, 'works through the proxy');
+
+  await proxy.cut();
+  for (const [method, path, body] of [['GET', '/arap/vendor'], ['POST', '/arap/vendor', { name: 'During the outage' }], ['GET', '/arap/vendor']] as const) {
+    const res = await api(method, path, body);
+    t.equal(res.status, 503, `${method} ${path} during the outage`);
+    t.equal(res.body.error.code, 'unavailable');
+    t.match(res.headers.get('retry-after'), /^[1-9][0-9]*$/, 'Retry-After in seconds');
+  }
+
+  await proxy.start(); // the same port again
+  const back = await api('POST', '/arap/vendor', { name: 'After the outage' });
+  t.equal(back.status, 201, 'the ledger reconnects without a restart');
+  const names = (await api('GET', '/arap/vendor')).body.map((v: { name: string }) => v.name);
+  t.same(names, ['After the outage'], 'the request refused during the outage wrote nothing');
 });
