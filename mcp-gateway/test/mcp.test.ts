@@ -131,6 +131,35 @@ t.test('MCP endpoint with every tool', async (t) => {
     t.equal(((await bad.json()) as { error: { code: number } }).error.code, -32700);
   });
 
+  t.test('nesting depth and size are bounded before the SDK sees the message', async (t) => {
+    const post = (body: string) => fetch(resource, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${tokens.access_token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body,
+    });
+    const toolCall = (args: string) => `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"search_vendors","arguments":${args}}}`;
+    const deep = await post(toolCall(`{"name":${'['.repeat(5000)}${']'.repeat(5000)}}`));
+    t.equal(deep.status, 400, '5,000 levels: 400, not 500');
+    t.match(await deep.json(), { jsonrpc: '2.0', id: null, error: { code: -32600, message: /nest.*64/ } });
+    const justTooDeep = await post(toolCall(`{"name":${'{"a":'.repeat(62)}1${'}'.repeat(62)}}`));
+    t.equal(justTooDeep.status, 400, '65 levels in all (message, params, arguments and 62)');
+    const deepObject = await post(toolCall(`{"name":${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}}`));
+    t.equal(deepObject.status, 400, 'objects count like arrays');
+    const unbalanced = await post(toolCall(`{"name":${'['.repeat(5000)}}`));
+    t.equal(unbalanced.status, 400, 'a deep prefix is refused before it is parsed');
+
+    const bracketsInStrings = await post(toolCall(`{"name":${JSON.stringify('[{\\"'.repeat(2000))}}`));
+    t.equal(bracketsInStrings.status, 200, 'brackets inside strings do not count');
+    const atTheLimit = await post(toolCall(`{"name":${'{"a":'.repeat(61)}1${'}'.repeat(61)}}`));
+    t.equal(atTheLimit.status, 200, '64 levels in all are accepted (the tool then refuses the input)');
+    t.match(await atTheLimit.text(), /"isError":true/, 'answered by the tool (JSON or an SSE event)');
+
+    const big = await post(toolCall(JSON.stringify({ name: 'x'.repeat(4 * 1024 * 1024) })));
+    t.equal(big.status, 413);
+    t.match(await big.json(), { error: { code: -32600 } });
+    t.ok(ok(await call('search_vendors', {})).vendors, 'the endpoint still answers');
+  });
+
   t.test('an expired access token is refused with invalid_token', async (t) => {
     stack.advance(61 * 60 * 1000);
     t.teardown(() => stack.advance(-61 * 60 * 1000));

@@ -1,7 +1,24 @@
-/** Reads a request body up to a limit. */
+/**
+ * Reads and parses a JSON-RPC request body within bounds, before the MCP SDK sees it: the
+ * SDK validates messages recursively, so a message nested thousands deep would overflow its
+ * stack ("Maximum call stack size exceeded" → 500). Size is bounded while reading, nesting
+ * depth by an iterative scan of the text before it is parsed (no recursion that could
+ * itself overflow), and again for a body some earlier parser already turned into a value.
+ */
 import type { IncomingMessage } from 'node:http';
 
+/** Deepest nesting of arrays and objects in one message; the whole message counts. */
+export const MAX_JSON_DEPTH = 64;
+
 export class BodyTooLargeError extends Error {}
+
+export class BodyTooDeepError extends Error {
+  constructor(readonly maxDepth: number) {
+    super(`The message is nested deeper than ${maxDepth} levels of arrays and objects.`);
+  }
+}
+
+export class BodyNotJsonError extends Error {}
 
 export async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   const declared = Number(req.headers['content-length']);
@@ -18,4 +35,57 @@ export async function readBody(req: IncomingMessage, limit: number): Promise<Buf
     chunks.push(buf);
   }
   return Buffer.concat(chunks);
+}
+
+/**
+ * The deepest nesting of `[`/`{` in JSON text, stopping as soon as it passes `max` (brackets
+ * inside strings do not count). Works on malformed text too: JSON.parse judges that later.
+ */
+export function jsonTextDepthExceeds(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c /* \ */) i++;
+      else if (c === 0x22 /* " */) inString = false;
+    } else if (c === 0x22) {
+      inString = true;
+    } else if (c === 0x5b /* [ */ || c === 0x7b /* { */) {
+      if (++depth > max) return true;
+    } else if (c === 0x5d /* ] */ || c === 0x7d /* } */) {
+      depth--;
+    }
+  }
+  return false;
+}
+
+/** The same bound for an already parsed value, with an explicit stack instead of recursion. */
+export function valueDepthExceeds(value: unknown, max: number): boolean {
+  const stack: Array<{ value: unknown; depth: number }> = [{ value, depth: 0 }];
+  while (stack.length > 0) {
+    const { value: v, depth } = stack.pop()!;
+    if (typeof v !== 'object' || v === null) continue;
+    if (depth + 1 > max) return true;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push({ value: child, depth: depth + 1 });
+  }
+  return false;
+}
+
+/** A JSON body within `maxBytes` and `maxDepth`, parsed; throws one of the errors above. */
+export async function readJsonBody(req: IncomingMessage, limits: { maxBytes: number; maxDepth?: number }): Promise<unknown> {
+  const maxDepth = limits.maxDepth ?? MAX_JSON_DEPTH;
+  const text = (await readBody(req, limits.maxBytes)).toString('utf8');
+  if (jsonTextDepthExceeds(text, maxDepth)) throw new BodyTooDeepError(maxDepth);
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new BodyNotJsonError();
+  }
+}
+
+/** Checks a body that a parser mounted earlier already read (same depth bound). */
+export function checkParsedBody(value: unknown, maxDepth = MAX_JSON_DEPTH): unknown {
+  if (valueDepthExceeds(value, maxDepth)) throw new BodyTooDeepError(maxDepth);
+  return value;
 }

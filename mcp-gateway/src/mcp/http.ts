@@ -1,9 +1,9 @@
 /**
  * The request pipeline of `{api_url}/mcp/{dataset}`:
  * Host/Origin check → Bearer token (the gateway's own checks) → rate limit → body (size
- * limit) → scope check for tools/call → the connection check at the ledger → the SDK's
- * handler (2026-07-28, and 2025-era clients through its stateless fallback) with a
- * per-request server holding the tools this request may use.
+ * and nesting limits, body.ts) → scope check for tools/call → the connection check at the
+ * ledger → the SDK's handler (2026-07-28, and 2025-era clients through its stateless
+ * fallback) with a per-request server holding the tools this request may use.
  *
  * The connection check at the ledger (person still an active owner/admin, AI connections
  * on) is made by a separate lookup for every request except a 2026-07-28 `tools/call`: there
@@ -18,7 +18,7 @@ import { createMcpHandler, isLegacyRequest, type AuthInfo, type McpHandlerReques
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { scopeSatisfied } from '@ledger/shared';
 import { AccessCache } from './access.ts';
-import { BodyTooLargeError, readBody } from './body.ts';
+import { BodyNotJsonError, BodyTooDeepError, BodyTooLargeError, checkParsedBody, readJsonBody } from './body.ts';
 import { insufficientScopeChallenge, invalidTokenChallenge, mcpUrl, missingTokenChallenge, type Challenge } from './challenge.ts';
 import { ConnectionRateLimiter } from './rateLimit.ts';
 import { buildMcpServer } from './server.ts';
@@ -225,20 +225,15 @@ export function createMcpEndpoint(deps: McpDeps): McpEndpoint {
       );
     }
 
-    let body: unknown = parsedBody;
-    if (req.method === 'POST' && parsedBody === undefined) {
-      let raw: Buffer;
-      try {
-        raw = await readBody(req, maxBody);
-      } catch (err) {
-        if (err instanceof BodyTooLargeError) return jsonRpcError(res, 413, -32600, `Request body larger than ${maxBody} bytes.`);
-        throw err;
-      }
-      try {
-        body = JSON.parse(raw.toString('utf8'));
-      } catch {
-        return jsonRpcError(res, 400, -32700, 'Parse error: the body is not JSON.');
-      }
+    let body: unknown;
+    try {
+      if (req.method === 'POST' && parsedBody === undefined) body = await readJsonBody(req, { maxBytes: maxBody });
+      else body = checkParsedBody(parsedBody);
+    } catch (err) {
+      if (err instanceof BodyTooLargeError) return jsonRpcError(res, 413, -32600, `Request body larger than ${maxBody} bytes.`);
+      if (err instanceof BodyTooDeepError) return jsonRpcError(res, 400, -32600, `Invalid Request: ${err.message}`);
+      if (err instanceof BodyNotJsonError) return jsonRpcError(res, 400, -32700, 'Parse error: the body is not JSON.');
+      throw err;
     }
 
     const requests = requestsIn(body);
