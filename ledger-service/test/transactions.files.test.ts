@@ -1,5 +1,5 @@
 import t from 'tap';
-import { arapSetup } from './arapHelpers.ts';
+import { arapSetup, memberApi } from './arapHelpers.ts';
 
 const pdf = Buffer.from('%PDF-1.4\n% test bill\n');
 
@@ -94,4 +94,91 @@ t.test('multipart errors', async (t) => {
 
   const count = await s.q((tx) => tx('arap_transactions').count({ n: '*' }).first());
   t.equal(Number(count?.n), 0, 'nothing written');
+});
+
+/** The write shape of a document as read: what a client sends back after a GET (files re-encoded as data URIs). */
+async function roundTrip(s: Awaited<ReturnType<typeof arapSetup>>, id: number, extra: Record<string, unknown> = {}) {
+  const d = (await s.api('GET', `/arap/transaction/vendor/${id}`)).body;
+  const files = [];
+  for (const f of d.files as { name: string; mediaType: string; url: string }[]) {
+    const bytes = Buffer.from(await (await fetch(f.url, { headers: { 'X-API-Key': s.co.apiKey } })).arrayBuffer());
+    files.push({ name: f.name, data: `data:${f.mediaType};base64,${bytes.toString('base64')}` });
+  }
+  return {
+    type: 'transaction', vendor_id: d.vendor_id, invNumber: d.invNumber, documentNumber: d.documentNumber, invDate: d.invDate,
+    lines: d.lines.map((l: { account: string; amount: number; taxAccount?: string }) => ({ account: l.account, amount: l.amount, taxAccount: l.taxAccount })),
+    files, ...extra,
+  };
+}
+
+t.test('files: a GET → POST round trip keeps the attachments; only new content is added', async (t) => {
+  const s = await arapSetup(t);
+  const created = await s.api('POST', '/arap/transaction/vendor', s.doc('vendor', {
+    files: [{ name: 'bill.pdf', data: `data:application/pdf;base64,${pdf.toString('base64')}` }, { name: 'note.txt', data: 'data:text/plain;base64,aGVsbG8=' }],
+  }));
+  t.equal(created.status, 201);
+  const id = created.body.id as number;
+  const updated = await s.api('POST', `/arap/transaction/vendor/${id}`, await roundTrip(s, id));
+  t.equal(updated.status, 200, JSON.stringify(updated.body));
+  t.equal(updated.body.files.length, 2, 'update with the same files: still two');
+  const approved = await s.api('POST', `/arap/transaction/vendor/${id}/approve`, await roundTrip(s, id));
+  t.equal(approved.status, 200, JSON.stringify(approved.body));
+  t.same(approved.body.files.map((f: { name: string }) => f.name), ['bill.pdf', 'note.txt'], 'approve with the same files: still two');
+
+  const again = await roundTrip(s, id);
+  again.files.push(
+    { name: 'note.txt', data: 'data:text/plain;base64,Y2hhbmdlZA==' }, // same name, other content: a new file
+    { name: 'copy.pdf', data: `data:application/pdf;base64,${pdf.toString('base64')}` }, // same content, other name: a new file
+    { name: 'extra.txt', data: 'data:text/plain;base64,eA==' },
+    { name: 'extra.txt', data: 'data:text/plain;base64,eA==' }, // twice in one request: once
+  );
+  const grown = await s.api('POST', `/arap/transaction/vendor/${id}`, again);
+  t.equal(grown.status, 200, JSON.stringify(grown.body));
+  t.same(grown.body.files.map((f: { name: string }) => f.name), ['bill.pdf', 'note.txt', 'note.txt', 'copy.pdf', 'extra.txt']);
+
+  const multipart = new FormData();
+  multipart.append('transaction', JSON.stringify({ ...(await roundTrip(s, id)), files: undefined }));
+  multipart.append('files', new Blob([pdf], { type: 'application/pdf' }), 'bill.pdf');
+  const viaForm = await fetch(`${s.ledger.url}/client/${s.co.dataset}/arap/transaction/vendor/${id}`, { method: 'POST', headers: { 'X-API-Key': s.co.apiKey }, body: multipart });
+  t.equal((await viaForm.json()).files.length, 5, 'a multipart part equal to an attachment is not added either');
+});
+
+t.test('files: DELETE …/files/{fileId} on drafts and unpaid posted documents, audited', async (t) => {
+  const s = await arapSetup(t);
+  const file = (name: string) => ({ name, data: `data:text/plain;base64,${Buffer.from(name).toString('base64')}` });
+  const draft = (await s.api('POST', '/arap/transaction/vendor', s.doc('vendor', { files: [file('a.txt'), file('b.txt')] }))).body.id as number;
+  const posted = (await s.api('POST', '/arap/transaction/vendor', s.doc('vendor', { pending: '0', files: [file('c.txt')] }))).body.id as number;
+  const other = (await s.api('POST', '/arap/transaction/vendor', s.doc('vendor', { files: [file('d.txt')] }))).body.id as number;
+  const filesOf = async (id: number) => (await s.api('GET', `/arap/transaction/vendor/${id}`)).body.files as { id: number; name: string }[];
+  const [a, b] = await filesOf(draft);
+  const [c] = await filesOf(posted);
+  const [d] = await filesOf(other);
+
+  const del = await s.api('DELETE', `/arap/transaction/vendor/${draft}/files/${a!.id}`);
+  t.equal(del.status, 204, 'draft: 204');
+  t.same((await filesOf(draft)).map((f) => f.name), ['b.txt']);
+  t.equal((await s.api('GET', `/arap/transaction/vendor/${draft}/files/${a!.id}`)).status, 404, 'gone');
+  t.equal((await s.api('DELETE', `/arap/transaction/vendor/${draft}/files/${a!.id}`)).status, 404, 'twice: 404');
+  t.equal((await s.api('DELETE', `/arap/transaction/vendor/${draft}/files/${d!.id}`)).status, 404, "another document's file: 404");
+  t.equal((await s.api('DELETE', `/arap/transaction/customer/${other}/files/${d!.id}`)).status, 404, 'the other side: 404');
+  t.equal((await filesOf(other)).length, 1, 'untouched');
+
+  const clerk = await memberApi(s, s.co, 'clerk');
+  t.equal((await clerk('DELETE', `/arap/transaction/vendor/${posted}/files/${c!.id}`)).status, 403, 'a posted document needs the approve permission, as for updating it');
+  const viewer = await memberApi(s, s.co, 'viewer');
+  t.equal((await viewer('DELETE', `/arap/transaction/vendor/${draft}/files/${b!.id}`)).status, 403, 'viewers: 403');
+  t.equal((await s.api('DELETE', `/arap/transaction/vendor/${posted}/files/${c!.id}`)).status, 204, 'posted and unpaid: 204');
+
+  const reversedDoc = (await s.api('POST', '/arap/transaction/vendor', s.doc('vendor', { pending: '0', files: [file('e.txt')] }))).body.id as number;
+  const [e] = await filesOf(reversedDoc);
+  const reversal = await s.api('POST', `/arap/transaction/vendor/${reversedDoc}/reverse`, { date: '2024-03-20' });
+  t.equal(reversal.status, 201);
+  const refused = await s.api('DELETE', `/arap/transaction/vendor/${reversedDoc}/files/${e!.id}`);
+  t.equal(refused.status, 409, 'reversed: 409');
+  t.equal(refused.body.error.code, 'conflict');
+  t.equal((await filesOf(reversedDoc)).length, 1, 'kept');
+
+  const audit = await s.audit(draft);
+  t.match(audit.at(-1), { action: 'delete_file', details: { file_id: a!.id, name: 'a.txt', size: 5 } }, 'audited on the document');
+  t.match((await s.audit(posted)).at(-1), { action: 'delete_file', details: { file_id: c!.id } });
 });

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Tx } from './knex.ts';
 import type { Company } from './companies.ts';
@@ -232,11 +233,45 @@ export async function deleteEntries(tx: Tx, id: number): Promise<void> {
   await tx('ledger_entries').where({ transaction_id: id }).delete();
 }
 
-export async function insertFiles(tx: Tx, companyId: number, id: number, files: readonly FileContent[]): Promise<void> {
-  if (files.length === 0) return;
+const sha256Hex = (data: Buffer) => createHash('sha256').update(data).digest('hex');
+const fileKey = (name: string, sha256: string) => `${sha256}:${name}`;
+
+/**
+ * Attaches files to a document, except those whose name and content (SHA-256) equal an
+ * attachment it already has or an earlier file of the same call: a client that sends the
+ * complete document back (GET → POST, approve) does not attach its files again.
+ * Returns how many files were added.
+ */
+export async function insertFiles(tx: Tx, companyId: number, id: number, files: readonly FileContent[]): Promise<number> {
+  if (files.length === 0) return 0;
+  const hashed = files.map((f) => ({ ...f, sha256: sha256Hex(f.data) }));
+  const existing = (await tx('arap_files')
+    .where({ transaction_id: id })
+    .whereIn('sha256', [...new Set(hashed.map((f) => f.sha256))])
+    .select('name', 'sha256')) as { name: string; sha256: string }[];
+  const seen = new Set(existing.map((f) => fileKey(f.name, f.sha256)));
+  const fresh = hashed.filter((f) => {
+    const key = fileKey(f.name, f.sha256);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+  if (fresh.length === 0) return 0;
   await tx('arap_files').insert(
-    files.map((f) => ({ company_id: companyId, transaction_id: id, name: f.name, media_type: f.mediaType, size: f.data.length, data: f.data })),
+    fresh.map((f) => ({
+      company_id: companyId, transaction_id: id, name: f.name, media_type: f.mediaType, size: f.data.length, data: f.data, sha256: f.sha256,
+    })),
   );
+  return fresh.length;
+}
+
+/** Removes one attachment of a document; its metadata, or undefined when the document has no such file. */
+export async function deleteFile(tx: Tx, id: number, fileId: number): Promise<{ name: string; media_type: string; size: number; sha256: string } | undefined> {
+  const [row] = (await tx('arap_files')
+    .where({ id: fileId, transaction_id: id })
+    .delete()
+    .returning(['name', 'media_type', 'size', 'sha256'])) as { name: string; media_type: string; size: number; sha256: string }[];
+  return row;
 }
 
 export async function deleteHeader(tx: Tx, id: number): Promise<void> {

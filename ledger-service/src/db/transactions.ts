@@ -5,7 +5,7 @@ import { auditRow, recordAudit } from './audit.ts';
 import { closedUntil, loadRuleContext } from './transactionContext.ts';
 import { readTransaction, type ReadOptions, type TransactionRead } from './transactionReads.ts';
 import {
-  deleteEntries, deleteHeader, hasPayments, insertDocument, insertEntries, insertFiles, insertHeader, lockHeader,
+  deleteEntries, deleteFile, deleteHeader, hasPayments, insertDocument, insertEntries, insertFiles, insertHeader, lockHeader,
   NumberTaken, replaceLines, sequenceKind, updateHeader, type HeaderRow,
 } from './transactionStore.ts';
 import type { Actor } from '../http/auth.ts';
@@ -166,6 +166,23 @@ export async function deleteTransaction(c: WriteContext, id: number): Promise<vo
   const previous = await readTransaction(c.tx, c.vc, id, c.read);
   await deleteHeader(c.tx, id);
   await recordAudit(c.tx, c.company.id, c.actor, `${c.vc}_transaction`, id, 'delete', { previous });
+}
+
+/**
+ * DELETE /{id}/files/{fileId}: the same conditions as updating the document — a draft, or a
+ * posted document without payments (then the approve permission too), not reversed and
+ * not a reversal, in an open period. Audited on the document.
+ */
+export async function deleteTransactionFile(c: WriteContext, id: number, fileId: number): Promise<void> {
+  const row = await lockOrNotFound(c, id);
+  await assertChangeable(c, row);
+  if (row.status === 'posted') requireApprover(c.actor, c.vc);
+  await assertOpen(c, row.inv_date);
+  const file = await deleteFile(c.tx, id, fileId);
+  if (!file) throw new ApiError('not_found', `No file ${fileId} on ${c.vc} transaction ${id}.`);
+  await recordAudit(c.tx, c.company.id, c.actor, `${c.vc}_transaction`, id, 'delete_file', {
+    file_id: fileId, name: file.name, media_type: file.media_type, size: file.size, sha256: file.sha256,
+  });
 }
 
 /**

@@ -33,6 +33,8 @@ export const ENDPOINT_PERMISSIONS: Record<string, EndpointRule> = {
   'DELETE /arap/transaction/:vc/:id': { permission: '{vc}s.postings.{vc}_transaction', scope: 'invoices:write' },
   'GET /arap/transaction/:vc/:id': { permission: '{vc}s.reports.transactions', scope: 'invoices:read' },
   'GET /arap/transaction/:vc/:id/files/:fileId': { permission: '{vc}s.reports.transactions', scope: 'invoices:read' },
+  // as updating the document (posted documents also need …postings.approve, checked by the workflow)
+  'DELETE /arap/transaction/:vc/:id/files/:fileId': { permission: '{vc}s.postings.{vc}_transaction', scope: 'invoices:write' },
   'GET /arap/transactions/:vc': { permission: '{vc}s.reports.transactions', scope: 'invoices:read' },
 
   // system

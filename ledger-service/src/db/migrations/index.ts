@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import * as m001 from './001_core.ts';
 import * as m002 from './002_arap.ts';
 import * as m003 from './003_totp_replay.ts';
+import * as m004 from './004_file_hash.ts';
 
 /**
  * Migrations are listed here rather than discovered on disk, so they load the same
@@ -11,6 +12,7 @@ const migrations: Record<string, { up(k: Knex): Promise<void>; down(k: Knex): Pr
   '001_core': m001,
   '002_arap': m002,
   '003_totp_replay': m003,
+  '004_file_hash': m004,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -3,7 +3,7 @@ import {
   transactionReverseSchema, vendorTransactionListQuerySchema, vendorTransactionSchema, type TransactionInput,
 } from '@ledger/shared';
 import {
-  approveTransaction, createTransaction, deleteTransaction, reverseTransaction, today, updateTransaction, type WriteContext,
+  approveTransaction, createTransaction, deleteTransaction, deleteTransactionFile, reverseTransaction, today, updateTransaction, type WriteContext,
 } from '../../db/transactions.ts';
 import { listTransactions, readFile, readTransaction, type ListFilter } from '../../db/transactionReads.ts';
 import type { Vc } from '../../domain/posting.ts';
@@ -49,7 +49,9 @@ export const transactionRoutes: RouteDef[] = [
   {
     method: 'POST',
     path: '/arap/transaction/:vc/:id',
-    summary: 'Update with the complete document (lines replaced; files sent are added). Posted documents only while unpaid',
+    summary:
+      'Update with the complete document (lines replaced; files sent are added unless name and content equal an attachment ' +
+      'the document already has). Posted documents only while unpaid',
     bodyBySide: writeSchemas,
     prepareBody: transactionBody({ complete: true }),
     responseBySide: readSchemas,
@@ -114,6 +116,17 @@ export const transactionRoutes: RouteDef[] = [
       req.ctx.attachment(file.name, { type: 'attachment' });
       req.ctx.type = file.media_type;
       return file.data;
+    },
+  },
+  {
+    method: 'DELETE',
+    path: '/arap/transaction/:vc/:id/files/:fileId',
+    summary:
+      'Delete one attached file: drafts, and posted documents while unpaid (409 for reversed documents and reversals); audited',
+    status: 204,
+    handler: async (req) => {
+      await deleteTransactionFile(writeContext(req), docId(req), idParam(req.params.fileId, 'file'));
+      return undefined;
     },
   },
   {
