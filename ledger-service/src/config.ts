@@ -1,8 +1,11 @@
 /**
- * Ledger configuration from the environment (DESIGN.md §7). A malformed value is a
- * ConfigError; entry points print it on one line and exit with code 2.
+ * Ledger configuration from the environment (DESIGN.md §7). The parsers are shared with
+ * the gateway (shared/src/config.ts); a malformed value is a ConfigError, which entry
+ * points print on one line and exit with code 2.
  */
-export class ConfigError extends Error {}
+import { ConfigError, readHttpBaseUrl, readLogLevel, readNonNegativeInt, readPort, readText, readUrl, type EnvVars } from '@ledger/shared';
+
+export { ConfigError };
 
 export interface LedgerConfig {
   /** unset: embedded PGlite under dataDir */
@@ -22,46 +25,22 @@ export interface LedgerConfig {
   gatewayPublicJwk: string | undefined;
 }
 
-function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const isPort = name.endsWith('PORT');
-  if (!/^\d+$/.test(raw) || (isPort && Number(raw) > 65535)) {
-    throw new ConfigError(`${name} must be ${isPort ? 'a port number' : 'a non-negative integer'}, got "${raw}"`);
-  }
-  return Number(raw);
-}
-
-function url(env: NodeJS.ProcessEnv, name: string, fallback?: string): string | undefined {
-  const raw = env[name] ?? fallback;
-  if (raw === undefined || raw === '') return undefined;
-  try {
-    new URL(raw);
-  } catch {
-    throw new ConfigError(`${name} must be a URL, got "${raw}"`);
-  }
-  return raw.replace(/\/$/, '');
-}
-
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): LedgerConfig {
-  const level = env.LOG_LEVEL ?? 'info';
-  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(level)) {
-    throw new ConfigError(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent; got "${level}"`);
-  }
-  const databaseUrl = url(env, 'DATABASE_URL');
+export function loadConfig(env: EnvVars = process.env): LedgerConfig {
+  const level = readLogLevel(env);
+  const databaseUrl = readUrl(env, 'DATABASE_URL');
   if (databaseUrl && !/^postgres(ql)?:/.test(databaseUrl)) {
     throw new ConfigError(`DATABASE_URL must be a postgres:// URL`);
   }
   return {
     databaseUrl,
-    dataDir: env.DATA_DIR ?? './data',
-    port: int(env, 'LEDGER_PORT', 3001),
-    host: env.LEDGER_HOST ?? '127.0.0.1',
-    publicUrl: url(env, 'PUBLIC_URL', 'http://localhost:3000')!,
+    dataDir: readText(env, 'DATA_DIR') ?? './data',
+    port: readPort(env, 'LEDGER_PORT', 3001),
+    host: readText(env, 'LEDGER_HOST') ?? '127.0.0.1',
+    publicUrl: readHttpBaseUrl(env, 'PUBLIC_URL', 'http://localhost:3000'),
     logLevel: level,
-    jsonLimit: int(env, 'LEDGER_JSON_LIMIT', 15 * 1024 * 1024),
-    fileLimit: int(env, 'LEDGER_FILE_LIMIT', 10 * 1024 * 1024),
-    encryptionKey: env.LEDGER_ENCRYPTION_KEY || undefined,
-    gatewayPublicJwk: env.GATEWAY_PUBLIC_JWK || undefined,
+    jsonLimit: readNonNegativeInt(env, 'LEDGER_JSON_LIMIT', 15 * 1024 * 1024),
+    fileLimit: readNonNegativeInt(env, 'LEDGER_FILE_LIMIT', 10 * 1024 * 1024),
+    encryptionKey: readText(env, 'LEDGER_ENCRYPTION_KEY'),
+    gatewayPublicJwk: readText(env, 'GATEWAY_PUBLIC_JWK'),
   };
 }

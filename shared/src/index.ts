@@ -4,3 +4,4 @@ export * from './money.ts';
 export * from './credential.ts';
 export * from './secrets.ts';
 export * from './schemas/index.ts';
+export * from './config.ts';
