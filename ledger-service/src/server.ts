@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadConfig, type LedgerConfig } from './config.ts';
 import { createLogger, type Logger } from './logger.ts';
@@ -40,6 +40,21 @@ export async function openDatabase(config: LedgerConfig): Promise<Database> {
   };
 }
 
+/**
+ * A handler that stops reading a body halfway (the body parser refusing it above the limit
+ * or when it does not decode) leaves the rest unread on a kept-alive connection, and the
+ * next request sent on it (the gateway reuses its connections) would wait behind bytes
+ * nobody reads until the connection is reset. After the answer, the rest is read into
+ * nothing, as Node does itself for a body no handler touched.
+ */
+function discardAbandonedBody(req: IncomingMessage, res: ServerResponse): void {
+  res.once('finish', () => {
+    if (req.complete || req.destroyed) return;
+    req.unpipe();
+    req.resume();
+  });
+}
+
 /** How long close() lets in-flight requests run before cutting their connections. */
 const SHUTDOWN_GRACE_MS = 25_000;
 
@@ -59,7 +74,11 @@ export async function startLedger(opts: { config?: LedgerConfig; database?: Data
   const database = opts.database ?? (await openDatabase(config));
   if (opts.migrate) await migrateLatest(database.db);
   const app = createApp({ db: database.db, config, log, encryptionKey: loadEncryptionKey(config) });
-  const server = createServer(app.callback());
+  const handle = app.callback();
+  const server = createServer((req, res) => {
+    discardAbandonedBody(req, res);
+    return handle(req, res);
+  });
   server.keepAliveTimeout = 5_000;
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
   const port = (server.address() as AddressInfo).port;

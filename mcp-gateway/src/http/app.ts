@@ -10,7 +10,8 @@ import { tokenRouter } from '../oauth/token/endpoint.ts';
 import { connectionsRouter } from '../pages/connections.ts';
 import { errorPage } from '../pages/html.ts';
 import { signInRouter } from '../pages/signin.ts';
-import { forwardToLedger, isClientPath } from './proxy.ts';
+import { forwardToLedger, isLedgerRequest } from './proxy.ts';
+import { answersHtml } from './pathClass.ts';
 import { createMcpRouter } from '../mcp/index.ts';
 import { mcpDepsFrom } from '../mcp/wiring.ts';
 
@@ -51,7 +52,7 @@ function errors(deps: GatewayDeps) {
         ctx.status = status;
         ctx.set('Cache-Control', 'no-store');
         ctx.body = { error: status === 500 ? 'server_error' : status === 503 ? 'temporarily_unavailable' : 'invalid_request', error_description: message };
-      } else if (ctx.accepts('html', 'json') === 'html') {
+      } else if (answersHtml(ctx)) {
         errorPage(ctx, status, status >= 500 ? 'Something went wrong' : 'Bad request', message);
       } else {
         ctx.status = status;
@@ -83,8 +84,8 @@ export function createApp(deps: GatewayDeps): Koa {
 
   app.use(requestLog(deps));
   app.use(errors(deps));
-  // the key-based REST API goes to the ledger untouched (body not parsed here)
-  app.use(async (ctx, next) => (isClientPath(ctx.path) ? forward(ctx) : next()));
+  // the key-based REST API and its documentation go to the ledger untouched (body not parsed here)
+  app.use(async (ctx, next) => (isLedgerRequest(ctx.method, ctx.path) ? forward(ctx) : next()));
   app.use(cors());
 
   const parseBody = koaBody({
@@ -129,7 +130,7 @@ export function createApp(deps: GatewayDeps): Koa {
   app.use(async (ctx) => {
     if (ctx.body !== undefined) return;
     ctx.status = 404;
-    if (ctx.accepts('html', 'json') === 'html') errorPage(ctx, 404, 'Not found', 'There is no page at this address.');
+    if (answersHtml(ctx)) errorPage(ctx, 404, 'Not found', 'There is no page at this address.');
     else ctx.body = { error: { code: 'not_found', message: `No route for ${ctx.method} ${ctx.path}.` } };
   });
   return app;

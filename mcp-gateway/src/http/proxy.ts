@@ -1,9 +1,28 @@
 /**
- * Forwards `/client/*` to the ledger unchanged and streamed: method, path and query,
- * headers (minus hop-by-hop ones) and body go up; status, headers and body come back.
+ * Forwards the ledger's public paths (`/client/*`, the OpenAPI document and the API
+ * reference) to the ledger unchanged and streamed: method, path and query, headers (minus
+ * hop-by-hop ones) and body go up; status, headers and body come back.
  * X-Forwarded-For/-Proto/-Host tell the ledger who asked. Nothing else is forwarded;
  * in particular never `/internal/*`.
+ *
+ * Connection rules (docs/operations.md, "The public origin's proxy"):
+ * - `Expect: 100-continue` is answered by the gateway's own HTTP server (Node answers
+ *   `100 Continue` before the request reaches Koa) and is not forwarded: the expectation
+ *   is between the client and the gateway, and undici refuses to send it.
+ * - The ledger may answer before reading the whole body (401 before the body, 413 above
+ *   the limit, 4xx for a body that does not decode). The upstream connection stays usable
+ *   because both sides finish the message: undici drops a connection whose answer came while
+ *   it was still writing, and the ledger reads the rest of an abandoned body into nothing
+ *   (ledger-service/src/server.ts). Closing instead (`Connection: close`) is worse: the
+ *   ledger would close with unread bytes and the gateway's write fail (EPIPE) before it
+ *   reads the answer.
+ * - A connection-level failure before any answer (reset, closed socket) is retried once for
+ *   idempotent requests without a body; anything else becomes 502.
+ * - When the ledger answered before the client's body was fully sent, the client gets the
+ *   answer and the rest of its body is read and discarded (as Node does for its own routes),
+ *   so the client can read the answer and the connection does not stay half-read.
  */
+import { PassThrough } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Context } from 'koa';
 import type { Dispatcher } from 'undici';
@@ -12,12 +31,39 @@ import type { Logger } from '../logger.ts';
 const HOP_BY_HOP = new Set([
   'connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host',
   'proxy-connection', 'http2-settings',
+  // answered by the gateway itself (see above)
+  'expect',
 ]);
+
+/** Retried once when they fail at the connection level before any answer (RFC 9110 §9.2.2). */
+const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
+
+/** Errors meaning the upstream connection broke, not that the ledger refused or timed out. */
+const CONNECTION_FAILURES = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET']);
+
+/** The ledger's own documentation paths served on the public origin (GET/HEAD only). */
+export const LEDGER_DOC_PATHS = /^\/(openapi\.json|docs(\/[A-Za-z0-9._-]+)?)$/;
 
 /** True for the paths that go to the ledger's key-based REST API. */
 export function isClientPath(path: string): boolean {
-  // dot segments (also percent-encoded) could climb out of /client/ on a normalizing server
-  return path.startsWith('/client/') && !/(^|\/)(\.|%2e){1,2}(\/|$)/i.test(path) && !path.includes('\\');
+  // dot segments and encoded slashes/backslashes (also percent-encoded) could climb out of
+  // /client/ on a normalizing server
+  return path.startsWith('/client/') && !/(^|\/)(\.|%2e){1,2}(\/|$)/i.test(path) && !/\\|%2f|%5c/i.test(path);
+}
+
+/** True for every request the gateway forwards to the ledger. */
+export function isLedgerRequest(method: string, path: string): boolean {
+  return isClientPath(path) || ((method === 'GET' || method === 'HEAD') && LEDGER_DOC_PATHS.test(path));
+}
+
+/** A request carries a body when it says so (RFC 9112 §6.3), whatever its method. */
+function hasRequestBody(headers: Context['req']['headers']): boolean {
+  return headers['transfer-encoding'] !== undefined || Number(headers['content-length'] ?? 0) > 0;
+}
+
+function isConnectionFailure(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && CONNECTION_FAILURES.has(code);
 }
 
 export function forwardToLedger(ledgerUrl: string, dispatcher: Dispatcher, publicUrl: string, log: Logger) {
@@ -38,23 +84,35 @@ export function forwardToLedger(ledgerUrl: string, dispatcher: Dispatcher, publi
     headers['x-forwarded-proto'] = publicProto;
     headers['x-forwarded-host'] = publicHost;
 
-    const hasBody = ctx.method !== 'GET' && ctx.method !== 'HEAD';
+    const withBody = hasRequestBody(ctx.req.headers);
+    // undici destroys a request body it stops writing; the client's own request stream must
+    // not go with it (that would cut the client's connection before it reads the answer)
+    const body = withBody ? relayBody(ctx.req) : undefined;
+    const retryable = !withBody && IDEMPOTENT.has(ctx.method);
     ctx.respond = false;
+
+    const options: Dispatcher.RequestOptions = {
+      origin: ledger.origin,
+      path: ctx.url,
+      method: ctx.method as Dispatcher.HttpMethod,
+      headers,
+      body,
+    };
     let upstream: Dispatcher.ResponseData;
     try {
-      upstream = await dispatcher.request({
-        origin: ledger.origin,
-        path: ctx.url,
-        method: ctx.method as Dispatcher.HttpMethod,
-        headers,
-        body: hasBody ? ctx.req : undefined,
+      upstream = await dispatcher.request(options).catch((err: unknown) => {
+        if (!retryable || !isConnectionFailure(err)) throw err;
+        ctx.state.log?.info({ err: (err as Error).message, path: ctx.path }, 'ledger connection failed; retrying once');
+        return dispatcher.request(options);
       });
     } catch (err) {
+      body?.destroy();
       log.error({ err: (err as Error).message, path: ctx.path }, 'ledger unreachable');
       if (!ctx.res.headersSent) {
         ctx.res.writeHead(502, { 'content-type': 'application/json' });
         ctx.res.end(JSON.stringify({ error: { code: 'unavailable', message: 'The ledger cannot be reached.' } }));
       }
+      discardUnreadBody(ctx);
       return;
     }
     const out: Record<string, string | string[]> = {};
@@ -69,5 +127,28 @@ export function forwardToLedger(ledgerUrl: string, dispatcher: Dispatcher, publi
       log.warn({ err: (err as Error).message, path: ctx.path }, 'forwarding interrupted');
       ctx.res.destroy();
     }
+    discardUnreadBody(ctx);
   };
+}
+
+/** The client's body as a separate stream for undici, ended or aborted with the client's. */
+function relayBody(req: Context['req']): PassThrough {
+  const relay = new PassThrough();
+  req.pipe(relay);
+  req.once('error', (err) => relay.destroy(err));
+  req.once('close', () => {
+    if (!req.complete) relay.destroy(new Error('the client aborted its request'));
+  });
+  return relay;
+}
+
+/**
+ * The ledger answered without reading all of the client's body: stop relaying it and read
+ * the rest into nothing, so the client can finish sending, read the answer and reuse the
+ * connection (Node's server bounds this with its request timeout).
+ */
+function discardUnreadBody(ctx: Context): void {
+  if (ctx.req.complete || ctx.req.destroyed) return;
+  ctx.req.unpipe();
+  ctx.req.resume();
 }
