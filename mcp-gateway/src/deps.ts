@@ -33,13 +33,21 @@ export interface GatewayDeps {
 
 export const REGISTRATIONS_PER_HOUR = 10;
 
-export function createDeps(input: { config: GatewayConfig; db: Db; log: Logger; keys: GatewayKeys; now?: () => number }): GatewayDeps {
+export interface DepsOverrides {
+  now?: () => number;
+  /** TEST ONLY: a shorter time limit for client metadata document fetches than CIMD_LIMITS.timeoutMs */
+  cimdTimeoutMs?: number;
+}
+
+export function createDeps(input: { config: GatewayConfig; db: Db; log: Logger; keys: GatewayKeys } & DepsOverrides): GatewayDeps {
   const { config, db, log, keys } = input;
   const now = input.now ?? Date.now;
   const ledger = new LedgerClient(config.ledgerUrl, keys);
   const cimd = new CimdFetcher({
     allowPrivate: config.cimdAllowPrivate,
     ca: config.cimdCaFile ? readFileSync(config.cimdCaFile, 'utf8') : undefined,
+    timeoutMs: input.cimdTimeoutMs,
+    log,
   });
   return {
     config, db, log, keys, ledger, cimd, now,

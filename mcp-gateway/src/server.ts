@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadConfig, type GatewayConfig } from './config.ts';
-import { createDeps, type GatewayDeps } from './deps.ts';
+import { createDeps, type DepsOverrides, type GatewayDeps } from './deps.ts';
 import { migrateLatest, openDb } from './db/knex.ts';
 import { createApp } from './http/app.ts';
 import { loadKeys } from './keys.ts';
@@ -26,13 +26,13 @@ export async function housekeeping(deps: GatewayDeps): Promise<void> {
 }
 
 /** Migrates the store, then serves; close() lets in-flight requests finish. */
-export async function startGateway(opts: { config?: GatewayConfig; now?: () => number } = {}): Promise<RunningGateway> {
+export async function startGateway(opts: { config?: GatewayConfig } & DepsOverrides = {}): Promise<RunningGateway> {
   const config = opts.config ?? loadConfig();
   const log = createLogger(config.logLevel);
   const keys = await loadKeys(config);
   const db = openDb(config.dbFile);
   await migrateLatest(db);
-  const deps = createDeps({ config, db, log, keys, now: opts.now });
+  const deps = createDeps({ config, db, log, keys, now: opts.now, cimdTimeoutMs: opts.cimdTimeoutMs });
   const app = createApp(deps);
   const server = createServer(app.callback());
   server.keepAliveTimeout = 5_000;

@@ -39,7 +39,7 @@ export interface Stack {
   company(opts?: { aiOn?: boolean }): Promise<TestCompany>;
 }
 
-export async function startStack(t: Teardown, env: Record<string, string> = {}): Promise<Stack> {
+export async function startStack(t: Teardown, env: Record<string, string> = {}, overrides: { cimdTimeoutMs?: number } = {}): Promise<Stack> {
   const { privateKey, publicKey } = await generateKeyPair('EdDSA', { crv: 'Ed25519', extractable: true });
   const ledger = await startTestLedger(t, { gatewayPublicJwk: JSON.stringify(await exportJWK(publicKey)) });
   const port = await freePort();
@@ -50,7 +50,7 @@ export async function startStack(t: Teardown, env: Record<string, string> = {}):
     GATEWAY_PRIVATE_JWK: JSON.stringify(await exportJWK(privateKey)), ...env,
   });
   let offset = 0;
-  const gateway = await startGateway({ config, now: () => Date.now() + offset });
+  const gateway = await startGateway({ config, now: () => Date.now() + offset, ...overrides });
   t.teardown(() => gateway.close());
   ledgerByOrigin.set(new URL(gateway.url).origin, ledger);
   return {

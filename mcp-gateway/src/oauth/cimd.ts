@@ -10,6 +10,7 @@ import { isIP, type LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { LRUCache } from 'lru-cache';
 import { Agent, request, type Dispatcher } from 'undici';
+import type { Logger } from '../logger.ts';
 import { redirectUriProblem } from './redirectUris.ts';
 
 export const CIMD_LIMITS = {
@@ -88,6 +89,10 @@ export interface CimdFetcherOptions {
   allowPrivate?: boolean;
   /** TEST ONLY: extra CA (PEM) for the TLS connection */
   ca?: string;
+  /** TEST ONLY: a shorter time limit than CIMD_LIMITS.timeoutMs */
+  timeoutMs?: number;
+  /** where failed fetches are noted (info: anyone can cause them) */
+  log?: Pick<Logger, 'info'>;
   now?: () => number;
 }
 
@@ -96,13 +101,17 @@ export class CimdFetcher {
   private readonly cache = new LRUCache<string, Cached>({ max: 5_000, ttlAutopurge: false, allowStale: false });
   private readonly inflight = new Map<string, Promise<ClientMetadataDocument>>();
   private readonly allowPrivate: boolean;
+  private readonly timeoutMs: number;
+  private readonly log: Pick<Logger, 'info'> | undefined;
 
   constructor(opts: CimdFetcherOptions = {}) {
     this.allowPrivate = Boolean(opts.allowPrivate);
+    this.timeoutMs = opts.timeoutMs ?? CIMD_LIMITS.timeoutMs;
+    this.log = opts.log;
     this.agent = new Agent({
-      connect: { lookup: safeLookup(this.allowPrivate), ...(opts.ca ? { ca: opts.ca } : {}), timeout: CIMD_LIMITS.timeoutMs },
-      headersTimeout: CIMD_LIMITS.timeoutMs,
-      bodyTimeout: CIMD_LIMITS.timeoutMs,
+      connect: { lookup: safeLookup(this.allowPrivate), ...(opts.ca ? { ca: opts.ca } : {}), timeout: this.timeoutMs },
+      headersTimeout: this.timeoutMs,
+      bodyTimeout: this.timeoutMs,
       connections: 8,
     });
   }
@@ -119,13 +128,41 @@ export class CimdFetcher {
     return pending;
   }
 
+  /**
+   * Every way this can fail — a refused URL, DNS, TLS, a timeout before the headers or while
+   * the body arrives, a dropped connection, an invalid document — is a ClientMetadataError,
+   * i.e. the client cannot be identified (the 400 page), never an unhandled error: anyone can
+   * point a client_id at a slow server. Noted at info level for the same reason.
+   */
   private async fetchAndValidate(clientId: string): Promise<ClientMetadataDocument> {
-    const problem = clientIdUrlProblem(clientId);
-    if (problem) throw new ClientMetadataError(problem);
-    const { body, cacheSeconds } = await this.fetchDocument(clientId);
-    const doc = validateDocument(clientId, body);
-    if (cacheSeconds > 0) this.cache.set(clientId, { doc }, { ttl: cacheSeconds * 1000 });
-    return doc;
+    try {
+      const problem = clientIdUrlProblem(clientId);
+      if (problem) throw new ClientMetadataError(problem);
+      const { body, cacheSeconds } = await this.fetchDocument(clientId);
+      const doc = validateDocument(clientId, body);
+      if (cacheSeconds > 0) this.cache.set(clientId, { doc }, { ttl: cacheSeconds * 1000 });
+      return doc;
+    } catch (err) {
+      const failure = this.asClientMetadataError(err);
+      this.log?.info({ clientId, reason: failure.message }, 'client metadata document refused');
+      throw failure;
+    }
+  }
+
+  private asClientMetadataError(err: unknown): ClientMetadataError {
+    if (err instanceof ClientMetadataError) return err;
+    const cause = err instanceof Error ? err.cause : undefined;
+    if (cause instanceof ClientMetadataError) return cause;
+    return new ClientMetadataError(`the client metadata document could not be fetched: ${this.describe(err)}`);
+  }
+
+  private describe(err: unknown): string {
+    if (!(err instanceof Error)) return String(err);
+    const code = (err as { code?: unknown }).code;
+    if (err.name === 'TimeoutError' || (typeof code === 'string' && code.endsWith('_TIMEOUT'))) {
+      return `no complete answer within ${this.timeoutMs / 1000} s`;
+    }
+    return err.message;
   }
 
   private checkLiteralHost(u: URL): void {
@@ -136,7 +173,7 @@ export class CimdFetcher {
   }
 
   private async fetchDocument(clientId: string): Promise<{ body: unknown; cacheSeconds: number }> {
-    const signal = AbortSignal.timeout(CIMD_LIMITS.timeoutMs);
+    const signal = AbortSignal.timeout(this.timeoutMs);
     const origin = new URL(clientId);
     let url = origin;
     for (let hop = 0; ; hop++) {
@@ -150,8 +187,7 @@ export class CimdFetcher {
           headers: { accept: 'application/json', 'user-agent': 'ledger-mcp-gateway (client metadata fetch)' },
         });
       } catch (err) {
-        const reason = err instanceof ClientMetadataError ? err.message : (err as Error).cause instanceof ClientMetadataError ? ((err as Error).cause as Error).message : (err as Error).message;
-        throw new ClientMetadataError(`the client metadata document could not be fetched: ${reason}`);
+        throw this.asClientMetadataError(err);
       }
       if (res.statusCode >= 300 && res.statusCode < 400) {
         res.body.resume();
@@ -185,23 +221,24 @@ export class CimdFetcher {
   }
 }
 
+/** The body up to `max` bytes; on any failure (size, timeout, dropped connection) the body is let go. */
 async function readCapped(res: Dispatcher.ResponseData, max: number): Promise<string> {
-  const declared = Number(res.headers['content-length']);
-  if (Number.isFinite(declared) && declared > max) {
-    res.body.destroy();
-    throw new ClientMetadataError(`the client metadata document is larger than ${max} bytes`);
-  }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of res.body) {
-    size += (chunk as Buffer).length;
-    if (size > max) {
-      res.body.destroy();
-      throw new ClientMetadataError(`the client metadata document is larger than ${max} bytes`);
+  const tooLarge = () => new ClientMetadataError(`the client metadata document is larger than ${max} bytes`);
+  try {
+    const declared = Number(res.headers['content-length']);
+    if (Number.isFinite(declared) && declared > max) throw tooLarge();
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of res.body) {
+      size += (chunk as Buffer).length;
+      if (size > max) throw tooLarge();
+      chunks.push(chunk as Buffer);
     }
-    chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks).toString('utf8');
+  } catch (err) {
+    res.body.destroy();
+    throw err;
   }
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** Seconds the document may be reused: max-age (or s-maxage), at most 12 h; 0 for no-store/no-cache. */
