@@ -1,4 +1,5 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type Server } from 'node:http';
+import { answerClientErrors, discardAbandonedBody } from '@ledger/shared/httpServer';
 import type { AddressInfo } from 'node:net';
 import { loadConfig, type LedgerConfig } from './config.ts';
 import { createLogger, type Logger } from './logger.ts';
@@ -40,21 +41,6 @@ export async function openDatabase(config: LedgerConfig): Promise<Database> {
   };
 }
 
-/**
- * A handler that stops reading a body halfway (the body parser refusing it above the limit
- * or when it does not decode) leaves the rest unread on a kept-alive connection, and the
- * next request sent on it (the gateway reuses its connections) would wait behind bytes
- * nobody reads until the connection is reset. After the answer, the rest is read into
- * nothing, as Node does itself for a body no handler touched.
- */
-function discardAbandonedBody(req: IncomingMessage, res: ServerResponse): void {
-  res.once('finish', () => {
-    if (req.complete || req.destroyed) return;
-    req.unpipe();
-    req.resume();
-  });
-}
-
 /** How long close() lets in-flight requests run before cutting their connections. */
 const SHUTDOWN_GRACE_MS = 25_000;
 
@@ -79,6 +65,7 @@ export async function startLedger(opts: { config?: LedgerConfig; database?: Data
     discardAbandonedBody(req, res);
     return handle(req, res);
   });
+  answerClientErrors(server);
   server.keepAliveTimeout = 5_000;
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
   const port = (server.address() as AddressInfo).port;

@@ -1,4 +1,5 @@
 import { createServer, type Server } from 'node:http';
+import { answerClientErrors, discardAbandonedBody } from '@ledger/shared/httpServer';
 import type { AddressInfo } from 'node:net';
 import { loadConfig, type GatewayConfig } from './config.ts';
 import { createDeps, type DepsOverrides, type GatewayDeps } from './deps.ts';
@@ -34,7 +35,16 @@ export async function startGateway(opts: { config?: GatewayConfig } & DepsOverri
   await migrateLatest(db);
   const deps = createDeps({ config, db, log, keys, now: opts.now, cimdTimeoutMs: opts.cimdTimeoutMs });
   const app = createApp(deps);
-  const server = createServer(app.callback());
+  const handle = app.callback();
+  const server = createServer((req, res) => {
+    // a body the gateway's own parser refused halfway (64 KiB limit) or the proxy stopped
+    // relaying is read into nothing, so the client reads the answer and can reuse the connection
+    discardAbandonedBody(req, res);
+    return handle(req, res);
+  });
+  // Expect: 100-continue: Node answers 100 Continue itself (no 'checkContinue' listener); the
+  // proxy does not forward the expectation (src/http/proxy.ts)
+  answerClientErrors(server);
   server.keepAliveTimeout = 5_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

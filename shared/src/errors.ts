@@ -12,9 +12,13 @@ export const ERROR_STATUS = {
   connection_not_allowed: 403,
   not_found: 404,
   method_not_allowed: 405,
+  /** the request was not received within the server's request timeout (Node's parser) */
+  request_timeout: 408,
   conflict: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  /** the request's headers are above Node's limit (16 KiB), refused before any handler */
+  request_header_fields_too_large: 431,
   rate_limited: 429,
   internal_error: 500,
   unavailable: 503,

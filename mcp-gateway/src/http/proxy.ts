@@ -19,8 +19,9 @@
  * - A connection-level failure before any answer (reset, closed socket) is retried once for
  *   idempotent requests without a body; anything else becomes 502.
  * - When the ledger answered before the client's body was fully sent, the client gets the
- *   answer and the rest of its body is read and discarded (as Node does for its own routes),
- *   so the client can read the answer and the connection does not stay half-read.
+ *   answer and the gateway's server reads the rest of the body into nothing
+ *   (discardAbandonedBody in src/server.ts), so the client can read the answer and the
+ *   connection does not stay half-read.
  */
 import { PassThrough } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -112,7 +113,6 @@ export function forwardToLedger(ledgerUrl: string, dispatcher: Dispatcher, publi
         ctx.res.writeHead(502, { 'content-type': 'application/json' });
         ctx.res.end(JSON.stringify({ error: { code: 'unavailable', message: 'The ledger cannot be reached.' } }));
       }
-      discardUnreadBody(ctx);
       return;
     }
     const out: Record<string, string | string[]> = {};
@@ -127,7 +127,6 @@ export function forwardToLedger(ledgerUrl: string, dispatcher: Dispatcher, publi
       log.warn({ err: (err as Error).message, path: ctx.path }, 'forwarding interrupted');
       ctx.res.destroy();
     }
-    discardUnreadBody(ctx);
   };
 }
 
@@ -142,13 +141,3 @@ function relayBody(req: Context['req']): PassThrough {
   return relay;
 }
 
-/**
- * The ledger answered without reading all of the client's body: stop relaying it and read
- * the rest into nothing, so the client can finish sending, read the answer and reuse the
- * connection (Node's server bounds this with its request timeout).
- */
-function discardUnreadBody(ctx: Context): void {
-  if (ctx.req.complete || ctx.req.destroyed) return;
-  ctx.req.unpipe();
-  ctx.req.resume();
-}
