@@ -47,6 +47,16 @@ t.test('GET /openapi.json is a valid OpenAPI 3.1 document listing every mounted 
   const billFilters = bills.parameters.map((p: { name: string }) => p.name);
   t.ok(billFilters.includes('document_number') && billFilters.includes('status'), 'side-specific list filters');
   t.ok(billFilters.includes('vendornumber') && !billFilters.includes('customernumber'), 'the side\'s own party filter');
+  const lists = clientRoutes.filter((r) => r.list).length;
+  t.ok(lists >= 7, `${lists} list routes`);
+  for (const [path, item] of Object.entries(doc.paths as Record<string, { get?: { responses: Record<string, { headers?: Record<string, unknown> }> } }>)) {
+    const route = clientRoutes.find((r) => r.method === 'GET' && path === `/client/{dataset}${r.path.replace(/:vc/, path.includes('/customer') ? 'customer' : 'vendor').replace(/:([A-Za-z_]+)/g, '{$1}')}`);
+    if (!route?.list) continue;
+    t.ok(item.get?.responses['200']?.headers?.['X-Total-Count'] && item.get.responses['200'].headers.Link, `${path}: X-Total-Count and Link documented`);
+  }
+  const sort = bills.parameters.find((p: { name: string }) => p.name === 'sort');
+  t.same(sort.schema.enum, ['inv_date', '-inv_date', 'id', '-id'], 'sort keys of transaction lists');
+  t.equal(sort.schema.default, 'inv_date');
   const chart = doc.paths['/client/{dataset}/system/chart/accounts'].get;
   t.ok(chart.responses['304'], 'conditional GET documented');
   t.ok(doc.paths['/healthz'] && doc.paths['/readyz'], 'health endpoints');

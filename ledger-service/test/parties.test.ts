@@ -187,3 +187,24 @@ t.test('delete is refused while a transaction refers to the vendor', async (t) =
   t.equal((await api('DELETE', `/arap/transaction/vendor/${draft.body.id}`)).status, 204, 'the draft is deleted');
   t.equal((await api('DELETE', `/arap/vendor/${v.body.id}`)).status, 204, 'then the vendor can go');
 });
+
+t.test('party lists: X-Total-Count, Link, sort by name or id', async (t) => {
+  const ledger = await startTestLedger(t);
+  const co = await createTestCompany(ledger);
+  const api = apiClient(ledger.url, co.dataset, co.apiKey);
+  const names = ['Charlie', 'alpha', 'Bravo'];
+  const ids: number[] = [];
+  for (const name of names) ids.push((await api('POST', '/arap/customer', { name })).body.id);
+  const namesOf = (r: { body: { name: string }[] }) => r.body.map((p) => p.name);
+  const all = await api('GET', '/arap/customer');
+  t.equal(all.headers.get('x-total-count'), '3');
+  t.same(namesOf(all), ['alpha', 'Bravo', 'Charlie'], 'default: by name, case-insensitive');
+  t.same(namesOf(await api('GET', '/arap/customer?sort=-name')), ['Charlie', 'Bravo', 'alpha']);
+  t.same((await api('GET', '/arap/customer?sort=id')).body.map((p: { id: number }) => p.id), ids);
+  t.same((await api('GET', '/arap/customer?sort=-id')).body.map((p: { id: number }) => p.id), [...ids].reverse());
+  t.equal((await api('GET', '/arap/customer?sort=city')).status, 400, 'unknown sort → 400');
+  const page = await api('GET', '/arap/customer?limit=1&offset=1&name=a');
+  t.equal(page.headers.get('x-total-count'), '3', 'all three names contain an a');
+  const base = `${ledger.url}/client/${co.dataset}/arap/customer`;
+  t.equal(page.headers.get('link'), `<${base}?limit=1&offset=2&name=a>; rel="next", <${base}?limit=1&offset=0&name=a>; rel="prev"`);
+});

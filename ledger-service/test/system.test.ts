@@ -173,3 +173,22 @@ t.test('audit log: amounts are JSON numbers to the minor unit, ids integers', as
   t.equal(log.body[0].details.currency, 'CHF');
   t.notOk(/"gross":"/.test(JSON.stringify(log.body)), 'no amount as a string');
 });
+
+t.test('every list endpoint carries X-Total-Count', async (t) => {
+  const s = await arapSetup(t);
+  await s.api('POST', `/arap/vendor/${s.parties.vendor.id}/bank_accounts`, { iban: 'CH93 0076 2011 6238 5295 7' });
+  const lists = ['/arap/vendor', '/arap/customer', '/arap/transactions/vendor', '/arap/transactions/customer', `/arap/vendor/${s.parties.vendor.id}/bank_accounts`,
+    '/system/chart/accounts', '/system/taxes', '/system/api_keys', '/system/audit'];
+  for (const path of lists) {
+    const r = await s.api('GET', path);
+    t.equal(r.status, 200, path);
+    t.equal(r.headers.get('x-total-count'), String(r.body.length), `${path}: X-Total-Count`);
+  }
+  const audit = await s.api('GET', '/system/audit?limit=1');
+  t.ok(Number(audit.headers.get('x-total-count')) > 1);
+  t.match(audit.headers.get('link'), /offset=1>; rel="next"$/, 'audit pages too');
+  t.same((await s.api('GET', '/system/audit?sort=id')).body.map((e: { id: number }) => e.id), (await s.api('GET', '/system/audit?sort=-id')).body.map((e: { id: number }) => e.id).reverse());
+  const cached = await s.api('GET', '/system/taxes');
+  const again = await s.api('GET', '/system/taxes', undefined, { 'If-None-Match': cached.headers.get('etag')! });
+  t.equal(again.status, 304, 'lists keep their ETag');
+});

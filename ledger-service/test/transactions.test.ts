@@ -214,3 +214,43 @@ t.test('tenancy: another company’s documents, files and bank accounts are not 
   });
   t.equal(Number(visible?.n), 0, 'RLS hides the ledger lines from the other company');
 });
+
+t.test('lists: X-Total-Count, Link next/prev with absolute public URLs, sort', async (t) => {
+  const s = await arapSetup(t);
+  const dates = ['2024-03-05', '2024-03-01', '2024-03-03', '2024-03-02', '2024-03-04'];
+  const ids: number[] = [];
+  for (const invDate of dates) ids.push((await s.api('POST', '/arap/transaction/vendor', s.doc('vendor', { invDate }))).body.id);
+  const byDate = [...ids].sort((a, b) => dates[ids.indexOf(a)]!.localeCompare(dates[ids.indexOf(b)]!));
+  const idsOf = (r: { body: { id: number }[] }) => r.body.map((d) => d.id);
+
+  const all = await s.api('GET', '/arap/transactions/vendor');
+  t.equal(all.headers.get('x-total-count'), '5');
+  t.same(idsOf(all), byDate, 'default order: invDate, then id');
+  t.equal(all.headers.get('link'), null, 'one page: no Link');
+
+  const base = `/client/${s.co.dataset}/arap/transactions/vendor`;
+  const first = await s.api('GET', '/arap/transactions/vendor?limit=2&status=draft');
+  t.equal(first.headers.get('x-total-count'), '5');
+  t.same(idsOf(first), byDate.slice(0, 2));
+  t.equal(first.headers.get('link'), `<${s.ledger.url}${base}?limit=2&status=draft&offset=2>; rel="next"`, 'first page: next only, filters kept');
+  const middle = await s.api('GET', '/arap/transactions/vendor?limit=2&offset=2&status=draft');
+  t.equal(middle.headers.get('link'),
+    `<${s.ledger.url}${base}?limit=2&offset=4&status=draft>; rel="next", <${s.ledger.url}${base}?limit=2&offset=0&status=draft>; rel="prev"`);
+  const last = await s.api('GET', '/arap/transactions/vendor?limit=2&offset=4');
+  t.same(idsOf(last), byDate.slice(4));
+  t.equal(last.headers.get('link'), `<${s.ledger.url}${base}?limit=2&offset=2>; rel="prev"`, 'last page: prev only');
+  const filtered = await s.api('GET', '/arap/transactions/vendor?from=2024-03-04&limit=1');
+  t.equal(filtered.headers.get('x-total-count'), '2', 'the total counts the filtered rows');
+
+  const proxied = await s.api('GET', '/arap/transactions/vendor?limit=2', undefined, { 'X-Forwarded-Host': 'books.example', 'X-Forwarded-Proto': 'https' });
+  t.equal(proxied.headers.get('link'), `<https://books.example${base}?limit=2&offset=2>; rel="next"`, 'built from the public URL behind the gateway');
+
+  t.same(idsOf(await s.api('GET', '/arap/transactions/vendor?sort=-inv_date')), [...byDate].reverse(), 'sort=-inv_date');
+  t.same(idsOf(await s.api('GET', '/arap/transactions/vendor?sort=id')), ids, 'sort=id');
+  t.same(idsOf(await s.api('GET', '/arap/transactions/vendor?sort=-id')), [...ids].reverse(), 'sort=-id');
+  t.same(idsOf(await s.api('GET', '/arap/transactions/vendor?sort=inv_date')), byDate, 'sort=inv_date');
+  const bad = await s.api('GET', '/arap/transactions/vendor?sort=amount');
+  t.equal(bad.status, 400, 'unknown sort → 400');
+  t.equal(bad.body.error.field, '/sort');
+  t.equal((await s.api('GET', '/arap/transactions/customer')).headers.get('x-total-count'), '0', 'an empty list has a total too');
+});

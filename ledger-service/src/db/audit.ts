@@ -1,4 +1,5 @@
 import type { Tx } from './knex.ts';
+import { orderBySql, type ListPage } from './listOrder.ts';
 import type { Actor } from '../http/auth.ts';
 
 type AuditActor = { userId: number | null; via: Pick<Actor['via'], 'kind' | 'id' | 'label'> };
@@ -64,20 +65,27 @@ export interface AuditEntry {
   details: unknown;
 }
 
-/** Newest first; runs inside a tenant transaction, so only the company's own entries are visible. */
+const AUDIT_ORDER = { at: 'l.at', id: 'l.id' };
+
+/** Newest first by default; runs inside a tenant transaction, so only the company's own entries are visible. */
 export async function listAudit(
   tx: Tx,
-  q: { limit: number; offset: number; entity?: string; entity_id?: number },
-): Promise<AuditEntry[]> {
-  const query = tx('audit_log as l')
+  q: { sort: string; limit: number; offset: number; entity?: string; entity_id?: number },
+): Promise<ListPage<AuditEntry>> {
+  const filtered = tx('audit_log as l');
+  if (q.entity) filtered.where('l.entity', q.entity);
+  if (q.entity_id !== undefined) filtered.where('l.entity_id', String(q.entity_id));
+  const counted = (await filtered.clone().count({ n: '*' }).first()) as { n: string | number } | undefined;
+  const query = filtered
     .leftJoin('users as u', 'u.id', 'l.user_id')
-    .orderBy([{ column: 'l.at', order: 'desc' }, { column: 'l.id', order: 'desc' }])
+    .orderByRaw(orderBySql(q.sort, AUDIT_ORDER, 'l.id'))
     .limit(q.limit)
     .offset(q.offset)
     .select('l.id', 'l.at', 'l.user_id', 'u.email as user_email', 'l.via', 'l.via_id', 'l.via_label', 'l.entity', 'l.entity_id', 'l.action', 'l.details');
-  if (q.entity) query.where('l.entity', q.entity);
-  if (q.entity_id !== undefined) query.where('l.entity_id', String(q.entity_id));
   const rows = (await query) as (Omit<AuditEntry, 'via_text' | 'entity_id'> & { entity_id: string | null })[];
   // ids leave as integers, like everywhere else in the API
-  return rows.map((r) => ({ ...r, entity_id: r.entity_id === null ? null : Number(r.entity_id), via_text: describeVia(r.via, r.via_label) }));
+  return {
+    rows: rows.map((r) => ({ ...r, entity_id: r.entity_id === null ? null : Number(r.entity_id), via_text: describeVia(r.via, r.via_label) })),
+    total: Number(counted?.n ?? 0),
+  };
 }

@@ -2,6 +2,7 @@ import { PARTY_FIELDS, numberField, type PartyField, type Side } from '@ledger/s
 import type { Tx } from './knex.ts';
 import type { Company } from './companies.ts';
 import { nextNumber } from './sequences.ts';
+import { orderBySql, type ListPage } from './listOrder.ts';
 
 /** Vendors and customers (one `parties` table, told apart by `vc`). Runs inside a tenant transaction. */
 
@@ -40,12 +41,16 @@ function escapeLike(s: string): string {
   return s.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
+const PARTY_ORDER = { name: 'lower(name)', number: 'number', id: 'id' };
+
 export async function searchParties(
-  tx: Tx, vc: Side, q: { name?: string; limit: number; offset: number },
-): Promise<Party[]> {
-  const query = tx('parties').where({ vc }).orderByRaw('lower(name), id').limit(q.limit).offset(q.offset);
+  tx: Tx, vc: Side, q: { name?: string; sort: string; limit: number; offset: number },
+): Promise<ListPage<Party>> {
+  const query = tx('parties').where({ vc });
   if (q.name) query.whereRaw(`lower(name) like ? escape '\\'`, [`%${escapeLike(q.name.toLowerCase())}%`]);
-  return ((await query.select('*')) as PartyRow[]).map((r) => toReadShape(vc, r));
+  const counted = (await query.clone().count({ n: '*' }).first()) as { n: string | number } | undefined;
+  const rows = (await query.orderByRaw(orderBySql(q.sort, PARTY_ORDER, 'id')).limit(q.limit).offset(q.offset).select('*')) as PartyRow[];
+  return { rows: rows.map((r) => toReadShape(vc, r)), total: Number(counted?.n ?? 0) };
 }
 
 export async function getParty(tx: Tx, vc: Side, id: number): Promise<Party | undefined> {

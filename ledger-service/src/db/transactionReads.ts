@@ -1,6 +1,7 @@
 import { Money, roundTo, toJsonNumber } from '@ledger/shared';
 import type { Decimal } from 'decimal.js';
 import type { Tx } from './knex.ts';
+import { orderBySql, type ListPage } from './listOrder.ts';
 import type { HeaderRow } from './transactionStore.ts';
 import type { Vc } from '../domain/posting.ts';
 
@@ -154,18 +155,17 @@ export interface ListFilter {
   vendornumber?: string;
   customernumber?: string;
   payment_file?: 0 | 1;
+  sort: string;
   limit: number;
   offset: number;
 }
 
-export async function listTransactions(tx: Tx, vc: Vc, f: ListFilter) {
+const TRANSACTION_ORDER = { inv_date: 't.inv_date', id: 't.id' };
+
+export async function listTransactions(tx: Tx, vc: Vc, f: ListFilter): Promise<ListPage<Record<string, unknown>>> {
   const q = tx('arap_transactions as t')
     .join('parties as p', 'p.id', 't.party_id')
-    .where('t.vc', vc)
-    .orderBy([{ column: 't.inv_date', order: 'asc' }, { column: 't.id', order: 'asc' }])
-    .limit(f.limit)
-    .offset(f.offset)
-    .select('t.*', 'p.number as party_number', 'p.name as party_name');
+    .where('t.vc', vc);
   if (f.document_number !== undefined) q.where('t.document_number', f.document_number);
   if (f.inv_number !== undefined) q.where('t.inv_number', f.inv_number);
   if (f.status !== undefined) q.where('t.status', f.status);
@@ -176,8 +176,13 @@ export async function listTransactions(tx: Tx, vc: Vc, f: ListFilter) {
   if (partyId !== undefined) q.where('t.party_id', partyId);
   if (partyNumber !== undefined) q.where('p.number', partyNumber);
   if (f.payment_file !== undefined) q.where('t.payment_file', f.payment_file === 1);
-  const rows = (await q) as (HeaderRow & { party_number: string; party_name: string })[];
-  return rows.map((r) =>
+  const counted = (await q.clone().count({ n: '*' }).first()) as { n: string | number } | undefined;
+  const rows = (await q
+    .orderByRaw(orderBySql(f.sort, TRANSACTION_ORDER, 't.id'))
+    .limit(f.limit)
+    .offset(f.offset)
+    .select('t.*', 'p.number as party_number', 'p.name as party_name')) as (HeaderRow & { party_number: string; party_name: string })[];
+  const page = rows.map((r) =>
     compact({
       id: r.id,
       [`${vc}_id`]: r.party_id,
@@ -197,6 +202,7 @@ export async function listTransactions(tx: Tx, vc: Vc, f: ListFilter) {
       ...(vc === 'vendor' ? { payment_file: r.payment_file ? 1 : 0, vc_bank_id: r.vc_bank_id } : {}),
     }),
   );
+  return { rows: page, total: Number(counted?.n ?? 0) };
 }
 
 export async function readFile(tx: Tx, vc: Vc, id: number, fileId: number) {

@@ -24,6 +24,15 @@ const ERROR_RESPONSES: Record<string, Json> = {
   '413': errorResponse('request body too large'),
 };
 
+/** Response headers of every list (route.ts listHeaders). */
+const LIST_HEADERS: Json = {
+  'X-Total-Count': { description: 'number of rows of the whole list (all pages, filters applied)', schema: { type: 'integer', minimum: 0 } },
+  Link: {
+    description: 'RFC 8288 links to the next and previous page (rel="next", rel="prev"), absolute URLs; absent on a single page',
+    schema: { type: 'string' },
+  },
+};
+
 const STATUS_TEXT: Record<number, string> = { 200: 'OK', 201: 'created', 204: 'no content' };
 
 function tagOf(path: string): string {
@@ -69,7 +78,14 @@ function operation(route: RouteDef, vc: Side | undefined, fullPath: string): Jso
     [String(status)]: {
       description: STATUS_TEXT[status] ?? 'success',
       ...(status !== 204 ? { content: { 'application/json': { schema: response ?? {} } } } : {}),
-      ...(route.cacheable ? { headers: { ETag: { schema: { type: 'string' } }, 'Cache-Control': { schema: { type: 'string', example: CACHE_CONTROL } } } } : {}),
+      ...(route.cacheable || route.list
+        ? {
+            headers: {
+              ...(route.list ? LIST_HEADERS : {}),
+              ...(route.cacheable ? { ETag: { schema: { type: 'string' } }, 'Cache-Control': { schema: { type: 'string', example: CACHE_CONTROL } } } : {}),
+            },
+          }
+        : {}),
     },
     ...(route.cacheable ? { '304': { description: 'not modified: the copy named in If-None-Match is current' } } : {}),
     ...ERROR_RESPONSES,

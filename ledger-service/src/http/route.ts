@@ -9,6 +9,8 @@ import type { Actor, TenantState } from './auth.ts';
 import { ENDPOINT_PERMISSIONS, resolveRule } from './endpointPermissions.ts';
 import { ApiError } from './errors.ts';
 import { validateBody, validateQuery } from './validate.ts';
+import { conditional } from './caching.ts';
+import type { ListPage } from '../db/listOrder.ts';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -44,6 +46,12 @@ export interface RouteDef {
   /** answers with ETag / Cache-Control and honours If-None-Match (see caching.ts) */
   cacheable?: boolean;
   /**
+   * A list: the handler returns a ListPage `{ rows, total }` for the page the query's
+   * `limit`/`offset` name (absent: the whole list); the answer is the rows, with
+   * X-Total-Count and Link rel="next"/"prev" (see listHeaders).
+   */
+  list?: boolean;
+  /**
    * Turns the raw request into the object the body schema validates (runs after the
    * permission check): e.g. the JSON part of a multipart body, or rule checks whose
    * error code is not invalid_request (`currency` → invalid_currency).
@@ -75,9 +83,15 @@ export function mountRoutes(router: Router, db: Db, routes: RouteDef[]): void {
       const body = bodySchema ? validateBody(bodySchema, raw) : raw;
       const querySchema = route.queryBySide ? route.queryBySide[params.vc as 'vendor' | 'customer'] : route.query;
       const query = querySchema ? validateQuery(querySchema, ctx.query as Record<string, unknown>) : ctx.query;
-      const result = await withTenant(db, company.id, (tx) =>
+      let result = await withTenant(db, company.id, (tx) =>
         route.handler({ ctx, tx, db, company, actor, params, body, query }),
       );
+      if (route.list) {
+        const page = result as ListPage<unknown>;
+        listHeaders(ctx, page, query as Record<string, unknown>);
+        result = page.rows;
+      }
+      if (route.cacheable) result = conditional(ctx, result);
       if (result !== undefined) {
         ctx.body = result;
         if (route.status) ctx.status = route.status;
@@ -97,4 +111,27 @@ export function authorize(actor: Actor, permission: string | null, scope: string
       throw new ApiError('forbidden', `Missing scope ${scope}.`);
     }
   }
+}
+
+/**
+ * X-Total-Count and Link for one page of a list (RFC 8288). The URLs are absolute, built
+ * from the request's public protocol and host (the app trusts X-Forwarded-Host/-Proto from the
+ * gateway) and its own query string with only `offset` changed, so filters, `limit` and
+ * `sort` carry over. next: while rows remain after this page; prev: unless this is the first.
+ */
+export function listHeaders(ctx: Context, page: ListPage<unknown>, query: Record<string, unknown>): void {
+  ctx.set('X-Total-Count', String(page.total));
+  const limit = typeof query.limit === 'number' ? query.limit : undefined;
+  const offset = typeof query.offset === 'number' ? query.offset : 0;
+  if (limit === undefined) return;
+  const at = (o: number) => {
+    const params = new URLSearchParams(ctx.querystring);
+    params.set('offset', String(o));
+    // ctx.protocol/ctx.host, not ctx.origin: in Koa 3 that is the request's Origin header
+    return `<${ctx.protocol}://${ctx.host}${ctx.path}?${params.toString()}>`;
+  };
+  const links: string[] = [];
+  if (offset + limit < page.total) links.push(`${at(offset + limit)}; rel="next"`);
+  if (offset > 0) links.push(`${at(Math.max(0, Math.min(offset - limit, page.total - limit)))}; rel="prev"`);
+  if (links.length > 0) ctx.set('Link', links.join(', '));
 }

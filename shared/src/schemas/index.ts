@@ -2,3 +2,4 @@ export * from './common.ts';
 export * from './party.ts';
 export * from './system.ts';
 export * from './transaction.ts';
+export * from './list.ts';

@@ -1,4 +1,5 @@
 import { currencySchema, idSchema } from './common.ts';
+import { pageQueryProperties, sortSchema } from './list.ts';
 
 export type Side = 'vendor' | 'customer';
 
@@ -94,13 +95,15 @@ export const partyCreatedSchema = {
   },
 } as const;
 
+export const PARTY_SORT_KEYS = ['name', 'number', 'id'] as const;
+
 export const partySearchQuerySchema = {
   type: 'object',
   additionalProperties: false,
   properties: {
     name: { type: 'string', maxLength: 200, description: 'case-insensitive partial match on the name' },
-    limit: { type: 'integer', minimum: 1, maximum: 1000, default: 100 },
-    offset: { type: 'integer', minimum: 0, default: 0 },
+    sort: sortSchema(PARTY_SORT_KEYS, 'name', 'name (case-insensitive, then id), number or id'),
+    ...pageQueryProperties,
   },
 } as const;
 

@@ -1,4 +1,5 @@
 import { dateSchema } from './common.ts';
+import { pageQueryProperties, sortSchema } from './list.ts';
 
 export const apiKeyCreateSchema = {
   type: 'object', additionalProperties: false, required: ['label'],
@@ -84,14 +85,16 @@ export const apiKeyCreatedSchema = {
   },
 } as const;
 
+export const AUDIT_SORT_KEYS = ['at', 'id'] as const;
+
 export const auditQuerySchema = {
   type: 'object',
   additionalProperties: false,
   properties: {
     entity: { type: 'string', maxLength: 50 },
     entity_id: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER },
-    limit: { type: 'integer', minimum: 1, maximum: 1000, default: 100 },
-    offset: { type: 'integer', minimum: 0, default: 0 },
+    sort: sortSchema(AUDIT_SORT_KEYS, '-at', 'at (time of the change, then id) or id'),
+    ...pageQueryProperties,
   },
 } as const;
 

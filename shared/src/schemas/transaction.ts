@@ -1,4 +1,5 @@
 import { accountNumberSchema, amountSchema, currencySchema, dateSchema, idSchema } from './common.ts';
+import { pageQueryProperties, sortSchema } from './list.ts';
 
 /**
  * AR/AP transaction schemas (SPEC.md "AR/AP transaction"). One write shape per side:
@@ -131,6 +132,8 @@ export const transactionReverseSchema = {
   },
 } as const;
 
+export const TRANSACTION_SORT_KEYS = ['inv_date', 'id'] as const;
+
 function transactionListQuery(vc: Vc) {
   return {
     type: 'object',
@@ -144,8 +147,8 @@ function transactionListQuery(vc: Vc) {
       [`${vc}_id`]: idSchema,
       [`${vc}number`]: { type: 'string', maxLength: 50 },
       ...(vc === 'vendor' ? { payment_file: { type: 'integer', enum: [0, 1] } } : {}),
-      limit: { type: 'integer', minimum: 1, maximum: 1000, default: 100 },
-      offset: { type: 'integer', minimum: 0, default: 0 },
+      sort: sortSchema(TRANSACTION_SORT_KEYS, 'inv_date', 'inv_date (then id) or id'),
+      ...pageQueryProperties,
     },
   } as const;
 }

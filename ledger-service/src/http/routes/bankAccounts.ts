@@ -1,6 +1,7 @@
 import { bankAccountCreateSchema, bankAccountReadSchema, createdSchema } from '@ledger/shared';
 import { createBankAccount, listBankAccounts, vendorExists } from '../../db/bankAccounts.ts';
 import { recordAudit } from '../../db/audit.ts';
+import { wholeList } from '../../db/listOrder.ts';
 import { normalizeBankAccount, type BankAccountInput } from '../../domain/bankAccount.ts';
 import { RuleError } from '../../domain/ruleError.ts';
 import { ApiError } from '../errors.ts';
@@ -20,7 +21,8 @@ export const bankAccountRoutes: RouteDef[] = [
     path: '/arap/vendor/:id/bank_accounts',
     summary: "A vendor's bank accounts",
     response: { type: 'array', items: bankAccountReadSchema },
-    handler: async (req) => listBankAccounts(req.tx, await vendorId(req)),
+    list: true,
+    handler: async (req) => wholeList(await listBankAccounts(req.tx, await vendorId(req))),
   },
   {
     method: 'POST',

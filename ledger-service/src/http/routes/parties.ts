@@ -30,10 +30,11 @@ export const partyRoutes: RouteDef[] = [
   {
     method: 'GET',
     path: '/arap/:vc',
-    summary: 'Search vendors or customers by name (case-insensitive, partial)',
+    summary: 'Search vendors or customers by name (case-insensitive, partial); sorted by name unless `sort` says otherwise',
     query: partySearchQuerySchema,
     responseBySide: listBySide,
-    handler: async (req: RouteRequest<unknown, { name?: string; limit: number; offset: number }>) =>
+    list: true,
+    handler: async (req: RouteRequest<unknown, { name?: string; sort: string; limit: number; offset: number }>) =>
       searchParties(req.tx, side(req), req.query),
   },
   {

@@ -4,7 +4,7 @@ import {
 import { listAccounts, listTaxes } from '../../db/chart.ts';
 import { createApiKey, deleteApiKey, listApiKeys } from '../../db/apiKeys.ts';
 import { listAudit, recordAudit } from '../../db/audit.ts';
-import { conditional } from '../caching.ts';
+import { wholeList } from '../../db/listOrder.ts';
 import { ApiError } from '../errors.ts';
 import type { RouteDef, RouteRequest } from '../route.ts';
 import { idParam } from './params.ts';
@@ -17,7 +17,8 @@ export const systemRoutes: RouteDef[] = [
     summary: 'Chart of accounts with link attributes and attached tax rates (ETag, cache for an hour)',
     response: { type: 'array', items: chartAccountSchema },
     cacheable: true,
-    handler: async (req) => conditional(req.ctx, await listAccounts(req.tx)),
+    list: true,
+    handler: async (req) => wholeList(await listAccounts(req.tx)),
   },
   {
     method: 'GET',
@@ -25,14 +26,16 @@ export const systemRoutes: RouteDef[] = [
     summary: 'Tax rates with their tax accounts and validity dates (ETag, cache for an hour)',
     response: { type: 'array', items: taxSchema },
     cacheable: true,
-    handler: async (req) => conditional(req.ctx, await listTaxes(req.tx)),
+    list: true,
+    handler: async (req) => wholeList(await listTaxes(req.tx)),
   },
   {
     method: 'GET',
     path: '/system/api_keys',
     summary: "The company's API keys (never the keys themselves)",
     response: { type: 'array', items: apiKeySchema },
-    handler: async (req) => listApiKeys(req.tx, req.company.id),
+    list: true,
+    handler: async (req) => wholeList(await listApiKeys(req.tx, req.company.id)),
   },
   {
     method: 'POST',
@@ -62,10 +65,11 @@ export const systemRoutes: RouteDef[] = [
   {
     method: 'GET',
     path: '/system/audit',
-    summary: 'Audit log, newest first: who changed what, via which API key, CLI or AI connection',
+    summary: 'Audit log, newest first unless `sort` says otherwise: who changed what, via which API key, CLI or AI connection',
     query: auditQuerySchema,
     response: { type: 'array', items: auditEntrySchema },
-    handler: async (req: RouteRequest<unknown, { limit: number; offset: number; entity?: string; entity_id?: number }>) =>
+    list: true,
+    handler: async (req: RouteRequest<unknown, { sort: string; limit: number; offset: number; entity?: string; entity_id?: number }>) =>
       listAudit(req.tx, req.query),
   },
 ];

@@ -132,8 +132,12 @@ export const transactionRoutes: RouteDef[] = [
   {
     method: 'GET',
     path: '/arap/transactions/:vc',
-    summary: 'List transactions by document_number, inv_number, status, date range (from/to), party or payment_file',
+    summary:
+      'List transactions by document_number, inv_number, status, date range (from/to), party or payment_file; ' +
+      'ordered by invDate, then id, unless `sort` says otherwise',
     queryBySide: { vendor: vendorTransactionListQuerySchema, customer: customerTransactionListQuerySchema },
+    responseBySide: { vendor: { type: 'array', items: transactionReadSchema }, customer: { type: 'array', items: transactionReadSchema } },
+    list: true,
     handler: async (req: RouteRequest<unknown, ListFilter>) => listTransactions(req.tx, req.params.vc as Vc, req.query),
   },
 ];
