@@ -142,6 +142,16 @@ t.test('malformed requests are 4xx with the error body, never 500', async (t) =>
     'unknown Content-Transfer-Encoding',
   );
 
+  // 7bit/8bit/binary are identity transfer encodings: the JSON part is UTF-8 text (formidable
+  // used them as a charset: "7bit" was an unhandled rejection, "binary" read UTF-8 as latin1)
+  for (const te of ['7bit', '8bit', 'binary']) {
+    const identity = multipart.replace('x-bogus', te).replace(/"documentNumber":"[^"]*"/, `"documentNumber":"Zürich-${te}"`);
+    const res = await raw(`${base}/arap/transaction/vendor`, 'POST', { 'X-API-Key': s.co.apiKey, 'Content-Type': `multipart/form-data; boundary=${boundary}` }, identity);
+    t.equal(res.status, 201, `Content-Transfer-Encoding ${te}: ${res.text.slice(0, 200)}`);
+    const read = await s.api('GET', `/arap/transaction/vendor/${res.json?.id}`);
+    t.equal(read.body.documentNumber, `Zürich-${te}`, `${te}: UTF-8 text read as UTF-8`);
+  }
+
   expect4xx(await raw(`${base}/arap/vendor`, 'POST', json, JSON.stringify({ name: 'Nul\u0000Byte' })), 400, 'NUL in a string');
   expect4xx(await raw(`${base}/arap/vendor`, 'POST', json, '{"name":"lone \\ud800 surrogate"}'), 400, 'lone surrogate');
   expect4xx(await raw(`${base}/arap/vendor`, 'POST', json, '{"name":"ok","city":"\\udc00"}'), 400, 'lone low surrogate');

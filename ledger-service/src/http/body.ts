@@ -26,7 +26,20 @@ export function readBody(config: LedgerConfig): Middleware {
     multipart: true,
     jsonLimit: config.jsonLimit,
     jsonStrict: true,
-    formidable: { maxFileSize: config.fileLimit, maxFiles: 20, maxFields: 50 },
+    formidable: {
+      maxFileSize: config.fileLimit,
+      maxFiles: 20,
+      maxFields: 50,
+      // Field parts (no Content-Type) are decoded by formidable with their
+      // Content-Transfer-Encoding as a StringDecoder charset: "7bit" throws outside the
+      // request (an unhandled rejection), "binary" would read UTF-8 JSON as latin1. By now
+      // formidable has already undone the transfer encoding (unknown ones were refused),
+      // so the bytes are the text itself: UTF-8 (RFC 7578 §4.4).
+      onPart: (part, handle) => {
+        if (!part.mimetype) (part as typeof part & FormidablePart).transferEncoding = 'utf-8';
+        handle(part);
+      },
+    },
     parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH],
     onError: (err: Error) => {
       throw bodyError(err);
@@ -49,6 +62,11 @@ export function readBody(config: LedgerConfig): Middleware {
       await next();
     });
   };
+}
+
+/** formidable sets this on every part; its type declarations omit it. */
+interface FormidablePart {
+  transferEncoding: string;
 }
 
 interface BodyReadError {
