@@ -3,6 +3,8 @@
  * ./data when DATABASE_URL is unset), migrations, the demo company on the first start of
  * an empty embedded database, then the ledger (LEDGER_PORT, 3001) and, once it exists,
  * the gateway (PORT, 3000). SIGTERM / SIGINT let in-flight requests finish, then stop.
+ * While it runs on the embedded database, `ledger` CLI commands reach that database through
+ * this process (the address is in <DATA_DIR>/embedded.lock).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,6 +14,7 @@ import { migrateLatest } from '../ledger-service/src/db/migrate.ts';
 import { createDemo, type DemoInfo } from '../ledger-service/src/demo.ts';
 import { demoText } from '../ledger-service/src/cli/commands/demo.ts';
 import { loadEncryptionKey } from '../ledger-service/src/secretKey.ts';
+import { publishEmbeddedUrl } from '../ledger-service/src/db/embeddedLock.ts';
 import { onShutdownSignal } from '../ledger-service/src/lifecycle.ts';
 import type { Db } from '../ledger-service/src/db/knex.ts';
 
@@ -55,6 +58,8 @@ async function main(): Promise<void> {
   const database: Database = await openDatabase(config);
   await migrateLatest(database.db);
   const demo = await demoOnFirstStart(config, database.db);
+  // from now on `ledger` CLI commands work through this process's embedded Postgres
+  if (!config.databaseUrl) publishEmbeddedUrl(config.dataDir, database.url);
 
   const ledger = await startLedger({ config, database });
   const gateway = await startGatewayIfAvailable(process.env, ledger.url);

@@ -2,6 +2,8 @@ import type { LedgerConfig } from '../config.ts';
 import type { Database } from '../server.ts';
 import { openDatabase } from '../server.ts';
 import { migrateLatest } from '../db/migrate.ts';
+import { createDb } from '../db/knex.ts';
+import { liveEmbeddedHolder, type EmbeddedLockInfo } from '../db/embeddedLock.ts';
 import { findCompanyByDataset, type Company } from '../db/companies.ts';
 import { findUserByEmail, type UserRow } from '../db/users.ts';
 import { loadEncryptionKey } from '../secretKey.ts';
@@ -23,6 +25,59 @@ export interface CliContext {
   close(): Promise<void>;
 }
 
+/** How long to wait for a server that holds the embedded database but is still starting. */
+const STARTING_SERVER_WAIT_MS = 30_000;
+
+function isLoopback(url: URL): boolean {
+  return ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
+}
+
+/**
+ * The lock of a running process that has the embedded database open, once that process
+ * offers it to other processes (it writes the address after its migrations); undefined
+ * when no live process holds it, so the CLI opens the files itself.
+ */
+async function runningEmbedded(dataDir: string): Promise<EmbeddedLockInfo | undefined> {
+  const deadline = Date.now() + STARTING_SERVER_WAIT_MS;
+  for (;;) {
+    const holder = liveEmbeddedHolder(dataDir);
+    if (!holder || holder.url) return holder;
+    if (Date.now() > deadline) {
+      throw new CliError(
+        `the embedded database in ${dataDir} is in use by process ${holder.pid}, which does not offer it to the CLI (still starting, or "ledger serve" of an older version); try again, stop it, or set DATABASE_URL`,
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/**
+ * Works through the running server's embedded Postgres (loopback socket, same `pg` path)
+ * instead of opening the files a second time. The server migrated the schema at start.
+ */
+async function attachToRunning(holder: EmbeddedLockInfo & { url: string }): Promise<Database> {
+  const url = new URL(holder.url);
+  if (!isLoopback(url)) throw new CliError(`embedded.lock names ${url.host} for the running database; only a loopback address is accepted`);
+  const db = createDb(holder.url, { poolMax: 1 });
+  try {
+    await db.raw('select 1');
+  } catch (err) {
+    await db.destroy();
+    throw new CliError(`could not reach the embedded database of the running process ${holder.pid} at ${url.host}: ${(err as Error).message}`);
+  }
+  return { db, url: holder.url, close: () => db.destroy() };
+}
+
+async function openForCli(config: LedgerConfig): Promise<Database> {
+  if (!config.databaseUrl) {
+    const holder = await runningEmbedded(config.dataDir);
+    if (holder?.url) return attachToRunning({ ...holder, url: holder.url });
+  }
+  const database = await openDatabase(config);
+  await migrateLatest(database.db);
+  return database;
+}
+
 export function createContext(config: LedgerConfig, out: Output, readStdin: () => Promise<string>): CliContext {
   let database: Promise<Database> | undefined;
   return {
@@ -30,10 +85,7 @@ export function createContext(config: LedgerConfig, out: Output, readStdin: () =
     out,
     readStdin,
     async db() {
-      database ??= openDatabase(config).then(async (d) => {
-        await migrateLatest(d.db);
-        return d;
-      });
+      database ??= openForCli(config);
       return (await database).db;
     },
     encryptionKey: () => loadEncryptionKey(config),
