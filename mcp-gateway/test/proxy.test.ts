@@ -139,3 +139,34 @@ t.test('API paths answer JSON whatever the Accept header; pages may answer HTML'
   t.match(page.headers.get('content-type'), /^text\/html/, 'a page path may answer HTML');
   await page.body?.cancel();
 });
+
+t.test('the OpenAPI document and the rendered reference on the public origin', async (t) => {
+  const stack = await startStack(t);
+  const doc = await fetch(`${stack.url}/openapi.json`);
+  t.equal(doc.status, 200);
+  t.match(doc.headers.get('content-type'), /^application\/json/);
+  const openapi = (await doc.json()) as { openapi: string; servers: { url: string }[] };
+  t.match(openapi.openapi, /^3\.1/);
+  // the ledger's PUBLIC_URL (in production the same value as the gateway's)
+  t.same(openapi.servers.map((s) => s.url), [stack.ledger.config.publicUrl], 'servers is the configured public URL');
+
+  const page = await fetch(`${stack.url}/docs`);
+  t.equal(page.status, 200);
+  t.match(page.headers.get('content-type'), /^text\/html/);
+  const csp = page.headers.get('content-security-policy') ?? '';
+  t.match(csp, /script-src 'self'(;|$)/, 'scripts only from the origin');
+  t.match(csp, /default-src 'self'/);
+  const html = await page.text();
+  const scripts = [...html.matchAll(/<script\b[^>]*>/g)].map((m) => m[0]);
+  const sources = scripts.map((s) => /\ssrc="([^"]*)"/.exec(s)?.[1]).filter((s): s is string => s !== undefined);
+  t.ok(sources.length > 0, 'the page loads the renderer');
+  for (const src of sources) t.equal(new URL(src, `${stack.url}/docs`).origin, stack.url, `${src} is same-origin`);
+  for (const s of scripts.filter((s) => !/\ssrc=/.test(s))) t.match(s, /type="application\/json"/, 'no inline code');
+  t.notMatch(html, /https?:\/\//, 'no absolute URL at all (no CDN)');
+  for (const src of sources) {
+    const asset = await fetch(new URL(src, `${stack.url}/docs`));
+    t.equal(asset.status, 200, `${src} is served`);
+    t.match(asset.headers.get('content-type'), /^(text|application)\/javascript/, `${src} is JavaScript`);
+    t.ok((await asset.arrayBuffer()).byteLength > 100_000, `${src} is the renderer bundle`);
+  }
+});
