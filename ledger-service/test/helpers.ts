@@ -12,7 +12,7 @@ import { addMember, createCompany, type Company } from '../src/db/companies.ts';
 import { createUser } from '../src/db/users.ts';
 import { createApiKey } from '../src/db/apiKeys.ts';
 import { loadEncryptionKey } from '../src/secretKey.ts';
-import type { Role } from '../src/domain/permissions.ts';
+import type { Role } from '@ledger/shared';
 
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/ledger_test';
 

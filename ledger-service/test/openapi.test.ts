@@ -1,7 +1,8 @@
 import t from 'tap';
 import { Validator } from '@seriousme/openapi-schema-validator';
+import { CONTRACTS, forSide, sidesOf } from '@ledger/shared';
 import { clientRoutes } from '../src/http/routes/index.ts';
-import { ENDPOINT_PERMISSIONS } from '../src/http/endpointPermissions.ts';
+import { openApiPath } from '../src/http/openapi.ts';
 import { startTestLedger } from './helpers.ts';
 
 t.test('GET /openapi.json is a valid OpenAPI 3.1 document listing every mounted route', async (t) => {
@@ -21,14 +22,13 @@ t.test('GET /openapi.json is a valid OpenAPI 3.1 document listing every mounted 
   t.ok(doc.components.schemas.Error.properties.error, 'the error body');
 
   let count = 0;
-  for (const route of clientRoutes) {
-    const sides = route.path.includes(':vc') ? ['vendor', 'customer'] : [''];
-    for (const vc of sides) {
-      const path = `/client/{dataset}${route.path.replace(':vc', vc).replace(/:([A-Za-z_]+)/g, '{$1}')}`;
-      const op = doc.paths[path]?.[route.method.toLowerCase()];
-      t.ok(op, `${route.method} ${path} is documented`);
+  for (const { contract } of clientRoutes) {
+    for (const vc of sidesOf(contract)) {
+      const path = openApiPath(contract, vc);
+      const op = doc.paths[path]?.[contract.method.toLowerCase()];
+      t.ok(op, `${contract.method} ${path} is documented`);
       t.ok(op?.responses?.['401'] && op?.responses?.['403'], 'with its error responses');
-      t.ok(`${route.method} ${route.path}` in ENDPOINT_PERMISSIONS);
+      t.equal(op?.['x-permission'], contract.permission ? forSide(contract.permission, vc) : null, 'and its permission');
       count++;
     }
   }
@@ -47,10 +47,10 @@ t.test('GET /openapi.json is a valid OpenAPI 3.1 document listing every mounted 
   const billFilters = bills.parameters.map((p: { name: string }) => p.name);
   t.ok(billFilters.includes('document_number') && billFilters.includes('status'), 'side-specific list filters');
   t.ok(billFilters.includes('vendornumber') && !billFilters.includes('customernumber'), 'the side\'s own party filter');
-  const lists = clientRoutes.filter((r) => r.list).length;
+  const lists = CONTRACTS.filter((c) => c.list).length;
   t.ok(lists >= 7, `${lists} list routes`);
   for (const [path, item] of Object.entries(doc.paths as Record<string, { get?: { responses: Record<string, { headers?: Record<string, unknown> }> } }>)) {
-    const route = clientRoutes.find((r) => r.method === 'GET' && path === `/client/{dataset}${r.path.replace(/:vc/, path.includes('/customer') ? 'customer' : 'vendor').replace(/:([A-Za-z_]+)/g, '{$1}')}`);
+    const route = CONTRACTS.find((c) => c.method === 'GET' && sidesOf(c).some((vc) => openApiPath(c, vc) === path));
     if (!route?.list) continue;
     t.ok(item.get?.responses['200']?.headers?.['X-Total-Count'] && item.get.responses['200'].headers.Link, `${path}: X-Total-Count and Link documented`);
   }

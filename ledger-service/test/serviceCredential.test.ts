@@ -7,11 +7,10 @@
  */
 import t from 'tap';
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey } from 'jose';
-import { ALL_SCOPES, INTERNAL_CREDENTIAL, SERVICE_CREDENTIAL } from '@ledger/shared';
+import { ALL_SCOPES, CONTRACTS, endpointKey, forSide, INTERNAL_CREDENTIAL, SERVICE_CREDENTIAL, sidesOf } from '@ledger/shared';
 import { permittedEndpoints } from '../src/http/endpointAccess.ts';
 import { authorize } from '../src/http/route.ts';
-import { ENDPOINT_PERMISSIONS, resolveRule } from '../src/http/endpointPermissions.ts';
-import { ROLES } from '../src/domain/permissions.ts';
+import { ROLES } from '@ledger/shared';
 import { apiClient, createTestCompany, startTestLedger } from './helpers.ts';
 
 async function keyPair() {
@@ -175,9 +174,10 @@ t.test('service credential at the ledger', async (t) => {
     for (const role of ROLES) {
       for (const scopes of scopeSets) {
         const permitted = new Set(permittedEndpoints(role, scopes));
-        for (const [key, rule] of Object.entries(ENDPOINT_PERMISSIONS)) {
-          for (const vc of key.includes(':vc') ? ['vendor', 'customer'] : [undefined]) {
-            const { permission, scope } = resolveRule(rule, vc);
+        for (const contract of CONTRACTS) {
+          for (const vc of sidesOf(contract)) {
+            const permission = contract.permission ? forSide(contract.permission, vc) : null;
+            const { scope } = contract;
             const via = scopes
               ? { kind: 'ai_connection' as const, id: 'c', label: 'x', scopes: [...scopes] }
               : { kind: 'api_key' as const, id: 1, label: 'k' };
@@ -187,7 +187,7 @@ t.test('service credential at the ledger', async (t) => {
             } catch {
               allowed = false;
             }
-            const resolved = vc ? key.replace(':vc', vc) : key;
+            const resolved = endpointKey(contract, vc);
             if (permitted.has(resolved) !== allowed) t.fail(`${role} ${scopes?.join(' ') ?? '(key)'} ${resolved}`);
             checked++;
           }

@@ -1,15 +1,12 @@
 import t from 'tap';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { SERVICE_CREDENTIAL } from '@ledger/shared';
-import { ENDPOINT_PERMISSIONS, resolveRule } from '../src/http/endpointPermissions.ts';
-import { clientRoutes } from '../src/http/routes/index.ts';
-import { ROLES, roleHas, type Permission } from '../src/domain/permissions.ts';
+import { CONTRACTS, forSide, ROLES, roleHas, type Contract } from '@ledger/shared';
 import { apiClient, createTestCompany, startTestLedger } from './helpers.ts';
 
-/** "POST /arap/:vc/:id" → concrete requests, one per side for `:vc` paths. */
-function concrete(entry: string): { method: string; path: string; vc?: string }[] {
-  const [method, pattern] = entry.split(' ') as [string, string];
-  const sides = pattern.includes(':vc') ? ['vendor', 'customer'] : [undefined];
+/** A contract ("POST /arap/:vc/:id") → concrete requests, one per side for `:vc` paths. */
+function concrete({ method, path: pattern }: Contract): { method: string; path: string; vc?: 'vendor' | 'customer' }[] {
+  const sides = pattern.includes(':vc') ? (['vendor', 'customer'] as const) : [undefined];
   return sides.map((vc) => ({
     method,
     vc,
@@ -19,15 +16,14 @@ function concrete(entry: string): { method: string; path: string; vc?: string }[
 
 const bodyFor = (method: string) => (method === 'GET' || method === 'DELETE' ? undefined : {});
 
-t.test('a key for dataset A gets 403 at dataset B, for every endpoint in the permission map', async (t) => {
+t.test('a key for dataset A gets 403 at dataset B, for every endpoint contract', async (t) => {
   const ledger = await startTestLedger(t);
   const a = await createTestCompany(ledger);
   const b = await createTestCompany(ledger);
   const keyAatB = apiClient(ledger.url, b.dataset, a.apiKey);
-  const entries = Object.keys(ENDPOINT_PERMISSIONS);
-  t.ok(entries.length >= 20, 'the map is not empty');
-  for (const entry of entries) {
-    for (const { method, path } of concrete(entry)) {
+  t.ok(CONTRACTS.length >= 20, 'the contract list is not empty');
+  for (const contract of CONTRACTS) {
+    for (const { method, path } of concrete(contract)) {
       const res = await keyAatB(method, path, bodyFor(method));
       t.equal(res.status, 403, `${method} ${path} at another dataset: 403`);
       t.equal(res.body?.error?.code, 'forbidden');
@@ -57,8 +53,8 @@ t.test('a service credential for dataset A gets 403 at dataset B, for every endp
   const atA = apiClient(ledger.url, a.dataset, undefined);
   t.equal((await atA('GET', '/arap/vendor', undefined, bearer)).status, 200, 'the credential works at its own dataset');
   const atB = apiClient(ledger.url, b.dataset, undefined);
-  for (const entry of Object.keys(ENDPOINT_PERMISSIONS)) {
-    for (const { method, path } of concrete(entry)) {
+  for (const contract of CONTRACTS) {
+    for (const { method, path } of concrete(contract)) {
       const res = await atB(method, path, bodyFor(method), bearer);
       t.equal(res.status, 403, `${method} ${path}: 403`);
     }
@@ -70,13 +66,12 @@ t.test('every mounted endpoint refuses roles without its permission, naming it',
   const a = await createTestCompany(ledger);
   const keys = Object.fromEntries(await Promise.all(ROLES.map(async (r) => [r, (await a.addMember(r)).apiKey] as const)));
   let checked = 0;
-  for (const route of clientRoutes) {
-    const rule = ENDPOINT_PERMISSIONS[`${route.method} ${route.path}`]!;
-    for (const { method, path, vc } of concrete(`${route.method} ${route.path}`)) {
-      const { permission } = resolveRule(rule, vc);
+  for (const contract of CONTRACTS) {
+    for (const { method, path, vc } of concrete(contract)) {
+      const permission = contract.permission ? forSide(contract.permission, vc) : null;
       if (!permission) continue;
       for (const role of ROLES) {
-        if (roleHas(role, permission as Permission)) continue;
+        if (roleHas(role, permission)) continue;
         const res = await apiClient(ledger.url, a.dataset, keys[role])(method, path, bodyFor(method));
         t.equal(res.status, 403, `${role}: ${method} ${path} → 403`);
         t.match(res.body.error.message, permission, `names ${permission}`);

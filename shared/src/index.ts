@@ -5,3 +5,5 @@ export * from './credential.ts';
 export * from './secrets.ts';
 export * from './schemas/index.ts';
 export * from './config.ts';
+export * from './permissions.ts';
+export * from './contracts/index.ts';

@@ -1,6 +1,6 @@
 import type { Db } from './knex.ts';
 import type { Company } from './companies.ts';
-import type { Role } from '../domain/permissions.ts';
+import type { Role } from '@ledger/shared';
 import { hashApiKey, newApiKey, sameHash } from '../domain/secrets.ts';
 
 export interface ApiKeyRow {

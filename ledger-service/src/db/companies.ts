@@ -1,7 +1,7 @@
 import type { Db, Tx } from './knex.ts';
 import { APP_ROLE } from './knex.ts';
 import { CHART_TEMPLATES, DEFAULT_CHART } from '../domain/chartTemplates.ts';
-import { isRole, type Role } from '../domain/permissions.ts';
+import { isRole, type Role } from '@ledger/shared';
 
 export interface CompanySettings {
   ap_account?: string;

@@ -11,7 +11,7 @@ import {
 import type { Actor } from '../http/auth.ts';
 import { ApiError } from '../http/errors.ts';
 import type { FileContent } from '../domain/dataUri.ts';
-import { roleHas, type Permission } from '../domain/permissions.ts';
+import { roleHas, type Permission } from '@ledger/shared';
 import { computePosting, exceedsApprovalLimit, PostingSetupError, reverseEntries, type Posting, type Vc } from '../domain/posting.ts';
 import { RuleError } from '../domain/ruleError.ts';
 import { assertOpenPeriod, resolveTransaction, type ResolvedTransaction, type RuleContext } from '../domain/transactionRules.ts';

@@ -2,7 +2,7 @@ import type { Context, Next } from 'koa';
 import type { Db } from '../db/knex.ts';
 import { findApiKeyByToken, touchApiKey } from '../db/apiKeys.ts';
 import { findCompanyByDataset, findMembership, type Company, type MembershipRow } from '../db/companies.ts';
-import { isRole, mayConnectAssistants, type Role } from '../domain/permissions.ts';
+import { isRole, mayConnectAssistants, type Role } from '@ledger/shared';
 import { ApiError } from './errors.ts';
 import type { ServiceCredentialVerifier } from './serviceCredential.ts';
 

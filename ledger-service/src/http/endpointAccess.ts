@@ -1,13 +1,9 @@
 /**
  * Which endpoints a person may call: role permissions ∩ (for AI connections) granted scopes,
- * from the same two tables `authorize()` applies (domain/permissions.ts and
- * endpointPermissions.ts). The gateway uses the answer to list only usable MCP tools.
+ * from the same contracts `authorize()` applies (shared/src/contracts and the role table in
+ * shared/src/permissions.ts). The gateway uses the answer to list only usable MCP tools.
  */
-import { scopeSatisfied, type Scope } from '@ledger/shared';
-import { roleHas, type Permission, type Role } from '../domain/permissions.ts';
-import { ENDPOINT_PERMISSIONS, resolveRule } from './endpointPermissions.ts';
-
-const SIDES = ['vendor', 'customer'] as const;
+import { CONTRACTS, endpointKey, forSide, roleHas, scopeSatisfied, sidesOf, type Role } from '@ledger/shared';
 
 /**
  * Endpoint keys ("GET /arap/vendor/:id", `:vc` resolved to each side) the person may call.
@@ -15,13 +11,12 @@ const SIDES = ['vendor', 'customer'] as const;
  */
 export function permittedEndpoints(role: Role, scopes?: readonly string[]): string[] {
   const out: string[] = [];
-  for (const [key, rule] of Object.entries(ENDPOINT_PERMISSIONS)) {
-    const sides = key.includes(':vc') ? SIDES : [undefined];
-    for (const vc of sides) {
-      const { permission, scope } = resolveRule(rule, vc);
-      if (permission && !roleHas(role, permission as Permission)) continue;
-      if (scopes && (!scope || !scopeSatisfied(scopes, scope as Scope))) continue;
-      out.push(vc ? key.replace(':vc', vc) : key);
+  for (const contract of CONTRACTS) {
+    for (const side of sidesOf(contract)) {
+      const permission = contract.permission ? forSide(contract.permission, side) : null;
+      if (permission && !roleHas(role, permission)) continue;
+      if (scopes && (!contract.scope || !scopeSatisfied(scopes, contract.scope))) continue;
+      out.push(endpointKey(contract, side));
     }
   }
   return out;

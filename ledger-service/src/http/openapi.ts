@@ -1,27 +1,32 @@
-import { errorBodySchema } from '@ledger/shared';
-import type { RouteDef } from './route.ts';
-import { ENDPOINT_PERMISSIONS, resolveRule } from './endpointPermissions.ts';
+import {
+  ERROR_STATUS, errorBodySchema, errorStatusesOf, forSide, sidesOf,
+  type Contract, type ErrorCode, type Side,
+} from '@ledger/shared';
 import { DATASET_PATTERN } from '../db/companies.ts';
 import { CACHE_CONTROL } from './caching.ts';
 
 /**
- * The OpenAPI 3.1 document of the key-based REST API, built from the route definitions
- * (the same JSON schemas ajv validates with) and the endpoint → permission map.
- * `{vc}` routes are listed once per side (`/arap/vendor`, `/arap/customer`), so each
- * side shows its own body schema and permission.
+ * The OpenAPI 3.1 document of the key-based REST API, built from the endpoint contracts
+ * (shared/src/contracts: the same JSON schemas ajv validates with, the permission and the
+ * scope). `{vc}` contracts are listed once per side (`/arap/vendor`, `/arap/customer`), so
+ * each side shows its own body schema and permission.
  */
 type Json = Record<string, unknown>;
-type Side = 'vendor' | 'customer';
 
 const errorRef = { $ref: '#/components/schemas/Error' };
-const errorResponse = (description: string) => ({ description, content: { 'application/json': { schema: errorRef } } });
 
-const ERROR_RESPONSES: Record<string, Json> = {
-  '400': errorResponse('invalid request: schema violation (the field is named as a JSON pointer), malformed JSON, invalid_currency, vc_not_found, amount_exceeded, unbalanced'),
-  '401': errorResponse('missing or invalid API key'),
-  '403': errorResponse('no access to the dataset, or the permission named in the message is missing'),
-  '404': errorResponse('no such resource or route'),
-  '413': errorResponse('request body too large'),
+/** What each error status means, for the description beside the codes it stands for. */
+const STATUS_MEANING: Record<number, string> = {
+  400: 'invalid request (the field at fault is named as a JSON pointer)',
+  401: 'missing or invalid API key',
+  403: 'no access to the dataset, or the permission named in the message is missing',
+  404: 'no such record or route',
+  409: 'conflict with the current state',
+  413: 'request body or file too large',
+  415: 'unsupported body media type',
+  422: 'dated in a closed period',
+  429: 'too many requests',
+  503: 'temporarily unavailable (Retry-After)',
 };
 
 /** Response headers of every list (route.ts listHeaders). */
@@ -33,15 +38,11 @@ const LIST_HEADERS: Json = {
   },
 };
 
-const STATUS_TEXT: Record<number, string> = { 200: 'OK', 201: 'created', 204: 'no content' };
+const STATUS_TEXT: Record<number, string> = { 200: 'OK', 201: 'created', 202: 'accepted', 204: 'no content' };
 
 function tagOf(path: string): string {
   const first = path.split('/')[1] ?? 'misc';
   return first === 'arap' ? (/^\/arap\/(vendor|customer)\b/.test(path) ? 'parties' : 'arap') : first;
-}
-
-function operationId(method: string, path: string): string {
-  return `${method.toLowerCase()}${path.replace(/[{}]/g, '').replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ''))}`;
 }
 
 function pathParameters(path: string): Json[] {
@@ -51,7 +52,7 @@ function pathParameters(path: string): Json[] {
     required: true,
     schema: name === 'dataset'
       ? { type: 'string', pattern: DATASET_PATTERN.source, description: "the company's dataset name" }
-      : /(^id|Id)$/.test(name!) ? { type: 'integer', minimum: 1 } : { type: 'string' },
+      : { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER },
   }));
 }
 
@@ -67,62 +68,107 @@ function queryParameters(schema: object | undefined): Json[] {
   }));
 }
 
-function operation(route: RouteDef, vc: Side | undefined, fullPath: string): Json {
-  const rule = ENDPOINT_PERMISSIONS[`${route.method} ${route.path}`];
-  const { permission, scope } = rule ? resolveRule(rule, vc) : { permission: null, scope: null };
-  const status = route.status ?? 200;
-  const response = vc && route.responseBySide ? route.responseBySide[vc] : route.response;
-  const body = vc && route.bodyBySide ? route.bodyBySide[vc] : route.body;
-  const query = vc && route.queryBySide ? route.queryBySide[vc] : route.query;
-  const responses: Json = {
-    [String(status)]: {
-      description: STATUS_TEXT[status] ?? 'success',
-      ...(status !== 204 ? { content: { 'application/json': { schema: response ?? {} } } } : {}),
-      ...(route.cacheable || route.list
-        ? {
-            headers: {
-              ...(route.list ? LIST_HEADERS : {}),
-              ...(route.cacheable ? { ETag: { schema: { type: 'string' } }, 'Cache-Control': { schema: { type: 'string', example: CACHE_CONTROL } } } : {}),
-            },
-          }
-        : {}),
-    },
-    ...(route.cacheable ? { '304': { description: 'not modified: the copy named in If-None-Match is current' } } : {}),
-    ...ERROR_RESPONSES,
+function errorResponses(contract: Contract): Json {
+  const out: Json = {};
+  for (const [status, codes] of errorStatusesOf(contract)) {
+    out[String(status)] = {
+      description: `${STATUS_MEANING[status] ?? 'error'}: ${codes.map((c: ErrorCode) => `\`${c}\``).join(', ')}`,
+      content: { 'application/json': { schema: errorRef } },
+      ...(status === ERROR_STATUS.unavailable ? { headers: { 'Retry-After': { schema: { type: 'integer' } } } } : {}),
+    };
+  }
+  return out;
+}
+
+function requestBody(contract: Contract, side: Side | undefined): Json | undefined {
+  if (!contract.body) return undefined;
+  const schema = forSide(contract.body, side);
+  const content: Json = { 'application/json': { schema } };
+  if (contract.multipart) {
+    const { jsonPart, filePart } = contract.multipart;
+    content['multipart/form-data'] = {
+      schema: {
+        type: 'object',
+        required: [jsonPart],
+        properties: {
+          [jsonPart]: { ...(schema as object), description: 'the same JSON document as the application/json body' },
+          [filePart]: { type: 'array', items: { type: 'string', contentMediaType: 'application/octet-stream' }, description: 'one part per attachment, with its Content-Type and filename' },
+        },
+      },
+      encoding: { [jsonPart]: { contentType: 'application/json' } },
+    };
+  }
+  // a body-less POST is allowed where the schema requires nothing (e.g. reverse)
+  const required = ((schema as { required?: unknown[] }).required ?? []).length > 0;
+  return { required, content };
+}
+
+function successResponse(contract: Contract, side: Side | undefined): Json {
+  const status = contract.status ?? 200;
+  const headers: Json = {
+    ...(contract.list ? LIST_HEADERS : {}),
+    ...(contract.cacheable ? { ETag: { schema: { type: 'string' } }, 'Cache-Control': { schema: { type: 'string', example: CACHE_CONTROL } } } : {}),
+    ...(contract.download ? { 'Content-Disposition': { schema: { type: 'string', example: 'attachment; filename="bill.pdf"' } } } : {}),
   };
-  if (route.method === 'GET' || route.method === 'DELETE') delete responses['413'];
+  let content: Json | undefined;
+  if (contract.download) {
+    content = Object.fromEntries(contract.download.map((type) => [type, { schema: { type: 'string', contentMediaType: type === '*/*' ? 'application/octet-stream' : type } }]));
+  } else if (status !== 204) {
+    content = { 'application/json': { schema: contract.response ? forSide(contract.response, side) : {} } };
+  }
   return {
-    operationId: operationId(route.method, fullPath),
-    summary: route.summary ?? `${route.method} ${fullPath}`,
-    tags: [tagOf(fullPath.replace('/client/{dataset}', ''))],
-    parameters: [
-      ...pathParameters(fullPath),
-      ...queryParameters(query),
-      ...(route.cacheable ? [{ name: 'If-None-Match', in: 'header', required: false, schema: { type: 'string' } }] : []),
-    ],
-    ...(body ? { requestBody: { required: true, content: { 'application/json': { schema: body } } } } : {}),
-    responses,
-    'x-permission': permission,
-    'x-oauth-scope': scope,
+    description: STATUS_TEXT[status] ?? 'success',
+    ...(content ? { content } : {}),
+    ...(Object.keys(headers).length > 0 ? { headers } : {}),
   };
 }
 
-export function buildOpenApi(routes: readonly RouteDef[], serverUrl: string): Json {
+function operation(contract: Contract, side: Side | undefined, fullPath: string): Json {
+  return {
+    operationId: side ? `${contract.name}${side[0]!.toUpperCase()}${side.slice(1)}` : contract.name,
+    summary: contract.summary,
+    tags: [tagOf(fullPath.replace('/client/{dataset}', ''))],
+    parameters: [
+      ...pathParameters(fullPath),
+      ...queryParameters(contract.query ? forSide(contract.query, side) as object : undefined),
+      ...(contract.cacheable ? [{ name: 'If-None-Match', in: 'header', required: false, schema: { type: 'string' } }] : []),
+    ],
+    ...(contract.body ? { requestBody: requestBody(contract, side) } : {}),
+    responses: {
+      [String(contract.status ?? 200)]: successResponse(contract, side),
+      ...(contract.cacheable ? { '304': { description: 'not modified: the copy named in If-None-Match is current' } } : {}),
+      ...errorResponses(contract),
+    },
+    'x-permission': contract.permission ? forSide(contract.permission, side) : null,
+    'x-oauth-scope': contract.scope,
+  };
+}
+
+/** `/client/{dataset}/arap/vendor/{id}` for `/arap/:vc/:id` on the vendor side. */
+export function openApiPath(contract: Pick<Contract, 'path'>, side: Side | undefined): string {
+  return `/client/{dataset}${(side ? contract.path.replace(':vc', side) : contract.path).replace(/:([A-Za-z_]+)/g, '{$1}')}`;
+}
+
+export function buildOpenApi(contracts: readonly Contract[], serverUrl: string): Json {
   const paths: Record<string, Json> = {};
-  for (const route of routes) {
-    const sides: (Side | undefined)[] = route.path.includes(':vc') ? ['vendor', 'customer'] : [undefined];
-    for (const vc of sides) {
-      const fullPath = `/client/{dataset}${route.path.replace(':vc', vc ?? '').replace(/:([A-Za-z_]+)/g, '{$1}')}`;
-      (paths[fullPath] ??= {})[route.method.toLowerCase()] = operation(route, vc, fullPath);
+  for (const contract of contracts) {
+    for (const side of sidesOf(contract)) {
+      const fullPath = openApiPath(contract, side);
+      (paths[fullPath] ??= {})[contract.method.toLowerCase()] = operation(contract, side, fullPath);
     }
   }
-  const meta = (summary: string, schema: Json) => ({
-    get: { operationId: operationId('GET', summary), summary, tags: ['meta'], security: [], responses: { '200': { description: 'OK', content: { 'application/json': { schema } } } } },
+  const meta = (operationId: string, summary: string, content: Json) => ({
+    get: { operationId, summary, tags: ['meta'], security: [], responses: { '200': { description: 'OK', content } } },
   });
-  paths['/healthz'] = meta('Liveness', { type: 'object', properties: { status: { const: 'ok' } } });
-  paths['/readyz'] = meta('Readiness (database reachable)', { type: 'object', properties: { status: { const: 'ready' } } });
-  (paths['/readyz']!.get as Json).responses = { ...((paths['/readyz']!.get as Json).responses as Json), '503': errorResponse('database not reachable') };
-  paths['/openapi.json'] = meta('This document', { type: 'object' });
+  const json = (schema: Json) => ({ 'application/json': { schema } });
+  paths['/healthz'] = meta('healthz', 'Liveness', json({ type: 'object', properties: { status: { const: 'ok' } } }));
+  paths['/readyz'] = meta('readyz', 'Readiness (database reachable)', json({ type: 'object', properties: { status: { const: 'ready' } } }));
+  (paths['/readyz']!.get as Json).responses = {
+    ...((paths['/readyz']!.get as Json).responses as Json),
+    '503': { description: 'database not reachable', content: json(errorRef) },
+  };
+  paths['/openapi.json'] = meta('openapi', 'This document', json({ type: 'object' }));
+  paths['/docs'] = meta('docs', 'This document rendered as a reference page', { 'text/html': { schema: { type: 'string' } } });
 
   return {
     openapi: '3.1.0',

@@ -3,111 +3,117 @@ import type Router from '@koa/router';
 import type { Db, Tx } from '../db/knex.ts';
 import { withTenant } from '../db/knex.ts';
 import type { Company } from '../db/companies.ts';
-import { roleHas, type Permission } from '../domain/permissions.ts';
-import { scopeSatisfied, type Scope } from '@ledger/shared';
+import {
+  CONTRACTS, forSide, roleHas, scopeSatisfied, sidesOf,
+  type BodyOf, type Contract, type ParamsOf, type Permission, type QueryOf, type Scope, type Side,
+} from '@ledger/shared';
 import type { Actor, TenantState } from './auth.ts';
-import { ENDPOINT_PERMISSIONS, resolveRule } from './endpointPermissions.ts';
 import { ApiError } from './errors.ts';
 import { validateBody, validateQuery } from './validate.ts';
 import { conditional } from './caching.ts';
 import type { ListPage } from '../db/listOrder.ts';
 
-export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
-
-/** What a route handler gets: the request, already authenticated and inside its company's transaction. */
-export interface RouteRequest<B = unknown, Q = Record<string, unknown>> {
+/** What a handler gets: the request, authenticated, authorized, validated, inside its company's transaction. */
+export interface RouteRequest<C extends Contract = Contract> {
   ctx: Context;
   tx: Tx;
   db: Db;
   company: Company;
   actor: Actor;
-  params: Record<string, string>;
-  body: B;
-  query: Q;
+  /** path parameters as sent (`vc` is the side the route was mounted for) */
+  params: ParamsOf<C>;
+  body: BodyOf<C>;
+  query: QueryOf<C>;
 }
 
-/** One endpoint under /client/:dataset. Its permission comes from endpointPermissions.ts. */
-export interface RouteDef {
-  method: Method;
-  path: string;
-  /** JSON schema of the body; validated before the handler runs */
-  body?: object;
-  /** JSON schema of the query string */
-  query?: object;
-  /** side-specific body schemas for `:vc` routes; used instead of `body` */
-  bodyBySide?: Record<'vendor' | 'customer', object>;
-  /** side-specific query schemas for `:vc` routes; used instead of `query` */
-  queryBySide?: Record<'vendor' | 'customer', object>;
-  /** for the OpenAPI document: one-line summary, success status (default 200) and response body schema */
-  summary?: string;
-  status?: number;
-  response?: object;
-  responseBySide?: Record<'vendor' | 'customer', object>;
-  /** answers with ETag / Cache-Control and honours If-None-Match (see caching.ts) */
-  cacheable?: boolean;
-  /**
-   * A list: the handler returns a ListPage `{ rows, total }` for the page the query's
-   * `limit`/`offset` name (absent: the whole list); the answer is the rows, with
-   * X-Total-Count and Link rel="next"/"prev" (see listHeaders).
-   */
-  list?: boolean;
+/**
+ * The handler of one contract (shared/src/contracts). It returns the answer's body, or for a
+ * list contract a ListPage `{ rows, total }`; it may set ctx.status and headers itself.
+ */
+export interface Route {
+  contract: Contract;
   /**
    * Turns the raw request into the object the body schema validates (runs after the
    * permission check): e.g. the JSON part of a multipart body, or rule checks whose
    * error code is not invalid_request (`currency` → invalid_currency).
    */
   prepareBody?: (ctx: Context) => unknown;
-  /** the handler returns the response body; it may set ctx.status / headers */
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  handler: (req: RouteRequest<any, any>) => Promise<unknown>;
+  handle(req: RouteRequest): Promise<unknown>;
 }
 
-/** Mounts routes, checking at start-up that each one has an entry in the permission map. */
-export function mountRoutes(router: Router, db: Db, routes: RouteDef[]): void {
-  for (const route of routes) {
-    const key = `${route.method} ${route.path}`;
-    const rule = ENDPOINT_PERMISSIONS[key];
-    if (!rule) throw new Error(`route ${key} has no entry in endpointPermissions.ts`);
-    router.register(route.path, [route.method], async (ctx: Context, next) => {
-      const { company, actor } = ctx.state.tenant as TenantState;
-      const params = ctx.params as Record<string, string>;
-      if (params.vc !== undefined && params.vc !== 'vendor' && params.vc !== 'customer') {
-        // not a side ("/arap/transactions/vendor" also matches "/arap/:vc/:id"): let a later route match
-        ctx.params = { dataset: params.dataset! };
-        return next();
-      }
-      const { permission, scope } = resolveRule(rule, params.vc);
-      authorize(actor, permission, scope);
-      const bodySchema = route.bodyBySide ? route.bodyBySide[params.vc as 'vendor' | 'customer'] : route.body;
-      const raw = route.prepareBody ? await route.prepareBody(ctx) : ctx.request.body;
-      const body = bodySchema ? validateBody(bodySchema, raw) : raw;
-      const querySchema = route.queryBySide ? route.queryBySide[params.vc as 'vendor' | 'customer'] : route.query;
-      const query = querySchema ? validateQuery(querySchema, ctx.query as Record<string, unknown>) : ctx.query;
-      let result = await withTenant(db, company.id, (tx) =>
-        route.handler({ ctx, tx, db, company, actor, params, body, query }),
-      );
-      if (route.list) {
-        const page = result as ListPage<unknown>;
-        listHeaders(ctx, page, query as Record<string, unknown>);
-        result = page.rows;
-      }
-      if (route.cacheable) result = conditional(ctx, result);
-      if (result !== undefined) {
-        ctx.body = result;
-        if (route.status) ctx.status = route.status;
-      } else if (ctx.body === undefined) ctx.status = 204;
-    });
+/** Binds a handler to its contract; the request it gets is typed from the contract's schemas. */
+export function route<C extends Contract>(
+  contract: C,
+  handle: (req: RouteRequest<C>) => Promise<unknown>,
+  options: { prepareBody?: (ctx: Context) => unknown } = {},
+): Route {
+  // the kernel validated body, query and params against this very contract before calling
+  return { contract, handle: handle as unknown as Route['handle'], ...options };
+}
+
+/**
+ * Checks that handlers and contracts pair up one to one: a contract without a handler, a
+ * handler for a contract outside the list, or two handlers for one contract fail start-up.
+ */
+export function pairRoutes(routes: readonly Route[], contracts: readonly Contract[] = CONTRACTS): Route[] {
+  const byContract = new Map<Contract, Route>();
+  for (const r of routes) {
+    if (!contracts.includes(r.contract)) throw new Error(`handler for ${r.contract.name}, which is not in the contract list`);
+    if (byContract.has(r.contract)) throw new Error(`two handlers for contract ${r.contract.name}`);
+    byContract.set(r.contract, r);
+  }
+  const missing = contracts.filter((c) => !byContract.has(c)).map((c) => c.name);
+  if (missing.length > 0) throw new Error(`contracts without a handler: ${missing.join(', ')}`);
+  return contracts.map((c) => byContract.get(c)!);
+}
+
+/**
+ * Mounts one handler per contract under the router (prefix /client/:dataset). `:vc` paths are
+ * mounted once per side with the side written out, so "/arap/transactions/vendor" can never
+ * be taken for "/arap/:vc/:id".
+ */
+export function mountRoutes(router: Router, db: Db, routes: readonly Route[]): void {
+  for (const route of pairRoutes(routes)) {
+    for (const side of sidesOf(route.contract)) {
+      const path = side ? route.contract.path.replace(':vc', side) : route.contract.path;
+      router.register(path, [route.contract.method], async (ctx: Context) => serve(ctx, db, route, side));
+    }
   }
 }
 
+async function serve(ctx: Context, db: Db, route: Route, side: Side | undefined): Promise<void> {
+  const { contract } = route;
+  const { company, actor } = ctx.state.tenant as TenantState;
+  // the side is written out in the mounted path; handlers and prepareBody read it as :vc
+  if (side) ctx.params = { ...ctx.params, vc: side };
+  const { dataset: _dataset, ...params } = ctx.params as Record<string, string>;
+  authorize(actor, contract.permission ? forSide(contract.permission, side) : null, contract.scope);
+  const raw = route.prepareBody ? await route.prepareBody(ctx) : ctx.request.body;
+  const body = contract.body ? validateBody(forSide(contract.body, side) as object, raw) : raw;
+  const query = contract.query ? validateQuery(forSide(contract.query, side) as object, ctx.query as Record<string, unknown>) : ctx.query;
+  let result = await withTenant(db, company.id, (tx) =>
+    route.handle({ ctx, tx, db, company, actor, params, body, query }),
+  );
+  if (contract.list) {
+    const page = result as ListPage<unknown>;
+    listHeaders(ctx, page, query as Record<string, unknown>);
+    result = page.rows;
+  }
+  if (contract.cacheable) result = conditional(ctx, result);
+  if (result !== undefined) {
+    ctx.body = result;
+    if (contract.status) ctx.status = contract.status;
+  } else if (ctx.body === undefined) ctx.status = 204;
+}
+
 /** Effective access = the role's permissions ∩, for AI connections, the granted scopes. */
-export function authorize(actor: Actor, permission: string | null, scope: string | null): void {
-  if (permission && !roleHas(actor.role, permission as Permission)) {
+export function authorize(actor: Actor, permission: Permission | null, scope: Scope | null): void {
+  if (permission && !roleHas(actor.role, permission)) {
     throw new ApiError('forbidden', `Missing permission ${permission} (role ${actor.role}).`);
   }
   if (actor.via.kind === 'ai_connection') {
     if (!scope) throw new ApiError('forbidden', 'This endpoint is not available to AI connections.');
-    if (!scopeSatisfied(actor.via.scopes, scope as Scope)) {
+    if (!scopeSatisfied(actor.via.scopes, scope)) {
       throw new ApiError('forbidden', `Missing scope ${scope}.`);
     }
   }

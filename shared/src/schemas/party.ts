@@ -30,34 +30,51 @@ export function numberField(vc: Side): `${Side}number` {
   return `${vc}number`;
 }
 
-function numberSchema(vc: Side) {
+function numberSchema<V extends Side>(vc: V) {
   return { type: 'string', minLength: 1, maxLength: 50, pattern: '^\\S(.*\\S)?$', description: `${vc} number, unique in the company; from the company's sequence when omitted` } as const;
 }
 
+/** The number field of each side, keyed by its name, so the schemas keep literal types. */
+const numberFields = {
+  vendor: { vendornumber: numberSchema('vendor') },
+  customer: { customernumber: numberSchema('customer') },
+} as const;
+
 /** The same field schema, also accepting null (an update sends null to clear a field). */
-function nullable<S extends { type: string }>(s: S) {
-  return { ...s, type: [s.type, 'null'] as [S['type'], 'null'] };
+function nullable<const S extends { type: string }>(s: S) {
+  return { ...s, type: [s.type, 'null'] } as Omit<S, 'type'> & { readonly type: readonly [S['type'], 'null'] };
 }
 
-function partyCreateSchema(vc: Side) {
+/** Every optional party field, also accepting null: what updates send and reads show. */
+const nullableFields = {
+  address1: nullable(partyFields.address1),
+  street: nullable(partyFields.street),
+  zipcode: nullable(partyFields.zipcode),
+  city: nullable(partyFields.city),
+  country: nullable(partyFields.country),
+  email: nullable(partyFields.email),
+  phone: nullable(partyFields.phone),
+  currency: nullable(partyFields.currency),
+  taxnumber: nullable(partyFields.taxnumber),
+  terms: nullable(partyFields.terms),
+} as const satisfies Record<Exclude<PartyField, 'name'>, object>;
+
+function partyCreateSchema<V extends Side>(vc: V) {
   return {
     type: 'object',
     additionalProperties: false,
     required: ['name'],
-    properties: { ...partyFields, [numberField(vc)]: numberSchema(vc) },
+    properties: { ...partyFields, ...numberFields[vc] },
   } as const;
 }
 
 /** Partial update: only the fields sent change; null clears an optional field. */
-function partyUpdateSchema(vc: Side) {
-  const optional = Object.fromEntries(
-    PARTY_FIELDS.filter((f) => f !== 'name').map((f) => [f, nullable(partyFields[f])]),
-  );
+function partyUpdateSchema<V extends Side>(vc: V) {
   return {
     type: 'object',
     additionalProperties: false,
     minProperties: 1,
-    properties: { name: partyFields.name, ...optional, [numberField(vc)]: numberSchema(vc) },
+    properties: { name: partyFields.name, ...nullableFields, ...numberFields[vc] },
   } as const;
 }
 
@@ -67,18 +84,15 @@ export const vendorUpdateSchema = partyUpdateSchema('vendor');
 export const customerUpdateSchema = partyUpdateSchema('customer');
 
 /** Read shape: every field is present; optional fields that are not set are null. */
-function partyReadSchema(vc: Side) {
-  const optional = Object.fromEntries(
-    PARTY_FIELDS.filter((f) => f !== 'name').map((f) => [f, nullable(partyFields[f])]),
-  );
+function partyReadSchema<V extends Side>(vc: V) {
   return {
     type: 'object',
     required: ['id', numberField(vc), ...PARTY_FIELDS],
     properties: {
       id: { ...idSchema, description: `used as ${vc}_id elsewhere` },
-      [numberField(vc)]: { type: 'string' },
+      ...({ vendor: { vendornumber: { type: 'string' } }, customer: { customernumber: { type: 'string' } } } as const)[vc],
       name: partyFields.name,
-      ...optional,
+      ...nullableFields,
     },
   } as const;
 }

@@ -37,26 +37,34 @@ export const transactionFileSchema = {
   },
 } as const;
 
-function partyFields(vc: Vc) {
-  return {
-    [`${vc}_id`]: { ...idSchema, description: `the ${vc}; must already exist` },
-    [`${vc}number`]: { type: 'string', minLength: 1, maxLength: 50, description: `alternative to ${vc}_id` },
-  } as const;
-}
-
-const vendorOnlyFields = {
-  payment_file: { type: 'integer', enum: [0, 1], description: '1 includes the bill in the next bank payment file (needs vc_bank_id)' },
-  vc_bank_id: { ...idSchema, description: "the vendor's bank account (GET /arap/vendor/{id}/bank_accounts)" },
+/** The party reference of each side: its id or its number. */
+const partyRefFields = {
+  vendor: {
+    vendor_id: { ...idSchema, description: 'the vendor; must already exist' },
+    vendornumber: { type: 'string', minLength: 1, maxLength: 50, description: 'alternative to vendor_id' },
+  },
+  customer: {
+    customer_id: { ...idSchema, description: 'the customer; must already exist' },
+    customernumber: { type: 'string', minLength: 1, maxLength: 50, description: 'alternative to customer_id' },
+  },
 } as const;
 
-function transactionWriteSchema(vc: Vc) {
+const sideOnlyFields = {
+  vendor: {
+  payment_file: { type: 'integer', enum: [0, 1], description: '1 includes the bill in the next bank payment file (needs vc_bank_id)' },
+  vc_bank_id: { ...idSchema, description: "the vendor's bank account (GET /arap/vendor/{id}/bank_accounts)" },
+  },
+  customer: {},
+} as const;
+
+function transactionWriteSchema<V extends Vc>(vc: V) {
   return {
     type: 'object',
     additionalProperties: false,
     required: ['invDate', 'lines'],
     properties: {
       type: { type: 'string', enum: ['transaction'] },
-      ...partyFields(vc),
+      ...partyRefFields[vc],
       documentNumber: { type: 'string', maxLength: 100, description: "the party's own document number" },
       invNumber: { type: 'string', minLength: 1, maxLength: 100, description: "the service's number; from the company's sequence when omitted" },
       invDate: { ...dateSchema, description: 'document date; must lie after the books-closed date' },
@@ -71,7 +79,7 @@ function transactionWriteSchema(vc: Vc) {
         enum: ['0', 0],
         description: 'omitted: draft; "0" (or the number 0): post immediately',
       },
-      ...(vc === 'vendor' ? vendorOnlyFields : {}),
+      ...sideOnlyFields[vc],
       lines: { type: 'array', minItems: 1, maxItems: 500, items: transactionLineSchema },
       files: { type: 'array', maxItems: 20, items: transactionFileSchema },
     },
@@ -132,9 +140,15 @@ export const transactionReverseSchema = {
   },
 } as const;
 
+/** List filters naming the party, and the vendor side's payment-file flag. */
+const listPartyFields = {
+  vendor: { vendor_id: idSchema, vendornumber: { type: 'string', maxLength: 50 }, payment_file: { type: 'integer', enum: [0, 1] } },
+  customer: { customer_id: idSchema, customernumber: { type: 'string', maxLength: 50 } },
+} as const;
+
 export const TRANSACTION_SORT_KEYS = ['inv_date', 'id'] as const;
 
-function transactionListQuery(vc: Vc) {
+function transactionListQuery<V extends Vc>(vc: V) {
   return {
     type: 'object',
     additionalProperties: false,
@@ -144,9 +158,7 @@ function transactionListQuery(vc: Vc) {
       status: { type: 'string', enum: ['draft', 'posted', 'reversed'] },
       from: { ...dateSchema, description: 'invDate on or after' },
       to: { ...dateSchema, description: 'invDate on or before' },
-      [`${vc}_id`]: idSchema,
-      [`${vc}number`]: { type: 'string', maxLength: 50 },
-      ...(vc === 'vendor' ? { payment_file: { type: 'integer', enum: [0, 1] } } : {}),
+      ...listPartyFields[vc],
       sort: sortSchema(TRANSACTION_SORT_KEYS, 'inv_date', 'inv_date (then id) or id'),
       ...pageQueryProperties,
     },

@@ -2,7 +2,7 @@ import { amountJson, formatAmount, minorUnits, money } from '@ledger/shared';
 import { withTenant } from '../../db/knex.ts';
 import { addMember, createCompany, CompanyInputError, findMembership } from '../../db/companies.ts';
 import { recordAudit } from '../../db/audit.ts';
-import { isRole, ROLES } from '../../domain/permissions.ts';
+import { isRole, ROLES } from '@ledger/shared';
 import { CLI_ACTOR, cliActor } from '../actor.ts';
 import { optional, parse, required, UsageError } from '../args.ts';
 import { companyOrFail, type CliContext, userOrFail } from '../context.ts';

@@ -1,9 +1,5 @@
-import type { RouteDef } from '../route.ts';
+import { contracts } from '@ledger/shared';
+import { route } from '../route.ts';
 
-export const authRoutes: RouteDef[] = [
-  {
-    method: 'POST',
-    path: '/auth/validate_api',
-    handler: async () => ({ success: 1 }),
-  },
-];
+/** `POST /auth/validate_api`: reaching the handler means the key was accepted for the dataset. */
+export const authRoutes = [route(contracts.validateApiKey, async () => ({ success: 1 }))];

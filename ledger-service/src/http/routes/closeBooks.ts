@@ -1,8 +1,8 @@
-import { closeBooksSchema, closeBooksStateSchema } from '@ledger/shared';
+import { contracts } from '@ledger/shared';
 import { recordAudit } from '../../db/audit.ts';
 import { closedUntil } from '../../db/transactionContext.ts';
 import { ApiError } from '../errors.ts';
-import { authorize, type RouteDef, type RouteRequest } from '../route.ts';
+import { authorize, route } from '../route.ts';
 
 /**
  * `GET/POST /system/close_books`: books closed up to and including `date`; any write dated
@@ -12,41 +12,26 @@ import { authorize, type RouteDef, type RouteRequest } from '../route.ts';
  * refused (409) unless the body says `reopen: true`, which needs `system.reopen_books`
  * (owners only), and it is audited as `reopen_books`.
  */
-export const closeBooksRoutes: RouteDef[] = [
-  {
-    method: 'GET',
-    path: '/system/close_books',
-    summary: 'The date the books are closed up to (null when never closed)',
-    response: closeBooksStateSchema,
-    handler: async (req) => ({ date: await closedUntil(req.tx, req.company.id) }),
-  },
-  {
-    method: 'POST',
-    path: '/system/close_books',
-    summary:
-      'Close the books up to and including a date (writes dated on or before it → 422 closed_period). ' +
-      'An earlier date than the current one → 409 unless reopen: true (owners only)',
-    body: closeBooksSchema,
-    response: closeBooksStateSchema,
-    handler: async (req: RouteRequest<{ date: string; reopen?: boolean }>) => {
-      const { date, reopen = false } = req.body;
-      // lock the company row: concurrent closings must see each other's date
-      await req.tx('companies').where({ id: req.company.id }).forUpdate().first('id');
-      const previous = await closedUntil(req.tx, req.company.id);
-      const movesBack = previous !== null && date < previous;
-      if (movesBack && !reopen) {
-        throw new ApiError(
-          'conflict',
-          `The books are closed up to ${previous}; closing up to ${date} would reopen the days after it. Send reopen: true to do that (owners only).`,
-          '/date',
-        );
-      }
-      if (movesBack) authorize(req.actor, 'system.reopen_books', null);
-      await req.tx('companies').where({ id: req.company.id }).update({ closed_until: date });
-      await recordAudit(req.tx, req.company.id, req.actor, 'company', req.company.id, movesBack ? 'reopen_books' : 'close_books', {
-        closed_until: date, previous,
-      });
-      return { date };
-    },
-  },
+export const closeBooksRoutes = [
+  route(contracts.getClosingDate, async (req) => ({ date: await closedUntil(req.tx, req.company.id) })),
+  route(contracts.closeBooks, async (req) => {
+    const { date, reopen = false } = req.body;
+    // lock the company row: concurrent closings must see each other's date
+    await req.tx('companies').where({ id: req.company.id }).forUpdate().first('id');
+    const previous = await closedUntil(req.tx, req.company.id);
+    const movesBack = previous !== null && date < previous;
+    if (movesBack && !reopen) {
+      throw new ApiError(
+        'conflict',
+        `The books are closed up to ${previous}; closing up to ${date} would reopen the days after it. Send reopen: true to do that (owners only).`,
+        '/date',
+      );
+    }
+    if (movesBack) authorize(req.actor, 'system.reopen_books', null);
+    await req.tx('companies').where({ id: req.company.id }).update({ closed_until: date });
+    await recordAudit(req.tx, req.company.id, req.actor, 'company', req.company.id, movesBack ? 'reopen_books' : 'close_books', {
+      closed_until: date, previous,
+    });
+    return { date };
+  }),
 ];

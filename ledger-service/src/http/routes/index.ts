@@ -1,4 +1,4 @@
-import type { RouteDef } from '../route.ts';
+import type { Route } from '../route.ts';
 import { authRoutes } from './auth.ts';
 import { partyRoutes } from './parties.ts';
 import { systemRoutes } from './system.ts';
@@ -7,4 +7,4 @@ import { bankAccountRoutes } from './bankAccounts.ts';
 import { closeBooksRoutes } from './closeBooks.ts';
 
 /** Every endpoint under /client/:dataset, by area. */
-export const clientRoutes: RouteDef[] = [...authRoutes, ...transactionRoutes, ...partyRoutes, ...bankAccountRoutes, ...systemRoutes, ...closeBooksRoutes];
+export const clientRoutes: Route[] = [...authRoutes, ...transactionRoutes, ...partyRoutes, ...bankAccountRoutes, ...systemRoutes, ...closeBooksRoutes];

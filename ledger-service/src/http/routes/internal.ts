@@ -18,7 +18,7 @@ import { verifyCredentials } from '../../db/users.ts';
 import { findCompanyByDataset, findMembership, type Company } from '../../db/companies.ts';
 import { recordAudit } from '../../db/audit.ts';
 import { withTenant } from '../../db/knex.ts';
-import { isRole, mayConnectAssistants } from '../../domain/permissions.ts';
+import { isRole, mayConnectAssistants } from '@ledger/shared';
 import { permittedEndpoints } from '../endpointAccess.ts';
 
 /** Verifies the gateway's internal JWTs against the gateway's public key. */

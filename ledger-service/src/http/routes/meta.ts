@@ -4,7 +4,7 @@ import Router from '@koa/router';
 import type { AppDeps } from '../app.ts';
 import { ApiError } from '../errors.ts';
 import { buildOpenApi } from '../openapi.ts';
-import { clientRoutes } from './index.ts';
+import { CONTRACTS } from '@ledger/shared';
 
 /**
  * The API reference's renderer: Scalar's standalone bundle, served from the installed npm
@@ -43,7 +43,7 @@ export function metaRouter({ db, config }: AppDeps): Router {
   let openapi: object | undefined;
   router.get('/openapi.json', (ctx) => {
     // `servers` is the public origin: the document describes the API as callers reach it
-    openapi ??= buildOpenApi(clientRoutes, config.publicUrl);
+    openapi ??= buildOpenApi(CONTRACTS, config.publicUrl);
     ctx.body = openapi;
   });
   router.get('/docs', (ctx) => {

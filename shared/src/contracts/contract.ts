@@ -1,0 +1,94 @@
+/**
+ * The endpoint contract: one declaration per REST endpoint of the ledger, the only registry.
+ * The ledger mounts its handlers by contract and checks permission and scope from it; the
+ * OpenAPI document, the MCP tools' schemas and REST calls, and the docs tables are derived
+ * from the same list (see contracts/index.ts).
+ */
+import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
+import type { ErrorCode } from '../errors.ts';
+import type { Permission } from '../permissions.ts';
+import type { Scope } from '../scopes.ts';
+
+export type HttpMethod = 'GET' | 'POST' | 'DELETE';
+import type { Side } from '../schemas/party.ts';
+export type { Side };
+export const SIDES: readonly Side[] = ['vendor', 'customer'];
+
+/** One value per side, for `:vc` paths whose schema or permission differs by side. */
+export interface PerSide<T> {
+  readonly vendor: T;
+  readonly customer: T;
+}
+
+export type SchemaSpec = JSONSchema | PerSide<JSONSchema>;
+
+export interface Contract {
+  /** unique operation name (camelCase): the OpenAPI operationId, the key handlers and MCP tools use */
+  readonly name: string;
+  readonly method: HttpMethod;
+  /** relative to `{base_url}`; `:vc` is vendor|customer (listed once per side), other `:name` segments are integer ids */
+  readonly path: string;
+  readonly summary: string;
+  /** the role permission (domain/permissions.ts); per side where it differs; null = any member */
+  readonly permission: Permission | PerSide<Permission> | null;
+  /** the OAuth scope an AI connection needs; null = not available to AI connections */
+  readonly scope: Scope | null;
+  readonly body?: SchemaSpec;
+  readonly query?: SchemaSpec;
+  /** the JSON answer (absent for 204 and file downloads) */
+  readonly response?: SchemaSpec;
+  /** success status (default 200) */
+  readonly status?: 200 | 201 | 202 | 204;
+  /** error codes this endpoint can answer besides those every endpoint can (see COMMON_ERRORS) */
+  readonly errors: readonly ErrorCode[];
+  /** a paged list: `limit`/`offset`/`sort`, X-Total-Count and Link headers */
+  readonly list?: true;
+  /** ETag / Cache-Control, honours If-None-Match (304) */
+  readonly cacheable?: true;
+  /** the body may also come as multipart/form-data: JSON in `jsonPart`, files in `filePart` */
+  readonly multipart?: { readonly jsonPart: string; readonly filePart: string };
+  // the answer is a file: its bytes, in one of these media types ("*/*": the file's own)
+  readonly download?: readonly string[];
+}
+
+/** Declares a contract, keeping its literal types (schemas `as const`) for FromSchema. */
+export function contract<const C extends Contract>(c: C): C {
+  return c;
+}
+
+// --- types derived from the schemas -------------------------------------------------
+
+type FromSpec<S> = S extends PerSide<infer T> ? (T extends JSONSchema ? FromSchema<T> : never) : S extends JSONSchema ? FromSchema<S> : never;
+
+/** (For the wide `Contract` type itself, as the kernel sees every handler: unknown.) */
+type IsWide<C> = Contract extends C ? true : false;
+
+export type BodyOf<C extends Contract> = IsWide<C> extends true ? unknown : C['body'] extends SchemaSpec ? FromSpec<C['body']> : undefined;
+export type QueryOf<C extends Contract> = IsWide<C> extends true ? unknown : C['query'] extends SchemaSpec ? FromSpec<C['query']> : Record<string, never>;
+export type ResponseOf<C extends Contract> = IsWide<C> extends true ? unknown : C['response'] extends SchemaSpec ? FromSpec<C['response']> : undefined;
+
+/** `{ vc: Side; id: string }` for '/arap/transaction/:vc/:id'. */
+type ParamNames<P extends string> = P extends `${string}:${infer Name}/${infer Rest}` ? Name | ParamNames<`/${Rest}`> : P extends `${string}:${infer Name}` ? Name : never;
+export type ParamsOf<C extends Contract> = IsWide<C> extends true ? Readonly<Record<string, string>> : { readonly [K in ParamNames<C['path']>]: K extends 'vc' ? Side : string };
+
+// --- resolution per side -------------------------------------------------------------
+
+export function isPerSide<T>(v: T | PerSide<T>): v is PerSide<T> {
+  return typeof v === 'object' && v !== null && 'vendor' in v && 'customer' in v && Object.keys(v).length === 2;
+}
+
+export function forSide<T>(v: T | PerSide<T>, side: Side | undefined): T {
+  if (!isPerSide(v)) return v;
+  if (!side) throw new Error('a per-side value needs a side');
+  return v[side];
+}
+
+/** The sides a contract is listed for: both for `:vc` paths, none otherwise. */
+export function sidesOf(c: Pick<Contract, 'path'>): readonly (Side | undefined)[] {
+  return c.path.includes(':vc') ? SIDES : [undefined];
+}
+
+/** "GET /arap/vendor/:id": the contract's key with `:vc` resolved (what the gateway matches tools with). */
+export function endpointKey(c: Pick<Contract, 'method' | 'path'>, side?: Side): string {
+  return `${c.method} ${side ? c.path.replace(':vc', side) : c.path}`;
+}

@@ -1,0 +1,23 @@
+/** The error codes an endpoint can answer: its own (`Contract.errors`) plus those every endpoint or every body can cause. */
+import { ERROR_STATUS, type ErrorCode } from '../errors.ts';
+import type { Contract } from './contract.ts';
+
+/** Any /client request: bad query or path, key missing or foreign, no such record, database unreachable. */
+export const COMMON_ERRORS: readonly ErrorCode[] = ['invalid_request', 'unauthorized', 'forbidden', 'not_found', 'unavailable'];
+/** Any request with a body: too large, or not JSON (multipart where files are accepted). */
+export const BODY_ERRORS: readonly ErrorCode[] = ['payload_too_large', 'unsupported_media_type'];
+
+export function errorCodesOf(c: Pick<Contract, 'errors' | 'body'>): ErrorCode[] {
+  const all = new Set<ErrorCode>([...COMMON_ERRORS, ...(c.body ? BODY_ERRORS : []), ...c.errors]);
+  return [...all].sort((a, b) => ERROR_STATUS[a] - ERROR_STATUS[b] || a.localeCompare(b));
+}
+
+/** The statuses of those codes, each with the codes it stands for: `{ 400: ['invalid_request', 'vc_not_found'] }`. */
+export function errorStatusesOf(c: Pick<Contract, 'errors' | 'body'>): Map<number, ErrorCode[]> {
+  const out = new Map<number, ErrorCode[]>();
+  for (const code of errorCodesOf(c)) {
+    const status = ERROR_STATUS[code];
+    out.set(status, [...(out.get(status) ?? []), code]);
+  }
+  return out;
+}

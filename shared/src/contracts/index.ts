@@ -1,0 +1,22 @@
+/**
+ * Every endpoint of the key-based REST API, in the order the OpenAPI document and the
+ * docs tables list them. This list is the only registry: the ledger mounts one handler
+ * per entry, and permissions, OpenAPI, MCP tools and docs tables derive from it.
+ */
+import type { Contract } from './contract.ts';
+import * as parties from './parties.ts';
+import * as system from './system.ts';
+import * as transactions from './transactions.ts';
+
+export * from './contract.ts';
+export * from './errorStatuses.ts';
+
+/** The contracts by name (`contracts.getParty`), for handlers and MCP tools. */
+export const contracts = { ...system, ...parties, ...transactions } as const;
+export type ContractName = keyof typeof contracts;
+
+export const CONTRACTS: readonly Contract[] = Object.values(contracts);
+
+export function findContract(name: string): Contract | undefined {
+  return Object.hasOwn(contracts, name) ? contracts[name as ContractName] : undefined;
+}

@@ -1,0 +1,132 @@
+/** AR/AP transactions: `/arap/transaction/{vc}` (SPEC.md "AR/AP transaction"; rules in docs/posting.md). */
+import {
+  createdSchema, customerTransactionListQuerySchema, customerTransactionSchema, transactionReadSchema,
+  transactionReverseSchema, vendorTransactionListQuerySchema, vendorTransactionSchema,
+} from '../schemas/index.ts';
+import { contract } from './contract.ts';
+
+const readPermission = { vendor: 'vendors.reports.transactions', customer: 'customers.reports.transactions' } as const;
+const writePermission = { vendor: 'vendors.postings.vendor_transaction', customer: 'customers.postings.customer_transaction' } as const;
+const writeBody = { vendor: vendorTransactionSchema, customer: customerTransactionSchema } as const;
+/** multipart/form-data: the JSON document in the part "transaction", one "files" part per attachment */
+const multipart = { jsonPart: 'transaction', filePart: 'files' } as const;
+const postingErrors = ['invalid_currency', 'vc_not_found', 'amount_exceeded', 'conflict', 'closed_period'] as const;
+
+export const createTransaction = contract({
+  name: 'createTransaction',
+  method: 'POST',
+  path: '/arap/transaction/:vc',
+  summary:
+    'Create an AR/AP transaction: a draft without pending, posted with pending "0". JSON, or multipart/form-data with the ' +
+    'JSON in a part named "transaction" and one "files" part per attachment',
+  permission: writePermission,
+  scope: 'invoices:write',
+  body: writeBody,
+  multipart,
+  status: 201,
+  response: createdSchema,
+  errors: postingErrors,
+});
+
+export const updateTransaction = contract({
+  name: 'updateTransaction',
+  method: 'POST',
+  path: '/arap/transaction/:vc/:id',
+  summary:
+    'Update with the complete document (lines replaced; files sent are added unless an equal file is attached). ' +
+    'Posted documents only while unpaid',
+  permission: writePermission,
+  scope: 'invoices:write',
+  body: writeBody,
+  multipart,
+  response: transactionReadSchema,
+  errors: postingErrors,
+});
+
+export const approveTransaction = contract({
+  name: 'approveTransaction',
+  method: 'POST',
+  path: '/arap/transaction/:vc/:id/approve',
+  summary: 'Approve a draft: saves the complete document sent (pending "0"), then posts it',
+  permission: { vendor: 'vendors.postings.approve', customer: 'customers.postings.approve' },
+  scope: 'invoices:write',
+  body: writeBody,
+  multipart,
+  response: transactionReadSchema,
+  errors: postingErrors,
+});
+
+export const reverseTransaction = contract({
+  name: 'reverseTransaction',
+  method: 'POST',
+  path: '/arap/transaction/:vc/:id/reverse',
+  summary: 'Reverse a posted document: a new posted document with every line negated, dated `date` (default today); the body is optional',
+  permission: { vendor: 'vendors.postings.reverse', customer: 'customers.postings.reverse' },
+  scope: 'invoices:write',
+  body: transactionReverseSchema,
+  status: 201,
+  response: createdSchema,
+  errors: ['amount_exceeded', 'conflict', 'closed_period'],
+});
+
+export const deleteTransaction = contract({
+  name: 'deleteTransaction',
+  method: 'DELETE',
+  path: '/arap/transaction/:vc/:id',
+  summary: 'Delete a draft (409 for posted or reversed documents)',
+  permission: writePermission,
+  scope: 'invoices:write',
+  status: 204,
+  errors: ['conflict', 'closed_period'],
+});
+
+export const getTransaction = contract({
+  name: 'getTransaction',
+  method: 'GET',
+  path: '/arap/transaction/:vc/:id',
+  summary: 'One transaction: written fields with `currency`, per-line and per-tax-account tax, totals, status, postings, files',
+  permission: readPermission,
+  scope: 'invoices:read',
+  response: transactionReadSchema,
+  errors: [],
+});
+
+export const downloadTransactionFile = contract({
+  name: 'downloadTransactionFile',
+  method: 'GET',
+  path: '/arap/transaction/:vc/:id/files/:fileId',
+  summary: 'Download one attached file (its bytes with its own media type)',
+  permission: readPermission,
+  scope: 'invoices:read',
+  download: ['*/*'],
+  errors: [],
+});
+
+export const deleteTransactionFile = contract({
+  name: 'deleteTransactionFile',
+  method: 'DELETE',
+  path: '/arap/transaction/:vc/:id/files/:fileId',
+  summary:
+    'Delete one attached file: drafts, and posted documents while unpaid (posted ones also need the approve permission); ' +
+    '409 for reversed documents and reversals; audited',
+  // as updating the document (posted documents also need …postings.approve, checked by the workflow)
+  permission: writePermission,
+  scope: 'invoices:write',
+  status: 204,
+  errors: ['conflict', 'closed_period'],
+});
+
+export const listTransactions = contract({
+  name: 'listTransactions',
+  method: 'GET',
+  path: '/arap/transactions/:vc',
+  summary:
+    'List transactions by document_number, inv_number, status, date range (from/to), party or payment_file; ' +
+    'ordered by invDate, then id, unless `sort` says otherwise',
+  permission: readPermission,
+  scope: 'invoices:read',
+  query: { vendor: vendorTransactionListQuerySchema, customer: customerTransactionListQuerySchema },
+  response: { type: 'array', items: transactionReadSchema },
+  list: true,
+  errors: [],
+});
