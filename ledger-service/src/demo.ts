@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { mcpUrl } from '@ledger/shared';
 import type { Db } from './db/knex.ts';
 import { withTenant } from './db/knex.ts';
 import { addMember, createCompany, findCompanyByDataset } from './db/companies.ts';
@@ -71,7 +72,7 @@ export async function createDemo(
     api_url: apiUrl,
     dataset,
     base_url: `${apiUrl}/client/${dataset}`,
-    mcp_url: `${apiUrl}/mcp/${dataset}`,
+    mcp_url: mcpUrl(apiUrl, dataset),
     api_key: key.key,
     user: { email: user.email, password, totp_secret: user.totp_secret },
   };

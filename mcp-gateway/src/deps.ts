@@ -59,8 +59,3 @@ export function createDeps(input: { config: GatewayConfig; db: Db; log: Logger; 
     issuer: config.publicUrl,
   };
 }
-
-/** The MCP URL (OAuth resource) of a dataset. */
-export function mcpUrl(deps: Pick<GatewayDeps, 'config'>, dataset: string): string {
-  return `${deps.config.publicUrl}/mcp/${dataset}`;
-}

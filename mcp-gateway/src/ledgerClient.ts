@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { Agent, request, type Dispatcher } from 'undici';
 import { SignJWT } from 'jose';
 import { LRUCache } from 'lru-cache';
-import { INTERNAL_CREDENTIAL, SERVICE_CREDENTIAL } from '@ledger/shared';
+import { INTERNAL_CREDENTIAL, isDatasetName, SERVICE_CREDENTIAL } from '@ledger/shared';
 import type { GatewayKeys } from './keys.ts';
 
 export class LedgerUnavailableError extends Error {}
@@ -196,13 +196,13 @@ export class LedgerClient {
   }
 
   async company(dataset: string): Promise<LedgerCompany | undefined> {
-    if (!DATASET.test(dataset)) return undefined;
+    if (!isDatasetName(dataset)) return undefined; // anything else is not looked up at all
     return (await this.internal<{ company: LedgerCompany }>('GET', `/companies/${dataset}`, undefined, true))?.company;
   }
 
   /** The person's standing in the company; undefined when the company does not exist. */
   async member(dataset: string, userId: number): Promise<MemberInfo | undefined> {
-    if (!DATASET.test(dataset)) return undefined;
+    if (!isDatasetName(dataset)) return undefined; // anything else is not looked up at all
     return this.internal<MemberInfo>('GET', `/companies/${dataset}/members/${userId}`, undefined, true);
   }
 
@@ -222,8 +222,6 @@ export class LedgerClient {
 
 export class LedgerForbiddenError extends Error {}
 
-/** Dataset names as the ledger allows them; anything else is not looked up at all. */
-export const DATASET = /^[a-z0-9][a-z0-9_-]{1,62}$/;
 
 function messageOf(body: unknown): string {
   const m = (body as { error?: { message?: unknown } } | undefined)?.error?.message;

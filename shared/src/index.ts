@@ -7,3 +7,4 @@ export * from './schemas/index.ts';
 export * from './config.ts';
 export * from './permissions.ts';
 export * from './contracts/index.ts';
+export * from './connections.ts';

@@ -1,7 +1,7 @@
 import type { Db, Tx } from './knex.ts';
 import { APP_ROLE } from './knex.ts';
 import { CHART_TEMPLATES, DEFAULT_CHART } from '../domain/chartTemplates.ts';
-import { isRole, type Role } from '@ledger/shared';
+import { DATASET_PATTERN, isRole, type Role } from '@ledger/shared';
 
 export interface CompanySettings {
   ap_account?: string;
@@ -20,9 +20,6 @@ export interface Company {
   ai_connections_enabled: boolean;
   settings: CompanySettings;
 }
-
-/** Dataset names: lowercase letters, digits, `-`, `_`; 2–63 characters; starting with a letter or digit. */
-export const DATASET_PATTERN = /^[a-z0-9][a-z0-9_-]{1,62}$/;
 
 export async function findCompanyByDataset(db: Db | Tx, dataset: string): Promise<Company | undefined> {
   if (!DATASET_PATTERN.test(dataset)) return undefined;

@@ -2,7 +2,7 @@ import type { Context, Next } from 'koa';
 import type { Db } from '../db/knex.ts';
 import { findApiKeyByToken, touchApiKey } from '../db/apiKeys.ts';
 import { findCompanyByDataset, findMembership, type Company, type MembershipRow } from '../db/companies.ts';
-import { isRole, mayConnectAssistants, type Role } from '@ledger/shared';
+import { CONNECTION_REFUSALS, isRole, mayConnectAssistants, type ConnectionRefusal, type Role } from '@ledger/shared';
 import { ApiError } from './errors.ts';
 import type { ServiceCredentialVerifier } from './serviceCredential.ts';
 
@@ -27,19 +27,6 @@ export interface TenantState {
   actor: Actor;
 }
 
-/**
- * Why an AI connection may no longer act (SPEC.md "MCP connection" states): the same
- * reasons, in the same order, as the gateway's lifecycle check. The gateway ends the
- * connection for good when the ledger answers one of them.
- */
-export const CONNECTION_REFUSALS = {
-  company_gone: 'The company no longer exists.',
-  user_deactivated: 'The connected person\'s account is deactivated.',
-  membership_lost: 'The connected person no longer has access to the company.',
-  role_lost: 'The connected person is no longer owner or admin of the company.',
-  ai_connections_off: 'AI connections are switched off for the company.',
-} as const;
-export type ConnectionRefusal = keyof typeof CONNECTION_REFUSALS;
 
 /**
  * Set on every response to a request whose service credential passed all checks (also when

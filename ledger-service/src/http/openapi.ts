@@ -1,8 +1,7 @@
 import {
-  ERROR_STATUS, errorBodySchema, errorStatusesOf, forSide, sidesOf,
+  DATASET_PATTERN, ERROR_STATUS, errorBodySchema, errorStatusesOf, forSide, sidesOf,
   type Contract, type ErrorCode, type Side,
 } from '@ledger/shared';
-import { DATASET_PATTERN } from '../db/companies.ts';
 import { CACHE_CONTROL } from './caching.ts';
 
 /**

@@ -3,10 +3,6 @@
  */
 import { ALL_SCOPES } from '@ledger/shared';
 
-export function mcpUrl(publicUrl: string, dataset: string): string {
-  return `${publicUrl.replace(/\/$/, '')}/mcp/${encodeURIComponent(dataset)}`;
-}
-
 export function resourceMetadataUrl(publicUrl: string, dataset: string): string {
   return `${publicUrl.replace(/\/$/, '')}/.well-known/oauth-protected-resource/mcp/${encodeURIComponent(dataset)}`;
 }

@@ -5,7 +5,7 @@ import { createMcpEndpoint, type McpEndpoint } from './http.ts';
 import type { McpDeps } from './types.ts';
 
 export type { McpConnection, McpDeps, TokenResolution, LedgerResponse, LedgerMethod, McpLogger } from './types.ts';
-export { mcpUrl, resourceMetadataUrl } from './challenge.ts';
+export { resourceMetadataUrl } from './challenge.ts';
 export { CATALOGUE } from './tools/catalogue.ts';
 
 export interface McpRouter extends Router {

@@ -6,7 +6,8 @@
  */
 import { isScope } from '@ledger/shared';
 import type { GatewayDeps } from '../deps.ts';
-import { DATASET, type LedgerCompany } from '../ledgerClient.ts';
+import { isDatasetName } from '@ledger/shared';
+import type { LedgerCompany } from '../ledgerClient.ts';
 import { ClientLookupError, type OAuthClient } from './clients.ts';
 import { matchRedirectUri } from './redirectUris.ts';
 
@@ -62,7 +63,7 @@ export function datasetOfResource(deps: Pick<GatewayDeps, 'config'>, resource: s
   const prefix = `${deps.config.publicUrl}/mcp/`;
   if (!resource.startsWith(prefix)) return undefined;
   const dataset = resource.slice(prefix.length);
-  return DATASET.test(dataset) ? dataset : undefined;
+  return isDatasetName(dataset) ? dataset : undefined;
 }
 
 export async function checkAuthorizeRequest(deps: GatewayDeps, input: URLSearchParams): Promise<AuthorizeCheck> {

@@ -7,6 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
+import { isConnectionRefusal, type ConnectionRefusal } from '@ledger/shared';
 import { ms, type Db } from '../db/knex.ts';
 import { LedgerUnavailableError, type LedgerClient } from '../ledgerClient.ts';
 import { LIFETIME } from './lifetimes.ts';
@@ -29,9 +30,10 @@ export type TokenResolution =
   | { ok: true; connection: ActiveConnection }
   | { ok: false; reason: InvalidReason; description: string };
 
+/** Why a connection ended: the ledger's refusal reasons (shared), or the gateway's own. */
 export type EndReason =
-  | 'disconnected_by_person' | 'disconnected_by_admin' | 'revoked' | 'ai_connections_off' | 'idle'
-  | 'role_lost' | 'membership_lost' | 'user_deactivated' | 'company_gone' | 'refresh_reuse' | 'code_replay' | 'replaced';
+  | ConnectionRefusal
+  | 'disconnected_by_person' | 'disconnected_by_admin' | 'revoked' | 'idle' | 'refresh_reuse' | 'code_replay' | 'replaced';
 
 export const END_REASON_TEXT: Record<EndReason, string> = {
   disconnected_by_person: 'disconnected by the person',
@@ -96,8 +98,6 @@ function toRow(r: Record<string, unknown>): ConnectionRow {
   };
 }
 
-/** The reasons the ledger gives with 403 connection_not_allowed (ledger-service/src/http/auth.ts). */
-export const LEDGER_REFUSALS = ['company_gone', 'user_deactivated', 'membership_lost', 'role_lost', 'ai_connections_off'] as const satisfies readonly EndReason[];
 
 function endedResolution(reason: EndReason | null): TokenResolution {
   const revoked = ['disconnected_by_person', 'disconnected_by_admin', 'revoked'].includes(reason ?? '');
@@ -218,7 +218,7 @@ export class ConnectionService {
    * the connection ends for good, with the ledger's reason.
    */
   async endRefused(connectionId: string, ledgerReason: string): Promise<TokenResolution> {
-    const reason: EndReason = (LEDGER_REFUSALS as readonly string[]).includes(ledgerReason) ? (ledgerReason as EndReason) : 'membership_lost';
+    const reason: EndReason = isConnectionRefusal(ledgerReason) ? ledgerReason : 'membership_lost';
     await this.end(connectionId, reason);
     this.ledger.forgetCredentials(connectionId);
     const row = await this.get(connectionId);

@@ -5,8 +5,8 @@
 import Router from '@koa/router';
 import { ALL_SCOPES } from '@ledger/shared';
 import { RateLimiterRes } from 'rate-limiter-flexible';
-import { mcpUrl, type GatewayDeps } from '../deps.ts';
-import { DATASET } from '../ledgerClient.ts';
+import { isDatasetName, mcpUrl } from '@ledger/shared';
+import type { GatewayDeps } from '../deps.ts';
 import { RegistrationError } from './clients.ts';
 
 export function authorizationServerMetadata(deps: GatewayDeps) {
@@ -39,7 +39,7 @@ export function metadataRouter(deps: GatewayDeps): Router {
 
   router.get('/.well-known/oauth-protected-resource/mcp/:dataset', async (ctx) => {
     const dataset = String(ctx.params.dataset);
-    const company = DATASET.test(dataset) ? await deps.ledger.company(dataset) : undefined;
+    const company = isDatasetName(dataset) ? await deps.ledger.company(dataset) : undefined;
     if (!company) {
       ctx.status = 404;
       ctx.body = { error: { code: 'not_found', message: `No MCP server for dataset "${dataset.slice(0, 100)}".` } };
@@ -47,7 +47,7 @@ export function metadataRouter(deps: GatewayDeps): Router {
     }
     ctx.set('Cache-Control', 'public, max-age=300');
     ctx.body = {
-      resource: mcpUrl(deps, dataset),
+      resource: mcpUrl(deps.config.publicUrl, dataset),
       resource_name: `${company.name} (books)`,
       authorization_servers: [deps.issuer],
       scopes_supported: [...ALL_SCOPES],

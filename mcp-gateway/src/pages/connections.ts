@@ -5,7 +5,7 @@
  */
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { AREA_LABELS, type Area } from '@ledger/shared';
+import { AREA_LABELS, isDatasetName, type Area } from '@ledger/shared';
 import type { GatewayDeps } from '../deps.ts';
 import { LedgerForbiddenError } from '../ledgerClient.ts';
 import type { ConnectionRow } from '../oauth/connections.ts';
@@ -38,7 +38,6 @@ function notice(ctx: Context): Raw {
   return text ? html`<div class="notice ok" role="status">${text}</div>` : raw('');
 }
 
-const DATASET_PARAM = /^[a-z0-9][a-z0-9_-]{1,62}$/;
 const ID_PARAM = /^[0-9a-f-]{36}$/;
 
 export function connectionsRouter(deps: GatewayDeps): Router {
@@ -116,7 +115,7 @@ export function connectionsRouter(deps: GatewayDeps): Router {
   /** The company when the person is an active owner/admin there, else an answer has been sent. */
   async function managedCompany(ctx: Context, user: SessionUser) {
     const dataset = String(ctx.params.dataset);
-    const member = DATASET_PARAM.test(dataset) ? await ledger.member(dataset, user.id) : undefined;
+    const member = isDatasetName(dataset) ? await ledger.member(dataset, user.id) : undefined;
     if (!member || !member.may_connect_assistants) {
       errorPage(ctx, 403, 'System → Management → AI connections', 'Only owners and admins of this company manage its AI connections.', user, sessions.csrfToken(ctx));
       return undefined;

@@ -1,5 +1,6 @@
 import { createDemo } from '../../demo.ts';
-import { DATASET_PATTERN, findCompanyByDataset } from '../../db/companies.ts';
+import { DATASET_PATTERN } from '@ledger/shared';
+import { findCompanyByDataset } from '../../db/companies.ts';
 import { optional, parse, UsageError } from '../args.ts';
 import { CliError, type CliContext } from '../context.ts';
 

@@ -1,0 +1,31 @@
+/** What both services agree on about companies and AI connections: the dataset name rule, the MCP URL, refusal reasons. */
+
+/** A dataset (company) name: lower-case letters, digits, `_` and `-`, 2–63 characters, starting with a letter or digit. */
+export const DATASET_PATTERN = /^[a-z0-9][a-z0-9_-]{1,62}$/;
+
+export function isDatasetName(s: string): boolean {
+  return DATASET_PATTERN.test(s);
+}
+
+/** `{api_url}/mcp/{dataset}`: the company's MCP server, which is also the OAuth `resource` (DESIGN.md §1). */
+export function mcpUrl(publicUrl: string, dataset: string): string {
+  return `${publicUrl.replace(/\/$/, '')}/mcp/${encodeURIComponent(dataset)}`;
+}
+
+/**
+ * Why an AI connection may no longer act (SPEC.md "MCP connection" states), in the order the
+ * ledger checks them. The ledger answers 403 connection_not_allowed with one of these as
+ * `reason`; the gateway then ends the connection for good with the same reason.
+ */
+export const CONNECTION_REFUSALS = {
+  company_gone: 'The company no longer exists.',
+  user_deactivated: 'The connected person\'s account is deactivated.',
+  membership_lost: 'The connected person no longer has access to the company.',
+  role_lost: 'The connected person is no longer owner or admin of the company.',
+  ai_connections_off: 'AI connections are switched off for the company.',
+} as const;
+export type ConnectionRefusal = keyof typeof CONNECTION_REFUSALS;
+
+export function isConnectionRefusal(s: string): s is ConnectionRefusal {
+  return Object.hasOwn(CONNECTION_REFUSALS, s);
+}
