@@ -5,7 +5,7 @@ import { withTenant } from './db/knex.ts';
 import { addMember, createCompany, findCompanyByDataset } from './db/companies.ts';
 import { createUser } from './db/users.ts';
 import { createApiKey } from './db/apiKeys.ts';
-import { createParty } from './db/parties.ts';
+import { createParty } from './modules/parties/store.ts';
 import { recordAudit } from './db/audit.ts';
 import { CLI_ACTOR, cliActor } from './cli/actor.ts';
 

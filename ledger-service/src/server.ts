@@ -7,7 +7,7 @@ import { createDb, type Db } from './db/knex.ts';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './db/embedded.ts';
 import { migrateLatest } from './db/migrate.ts';
 import { lockEmbedded } from './db/embeddedLock.ts';
-import { createApp } from './http/app.ts';
+import { createApp } from './kernel/app.ts';
 import { loadEncryptionKey } from './secretKey.ts';
 
 export interface Database {

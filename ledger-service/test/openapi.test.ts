@@ -1,8 +1,8 @@
 import t from 'tap';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { CONTRACTS, forSide, sidesOf } from '@ledger/shared';
-import { clientRoutes } from '../src/http/routes/index.ts';
-import { openApiPath } from '../src/http/openapi.ts';
+import { clientRoutes } from '../src/modules/index.ts';
+import { openApiPath } from '../src/kernel/openapi.ts';
 import { startTestLedger } from './helpers.ts';
 
 t.test('GET /openapi.json is a valid OpenAPI 3.1 document listing every mounted route', async (t) => {

@@ -8,8 +8,8 @@
 import t from 'tap';
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey } from 'jose';
 import { ALL_SCOPES, CONTRACTS, endpointKey, forSide, INTERNAL_CREDENTIAL, SERVICE_CREDENTIAL, sidesOf } from '@ledger/shared';
-import { permittedEndpoints } from '../src/http/endpointAccess.ts';
-import { authorize } from '../src/http/route.ts';
+import { permittedEndpoints } from '../src/kernel/endpointAccess.ts';
+import { authorize } from '../src/kernel/route.ts';
 import { ROLES } from '@ledger/shared';
 import { apiClient, createTestCompany, startTestLedger } from './helpers.ts';
 

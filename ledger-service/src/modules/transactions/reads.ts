@@ -1,9 +1,9 @@
 import { Money, roundTo, toJsonNumber } from '@ledger/shared';
 import type { Decimal } from 'decimal.js';
-import type { Tx } from './knex.ts';
-import { orderBySql, type ListPage } from './listOrder.ts';
-import type { HeaderRow } from './transactionStore.ts';
-import type { Vc } from '../domain/posting.ts';
+import type { Tx } from '../../db/knex.ts';
+import { orderBySql, type ListPage } from '../../db/listOrder.ts';
+import type { HeaderRow } from './store.ts';
+import type { Vc } from './posting.ts';
 
 /** The read shapes of AR/AP transactions: one document with its lines, tax, postings and files; and list rows. */
 

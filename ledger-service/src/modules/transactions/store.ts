@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
-import type { Tx } from './knex.ts';
-import type { Company } from './companies.ts';
-import { nextNumber } from './sequences.ts';
-import { DEFAULT_NUMBER_FORMATS } from '../domain/numbering.ts';
-import type { auditRow } from './audit.ts';
-import type { FileContent } from '../domain/dataUri.ts';
-import type { LedgerLine, Posting, Vc } from '../domain/posting.ts';
-import type { ResolvedLine, ResolvedTransaction } from '../domain/transactionRules.ts';
+import type { Tx } from '../../db/knex.ts';
+import type { Company } from '../../db/companies.ts';
+import { nextNumber } from '../../db/sequences.ts';
+import { DEFAULT_NUMBER_FORMATS } from '../../domain/numbering.ts';
+import type { auditRow } from '../../db/audit.ts';
+import type { FileContent } from './dataUri.ts';
+import type { LedgerLine, Posting, Vc } from './posting.ts';
+import type { ResolvedLine, ResolvedTransaction } from './rules.ts';
 
 /** Rows of arap_transactions and the SQL that writes them. Every function runs inside the caller's transaction. */
 export type Status = 'draft' | 'posted' | 'reversed';

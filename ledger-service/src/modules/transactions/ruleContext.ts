@@ -1,9 +1,9 @@
 import type { Decimal } from 'decimal.js';
 import { Money, type TransactionInput } from '@ledger/shared';
-import type { Tx } from './knex.ts';
-import type { Company } from './companies.ts';
-import type { Vc } from '../domain/posting.ts';
-import { referencedAccounts, type ChartAccount, type PartyRef, type RuleContext } from '../domain/transactionRules.ts';
+import type { Tx } from '../../db/knex.ts';
+import type { Company } from '../../db/companies.ts';
+import type { Vc } from './posting.ts';
+import { referencedAccounts, type ChartAccount, type PartyRef, type RuleContext } from './rules.ts';
 
 interface SnapshotRow {
   closed_until: string | null;

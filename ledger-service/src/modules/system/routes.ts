@@ -1,11 +1,11 @@
 import { contracts } from '@ledger/shared';
-import { listAccounts, listTaxes } from '../../db/chart.ts';
+import { listAccounts, listTaxes } from './store.ts';
 import { createApiKey, deleteApiKey, listApiKeys } from '../../db/apiKeys.ts';
 import { listAudit, recordAudit } from '../../db/audit.ts';
 import { wholeList } from '../../db/listOrder.ts';
-import { ApiError } from '../errors.ts';
-import { route } from '../route.ts';
-import { idParam } from './params.ts';
+import { ApiError } from '../../kernel/errors.ts';
+import { route } from '../../kernel/route.ts';
+import { idParam } from '../../kernel/params.ts';
 
 /** Chart of accounts, taxes (cacheable), API keys and the audit log. */
 export const systemRoutes = [

@@ -1,13 +1,13 @@
 import { contracts } from '@ledger/shared';
-import { createBankAccount, listBankAccounts, vendorExists } from '../../db/bankAccounts.ts';
+import { createBankAccount, listBankAccounts, vendorExists } from './store.ts';
 import { recordAudit } from '../../db/audit.ts';
 import { wholeList } from '../../db/listOrder.ts';
 import type { Tx } from '../../db/knex.ts';
-import { normalizeBankAccount } from '../../domain/bankAccount.ts';
-import { RuleError } from '../../domain/ruleError.ts';
-import { ApiError } from '../errors.ts';
-import { route } from '../route.ts';
-import { idParam } from './params.ts';
+import { normalizeBankAccount } from './rules.ts';
+import { RuleError } from '../../domain/errors.ts';
+import { ApiError } from '../../kernel/errors.ts';
+import { route } from '../../kernel/route.ts';
+import { idParam } from '../../kernel/params.ts';
 
 async function vendorId(tx: Tx, raw: string): Promise<number> {
   const id = idParam(raw, 'vendor');

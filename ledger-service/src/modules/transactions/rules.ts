@@ -1,7 +1,7 @@
 import type { Decimal } from 'decimal.js';
 import { Money, decimalPlaces, minorUnits, type TransactionInput } from '@ledger/shared';
 import type { PostingInput, PostingLineInput, Vc } from './posting.ts';
-import { RuleError, ruleInvalid } from './ruleError.ts';
+import { RuleError, ruleInvalid } from '../../domain/errors.ts';
 
 /**
  * The rules of an AR/AP transaction write that need the company's data, checked

@@ -1,4 +1,4 @@
-import { ApiError } from '../errors.ts';
+import { ApiError } from './errors.ts';
 
 /** A path id: a positive integer, else the resource cannot exist (404). */
 export function idParam(raw: string | undefined, what: string): number {

@@ -1,4 +1,4 @@
-import { RuleError, ruleInvalid } from './ruleError.ts';
+import { RuleError, ruleInvalid } from '../../domain/errors.ts';
 
 /** A decoded attachment. */
 export interface FileContent {

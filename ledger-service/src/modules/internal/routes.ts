@@ -11,15 +11,15 @@ import Router from '@koa/router';
 import type { Context, Middleware, Next } from 'koa';
 import { importJWK, jwtVerify, type CryptoKey, type JWK } from 'jose';
 import { INTERNAL_CREDENTIAL } from '@ledger/shared';
-import type { AppDeps } from '../app.ts';
+import type { AppDeps } from '../../kernel/app.ts';
 import type { LedgerConfig } from '../../config.ts';
-import { ApiError } from '../errors.ts';
+import { ApiError } from '../../kernel/errors.ts';
 import { verifyCredentials } from '../../db/users.ts';
 import { findCompanyByDataset, findMembership, type Company } from '../../db/companies.ts';
 import { recordAudit } from '../../db/audit.ts';
 import { withTenant } from '../../db/knex.ts';
 import { isRole, mayConnectAssistants } from '@ledger/shared';
-import { permittedEndpoints } from '../endpointAccess.ts';
+import { permittedEndpoints } from '../../kernel/endpointAccess.ts';
 
 /** Verifies the gateway's internal JWTs against the gateway's public key. */
 export class InternalCredentialVerifier {

@@ -1,4 +1,4 @@
-import type { Tx } from './knex.ts';
+import type { Tx } from '../../db/knex.ts';
 
 /** The chart of accounts and the tax rates, in their API shapes. Runs inside a tenant transaction. */
 

@@ -1,8 +1,8 @@
 import { PARTY_FIELDS, numberField, type PartyField, type Side } from '@ledger/shared';
-import type { Tx } from './knex.ts';
-import type { Company } from './companies.ts';
-import { nextNumber } from './sequences.ts';
-import { orderBySql, type ListPage } from './listOrder.ts';
+import type { Tx } from '../../db/knex.ts';
+import type { Company } from '../../db/companies.ts';
+import { nextNumber } from '../../db/sequences.ts';
+import { orderBySql, type ListPage } from '../../db/listOrder.ts';
 
 /** Vendors and customers (one `parties` table, told apart by `vc`). Runs inside a tenant transaction. */
 

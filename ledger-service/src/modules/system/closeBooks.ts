@@ -1,8 +1,8 @@
 import { contracts } from '@ledger/shared';
 import { recordAudit } from '../../db/audit.ts';
-import { closedUntil } from '../../db/transactionContext.ts';
-import { ApiError } from '../errors.ts';
-import { authorize, route } from '../route.ts';
+import { closedUntil } from '../transactions/ruleContext.ts';
+import { ApiError } from '../../kernel/errors.ts';
+import { authorize, route } from '../../kernel/route.ts';
 
 /**
  * `GET/POST /system/close_books`: books closed up to and including `date`; any write dated

@@ -1,10 +1,10 @@
 import { readFile, unlink } from 'node:fs/promises';
 import type { Context } from 'koa';
 import { isKnownCurrency, type TransactionInput } from '@ledger/shared';
-import type { LedgerConfig } from '../config.ts';
-import { normalizeMediaType, parseDataUri, type FileContent } from '../domain/dataUri.ts';
-import { RuleError } from '../domain/ruleError.ts';
-import { ApiError } from './errors.ts';
+import type { LedgerConfig } from '../../config.ts';
+import { normalizeMediaType, parseDataUri, type FileContent } from './dataUri.ts';
+import { RuleError } from '../../domain/errors.ts';
+import { ApiError } from '../../kernel/errors.ts';
 
 /**
  * Request bodies of AR/AP transaction writes. JSON, or multipart/form-data with the

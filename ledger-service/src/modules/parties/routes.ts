@@ -1,11 +1,11 @@
 import { contracts, numberField, type Side } from '@ledger/shared';
 import {
   createParty, deleteParty, getParty, PartyConflict, searchParties, updateParty, type PartyInput,
-} from '../../db/parties.ts';
+} from './store.ts';
 import { recordAudit } from '../../db/audit.ts';
-import { ApiError } from '../errors.ts';
-import { route } from '../route.ts';
-import { idParam } from './params.ts';
+import { ApiError } from '../../kernel/errors.ts';
+import { route } from '../../kernel/route.ts';
+import { idParam } from '../../kernel/params.ts';
 
 /** Vendors and customers: `/arap/{vc}` with vc = vendor | customer. */
 

@@ -1,5 +1,5 @@
-import type { Tx } from './knex.ts';
-import type { BankAccount } from '../domain/bankAccount.ts';
+import type { Tx } from '../../db/knex.ts';
+import type { BankAccount } from './rules.ts';
 
 /** Vendor bank accounts (payment targets of bills flagged for the bank payment file). */
 export async function vendorExists(tx: Tx, vendorId: number): Promise<boolean> {

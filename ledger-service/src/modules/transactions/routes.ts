@@ -1,12 +1,12 @@
 import { contracts, type Side } from '@ledger/shared';
 import {
   approveTransaction, createTransaction, deleteTransaction, deleteTransactionFile, reverseTransaction, today, updateTransaction, type WriteContext,
-} from '../../db/transactions.ts';
-import { listTransactions, readFile, readTransaction, type ListFilter } from '../../db/transactionReads.ts';
-import { ApiError } from '../errors.ts';
-import { route, type RouteRequest } from '../route.ts';
-import { collectFiles, transactionBody } from '../transactionBody.ts';
-import { idParam } from './params.ts';
+} from './service.ts';
+import { listTransactions, readFile, readTransaction, type ListFilter } from './reads.ts';
+import { ApiError } from '../../kernel/errors.ts';
+import { route, type RouteRequest } from '../../kernel/route.ts';
+import { collectFiles, transactionBody } from './body.ts';
+import { idParam } from '../../kernel/params.ts';
 
 /** AR/AP transactions: `/arap/transaction/{vc}` (SPEC.md "AR/AP transaction"; rules in docs/posting.md). */
 

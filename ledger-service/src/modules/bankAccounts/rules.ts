@@ -1,5 +1,5 @@
 import { electronicFormatIBAN, isValidBIC, isValidIBAN } from 'ibantools';
-import { ruleInvalid } from './ruleError.ts';
+import { ruleInvalid } from '../../domain/errors.ts';
 
 /** A vendor bank account as entered: IBAN checked with mod-97 (and country length), BIC by format. */
 export interface BankAccountInput {

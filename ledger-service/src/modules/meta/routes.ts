@@ -1,9 +1,9 @@
 import { createReadStream, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import Router from '@koa/router';
-import type { AppDeps } from '../app.ts';
-import { ApiError } from '../errors.ts';
-import { buildOpenApi } from '../openapi.ts';
+import type { AppDeps } from '../../kernel/app.ts';
+import { ApiError } from '../../kernel/errors.ts';
+import { buildOpenApi } from '../../kernel/openapi.ts';
 import { CONTRACTS } from '@ledger/shared';
 
 /**

@@ -8,9 +8,9 @@ import { readBody } from './body.ts';
 import { ApiError, errorMiddleware } from './errors.ts';
 import { requestContext } from './requestContext.ts';
 import { mountRoutes } from './route.ts';
-import { clientRoutes } from './routes/index.ts';
-import { metaRouter } from './routes/meta.ts';
-import { internalApi } from './routes/internal.ts';
+import { clientRoutes } from '../modules/index.ts';
+import { metaRouter } from '../modules/meta/routes.ts';
+import { internalApi } from '../modules/internal/routes.ts';
 import { ServiceCredentialVerifier } from './serviceCredential.ts';
 
 export interface AppDeps {

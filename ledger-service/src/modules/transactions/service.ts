@@ -1,20 +1,20 @@
 import { amountJson, formatAmount, Money, requestsPosting, type TransactionInput } from '@ledger/shared';
-import type { Tx } from './knex.ts';
-import type { Company } from './companies.ts';
-import { auditRow, recordAudit } from './audit.ts';
-import { closedUntil, loadRuleContext } from './transactionContext.ts';
-import { readTransaction, type ReadOptions, type TransactionRead } from './transactionReads.ts';
+import type { Tx } from '../../db/knex.ts';
+import type { Company } from '../../db/companies.ts';
+import { auditRow, recordAudit } from '../../db/audit.ts';
+import { closedUntil, loadRuleContext } from './ruleContext.ts';
+import { readTransaction, type ReadOptions, type TransactionRead } from './reads.ts';
 import {
   deleteEntries, deleteFile, deleteHeader, hasPayments, insertDocument, insertEntries, insertFiles, insertHeader, lockHeader,
   NumberTaken, replaceLines, sequenceKind, updateHeader, type HeaderRow,
-} from './transactionStore.ts';
-import type { Actor } from '../http/auth.ts';
-import { ApiError } from '../http/errors.ts';
-import type { FileContent } from '../domain/dataUri.ts';
+} from './store.ts';
+import type { Actor } from '../../kernel/auth.ts';
+import { ApiError } from '../../kernel/errors.ts';
+import type { FileContent } from './dataUri.ts';
 import { roleHas, type Permission } from '@ledger/shared';
-import { computePosting, exceedsApprovalLimit, PostingSetupError, reverseEntries, type Posting, type Vc } from '../domain/posting.ts';
-import { RuleError } from '../domain/ruleError.ts';
-import { assertOpenPeriod, resolveTransaction, type ResolvedTransaction, type RuleContext } from '../domain/transactionRules.ts';
+import { computePosting, exceedsApprovalLimit, PostingSetupError, reverseEntries, type Posting, type Vc } from './posting.ts';
+import { RuleError } from '../../domain/errors.ts';
+import { assertOpenPeriod, resolveTransaction, type ResolvedTransaction, type RuleContext } from './rules.ts';
 
 /**
  * The AR/AP transaction workflow (SPEC.md "States and transitions"): create as draft or
