@@ -1,0 +1,188 @@
+/**
+ * The checks a request to `{api_url}/mcp/{dataset}` passes before the SDK sees it, in order
+ * (ADMISSION below). Each step refuses with an answer or hands on what it established:
+ *
+ *   checkHostAndOrigin → authenticate → limitRate → readMessages → checkScope → checkConnection
+ *
+ * The body is read only after the token and the rate limit, so an unauthenticated or
+ * throttled caller cannot make the gateway buffer 4 MiB. The scope is checked before the
+ * connection so a missing scope can be answered with a step-up challenge; the connection
+ * check is left to the tool's own REST call when every message is a catalogue tool call
+ * (http.ts completes it before the answer leaves).
+ */
+import type { IncomingMessage } from 'node:http';
+import { mcpUrl, scopeSatisfied } from '@ledger/shared';
+import { McpAnswer } from './answer.ts';
+import { BodyNotJsonError, BodyTooDeepError, BodyTooLargeError, checkParsedBody, readJsonBody } from './body.ts';
+import { insufficientScopeChallenge, invalidTokenChallenge, missingTokenChallenge } from './challenge.ts';
+import { Pipeline } from './pipeline.ts';
+import type { ConnectionRateLimiter } from './rateLimit.ts';
+import { toolScope } from './tools/declare.ts';
+import { findTool } from './tools/catalogue.ts';
+import type { McpConnection, McpDeps } from './types.ts';
+
+/** What every step shares: built once per endpoint. */
+export interface StepEnv {
+  deps: McpDeps;
+  publicOrigin: URL;
+  maxBodyBytes: number;
+  limiter: ConnectionRateLimiter;
+}
+
+export interface IncomingRequest {
+  req: IncomingMessage;
+  dataset: string;
+  /** the body, when a parser mounted before the endpoint already consumed the stream */
+  parsedBody: unknown;
+}
+
+export interface Authenticated extends IncomingRequest {
+  token: string;
+  connection: McpConnection;
+  /** this endpoint's MCP URL, the resource the token was issued for */
+  resource: string;
+}
+
+export interface JsonRpcRequest {
+  method: string;
+  params?: Record<string, unknown>;
+}
+
+export interface WithMessages extends Authenticated {
+  body: unknown;
+  /** the JSON-RPC requests in the body (one message, or a 2025-03-26 batch) */
+  requests: readonly JsonRpcRequest[];
+}
+
+export interface Admitted extends WithMessages {
+  /** the ledger check is left to the request's own ledger REST call */
+  deferred: boolean;
+}
+
+/** DNS-rebinding protection: the Host must be the public host, and a browser Origin the public origin. */
+export function checkHostAndOrigin({ publicOrigin }: StepEnv, state: IncomingRequest): IncomingRequest | McpAnswer {
+  const host = state.req.headers.host;
+  let hostname: string | undefined;
+  try {
+    hostname = host ? new URL(`${publicOrigin.protocol}//${host}`).hostname : undefined;
+  } catch {
+    hostname = undefined;
+  }
+  if (hostname !== publicOrigin.hostname) return McpAnswer.jsonRpcError(403, -32000, `Host ${JSON.stringify(host ?? '')} is not this server.`);
+  const origin = state.req.headers.origin;
+  if (origin !== undefined && origin !== publicOrigin.origin) return McpAnswer.jsonRpcError(403, -32000, `Origin ${JSON.stringify(origin)} is not allowed.`);
+  return state;
+}
+
+/** The token from `Authorization: Bearer …`; undefined without the header, null when it is not a Bearer token. */
+function bearerToken(req: IncomingMessage): string | undefined | null {
+  const header = req.headers.authorization;
+  if (!header) return undefined;
+  const m = /^Bearer[ ]+([A-Za-z0-9\-._~+/]+=*)$/i.exec(header.trim());
+  return m ? m[1]! : null;
+}
+
+function withoutTrailingSlash(url: string): string {
+  return url.replace(/\/+$/, '');
+}
+
+/**
+ * The Bearer token resolved to its connection with the gateway's own checks (state, expiry,
+ * idle); the ledger's check comes last (checkConnection). The token must have been issued
+ * for this dataset's MCP URL.
+ */
+export async function authenticate({ deps }: StepEnv, state: IncomingRequest): Promise<Authenticated | McpAnswer> {
+  const { publicUrl } = deps;
+  const token = bearerToken(state.req);
+  if (token === undefined) return McpAnswer.challenge(missingTokenChallenge(publicUrl, state.dataset));
+  if (token === null) return McpAnswer.challenge(invalidTokenChallenge(publicUrl, state.dataset, 'The Authorization header is not a Bearer token.'));
+  const resolution = await deps.resolveAccessToken(token, { deferLedgerCheck: true });
+  if (!resolution.ok) return McpAnswer.tokenRefused(publicUrl, state.dataset, resolution);
+  const { connection } = resolution;
+  const resource = mcpUrl(publicUrl, state.dataset);
+  if (connection.dataset !== state.dataset || withoutTrailingSlash(connection.resource) !== withoutTrailingSlash(resource)) {
+    return McpAnswer.challenge(invalidTokenChallenge(publicUrl, state.dataset, 'The access token was issued for another MCP server URL.'));
+  }
+  return { ...state, token, connection, resource };
+}
+
+/** At most the configured number of requests per minute per connection (429 with Retry-After). */
+export async function limitRate({ deps, limiter }: StepEnv, state: Authenticated): Promise<Authenticated | McpAnswer> {
+  const rate = await limiter.take(state.connection.id);
+  if (rate.allowed) return state;
+  deps.log.info({ conn: state.connection.id, dataset: state.dataset }, 'MCP rate limit reached');
+  return new McpAnswer(
+    429,
+    { error: 'rate_limited', error_description: `More than the allowed MCP requests per minute on this connection; retry in ${rate.retryAfterSeconds} s.` },
+    { 'Retry-After': String(rate.retryAfterSeconds) },
+  );
+}
+
+function requestsIn(body: unknown): JsonRpcRequest[] {
+  const messages = Array.isArray(body) ? body : [body];
+  return messages.filter(
+    (m): m is JsonRpcRequest =>
+      typeof m === 'object' && m !== null && typeof (m as { method?: unknown }).method === 'string',
+  );
+}
+
+/** The JSON body within the size and nesting bounds (body.ts), and the JSON-RPC requests in it. */
+export async function readMessages({ maxBodyBytes }: StepEnv, state: Authenticated): Promise<WithMessages | McpAnswer> {
+  let body: unknown;
+  try {
+    if (state.req.method === 'POST' && state.parsedBody === undefined) body = await readJsonBody(state.req, { maxBytes: maxBodyBytes });
+    else body = checkParsedBody(state.parsedBody);
+  } catch (err) {
+    if (err instanceof BodyTooLargeError) return McpAnswer.jsonRpcError(413, -32600, `Request body larger than ${maxBodyBytes} bytes.`);
+    if (err instanceof BodyTooDeepError) return McpAnswer.jsonRpcError(400, -32600, `Invalid Request: ${err.message}`);
+    if (err instanceof BodyNotJsonError) return McpAnswer.jsonRpcError(400, -32700, 'Parse error: the body is not JSON.');
+    throw err;
+  }
+  return { ...state, body, requests: requestsIn(body) };
+}
+
+/** The catalogue tool a request calls, or undefined (not a tools/call, or an unknown tool the SDK answers). */
+function calledTool(r: JsonRpcRequest) {
+  return r.method === 'tools/call' && typeof r.params?.name === 'string' ? findTool(r.params.name) : undefined;
+}
+
+/**
+ * Every called tool within the granted scopes, else 403 insufficient_scope naming the scope
+ * (a step-up hint) — unless the connection may no longer live: that answers as ended.
+ */
+export async function checkScope({ deps }: StepEnv, state: WithMessages): Promise<WithMessages | McpAnswer> {
+  const { connection, dataset } = state;
+  for (const r of state.requests) {
+    const tool = calledTool(r);
+    if (!tool) continue;
+    const needed = toolScope(tool.declaration);
+    if (scopeSatisfied(connection.scopes, needed)) continue;
+    const confirmed = await deps.confirmConnection(connection, false);
+    if (!confirmed.ok) return McpAnswer.tokenRefused(deps.publicUrl, dataset, confirmed);
+    deps.log.info({ conn: connection.id, tool: tool.declaration.name, needed }, 'MCP tool call refused: insufficient scope');
+    return McpAnswer.challenge(insufficientScopeChallenge(deps.publicUrl, dataset, needed, `The tool ${tool.declaration.name} needs the scope ${needed}.`));
+  }
+  return state;
+}
+
+/**
+ * The ledger's check that the connection may still live (person an active owner/admin, AI
+ * connections on). Deferred when every message is a catalogue tool call: its REST call is
+ * the check.
+ */
+export async function checkConnection({ deps }: StepEnv, state: WithMessages): Promise<Admitted | McpAnswer> {
+  const deferred = state.requests.length > 0 && state.requests.every((r) => calledTool(r) !== undefined);
+  if (!deferred) {
+    const confirmed = await deps.confirmConnection(state.connection, false);
+    if (!confirmed.ok) return McpAnswer.tokenRefused(deps.publicUrl, state.dataset, confirmed);
+  }
+  return { ...state, deferred };
+}
+
+/** The MCP request pipeline: a request passing every step is handed to the SDK. */
+export const ADMISSION = Pipeline.start(checkHostAndOrigin)
+  .then(authenticate)
+  .then(limitRate)
+  .then(readMessages)
+  .then(checkScope)
+  .then(checkConnection);

@@ -1,0 +1,60 @@
+/**
+ * The MCP endpoint's admission steps run in the declared order, on a real gateway and
+ * ledger: a request failing two checks gets the earlier step's answer, so an unauthenticated
+ * or throttled caller never has its body read, and a foreign Host is refused before its
+ * token is looked at.
+ */
+import { request } from 'node:http';
+import t from 'tap';
+import { ADMISSION } from '../src/mcp/steps.ts';
+import { connect, startStack } from './helpers.ts';
+
+const JSON_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+
+t.test('the pipeline in one place', async (t) => {
+  t.same(ADMISSION.names, ['checkHostAndOrigin', 'authenticate', 'limitRate', 'readMessages', 'checkScope', 'checkConnection']);
+});
+
+t.test('each step answers before the later ones run', async (t) => {
+  const stack = await startStack(t, { MCP_RATE_LIMIT: '2' });
+  const company = await stack.company();
+  const { resource, tokens } = await connect(stack, company, { choices: { contacts: 'read' } });
+  const post = (body: string, headers: Record<string, string> = {}) =>
+    fetch(resource, { method: 'POST', headers: { ...JSON_HEADERS, ...headers }, body });
+  const bearer = { authorization: `Bearer ${tokens.access_token}` };
+
+  t.test('Host before the token: a foreign Host without a token is 403, not 401', async (t) => {
+    const status = await new Promise<number>((resolve, reject) => {
+      const url = new URL(resource);
+      const req = request({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { host: `rebind.example:${url.port}`, ...JSON_HEADERS } }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on('error', reject);
+      req.end('{}');
+    });
+    t.equal(status, 403);
+  });
+
+  t.test('the token before the body: no token and a body too large or not JSON is 401', async (t) => {
+    const big = await post('x'.repeat(5 * 1024 * 1024));
+    t.equal(big.status, 401);
+    t.match(big.headers.get('www-authenticate') ?? '', /^Bearer resource_metadata=/);
+    const notJson = await post('{not json', { authorization: 'Bearer mcpat_unknown' });
+    t.equal(notJson.status, 401);
+    t.match(await notJson.json(), { error: 'invalid_token' });
+  });
+
+  t.test('a tool outside the scope is 403 insufficient_scope; the rate limit comes before the body is read', async (t) => {
+    const write = await post(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'create_vendor', arguments: { name: 'X' } } }), bearer);
+    t.equal(write.status, 403, 'contacts:read cannot call a write tool');
+    t.match(write.headers.get('www-authenticate') ?? '', /error="insufficient_scope".*scope="contacts:write"/);
+    const notJson = await post('{not json', bearer);
+    t.equal(notJson.status, 400, 'the second request of the minute: read, and refused as not JSON');
+    t.match(await notJson.json(), { jsonrpc: '2.0', id: null, error: { code: -32700 } });
+    const throttled = await post('{not json', bearer);
+    t.equal(throttled.status, 429, 'the third: throttled before its body is read');
+    t.ok(Number(throttled.headers.get('retry-after')) >= 1);
+    t.equal(throttled.headers.get('cache-control'), 'no-store');
+  });
+});
