@@ -43,6 +43,7 @@ interface ToolConfig {
   title: string;
   description: string;
   inputSchema: CatalogueTool['inputSchema'];
+  outputSchema?: CatalogueTool['outputSchema'];
   annotations: { title: string; readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: boolean };
 }
 
@@ -57,6 +58,7 @@ function toolConfig(tool: CatalogueTool): ToolConfig {
       title: d.title,
       description: d.description,
       inputSchema: tool.inputSchema,
+      ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}),
       annotations: {
         title: d.title,
         readOnlyHint: d.access === 'read',

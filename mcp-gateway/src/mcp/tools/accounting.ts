@@ -1,5 +1,7 @@
 /** Accounting area: chart of accounts and tax codes (REST `/system/...`). */
-import { noInput, plural, countOf, type ToolDeclaration } from './declare.ts';
+import { contracts } from '@ledger/shared';
+import type { ToolDeclaration } from './declare.ts';
+import { countOf, plural } from './summaries.ts';
 
 export const accountingTools: ToolDeclaration[] = [
   {
@@ -9,8 +11,7 @@ export const accountingTools: ToolDeclaration[] = [
       'The company\'s chart of accounts. Accounts usable on vendor bill lines carry AP_amount in their link; payable (control) accounts carry AP; AR_amount / AR likewise for customers. It changes rarely: fetch it once.',
     area: 'accounting',
     access: 'read',
-    input: noInput,
-    rest: { method: 'GET', path: '/system/chart/accounts' },
+    contract: contracts.listChartAccounts,
     listKey: 'accounts',
     summary: (result) => `Chart of accounts with ${plural(countOf(result), 'account')}.`,
   },
@@ -20,8 +21,7 @@ export const accountingTools: ToolDeclaration[] = [
     description: 'Tax rates and their tax accounts. Use the tax account number as taxAccount on document lines.',
     area: 'accounting',
     access: 'read',
-    input: noInput,
-    rest: { method: 'GET', path: '/system/taxes' },
+    contract: contracts.listTaxes,
     listKey: 'taxes',
     summary: (result) => `${plural(countOf(result), 'tax code')}.`,
   },

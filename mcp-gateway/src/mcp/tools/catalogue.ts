@@ -1,6 +1,8 @@
 /**
  * The tool catalogue, in the order tools/list shows them: by area (accounting, invoices,
- * contacts, ...), then in declaration order. Input schemas are compiled once at start-up.
+ * contacts, ...), then in declaration order. Each declaration is resolved against its
+ * contract and its input and output schemas are compiled once, at start-up: a tool that
+ * does not fit its contract stops the gateway from starting.
  */
 import { fromJsonSchema, type StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import { Ajv, AjvJsonSchemaValidator, addFormats } from '@modelcontextprotocol/server/validators/ajv';
@@ -8,27 +10,32 @@ import { AREAS, scopeSatisfied } from '@ledger/shared';
 import { accountingTools } from './accounting.ts';
 import { contactTools } from './contacts.ts';
 import { invoiceTools } from './invoices.ts';
-import { toolScope, type ToolDeclaration } from './declare.ts';
+import { toolScope, type ObjectSchema, type ResolvedTool, type ToolDeclaration } from './declare.ts';
+import { resolveTool } from './derive.ts';
+import { SHARED_FORMATS } from './formats.ts';
+
+type CompiledSchema = StandardSchemaWithJSON<Record<string, unknown>, Record<string, unknown>>;
 
 export interface CatalogueTool {
-  declaration: ToolDeclaration;
-  inputSchema: StandardSchemaWithJSON<Record<string, unknown>, Record<string, unknown>>;
+  declaration: ResolvedTool;
+  inputSchema: CompiledSchema;
+  /** validates structuredContent of successful calls (the SDK skips error results) */
+  outputSchema?: CompiledSchema;
 }
 
 function createValidator(): AjvJsonSchemaValidator {
   const ajv = new Ajv({ strict: false, allErrors: true, validateSchema: false });
   addFormats(ajv);
-  // the shared schemas' own formats; their `pattern` already fixes the shape, the ledger checks the code lists
-  ajv.addFormat('iso-country', /^[A-Z]{2}$/);
-  ajv.addFormat('iso-currency', /^[A-Z]{3}$/);
+  for (const [name, shape] of Object.entries(SHARED_FORMATS)) ajv.addFormat(name, shape);
   return new AjvJsonSchemaValidator(ajv);
 }
 
-const declarations: ToolDeclaration[] = [...accountingTools, ...invoiceTools, ...contactTools].sort(
+/** Every declared tool, unresolved (the docs tables and the consistency tests read them too). */
+export const DECLARATIONS: readonly ToolDeclaration[] = [...accountingTools, ...invoiceTools, ...contactTools].sort(
   (a, b) => AREAS.indexOf(a.area) - AREAS.indexOf(b.area),
 );
 
-function assertUnique(tools: ToolDeclaration[]): void {
+function assertUnique(tools: readonly ToolDeclaration[]): void {
   const seen = new Set<string>();
   for (const t of tools) {
     if (seen.has(t.name)) throw new Error(`duplicate MCP tool ${t.name}`);
@@ -36,13 +43,15 @@ function assertUnique(tools: ToolDeclaration[]): void {
     seen.add(t.name);
   }
 }
-assertUnique(declarations);
+assertUnique(DECLARATIONS);
 
 const validator = createValidator();
+const compile = (schema: ObjectSchema): CompiledSchema => fromJsonSchema<Record<string, unknown>>(schema, validator);
 
-export const CATALOGUE: readonly CatalogueTool[] = declarations.map((declaration) => ({
+export const CATALOGUE: readonly CatalogueTool[] = DECLARATIONS.map(resolveTool).map((declaration) => ({
   declaration,
-  inputSchema: fromJsonSchema<Record<string, unknown>>(declaration.input, validator),
+  inputSchema: compile(declaration.input),
+  ...(declaration.output ? { outputSchema: compile(declaration.output) } : {}),
 }));
 
 const byName = new Map(CATALOGUE.map((t) => [t.declaration.name, t]));

@@ -1,6 +1,7 @@
 /** Contacts area: vendors and customers (REST `/arap/{vc}`). */
-import { partySchemas, partySearchQuerySchema, type Side } from '@ledger/shared';
-import { byId, summaries, withId, type ToolDeclaration } from './declare.ts';
+import { contracts, type Side } from '@ledger/shared';
+import type { ToolDeclaration } from './declare.ts';
+import { summaries } from './summaries.ts';
 
 function partyTools(vc: Side): ToolDeclaration[] {
   const plural = `${vc}s`;
@@ -12,8 +13,8 @@ function partyTools(vc: Side): ToolDeclaration[] {
       description: `Find ${plural} by name (case-insensitive partial match). Returns id, ${vc}number, name and address fields. Use the id as ${vc}_id on documents.`,
       area: 'contacts',
       access: 'read',
-      input: partySearchQuerySchema,
-      rest: { method: 'GET', path: `/arap/${vc}` },
+      contract: contracts.searchParties,
+      side: vc,
       listKey: plural,
       summary: summaries.list(vc),
     },
@@ -23,8 +24,9 @@ function partyTools(vc: Side): ToolDeclaration[] {
       description: `Read one ${vc} by id.`,
       area: 'contacts',
       access: 'read',
-      input: byId(`${vc} id`),
-      rest: { method: 'GET', path: `/arap/${vc}/:id` },
+      contract: contracts.getParty,
+      side: vc,
+      params: { id: `${vc} id` },
       summary: summaries.get(vc),
     },
     {
@@ -35,8 +37,8 @@ function partyTools(vc: Side): ToolDeclaration[] {
       access: 'write',
       destructive: false,
       idempotent: false,
-      input: partySchemas[vc].create,
-      rest: { method: 'POST', path: `/arap/${vc}` },
+      contract: contracts.createParty,
+      side: vc,
       summary: summaries.created(vc),
     },
     {
@@ -47,8 +49,9 @@ function partyTools(vc: Side): ToolDeclaration[] {
       access: 'write',
       destructive: true,
       idempotent: true,
-      input: withId(partySchemas[vc].update, `${vc} id`),
-      rest: { method: 'POST', path: `/arap/${vc}/:id` },
+      contract: contracts.updateParty,
+      side: vc,
+      params: { id: `${vc} id` },
       summary: summaries.updated(vc),
     },
   ];

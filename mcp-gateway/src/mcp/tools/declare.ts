@@ -1,9 +1,10 @@
 /**
- * One declaration per tool: name, area, read or write, input schema (from shared/), and the
- * REST call it makes. Everything else (scope, annotations, validation, the REST request,
- * result and error shaping) is derived from the declaration.
+ * One declaration per tool: name, area, read or write, and the contract (shared/) of the
+ * ledger endpoint it calls. The REST call, the input and output schemas come from that
+ * contract (tools/derive.ts); scope, annotations, validation, the REST request, result and
+ * error shaping follow from the declaration.
  */
-import type { Area, Scope } from '@ledger/shared';
+import type { Access, Area, Contract, ContractName, Scope, Side } from '@ledger/shared';
 import type { LedgerMethod } from '../types.ts';
 
 /** A JSON Schema for an object, as the shared/ schemas declare them. */
@@ -12,97 +13,65 @@ export interface ObjectSchema {
   readonly properties: Readonly<Record<string, object>>;
   readonly required?: readonly string[];
   readonly additionalProperties?: boolean;
+  readonly minProperties?: number;
   readonly description?: string;
 }
 
-export interface RestCall {
-  method: LedgerMethod;
-  /**
-   * Path relative to `{base_url}`; `:name` segments are filled from the input field of that
-   * name. Remaining input fields become the query string (GET/DELETE) or the JSON body.
-   */
-  path: string;
-  /** fields always added to the body, overriding the input (e.g. `pending: '0'` to post) */
-  fixedBody?: Readonly<Record<string, unknown>>;
-}
+export type ToolInput = Readonly<Record<string, unknown>>;
 
 export interface ToolDeclaration {
   name: string;
   title: string;
   description: string;
   area: Area;
-  access: 'read' | 'write';
+  access: Access;
   /** write tools: true when the call may replace or remove existing data, or post to the books */
   destructive?: boolean;
   /** write tools: true when repeating the call with the same input has no further effect */
   idempotent?: boolean;
-  input: ObjectSchema;
-  rest: RestCall;
-  /** key wrapping an array result in structuredContent (structured content must be an object) */
+  /** the ledger endpoint the tool calls: `contracts.getParty` or its name */
+  contract: Contract | ContractName;
+  /** the side of a `:vc` contract (required there, refused elsewhere) */
+  side?: Side;
+  /** descriptions of the path's id parameters in the input (`{ id: 'bill id' }`); default the parameter's name */
+  params?: Readonly<Record<string, string>>;
+  /**
+   * Body fields the tool always sends (e.g. `pending: '0'` to post). They are left out of
+   * the input schema, so an assistant never sees a field whose value it cannot choose.
+   */
+  fixedBody?: Readonly<Record<string, unknown>>;
+  /** key wrapping an array result in structuredContent (structured content must be an object); required for list contracts */
   listKey?: string;
   /** the short text returned beside structuredContent */
-  summary(result: unknown, input: Readonly<Record<string, unknown>>): string;
+  summary(result: unknown, input: ToolInput): string;
+}
+
+/** The REST call a tool makes, resolved from its contract. */
+export interface RestCall {
+  method: LedgerMethod;
+  /**
+   * Path relative to `{base_url}` with `:vc` resolved; the other `:name` segments are filled
+   * from the input field of that name. Remaining input fields become the query string
+   * (GET/DELETE) or the JSON body.
+   */
+  path: string;
+  fixedBody?: Readonly<Record<string, unknown>>;
+}
+
+/** A declaration with everything its contract gives it. */
+export interface ResolvedTool extends ToolDeclaration {
+  contract: Contract;
+  rest: RestCall;
+  input: ObjectSchema;
+  /** what structuredContent of a successful call looks like; absent for answers without a body */
+  output?: ObjectSchema;
 }
 
 export function toolScope(tool: Pick<ToolDeclaration, 'area' | 'access'>): Scope {
-  return `${tool.area}:${tool.access}` as Scope;
+  return `${tool.area}:${tool.access}`;
 }
 
 /** The ledger endpoint key ("GET /arap/vendor/:id") used to match the person's permitted endpoints. */
-export function endpointKey(tool: Pick<ToolDeclaration, 'rest'>): string {
+export function endpointKey(tool: Pick<ResolvedTool, 'rest'>): string {
   return `${tool.rest.method} ${tool.rest.path}`;
 }
-
-/** `{ id, ...fields }`: an update or by-id schema built from a shared write schema. */
-export function withId(schema: ObjectSchema, idDescription: string): ObjectSchema {
-  return {
-    type: 'object',
-    additionalProperties: false,
-    required: ['id', ...(schema.required ?? [])],
-    properties: {
-      id: { type: 'integer', minimum: 1, description: idDescription },
-      ...schema.properties,
-    },
-  };
-}
-
-export function byId(idDescription: string): ObjectSchema {
-  return withId({ type: 'object', properties: {} }, idDescription);
-}
-
-export const noInput: ObjectSchema = { type: 'object', additionalProperties: false, properties: {} };
-
-// --- summaries -------------------------------------------------------------------
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-export function countOf(result: unknown): number {
-  return Array.isArray(result) ? result.length : 0;
-}
-
-export function plural(n: number, noun: string): string {
-  return `${n} ${noun}${n === 1 ? '' : 's'}`;
-}
-
-export function idOf(result: unknown, input: Readonly<Record<string, unknown>>): string {
-  if (isRecord(result) && (typeof result.id === 'number' || typeof result.id === 'string')) return String(result.id);
-  return input.id === undefined ? '?' : String(input.id);
-}
-
-export function nameOf(result: unknown): string {
-  if (!isRecord(result)) return '';
-  const name = result.name ?? result.description ?? result.invnumber ?? result.invNumber;
-  return typeof name === 'string' && name ? ` (${name})` : '';
-}
-
-export const summaries = {
-  list: (noun: string) => (result: unknown) => `Found ${plural(countOf(result), noun)}.`,
-  get: (noun: string) => (result: unknown, input: Readonly<Record<string, unknown>>) =>
-    `${noun[0]!.toUpperCase()}${noun.slice(1)} ${idOf(result, input)}${nameOf(result)}.`,
-  created: (noun: string) => (result: unknown, input: Readonly<Record<string, unknown>>) =>
-    `Created ${noun} ${idOf(result, input)}.`,
-  updated: (noun: string) => (result: unknown, input: Readonly<Record<string, unknown>>) =>
-    `Updated ${noun} ${idOf(result, input)}.`,
-};

@@ -2,12 +2,9 @@
  * Invoices and bills area, over AR/AP transactions (REST `/arap/transaction/{vc}`):
  * bills are vendor transactions, invoices customer transactions.
  */
-import {
-  customerTransactionListQuerySchema,
-  vendorTransactionListQuerySchema,
-  vendorTransactionSchema,
-} from '@ledger/shared';
-import { byId, idOf, summaries, withId, type ToolDeclaration } from './declare.ts';
+import { contracts, requestsPosting, type TransactionInput } from '@ledger/shared';
+import type { ToolDeclaration } from './declare.ts';
+import { idOf, summaries } from './summaries.ts';
 
 const BILL_SHAPE =
   'Lines carry the expense account number, amount (net unless taxincluded) and optionally taxAccount; the service adds ' +
@@ -20,8 +17,8 @@ export const invoiceTools: ToolDeclaration[] = [
     description: 'Customer invoices (AR transactions), filtered by document number, status, customer or date range.',
     area: 'invoices',
     access: 'read',
-    input: customerTransactionListQuerySchema,
-    rest: { method: 'GET', path: '/arap/transactions/customer' },
+    contract: contracts.listTransactions,
+    side: 'customer',
     listKey: 'invoices',
     summary: summaries.list('invoice'),
   },
@@ -31,8 +28,9 @@ export const invoiceTools: ToolDeclaration[] = [
     description: 'One customer invoice with its lines, calculated tax, status and files.',
     area: 'invoices',
     access: 'read',
-    input: byId('invoice (AR transaction) id'),
-    rest: { method: 'GET', path: '/arap/transaction/customer/:id' },
+    contract: contracts.getTransaction,
+    side: 'customer',
+    params: { id: 'invoice (AR transaction) id' },
     summary: summaries.get('invoice'),
   },
   {
@@ -41,8 +39,8 @@ export const invoiceTools: ToolDeclaration[] = [
     description: "Vendor bills (AP transactions), filtered by the vendor's document number, status, vendor or date range. Check for an existing bill before creating one.",
     area: 'invoices',
     access: 'read',
-    input: vendorTransactionListQuerySchema,
-    rest: { method: 'GET', path: '/arap/transactions/vendor' },
+    contract: contracts.listTransactions,
+    side: 'vendor',
     listKey: 'bills',
     summary: summaries.list('bill'),
   },
@@ -52,8 +50,9 @@ export const invoiceTools: ToolDeclaration[] = [
     description: 'One vendor bill with its lines, calculated tax, status (draft or posted) and files.',
     area: 'invoices',
     access: 'read',
-    input: byId('bill (AP transaction) id'),
-    rest: { method: 'GET', path: '/arap/transaction/vendor/:id' },
+    contract: contracts.getTransaction,
+    side: 'vendor',
+    params: { id: 'bill (AP transaction) id' },
     summary: summaries.get('bill'),
   },
   {
@@ -64,9 +63,11 @@ export const invoiceTools: ToolDeclaration[] = [
     access: 'write',
     destructive: false,
     idempotent: false,
-    input: vendorTransactionSchema,
-    rest: { method: 'POST', path: '/arap/transaction/vendor', fixedBody: { type: 'transaction' } },
-    summary: (result, input) => `Created bill ${idOf(result, input)} as ${input.pending === '0' ? 'posted' : 'a draft'}.`,
+    contract: contracts.createTransaction,
+    side: 'vendor',
+    fixedBody: { type: 'transaction' },
+    // the input passed the body schema, so pending is "0", 0 or absent
+    summary: (result, input) => `Created bill ${idOf(result, input)} as ${requestsPosting(input as Pick<TransactionInput, 'pending'>) ? 'posted' : 'a draft'}.`,
   },
   {
     name: 'update_bill',
@@ -76,8 +77,10 @@ export const invoiceTools: ToolDeclaration[] = [
     access: 'write',
     destructive: true,
     idempotent: true,
-    input: withId(vendorTransactionSchema, 'bill id'),
-    rest: { method: 'POST', path: '/arap/transaction/vendor/:id', fixedBody: { type: 'transaction' } },
+    contract: contracts.updateTransaction,
+    side: 'vendor',
+    params: { id: 'bill id' },
+    fixedBody: { type: 'transaction' },
     summary: summaries.updated('bill'),
   },
   {
@@ -90,8 +93,10 @@ export const invoiceTools: ToolDeclaration[] = [
     access: 'write',
     destructive: true,
     idempotent: false,
-    input: withId(vendorTransactionSchema, 'bill id'),
-    rest: { method: 'POST', path: '/arap/transaction/vendor/:id/approve', fixedBody: { type: 'transaction', pending: '0' } },
+    contract: contracts.approveTransaction,
+    side: 'vendor',
+    params: { id: 'bill id' },
+    fixedBody: { type: 'transaction', pending: '0' },
     summary: (result, input) => `Bill ${idOf(result, input)} approved and posted.`,
   },
 ];

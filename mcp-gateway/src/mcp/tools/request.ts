@@ -1,6 +1,6 @@
 /** Turns a tool declaration and validated input into the ledger REST request. */
 import type { LedgerMethod } from '../types.ts';
-import type { ToolDeclaration } from './declare.ts';
+import type { ResolvedTool, ToolInput } from './declare.ts';
 
 export interface LedgerRequest {
   method: LedgerMethod;
@@ -19,7 +19,7 @@ function queryString(fields: Record<string, unknown>): string {
   return s ? `?${s}` : '';
 }
 
-export function buildLedgerRequest(tool: ToolDeclaration, dataset: string, input: Readonly<Record<string, unknown>>): LedgerRequest {
+export function buildLedgerRequest(tool: Pick<ResolvedTool, 'name' | 'rest'>, dataset: string, input: ToolInput): LedgerRequest {
   const rest: Record<string, unknown> = { ...input };
   const path = tool.rest.path.replace(/:([A-Za-z_]\w*)/g, (_m, name: string) => {
     const value = rest[name];

@@ -1,16 +1,13 @@
 /** Shapes a ledger response into an MCP tool result: structuredContent plus a short text. */
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { LedgerResponse } from '../types.ts';
-import type { ToolDeclaration } from './declare.ts';
+import type { ToolDeclaration, ToolInput } from './declare.ts';
+import { isRecord } from './isRecord.ts';
 
 export interface ToolErrorInfo {
   code: string;
   message: string;
   field?: string;
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /** The ledger's `{ error: { code, message, field } }`, or a generic description of the status. */
@@ -32,7 +29,7 @@ export function toolError(error: ToolErrorInfo): CallToolResult {
   };
 }
 
-export function toolSuccess(tool: ToolDeclaration, input: Readonly<Record<string, unknown>>, data: unknown): CallToolResult {
+export function toolSuccess(tool: Pick<ToolDeclaration, 'listKey' | 'summary'>, input: ToolInput, data: unknown): CallToolResult {
   const structured: Record<string, unknown> = Array.isArray(data)
     ? { [tool.listKey ?? 'items']: data }
     : isRecord(data)
@@ -48,7 +45,7 @@ export function toolSuccess(tool: ToolDeclaration, input: Readonly<Record<string
   };
 }
 
-export function toToolResult(tool: ToolDeclaration, input: Readonly<Record<string, unknown>>, res: LedgerResponse): CallToolResult {
+export function toToolResult(tool: Pick<ToolDeclaration, 'listKey' | 'summary'>, input: ToolInput, res: LedgerResponse): CallToolResult {
   if (res.status >= 200 && res.status < 300) return toolSuccess(tool, input, res.body);
   return toolError(ledgerError(res));
 }

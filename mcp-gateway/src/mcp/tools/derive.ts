@@ -1,0 +1,104 @@
+/**
+ * Everything a tool takes from the contract it names: the REST call (`:vc` resolved to the
+ * tool's side), the input schema (path ids + query for GET/DELETE, path ids + body for POST,
+ * minus the fields the tool fixes) and the output schema (the contract's response; list
+ * answers wrapped under the tool's `listKey`, as structuredContent must be an object;
+ * without the shared custom formats, see formats.ts).
+ *
+ * A declaration that does not fit its contract (missing contract, side, scope or permission
+ * that does not match) throws here, at start-up, naming the tool.
+ */
+import { findContract, forSide, idSchema, PERMISSIONS, scopeSatisfied, type Contract, type Permission } from '@ledger/shared';
+import { toolScope, type ObjectSchema, type ResolvedTool, type ToolDeclaration } from './declare.ts';
+import { withoutSharedFormats } from './formats.ts';
+import { isRecord } from './isRecord.ts';
+
+function isObjectSchema(v: unknown): v is ObjectSchema {
+  return isRecord(v) && v.type === 'object' && isRecord(v.properties);
+}
+
+/** The `:name` segments of a contract path that the input fills (`:vc` is the tool's side). */
+export function pathParams(path: string): string[] {
+  return [...path.matchAll(/:([A-Za-z_]\w*)/g)].map((m) => m[1]!).filter((name) => name !== 'vc');
+}
+
+class ToolDeclarationError extends Error {
+  constructor(tool: string, why: string) {
+    super(`MCP tool ${tool}: ${why}`);
+    this.name = 'ToolDeclarationError';
+  }
+}
+
+function contractOf(d: ToolDeclaration): Contract {
+  const contract = typeof d.contract === 'string' ? findContract(d.contract) : d.contract;
+  if (!contract) throw new ToolDeclarationError(d.name, `names no contract ${String(d.contract)}`);
+  return contract;
+}
+
+/** Side, scope, permission and method agree between the declaration and its contract. */
+function checkFit(d: ToolDeclaration, c: Contract): void {
+  const fail = (why: string) => new ToolDeclarationError(d.name, why);
+  const perSide = c.path.includes(':vc');
+  if (perSide && !d.side) throw fail(`${c.name} has a :vc path; declare the side`);
+  if (!perSide && d.side) throw fail(`${c.name} has no :vc path; a side makes no sense`);
+  if (c.scope === null) throw fail(`${c.name} is not open to AI connections (no scope)`);
+  if (!scopeSatisfied([toolScope(d)], c.scope)) throw fail(`${c.name} needs ${c.scope}, which ${toolScope(d)} does not grant`);
+  const permission = c.permission === null ? null : forSide(c.permission, d.side);
+  if (permission !== null && !(PERMISSIONS as readonly Permission[]).includes(permission)) throw fail(`unknown permission ${permission}`);
+  if ((d.access === 'read') !== (c.method === 'GET')) throw fail(`a ${d.access} tool cannot call ${c.method} ${c.path}`);
+  const params = pathParams(c.path);
+  for (const name of Object.keys(d.params ?? {})) if (!params.includes(name)) throw fail(`${c.path} has no parameter :${name}`);
+  if (d.fixedBody && c.method !== 'POST') throw fail('fixedBody needs a POST contract');
+}
+
+function inputSchema(d: ToolDeclaration, c: Contract): ObjectSchema {
+  const spec = c.method === 'POST' ? c.body : c.query;
+  const source = spec === undefined ? undefined : forSide(spec, d.side);
+  if (source !== undefined && !isObjectSchema(source)) throw new ToolDeclarationError(d.name, `${c.name}'s ${c.method === 'POST' ? 'body' : 'query'} is not an object schema`);
+  const params = pathParams(c.path);
+  const fixed = new Set(Object.keys(d.fixedBody ?? {}));
+  for (const name of fixed) if (!source?.properties[name]) throw new ToolDeclarationError(d.name, `fixed field ${name} is not in ${c.name}'s body`);
+  // the contract's schema unchanged where nothing is added or taken away (keeps minProperties and the like)
+  if (source && params.length === 0 && fixed.size === 0) return source;
+  const fields = Object.entries(source?.properties ?? {}).filter(([name]) => !fixed.has(name));
+  for (const [name] of fields) if (params.includes(name)) throw new ToolDeclarationError(d.name, `input field ${name} is also a path parameter`);
+  const required = [...params, ...(source?.required ?? []).filter((name) => !fixed.has(name))];
+  return {
+    type: 'object',
+    additionalProperties: false,
+    ...(required.length > 0 ? { required } : {}),
+    properties: {
+      ...Object.fromEntries(params.map((name) => [name, { ...idSchema, description: d.params?.[name] ?? name }])),
+      ...Object.fromEntries(fields),
+    },
+  };
+}
+
+function outputSchema(d: ToolDeclaration, c: Contract): ObjectSchema | undefined {
+  const response: unknown = c.response === undefined ? undefined : withoutSharedFormats(forSide(c.response, d.side));
+  const isList = isRecord(response) && response.type === 'array';
+  if (isList !== (d.listKey !== undefined)) {
+    throw new ToolDeclarationError(d.name, isList ? `${c.name} answers a list: declare listKey` : `${c.name} does not answer a list: drop listKey`);
+  }
+  if (response === undefined) return undefined;
+  if (isList) return { type: 'object', required: [d.listKey!], properties: { [d.listKey!]: response } };
+  if (!isObjectSchema(response)) throw new ToolDeclarationError(d.name, `${c.name}'s response is not an object schema`);
+  return response;
+}
+
+export function resolveTool(d: ToolDeclaration): ResolvedTool {
+  const contract = contractOf(d);
+  checkFit(d, contract);
+  const output = outputSchema(d, contract);
+  return {
+    ...d,
+    contract,
+    rest: {
+      method: contract.method,
+      path: d.side ? contract.path.replace(':vc', d.side) : contract.path,
+      ...(d.fixedBody ? { fixedBody: d.fixedBody } : {}),
+    },
+    input: inputSchema(d, contract),
+    ...(output ? { output } : {}),
+  };
+}

@@ -1,0 +1,108 @@
+/**
+ * Tool ↔ contract consistency: every MCP tool names a contract of shared/ that exists, fits
+ * its area's scope and names a real permission; its REST call, input and output schemas are
+ * the contract's. Declarations that do not fit are refused at start-up (resolveTool throws).
+ */
+import t from 'tap';
+import {
+  CONTRACTS, contracts, endpointKey as contractKey, findContract, forSide, idSchema, partySchemas, partySearchQuerySchema,
+  PERMISSIONS, scopeSatisfied, transactionReadSchema, vendorTransactionSchema, type Permission,
+} from '@ledger/shared';
+import { CATALOGUE, DECLARATIONS, findTool } from '../src/mcp/tools/catalogue.ts';
+import { endpointKey, toolScope, type ResolvedTool, type ToolDeclaration } from '../src/mcp/tools/declare.ts';
+import { resolveTool } from '../src/mcp/tools/derive.ts';
+import { withoutSharedFormats } from '../src/mcp/tools/formats.ts';
+import { buildLedgerRequest } from '../src/mcp/tools/request.ts';
+import { toolSuccess } from '../src/mcp/tools/result.ts';
+
+function tool(name: string): ResolvedTool {
+  const found = findTool(name);
+  if (!found) throw new Error(`no tool ${name}`);
+  return found.declaration;
+}
+
+t.test('every tool names an existing contract that fits its area, scope and permission', async (t) => {
+  t.equal(CATALOGUE.length, DECLARATIONS.length, 'every declaration resolved');
+  for (const { declaration: d } of CATALOGUE) {
+    t.ok(CONTRACTS.includes(d.contract), `${d.name}: ${d.contract.name} is in CONTRACTS`);
+    t.equal(findContract(d.contract.name), d.contract, `${d.name}: found by name`);
+    const scope = d.contract.scope;
+    t.ok(scope !== null && scopeSatisfied([toolScope(d)], scope), `${d.name}: ${toolScope(d)} grants ${scope}`);
+    t.equal(scope?.split(':')[0], d.area, `${d.name}: the contract belongs to the tool's area`);
+    const permission = d.contract.permission === null ? null : forSide(d.contract.permission, d.side);
+    t.ok(permission !== null && (PERMISSIONS as readonly Permission[]).includes(permission), `${d.name}: permission ${permission} exists`);
+    t.equal(endpointKey(d), contractKey(d.contract, d.side), `${d.name}: the key the ledger's permitted endpoints use`);
+    t.equal(d.access === 'read', d.contract.method === 'GET', `${d.name}: read tools GET, write tools do not`);
+  }
+});
+
+t.test('REST call, input and output schemas come from the contract', async (t) => {
+  t.same(tool('search_vendors').rest, { method: 'GET', path: '/arap/vendor' });
+  t.equal(tool('search_vendors').input, partySearchQuerySchema, 'a query schema without path ids is taken unchanged');
+  t.equal(tool('create_customer').input, partySchemas.customer.create, 'so is a body without path ids or fixed fields');
+  t.same(tool('get_vendor').input, {
+    type: 'object', additionalProperties: false, required: ['id'], properties: { id: { ...idSchema, description: 'vendor id' } },
+  }, 'path ids become required integer ids');
+  t.same(tool('get_chart_of_accounts').input, { type: 'object', additionalProperties: false, properties: {} }, 'no input at all');
+  const update = tool('update_customer').input;
+  t.same(update.required, ['id'], 'update: id, and the update fields (all optional)');
+  t.same(Object.keys(update.properties), ['id', ...Object.keys(partySchemas.customer.update.properties)]);
+
+  const create = tool('create_bill');
+  t.same(create.rest, { method: 'POST', path: '/arap/transaction/vendor', fixedBody: { type: 'transaction' } });
+  t.notOk('type' in create.input.properties, 'a fixed field is not offered as input');
+  t.ok('pending' in create.input.properties, 'create_bill may post');
+  t.same(create.input.required, vendorTransactionSchema.required);
+  const approve = tool('approve_bill');
+  t.equal(approve.rest.path, '/arap/transaction/vendor/:id/approve', ':vc resolved to the side');
+  t.notOk('pending' in approve.input.properties || 'type' in approve.input.properties, 'approve_bill always posts');
+  t.same(approve.input.required, ['id', ...vendorTransactionSchema.required]);
+
+  const advertised = withoutSharedFormats(transactionReadSchema);
+  t.same(tool('list_bills').output, { type: 'object', required: ['bills'], properties: { bills: { type: 'array', items: advertised } } },
+    'list answers wrapped under listKey');
+  t.same(tool('get_invoice').output, advertised);
+  t.same(tool('get_vendor').output, withoutSharedFormats(partySchemas.vendor.read), 'the side picks the per-side response');
+  t.same(tool('create_bill').output, contracts.createTransaction.response);
+  t.notMatch(JSON.stringify(CATALOGUE.map((c) => c.declaration.output)), /iso-(country|currency)/, 'no custom format reaches clients');
+  t.match(JSON.stringify(tool('get_vendor').output), /"pattern":"\^\[A-Z\]\{2\}\$"/, 'the pattern still fixes the shape');
+});
+
+t.test('the REST request: path ids from the input, the rest as query or body, fixed fields win', async (t) => {
+  t.same(buildLedgerRequest(tool('get_bill'), 'acme co', { id: 7 }), { method: 'GET', path: '/client/acme%20co/arap/transaction/vendor/7' });
+  t.same(buildLedgerRequest(tool('list_invoices'), 'acme', { customer_id: 3, status: 'posted' }), {
+    method: 'GET', path: '/client/acme/arap/transactions/customer?customer_id=3&status=posted',
+  });
+  t.same(buildLedgerRequest(tool('approve_bill'), 'acme', { id: 9, invDate: '2026-01-02', lines: [] }), {
+    method: 'POST', path: '/client/acme/arap/transaction/vendor/9/approve',
+    body: { invDate: '2026-01-02', lines: [], type: 'transaction', pending: '0' },
+  });
+});
+
+t.test('create_bill says posted for pending "0" and for the number 0', async (t) => {
+  const created = tool('create_bill');
+  const text = (input: Record<string, unknown>) => toolSuccess(created, input, { id: 5 }).content[0];
+  t.match(text({ pending: '0' }), { text: 'Created bill 5 as posted.' });
+  t.match(text({ pending: 0 }), { text: 'Created bill 5 as posted.' });
+  t.match(text({}), { text: 'Created bill 5 as a draft.' });
+});
+
+t.test('a declaration that does not fit its contract is refused at start-up', async (t) => {
+  const base: ToolDeclaration = {
+    name: 'x_tool', title: 'X', description: 'x', area: 'contacts', access: 'read', contract: 'getParty', side: 'vendor', summary: () => '',
+  };
+  t.ok(resolveTool(base), 'the base declaration fits');
+  const refused: [string, Partial<ToolDeclaration>, RegExp][] = [
+    ['a missing contract', { contract: 'noSuchEndpoint' as ToolDeclaration['contract'] }, /x_tool: names no contract noSuchEndpoint/],
+    ['a :vc contract without side', { side: undefined }, /:vc path; declare the side/],
+    ['a side on a contract without :vc', { contract: contracts.listTaxes, area: 'accounting' }, /no :vc path/],
+    ['another area', { area: 'invoices' }, /getParty needs contacts:read, which invoices:read does not grant/],
+    ['a contract closed to AI connections', { contract: contracts.listAudit, side: undefined, area: 'accounting', listKey: 'entries' }, /not open to AI connections/],
+    ['a write tool calling GET', { access: 'write' }, /a write tool cannot call GET/],
+    ['a list without listKey', { contract: contracts.searchParties }, /answers a list: declare listKey/],
+    ['listKey on a single record', { listKey: 'vendors' }, /does not answer a list: drop listKey/],
+    ['an unknown path parameter', { params: { fileId: 'file' } }, /has no parameter :fileId/],
+    ['a fixed field the body lacks', { access: 'write', contract: contracts.createParty, fixedBody: { pending: '0' } }, /fixed field pending is not in createParty's body/],
+  ];
+  for (const [why, change, message] of refused) t.throws(() => resolveTool({ ...base, ...change }), message, why);
+});
