@@ -2,7 +2,7 @@
  * Connection-level behaviour both services' HTTP servers share (docs/operations.md,
  * "What counts as a client error"): requests Node's parser refuses before any handler sees
  * them still get the documented JSON error body, and a body a handler abandoned halfway is
- * read into nothing so the connection stays usable.
+ * read into nothing (up to a cap) so the connection stays usable.
  */
 import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -40,16 +40,36 @@ export function answerClientErrors(server: Server): void {
 }
 
 /**
- * A handler that stops reading a body halfway (a body parser refusing it above the limit or
- * when it does not decode) leaves the rest unread on a kept-alive connection, and the next
- * request sent on it (the gateway reuses its connections to the ledger) would wait behind
- * bytes nobody reads until the connection is reset. After the answer, the rest is read into
- * nothing, as Node does itself for a body no handler touched; Node's request timeout bounds it.
+ * How much of an abandoned body is read into nothing before the connection is cut: well above
+ * any body the services accept (the ledger's JSON limit is 15 MiB by default), so an honest
+ * client that sent a body just over a limit still reads the answer on a usable connection,
+ * while one streaming without end costs a bounded amount of reading instead of up to Node's
+ * request timeout (300 s) of it.
  */
-export function discardAbandonedBody(req: IncomingMessage, res: ServerResponse): void {
-  res.once('finish', () => {
+export const ABANDONED_BODY_LIMIT = 64 * 1024 * 1024;
+
+/**
+ * A handler that stops reading a body halfway (a body parser refusing it above the limit or
+ * when it does not decode) or never reads it (401 before the body) leaves the rest unread on
+ * a kept-alive connection, and the next request sent on it (the gateway reuses its
+ * connections to the ledger) would wait behind bytes nobody reads. After the answer, the rest
+ * is read into nothing up to `limit` bytes; a body still going on after that has its
+ * connection destroyed (the answer was already sent, and a client still writing a body
+ * cannot send its next request on that connection anyway).
+ */
+export function discardAbandonedBody(req: IncomingMessage, res: ServerResponse, { limit = ABANDONED_BODY_LIMIT }: { limit?: number } = {}): void {
+  // before Node's own 'finish' listener: for a body nobody touched, Node would otherwise
+  // "dump" it, reading it into nothing without end and without any event to count it by;
+  // a 'data' listener marks the body as being read, so Node leaves it to this one
+  res.prependOnceListener('finish', () => {
     if (req.complete || req.destroyed) return;
     req.unpipe();
+    let discarded = 0;
+    req.on('data', (chunk: Buffer) => {
+      discarded += chunk.length;
+      if (discarded > limit) req.socket.destroy();
+    });
+    // unpipe() paused a body that was being relayed, and a paused body is not read
     req.resume();
   });
 }

@@ -13,14 +13,14 @@
  *   the limit, 4xx for a body that does not decode). The upstream connection stays usable
  *   because both sides finish the message: undici drops a connection whose answer came while
  *   it was still writing, and the ledger reads the rest of an abandoned body into nothing
- *   (ledger-service/src/server.ts). Closing instead (`Connection: close`) is worse: the
+ *   (discardAbandonedBody in shared/src/httpServer.ts, up to 64 MiB after the answer). Closing instead (`Connection: close`) is worse: the
  *   ledger would close with unread bytes and the gateway's write fail (EPIPE) before it
  *   reads the answer.
  * - A connection-level failure before any answer (reset, closed socket) is retried once for
- *   idempotent requests without a body; anything else becomes 502.
+ *   idempotent requests without a body; anything else becomes 502 (test/proxyRetry.test.ts).
  * - When the ledger answered before the client's body was fully sent, the client gets the
- *   answer and the gateway's server reads the rest of the body into nothing
- *   (discardAbandonedBody in src/server.ts), so the client can read the answer and the
+ *   answer and the gateway's server reads the rest of the body into nothing (the same
+ *   discardAbandonedBody, in src/server.ts), so the client can read the answer and the
  *   connection does not stay half-read.
  */
 import { PassThrough } from 'node:stream';
