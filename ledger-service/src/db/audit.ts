@@ -1,6 +1,6 @@
 import type { Tx } from './knex.ts';
 import { orderBySql, type ListPage } from './listOrder.ts';
-import type { Actor } from '../kernel/auth.ts';
+import type { Actor } from '../domain/actor.ts';
 
 type AuditActor = { userId: number | null; via: Pick<Actor['via'], 'kind' | 'id' | 'label'> };
 

@@ -101,3 +101,11 @@ export async function addMember(db: Db, companyId: number, userId: number, role:
     .onConflict(['company_id', 'user_id'])
     .merge(['role', 'approval_limit']);
 }
+
+/** The company's closing date, read inside the current transaction. */
+export async function closedUntil(tx: Tx, companyId: number): Promise<string | null> {
+  const row = (await tx('companies').where({ id: companyId }).first(tx.raw('closed_until::text as closed_until'))) as
+    | { closed_until: string | null }
+    | undefined;
+  return row?.closed_until ?? null;
+}

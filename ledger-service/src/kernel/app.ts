@@ -1,8 +1,6 @@
 import Koa from 'koa';
 import Router from '@koa/router';
-import type { Db } from '../db/knex.ts';
-import type { LedgerConfig } from '../config.ts';
-import type { Logger } from '../logger.ts';
+import type { AppDeps } from './deps.ts';
 import { authenticate } from './auth.ts';
 import { readBody } from './body.ts';
 import { ApiError, errorMiddleware } from './errors.ts';
@@ -12,14 +10,6 @@ import { clientRoutes } from '../modules/index.ts';
 import { metaRouter } from '../modules/meta/routes.ts';
 import { internalApi } from '../modules/internal/routes.ts';
 import { ServiceCredentialVerifier } from './serviceCredential.ts';
-
-export interface AppDeps {
-  db: Db;
-  config: LedgerConfig;
-  log: Logger;
-  /** key encrypting TOTP secrets (internal sign-in check) */
-  encryptionKey: Buffer;
-}
 
 export function createApp(deps: AppDeps): Koa {
   const { db, config, log } = deps;

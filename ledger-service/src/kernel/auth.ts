@@ -4,23 +4,8 @@ import { findApiKeyByToken, touchApiKey } from '../db/apiKeys.ts';
 import { findCompanyByDataset, findMembership, type Company, type MembershipRow } from '../db/companies.ts';
 import { CONNECTION_REFUSALS, isRole, mayConnectAssistants, type ConnectionRefusal, type Role } from '@ledger/shared';
 import { ApiError } from './errors.ts';
+import type { Actor } from '../domain/actor.ts';
 import type { ServiceCredentialVerifier } from './serviceCredential.ts';
-
-/** Who is acting, and through what: recorded in every audit entry. */
-export type Via =
-  | { kind: 'api_key'; id: number; label: string }
-  | { kind: 'ai_connection'; id: string; label: string; scopes: string[] }
-  | { kind: 'cli'; id: null; label: 'CLI' }
-  /** a person on the gateway's pages (e.g. System → Management → AI connections) */
-  | { kind: 'web'; id: null; label: string };
-
-export interface Actor {
-  userId: number;
-  role: Role;
-  /** base-currency limit for posting; null = unlimited */
-  approvalLimit: string | null;
-  via: Via;
-}
 
 export interface TenantState {
   company: Company;

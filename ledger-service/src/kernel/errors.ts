@@ -1,6 +1,7 @@
 import type { Context, Next } from 'koa';
 import { ERROR_STATUS, type ErrorBody, type ErrorCode } from '@ledger/shared';
 import type { Logger } from '../logger.ts';
+import { DomainError } from '../domain/errors.ts';
 
 /** An error meant for the caller: becomes the DESIGN.md §5 error body with its status. */
 export class ApiError extends Error {
@@ -17,11 +18,13 @@ export class ApiError extends Error {
   }
 }
 
-export const notFound = (what: string) => new ApiError('not_found', `${what} not found`);
-export const invalid = (message: string, field?: string) => new ApiError('invalid_request', message, field);
-
 export function errorBody(code: string, message: string, field?: string, details: Readonly<Record<string, string>> = {}): ErrorBody {
   return { error: { ...(field ? { code, message, field } : { code, message }), ...details } };
+}
+
+/** A refusal of domain code (rules, services, stores): its code decides the status. */
+function fromDomainError(err: unknown): ApiError | undefined {
+  return err instanceof DomainError ? new ApiError(err.code, err.message, err.field) : undefined;
 }
 
 /** Maps what koa-body / raw-body throw for bad bodies to API errors. */
@@ -137,7 +140,7 @@ export function errorMiddleware(log: Logger) {
       if ((ctx.status === 405 || ctx.status === 501) && ctx.body === undefined) throw methodNotAllowed(ctx);
     } catch (raw) {
       const err = raw as Error & Record<string, unknown>;
-      const api = raw instanceof ApiError ? raw : fromHttpError(err as never) ?? fromDbError(err as never);
+      const api = raw instanceof ApiError ? raw : fromDomainError(raw) ?? fromHttpError(err as never) ?? fromDbError(err as never);
       if (api) {
         // a 503 is ours to watch (database unreachable), though not a bug
         if (api.status >= 500) (ctx.state.log as Logger | undefined ?? log).warn({ code: api.code, cause: err.message }, api.message);

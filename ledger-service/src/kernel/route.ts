@@ -4,11 +4,11 @@ import type { Db, Tx } from '../db/knex.ts';
 import { withTenant } from '../db/knex.ts';
 import type { Company } from '../db/companies.ts';
 import {
-  CONTRACTS, forSide, roleHas, scopeSatisfied, sidesOf,
-  type BodyOf, type Contract, type ParamsOf, type Permission, type QueryOf, type Scope, type Side,
+  CONTRACTS, forSide, sidesOf, type BodyOf, type Contract, type ParamsOf, type QueryOf, type Side,
 } from '@ledger/shared';
-import type { Actor, TenantState } from './auth.ts';
-import { ApiError } from './errors.ts';
+import type { TenantState } from './auth.ts';
+import { authorize } from '../domain/access.ts';
+import type { Actor } from '../domain/actor.ts';
 import { validateBody, validateQuery } from './validate.ts';
 import { conditional } from './caching.ts';
 import type { ListPage } from '../db/listOrder.ts';
@@ -104,19 +104,6 @@ async function serve(ctx: Context, db: Db, route: Route, side: Side | undefined)
     ctx.body = result;
     if (contract.status) ctx.status = contract.status;
   } else if (ctx.body === undefined) ctx.status = 204;
-}
-
-/** Effective access = the role's permissions ∩, for AI connections, the granted scopes. */
-export function authorize(actor: Actor, permission: Permission | null, scope: Scope | null): void {
-  if (permission && !roleHas(actor.role, permission)) {
-    throw new ApiError('forbidden', `Missing permission ${permission} (role ${actor.role}).`);
-  }
-  if (actor.via.kind === 'ai_connection') {
-    if (!scope) throw new ApiError('forbidden', 'This endpoint is not available to AI connections.');
-    if (!scopeSatisfied(actor.via.scopes, scope)) {
-      throw new ApiError('forbidden', `Missing scope ${scope}.`);
-    }
-  }
 }
 
 /**

@@ -1,10 +1,12 @@
 import type { Route } from '../kernel/route.ts';
 import { authRoutes } from './auth/routes.ts';
+import { bankAccountRoutes } from './bankAccounts/routes.ts';
 import { partyRoutes } from './parties/routes.ts';
 import { systemRoutes } from './system/routes.ts';
 import { transactionRoutes } from './transactions/routes.ts';
-import { bankAccountRoutes } from './bankAccounts/routes.ts';
-import { closeBooksRoutes } from './system/closeBooks.ts';
 
-/** Every endpoint under /client/:dataset, by area. */
-export const clientRoutes: Route[] = [...authRoutes, ...transactionRoutes, ...partyRoutes, ...bankAccountRoutes, ...systemRoutes, ...closeBooksRoutes];
+/**
+ * Every handler under /client/:dataset, one module per area. The kernel pairs them with
+ * the contract list (shared/src/contracts): a contract without a handler fails start-up.
+ */
+export const clientRoutes: Route[] = [...authRoutes, ...transactionRoutes, ...partyRoutes, ...bankAccountRoutes, ...systemRoutes];

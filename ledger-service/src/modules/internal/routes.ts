@@ -5,14 +5,10 @@
  * service credentials (audience `ledger-service`) are refused. The gateway never
  * forwards `/internal/*` from the public origin.
  */
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import Router from '@koa/router';
 import type { Context, Middleware, Next } from 'koa';
-import { importJWK, jwtVerify, type CryptoKey, type JWK } from 'jose';
-import { INTERNAL_CREDENTIAL } from '@ledger/shared';
-import type { AppDeps } from '../../kernel/app.ts';
-import type { LedgerConfig } from '../../config.ts';
+import type { AppDeps } from '../../kernel/deps.ts';
+import { InternalCredentialVerifier } from './credential.ts';
 import { ApiError } from '../../kernel/errors.ts';
 import { verifyCredentials } from '../../db/users.ts';
 import { findCompanyByDataset, findMembership, type Company } from '../../db/companies.ts';
@@ -20,41 +16,7 @@ import { recordAudit } from '../../db/audit.ts';
 import { withTenant } from '../../db/knex.ts';
 import { isRole, mayConnectAssistants } from '@ledger/shared';
 import { permittedEndpoints } from '../../kernel/endpointAccess.ts';
-
-/** Verifies the gateway's internal JWTs against the gateway's public key. */
-export class InternalCredentialVerifier {
-  private key: CryptoKey | Uint8Array | undefined;
-
-  constructor(private readonly config: LedgerConfig) {}
-
-  private async publicKey(): Promise<CryptoKey | Uint8Array | undefined> {
-    if (this.key) return this.key;
-    const raw =
-      this.config.gatewayPublicJwk ??
-      (await readFile(join(this.config.dataDir, 'gateway-public.jwk'), 'utf8').catch(() => undefined));
-    if (!raw) return undefined;
-    this.key = await importJWK(JSON.parse(raw) as JWK, INTERNAL_CREDENTIAL.algorithm);
-    return this.key;
-  }
-
-  async verify(token: string): Promise<boolean> {
-    const key = await this.publicKey();
-    if (!key) return false;
-    try {
-      await jwtVerify(token, key, {
-        issuer: INTERNAL_CREDENTIAL.issuer,
-        audience: INTERNAL_CREDENTIAL.audience,
-        subject: INTERNAL_CREDENTIAL.subject,
-        algorithms: [INTERNAL_CREDENTIAL.algorithm],
-        maxTokenAge: `${INTERNAL_CREDENTIAL.maxLifetimeSeconds + 5}s`,
-        requiredClaims: ['exp', 'iat'],
-      });
-      return true;
-    } catch {
-      return false;
-    }
-  }
-}
+import { activeMemberships, findUser, setAiConnections } from './store.ts';
 
 function internalAuth(verifier: InternalCredentialVerifier) {
   return async function requireGateway(ctx: Context, next: Next) {
@@ -123,19 +85,14 @@ function internalRouter(deps: AppDeps): Router {
   });
 
   router.get('/users/:userId', async (ctx) => {
-    const user = await db('users').where({ id: userIdParam(ctx) }).first('id', 'name', 'email', 'active');
+    const user = await findUser(db, userIdParam(ctx));
     if (!user) throw new ApiError('not_found', 'User not found.');
     ctx.body = { user };
   });
 
   /** The person's companies with role and switch, for the gateway's pages. */
   router.get('/users/:userId/memberships', async (ctx) => {
-    const rows = await db('memberships as m')
-      .join('companies as c', 'c.id', 'm.company_id')
-      .join('users as u', 'u.id', 'm.user_id')
-      .where({ 'm.user_id': userIdParam(ctx), 'u.active': true })
-      .orderBy('c.dataset')
-      .select('c.dataset', 'c.name', 'c.ai_connections_enabled', 'm.role');
+    const rows = await activeMemberships(db, userIdParam(ctx));
     ctx.body = {
       memberships: rows.map((r) => ({
         dataset: r.dataset, name: r.name, ai_connections_enabled: r.ai_connections_enabled,
@@ -155,7 +112,7 @@ function internalRouter(deps: AppDeps): Router {
   router.get('/companies/:dataset/members/:userId', async (ctx) => {
     const company = await companyParam(deps, ctx);
     const userId = userIdParam(ctx);
-    const user = await db('users').where({ id: userId }).first('id', 'active');
+    const user = await findUser(db, userId);
     const membership = user ? await findMembership(db, company.id, userId) : undefined;
     ctx.body = {
       company: companyView(company),
@@ -191,7 +148,7 @@ function internalRouter(deps: AppDeps): Router {
       throw new ApiError('forbidden', 'Only an owner or admin of the company may switch AI connections.');
     }
     const enabled = body.enabled;
-    await db('companies').where({ id: company.id }).update({ ai_connections_enabled: enabled });
+    await setAiConnections(db, company.id, enabled);
     if (enabled !== company.ai_connections_enabled) {
       await withTenant(db, company.id, (tx) =>
         recordAudit(tx, company.id, { userId, via: { kind: 'web', id: null, label: 'AI connections' } },

@@ -1,7 +1,7 @@
 import { createReadStream, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import Router from '@koa/router';
-import type { AppDeps } from '../../kernel/app.ts';
+import type { AppDeps } from '../../kernel/deps.ts';
 import { ApiError } from '../../kernel/errors.ts';
 import { buildOpenApi } from '../../kernel/openapi.ts';
 import { CONTRACTS } from '@ledger/shared';

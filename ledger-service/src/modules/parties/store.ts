@@ -3,6 +3,7 @@ import type { Tx } from '../../db/knex.ts';
 import type { Company } from '../../db/companies.ts';
 import { nextNumber } from '../../db/sequences.ts';
 import { orderBySql, type ListPage } from '../../db/listOrder.ts';
+import { conflict } from '../../domain/errors.ts';
 
 /** Vendors and customers (one `parties` table, told apart by `vc`). Runs inside a tenant transaction. */
 
@@ -17,7 +18,8 @@ interface PartyRow {
   [field: string]: unknown;
 }
 
-export class PartyConflict extends Error {}
+/** The side's number field names a party that exists already: 409 on that field. */
+const numberInUse = (vc: Side, number: string) => conflict(`${numberField(vc)} "${number}" is already in use.`, `/${numberField(vc)}`);
 
 function toReadShape(vc: Side, row: PartyRow): Party {
   const out: Party = { id: row.id, [numberField(vc)]: row.number };
@@ -79,7 +81,7 @@ async function freeNumber(tx: Tx, company: Company, vc: Side): Promise<string> {
 export async function createParty(tx: Tx, company: Company, vc: Side, input: PartyInput): Promise<Party> {
   const cols = columns(vc, input);
   if (typeof cols.number === 'string') {
-    if (await numberTaken(tx, vc, cols.number)) throw new PartyConflict(`${numberField(vc)} "${cols.number}" is already in use.`);
+    if (await numberTaken(tx, vc, cols.number)) throw numberInUse(vc, cols.number);
   } else {
     cols.number = await freeNumber(tx, company, vc);
   }
@@ -91,7 +93,7 @@ export async function createParty(tx: Tx, company: Company, vc: Side, input: Par
 export async function updateParty(tx: Tx, vc: Side, id: number, input: PartyInput): Promise<Party | undefined> {
   const cols = columns(vc, input);
   if (typeof cols.number === 'string' && (await numberTaken(tx, vc, cols.number, id))) {
-    throw new PartyConflict(`${numberField(vc)} "${cols.number}" is already in use.`);
+    throw numberInUse(vc, cols.number);
   }
   const [row] = (await tx('parties')
     .where({ vc, id })

@@ -1,27 +1,21 @@
 import { contracts } from '@ledger/shared';
-import { listAccounts, listTaxes } from './store.ts';
-import { createApiKey, deleteApiKey, listApiKeys } from '../../db/apiKeys.ts';
-import { listAudit, recordAudit } from '../../db/audit.ts';
+import { listAudit } from '../../db/audit.ts';
+import { closedUntil } from '../../db/companies.ts';
+import { listApiKeys } from '../../db/apiKeys.ts';
 import { wholeList } from '../../db/listOrder.ts';
-import { ApiError } from '../../kernel/errors.ts';
-import { route } from '../../kernel/route.ts';
 import { idParam } from '../../kernel/params.ts';
+import { route } from '../../kernel/route.ts';
+import { addApiKey, closeBooks, removeApiKey } from './service.ts';
+import { listAccounts, listTaxes } from './store.ts';
 
-/** Chart of accounts, taxes (cacheable), API keys and the audit log. */
+/** Chart of accounts, taxes (cacheable), API keys, the audit log and the books' closing date. */
 export const systemRoutes = [
   route(contracts.listChartAccounts, async (req) => wholeList(await listAccounts(req.tx))),
   route(contracts.listTaxes, async (req) => wholeList(await listTaxes(req.tx))),
   route(contracts.listApiKeys, async (req) => wholeList(await listApiKeys(req.tx, req.company.id))),
-  route(contracts.createApiKey, async (req) => {
-    const created = await createApiKey(req.tx, req.company.id, req.actor.userId, req.body.label);
-    await recordAudit(req.tx, req.company.id, req.actor, 'api_key', created.id, 'create', { label: created.label });
-    return created;
-  }),
-  route(contracts.deleteApiKey, async (req) => {
-    const id = idParam(req.params.id, 'API key');
-    if (!(await deleteApiKey(req.tx, req.company.id, id))) throw new ApiError('not_found', `No API key with id ${id}.`);
-    await recordAudit(req.tx, req.company.id, req.actor, 'api_key', id, 'delete');
-    return undefined;
-  }),
+  route(contracts.createApiKey, async (req) => addApiKey(req, req.body.label)),
+  route(contracts.deleteApiKey, async (req) => removeApiKey(req, idParam(req.params.id, 'API key'))),
   route(contracts.listAudit, async (req) => listAudit(req.tx, req.query)),
+  route(contracts.getClosingDate, async (req) => ({ date: await closedUntil(req.tx, req.company.id) })),
+  route(contracts.closeBooks, async (req) => closeBooks(req, req.body.date, req.body.reopen ?? false)),
 ];

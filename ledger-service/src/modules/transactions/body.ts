@@ -3,7 +3,6 @@ import type { Context } from 'koa';
 import { isKnownCurrency, type TransactionInput } from '@ledger/shared';
 import type { LedgerConfig } from '../../config.ts';
 import { normalizeMediaType, parseDataUri, type FileContent } from './dataUri.ts';
-import { RuleError } from '../../domain/errors.ts';
 import { ApiError } from '../../kernel/errors.ts';
 
 /**
@@ -118,13 +117,6 @@ export function transactionBody(opts: { complete: boolean; approve?: boolean }) 
 /** All attachments of a write: data URIs of the JSON body and multipart file parts. */
 export function collectFiles(ctx: Context, input: TransactionInput): FileContent[] {
   const limit = fileLimit(ctx);
-  const fromJson = (input.files ?? []).map((f, i) => {
-    try {
-      return parseDataUri(f.name, f.data, limit, `/files/${i}/data`);
-    } catch (e) {
-      if (e instanceof RuleError) throw new ApiError(e.code, e.message, e.field);
-      throw e;
-    }
-  });
+  const fromJson = (input.files ?? []).map((f, i) => parseDataUri(f.name, f.data, limit, `/files/${i}/data`));
   return [...fromJson, ...((ctx.state.uploads as FileContent[] | undefined) ?? [])];
 }

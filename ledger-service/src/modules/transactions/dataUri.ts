@@ -1,4 +1,4 @@
-import { RuleError, ruleInvalid } from '../../domain/errors.ts';
+import { DomainError, ruleInvalid } from '../../domain/errors.ts';
 
 /** A decoded attachment. */
 export interface FileContent {
@@ -50,7 +50,7 @@ export function parseDataUri(name: string, uri: string, limit: number, field: st
   const padding = payload.endsWith('==') ? 2 : payload.endsWith('=') ? 1 : 0;
   const decodedSize = (payload.length / 4) * 3 - padding;
   if (decodedSize > limit) {
-    throw new RuleError('payload_too_large', `File "${name}" is ${decodedSize} bytes; the limit is ${limit} bytes.`, field);
+    throw new DomainError('payload_too_large', `File "${name}" is ${decodedSize} bytes; the limit is ${limit} bytes.`, field);
   }
   return { name, mediaType: mediaType!.toLowerCase(), data: Buffer.from(payload, 'base64') };
 }

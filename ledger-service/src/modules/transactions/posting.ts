@@ -1,6 +1,7 @@
 import type { Decimal } from 'decimal.js';
 import { Money, roundTo } from '@ledger/shared';
-import { lineTax, type LineTax } from './tax.ts';
+import { lineTax, taxTotals, type LineTax, type TaxTotal as TaxTotalOf } from './tax.ts';
+import { DomainError } from '../../domain/errors.ts';
 
 /**
  * The posting math of an AR/AP transaction (docs/posting.md), pure and exact:
@@ -38,13 +39,8 @@ export interface PostingInput {
 
 export type ComputedLine = PostingLineInput & LineTax;
 
-export interface TaxTotal {
-  taxAccountId: number;
-  rate: Decimal | null;
-  /** net amount the tax was computed on */
-  base: Decimal;
-  amount: Decimal;
-}
+/** Tax per tax account (by account id): the base is the net amount the tax was computed on. */
+export type TaxTotal = TaxTotalOf<number>;
 
 export type EntryKind = 'amount' | 'tax' | 'control' | 'rounding';
 
@@ -68,7 +64,12 @@ export interface Posting {
   entries: LedgerLine[];
 }
 
-export class PostingSetupError extends Error {}
+/** The company's setup cannot post this document (e.g. no rounding account): 400. */
+export class PostingSetupError extends DomainError {
+  constructor(message: string) {
+    super('invalid_request', message);
+  }
+}
 
 const sum = (xs: Decimal[]) => xs.reduce((a, b) => a.plus(b), new Money(0));
 
@@ -78,14 +79,7 @@ export function computePosting(input: PostingInput): Posting {
     ...lineTax({ amount: l.amount, rate: l.rate, taxincluded: input.taxincluded, override: l.taxOverride, currency: input.currency }),
   }));
 
-  const taxes = new Map<number, TaxTotal>();
-  for (const l of lines) {
-    if (l.taxAccountId === null) continue;
-    const t = taxes.get(l.taxAccountId) ?? { taxAccountId: l.taxAccountId, rate: l.rate, base: new Money(0), amount: new Money(0) };
-    t.base = t.base.plus(l.net);
-    t.amount = t.amount.plus(l.tax);
-    taxes.set(l.taxAccountId, t);
-  }
+  const taxes = taxTotals(lines.map((l) => ({ taxAccount: l.taxAccountId, rate: l.rate, net: l.net, tax: l.tax })));
 
   const net = sum(lines.map((l) => l.net));
   const tax = sum(lines.map((l) => l.tax));
@@ -99,7 +93,7 @@ export function computePosting(input: PostingInput): Posting {
     entries.push({ accountId, fxAmount: fx, amount: toBase(fx), kind });
   };
   for (const l of lines) add(l.accountId, l.net.times(sign), 'amount');
-  for (const t of taxes.values()) add(t.taxAccountId, t.amount.times(sign), 'tax');
+  for (const t of taxes) add(t.taxAccount, t.amount.times(sign), 'tax');
   add(input.controlAccountId, gross.times(-sign), 'control');
 
   const difference = sum(entries.map((e) => e.amount)).negated();
@@ -108,7 +102,7 @@ export function computePosting(input: PostingInput): Posting {
     entries.push({ accountId: input.roundingAccountId, amount: difference, fxAmount: new Money(0), kind: 'rounding' });
   }
 
-  return { lines, taxes: [...taxes.values()], net, tax, gross, baseGross: toBase(gross).abs(), entries };
+  return { lines, taxes, net, tax, gross, baseGross: toBase(gross).abs(), entries };
 }
 
 /** The entries of a reversing document: every line negated, so original + reversal sum to zero per account. */

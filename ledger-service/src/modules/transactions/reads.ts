@@ -4,6 +4,7 @@ import type { Tx } from '../../db/knex.ts';
 import { orderBySql, type ListPage } from '../../db/listOrder.ts';
 import type { HeaderRow } from './store.ts';
 import type { Vc } from './posting.ts';
+import { taxTotals } from './tax.ts';
 
 /** The read shapes of AR/AP transactions: one document with its lines, tax, postings and files; and list rows. */
 
@@ -38,7 +39,6 @@ interface DocumentRow extends HeaderRow {
 
 export type TransactionRead = Record<string, unknown> & { id: number; status: string };
 
-const num = (v: string | Decimal) => toJsonNumber(v);
 
 /** Drops null and undefined fields: the read shape only carries what is set. */
 function compact<T extends Record<string, unknown>>(o: T): T {
@@ -73,16 +73,12 @@ export async function readTransaction(tx: Tx, vc: Vc, id: number, opts: ReadOpti
   return row && toReadShape(row, opts.fileUrlBase, opts.baseCurrency);
 }
 
-function taxTotals(lines: LineRow[]) {
-  const byAccount = new Map<string, { taxAccount: string; rate: number | null; base: Decimal; amount: Decimal }>();
-  for (const l of lines) {
-    if (!l.tax_accno) continue;
-    const t = byAccount.get(l.tax_accno) ?? { taxAccount: l.tax_accno, rate: l.tax_rate === null ? null : num(l.tax_rate), base: new Money(0), amount: new Money(0) };
-    t.base = t.base.plus(l.net);
-    t.amount = t.amount.plus(l.tax_amount);
-    byAccount.set(l.tax_accno, t);
-  }
-  return [...byAccount.values()].map((t) => compact({ taxAccount: t.taxAccount, rate: t.rate, base: num(t.base), amount: num(t.amount) }));
+/** `taxes` of the read shape: the stored lines summed per tax account, as posting summed them. */
+function taxesOf(lines: LineRow[]) {
+  const totals = taxTotals(lines.map((l) => ({
+    taxAccount: l.tax_accno, rate: l.tax_rate === null ? null : new Money(l.tax_rate), net: l.net, tax: l.tax_amount,
+  })));
+  return totals.map((t) => compact({ taxAccount: t.taxAccount, rate: t.rate === null ? null : toJsonNumber(t.rate), base: toJsonNumber(t.base), amount: toJsonNumber(t.amount) }));
 }
 
 function toReadShape(row: DocumentRow, fileUrlBase: string, baseCurrency: string): TransactionRead {
@@ -101,7 +97,7 @@ function toReadShape(row: DocumentRow, fileUrlBase: string, baseCurrency: string
     invDate: row.inv_date,
     dueDate: row.due_date,
     currency,
-    exchangerate: num(row.exchangerate),
+    exchangerate: toJsonNumber(row.exchangerate),
     recordAccount: row.record_accno,
     description: row.description,
     taxincluded: row.taxincluded,
@@ -114,21 +110,21 @@ function toReadShape(row: DocumentRow, fileUrlBase: string, baseCurrency: string
       return compact({
         account: l.accno,
         description: l.description,
-        amount: num(l.amount),
+        amount: toJsonNumber(l.amount),
         taxAccount: l.tax_accno,
-        taxRate: l.tax_rate === null ? null : num(l.tax_rate),
-        taxAmount: num(l.tax_amount),
-        net: num(net),
-        gross: num(net.plus(l.tax_amount)),
+        taxRate: l.tax_rate === null ? null : toJsonNumber(l.tax_rate),
+        taxAmount: toJsonNumber(l.tax_amount),
+        net: toJsonNumber(net),
+        gross: toJsonNumber(net.plus(l.tax_amount)),
       });
     }),
-    taxes: taxTotals(row.lines),
-    netAmount: num(row.net_amount),
-    taxAmount: num(row.tax_amount),
-    grossAmount: num(gross),
-    baseGrossAmount: num(baseGross(row, baseCurrency)),
-    paid: num(row.paid),
-    postings: row.postings.map((p) => ({ account: p.accno, amount: num(p.amount), fxAmount: num(p.fx_amount) })),
+    taxes: taxesOf(row.lines),
+    netAmount: toJsonNumber(row.net_amount),
+    taxAmount: toJsonNumber(row.tax_amount),
+    grossAmount: toJsonNumber(gross),
+    baseGrossAmount: toJsonNumber(baseGross(row, baseCurrency)),
+    paid: toJsonNumber(row.paid),
+    postings: row.postings.map((p) => ({ account: p.accno, amount: toJsonNumber(p.amount), fxAmount: toJsonNumber(p.fx_amount) })),
     files: row.files.map((f) => ({
       id: f.id, name: f.name, mediaType: f.media_type, size: f.size, url: `${fileUrlBase}/${row.id}/files/${f.id}`,
     })),
@@ -193,12 +189,12 @@ export async function listTransactions(tx: Tx, vc: Vc, f: ListFilter): Promise<L
       invDate: r.inv_date,
       dueDate: r.due_date,
       currency: r.currency.trim(),
-      exchangerate: num(r.exchangerate),
+      exchangerate: toJsonNumber(r.exchangerate),
       description: r.description,
       status: r.status,
-      netAmount: num(r.net_amount),
-      taxAmount: num(r.tax_amount),
-      grossAmount: num(r.amount),
+      netAmount: toJsonNumber(r.net_amount),
+      taxAmount: toJsonNumber(r.tax_amount),
+      grossAmount: toJsonNumber(r.amount),
       ...(vc === 'vendor' ? { payment_file: r.payment_file ? 1 : 0, vc_bank_id: r.vc_bank_id } : {}),
     }),
   );

@@ -1,9 +1,9 @@
 import { contracts, type Side } from '@ledger/shared';
 import {
-  approveTransaction, createTransaction, deleteTransaction, deleteTransactionFile, reverseTransaction, today, updateTransaction, type WriteContext,
+  approveTransaction, createTransaction, deleteTransaction, deleteTransactionFile, reverseTransaction, today, transactionById, transactionFile,
+  updateTransaction, type WriteContext,
 } from './service.ts';
-import { listTransactions, readFile, readTransaction, type ListFilter } from './reads.ts';
-import { ApiError } from '../../kernel/errors.ts';
+import { listTransactions } from './reads.ts';
 import { route, type RouteRequest } from '../../kernel/route.ts';
 import { collectFiles, transactionBody } from './body.ts';
 import { idParam } from '../../kernel/params.ts';
@@ -60,16 +60,9 @@ export const transactionRoutes = [
     await deleteTransaction(writeContext(req), docId(req));
     return undefined;
   }),
-  route(contracts.getTransaction, async (req) => {
-    const c = writeContext(req);
-    const doc = await readTransaction(req.tx, c.vc, docId(req), c.read);
-    if (!doc) throw new ApiError('not_found', `No ${c.vc} transaction with id ${req.params.id}.`);
-    return doc;
-  }),
+  route(contracts.getTransaction, async (req) => transactionById(writeContext(req), docId(req))),
   route(contracts.downloadTransactionFile, async (req) => {
-    const { vc } = req.params;
-    const file = await readFile(req.tx, vc, docId(req), idParam(req.params.fileId, 'file'));
-    if (!file) throw new ApiError('not_found', `No file ${req.params.fileId} on ${vc} transaction ${req.params.id}.`);
+    const file = await transactionFile(req.tx, req.params.vc, docId(req), idParam(req.params.fileId, 'file'));
     req.ctx.attachment(file.name, { type: 'attachment' });
     req.ctx.type = file.media_type;
     return file.data;

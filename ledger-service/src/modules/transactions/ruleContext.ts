@@ -55,11 +55,3 @@ export async function loadRuleContext(tx: Tx, company: Company, vc: Vc, input: T
     bankAccounts: row.bank,
   };
 }
-
-/** The company's closing date, read inside the current transaction. */
-export async function closedUntil(tx: Tx, companyId: number): Promise<string | null> {
-  const row = (await tx('companies').where({ id: companyId }).first(tx.raw('closed_until::text as closed_until'))) as
-    | { closed_until: string | null }
-    | undefined;
-  return row?.closed_until ?? null;
-}

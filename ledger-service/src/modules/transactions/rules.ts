@@ -1,12 +1,12 @@
 import type { Decimal } from 'decimal.js';
 import { Money, decimalPlaces, minorUnits, type TransactionInput } from '@ledger/shared';
 import type { PostingInput, PostingLineInput, Vc } from './posting.ts';
-import { RuleError, ruleInvalid } from '../../domain/errors.ts';
+import { DomainError, ruleInvalid } from '../../domain/errors.ts';
 
 /**
  * The rules of an AR/AP transaction write that need the company's data, checked
  * against a snapshot of that data (loaded by db/transactionContext.ts in one query).
- * Pure: the same input and snapshot give the same result or the same RuleError.
+ * Pure: the same input and snapshot give the same result or the same DomainError.
  */
 export interface ChartAccount {
   id: number;
@@ -58,7 +58,7 @@ const MAX_RATE_DECIMALS = 10;
 
 export function assertOpenPeriod(date: string, closedUntil: string | null, field = '/invDate'): void {
   if (closedUntil !== null && date <= closedUntil) {
-    throw new RuleError('closed_period', `The books are closed up to ${closedUntil}; ${date} lies in a closed period.`, field);
+    throw new DomainError('closed_period', `The books are closed up to ${closedUntil}; ${date} lies in a closed period.`, field);
   }
 }
 
@@ -70,8 +70,8 @@ function resolveParty(vc: Vc, input: TransactionInput, parties: PartyRef[]): Par
   }
   const byId = id === undefined ? undefined : parties.find((p) => p.id === id);
   const byNumber = number === undefined ? undefined : parties.find((p) => p.number === number);
-  if (id !== undefined && !byId) throw new RuleError('vc_not_found', `No ${vc} with id ${id}.`, `/${vc}_id`);
-  if (number !== undefined && !byNumber) throw new RuleError('vc_not_found', `No ${vc} with number "${number}".`, `/${vc}number`);
+  if (id !== undefined && !byId) throw new DomainError('vc_not_found', `No ${vc} with id ${id}.`, `/${vc}_id`);
+  if (number !== undefined && !byNumber) throw new DomainError('vc_not_found', `No ${vc} with number "${number}".`, `/${vc}number`);
   if (byId && byNumber && byId.id !== byNumber.id) {
     throw ruleInvalid(`${vc}_id ${id} and ${vc}number "${number}" name different ${vc}s.`, `/${vc}number`);
   }

@@ -1,19 +1,18 @@
 import { amountJson, formatAmount, Money, requestsPosting, type TransactionInput } from '@ledger/shared';
 import type { Tx } from '../../db/knex.ts';
-import type { Company } from '../../db/companies.ts';
+import { closedUntil, type Company } from '../../db/companies.ts';
 import { auditRow, recordAudit } from '../../db/audit.ts';
-import { closedUntil, loadRuleContext } from './ruleContext.ts';
-import { readTransaction, type ReadOptions, type TransactionRead } from './reads.ts';
+import { loadRuleContext } from './ruleContext.ts';
+import { readFile, readTransaction, type ReadOptions, type TransactionRead } from './reads.ts';
 import {
   deleteEntries, deleteFile, deleteHeader, hasPayments, insertDocument, insertEntries, insertFiles, insertHeader, lockHeader,
-  NumberTaken, replaceLines, sequenceKind, updateHeader, type HeaderRow,
+  numberTaken, replaceLines, sequenceKind, updateHeader, type HeaderRow,
 } from './store.ts';
-import type { Actor } from '../../kernel/auth.ts';
-import { ApiError } from '../../kernel/errors.ts';
+import type { Actor } from '../../domain/actor.ts';
 import type { FileContent } from './dataUri.ts';
 import { roleHas, type Permission } from '@ledger/shared';
-import { computePosting, exceedsApprovalLimit, PostingSetupError, reverseEntries, type Posting, type Vc } from './posting.ts';
-import { RuleError } from '../../domain/errors.ts';
+import { computePosting, exceedsApprovalLimit, reverseEntries, type Posting, type Vc } from './posting.ts';
+import { conflict, DomainError, forbidden, notFound, ruleInvalid } from '../../domain/errors.ts';
 import { assertOpenPeriod, resolveTransaction, type ResolvedTransaction, type RuleContext } from './rules.ts';
 
 /**
@@ -35,21 +34,11 @@ export interface DocumentWrite {
   files: FileContent[];
 }
 
-function asApi<T>(fn: () => T): T {
-  try {
-    return fn();
-  } catch (e) {
-    if (e instanceof RuleError) throw new ApiError(e.code, e.message, e.field);
-    if (e instanceof PostingSetupError) throw new ApiError('invalid_request', e.message);
-    throw e;
-  }
-}
-
 /** Posting changes the books: it needs the side's approve permission besides the posting permission. */
 function requireApprover(actor: Actor, vc: Vc): void {
   const permission = `${vc}s.postings.approve` as Permission;
   if (!roleHas(actor.role, permission)) {
-    throw new ApiError('forbidden', `Posting needs permission ${permission} (role ${actor.role}); save the document as a draft instead.`);
+    throw forbidden(`Posting needs permission ${permission} (role ${actor.role}); save the document as a draft instead.`);
   }
 }
 
@@ -60,11 +49,11 @@ async function prepare(c: WriteContext, input: TransactionInput, posting: boolea
 
 /** The rules, the posting math and the approval limit, against a loaded snapshot. */
 function check(c: WriteContext, input: TransactionInput, posting: boolean, ctx: RuleContext): { resolved: ResolvedTransaction; computed: Posting } {
-  const resolved = asApi(() => resolveTransaction(c.vc, input, ctx));
-  const computed = asApi(() => computePosting(resolved.posting));
+  const resolved = resolveTransaction(c.vc, input, ctx);
+  const computed = computePosting(resolved.posting);
   if (posting && exceedsApprovalLimit(computed.baseGross, c.actor.approvalLimit)) {
     const base = c.company.base_currency.trim();
-    throw new ApiError(
+    throw new DomainError(
       'amount_exceeded',
       `The document's gross amount of ${formatAmount(computed.baseGross, base)} exceeds your approval limit of ${formatAmount(c.actor.approvalLimit!, base)}; save it as a draft instead.`,
     );
@@ -72,20 +61,15 @@ function check(c: WriteContext, input: TransactionInput, posting: boolean, ctx: 
   return { resolved, computed };
 }
 
-function numberConflict(e: unknown): never {
-  if (e instanceof NumberTaken) throw new ApiError('conflict', e.message, '/invNumber');
-  throw e;
-}
-
 async function lockOrNotFound(c: WriteContext, id: number): Promise<HeaderRow> {
   const row = await lockHeader(c.tx, c.vc, id);
-  if (!row) throw new ApiError('not_found', `No ${c.vc} transaction with id ${id}.`);
+  if (!row) throw notFound(`No ${c.vc} transaction with id ${id}.`);
   return row;
 }
 
 async function assertOpen(c: WriteContext, date: string, field?: string): Promise<void> {
   const closed = await closedUntil(c.tx, c.company.id);
-  asApi(() => assertOpenPeriod(date, closed, field));
+  assertOpenPeriod(date, closed, field);
 }
 
 /**
@@ -109,7 +93,7 @@ export async function createTransaction(c: WriteContext, doc: DocumentWrite): Pr
       await insertFiles(c.tx, c.company.id, created.id, doc.files);
       return { ...created, status };
     }
-    if (own !== undefined) throw new ApiError('conflict', `Document number ${own} already exists.`, '/invNumber');
+    if (own !== undefined) throw numberTaken(own);
   }
   throw new Error('no free document number found');
 }
@@ -122,7 +106,7 @@ async function saveOver(c: WriteContext, current: HeaderRow, doc: DocumentWrite,
     documentNumber: doc.input.documentNumber ?? null,
     description: doc.input.description ?? null,
     status: posting ? 'posted' : 'draft',
-  }).catch(numberConflict);
+  });
   await replaceLines(c.tx, c.company.id, current.id, resolved.posting.lines, computed, true);
   await deleteEntries(c.tx, current.id);
   if (posting) await insertEntries(c.tx, c.company.id, current.id, resolved.invDate, resolved.currency, computed.entries);
@@ -131,10 +115,10 @@ async function saveOver(c: WriteContext, current: HeaderRow, doc: DocumentWrite,
 }
 
 async function assertChangeable(c: WriteContext, row: HeaderRow): Promise<void> {
-  if (row.status === 'reversed') throw new ApiError('conflict', `Transaction ${row.id} is reversed and cannot be changed.`);
-  if (row.reversal_of_id !== null) throw new ApiError('conflict', `Transaction ${row.id} reverses another document and cannot be changed.`);
+  if (row.status === 'reversed') throw conflict(`Transaction ${row.id} is reversed and cannot be changed.`);
+  if (row.reversal_of_id !== null) throw conflict(`Transaction ${row.id} reverses another document and cannot be changed.`);
   if (row.status === 'posted' && (await hasPayments(c.tx, row))) {
-    throw new ApiError('conflict', `Transaction ${row.id} has payments and cannot be changed; reverse it instead.`);
+    throw conflict(`Transaction ${row.id} has payments and cannot be changed; reverse it instead.`);
   }
 }
 
@@ -151,16 +135,29 @@ export async function updateTransaction(c: WriteContext, id: number, doc: Docume
 /** POST /{id}/approve: saves the complete document sent, then posts it. */
 export async function approveTransaction(c: WriteContext, id: number, doc: DocumentWrite): Promise<TransactionRead> {
   const row = await lockOrNotFound(c, id);
-  if (row.status !== 'draft') throw new ApiError('conflict', `Transaction ${id} is ${row.status}; only drafts can be approved.`);
+  if (row.status !== 'draft') throw conflict(`Transaction ${id} is ${row.status}; only drafts can be approved.`);
   await assertOpen(c, row.inv_date);
   await saveOver(c, row, doc, true, 'approve');
   return (await readTransaction(c.tx, c.vc, id, c.read))!;
 }
 
+export async function transactionById(c: WriteContext, id: number): Promise<TransactionRead> {
+  const doc = await readTransaction(c.tx, c.vc, id, c.read);
+  if (!doc) throw notFound(`No ${c.vc} transaction with id ${id}.`);
+  return doc;
+}
+
+/** An attachment for download: its name, media type and bytes. */
+export async function transactionFile(tx: Tx, vc: Vc, id: number, fileId: number): Promise<{ name: string; media_type: string; data: Buffer }> {
+  const file = await readFile(tx, vc, id, fileId);
+  if (!file) throw notFound(`No file ${fileId} on ${vc} transaction ${id}.`);
+  return file;
+}
+
 export async function deleteTransaction(c: WriteContext, id: number): Promise<void> {
   const row = await lockOrNotFound(c, id);
   if (row.status !== 'draft') {
-    throw new ApiError('conflict', `Transaction ${id} is ${row.status}; only drafts can be deleted (reverse a posted document).`);
+    throw conflict(`Transaction ${id} is ${row.status}; only drafts can be deleted (reverse a posted document).`);
   }
   await assertOpen(c, row.inv_date);
   const previous = await readTransaction(c.tx, c.vc, id, c.read);
@@ -179,7 +176,7 @@ export async function deleteTransactionFile(c: WriteContext, id: number, fileId:
   if (row.status === 'posted') requireApprover(c.actor, c.vc);
   await assertOpen(c, row.inv_date);
   const file = await deleteFile(c.tx, id, fileId);
-  if (!file) throw new ApiError('not_found', `No file ${fileId} on ${c.vc} transaction ${id}.`);
+  if (!file) throw notFound(`No file ${fileId} on ${c.vc} transaction ${id}.`);
   await recordAudit(c.tx, c.company.id, c.actor, `${c.vc}_transaction`, id, 'delete_file', {
     file_id: fileId, name: file.name, media_type: file.media_type, size: file.size, sha256: file.sha256,
   });
@@ -193,10 +190,10 @@ export async function reverseTransaction(
   c: WriteContext, id: number, opts: { date: string; description?: string },
 ): Promise<{ id: number; invNumber: string }> {
   const row = await lockOrNotFound(c, id);
-  if (row.status !== 'posted') throw new ApiError('conflict', `Transaction ${id} is ${row.status}; only posted documents can be reversed.`);
-  if (row.reversal_of_id !== null) throw new ApiError('conflict', `Transaction ${id} is itself a reversal.`);
-  if (await hasPayments(c.tx, row)) throw new ApiError('conflict', `Transaction ${id} has payments; reverse the payments first.`);
-  if (opts.date < row.inv_date) throw new ApiError('invalid_request', `The reversal date must not lie before the document date ${row.inv_date}.`, '/date');
+  if (row.status !== 'posted') throw conflict(`Transaction ${id} is ${row.status}; only posted documents can be reversed.`);
+  if (row.reversal_of_id !== null) throw conflict(`Transaction ${id} is itself a reversal.`);
+  if (await hasPayments(c.tx, row)) throw conflict(`Transaction ${id} has payments; reverse the payments first.`);
+  if (opts.date < row.inv_date) throw ruleInvalid(`The reversal date must not lie before the document date ${row.inv_date}.`, '/date');
   await assertOpen(c, opts.date, '/date');
 
   const neg = (v: string) => new Money(v).negated().toString();

@@ -8,6 +8,7 @@ import type { auditRow } from '../../db/audit.ts';
 import type { FileContent } from './dataUri.ts';
 import type { LedgerLine, Posting, Vc } from './posting.ts';
 import type { ResolvedLine, ResolvedTransaction } from './rules.ts';
+import { conflict } from '../../domain/errors.ts';
 
 /** Rows of arap_transactions and the SQL that writes them. Every function runs inside the caller's transaction. */
 export type Status = 'draft' | 'posted' | 'reversed';
@@ -42,7 +43,8 @@ export interface HeaderFields {
   status: Status;
 }
 
-export class NumberTaken extends Error {}
+/** A document number given by the caller that another document already has: 409 on the number field. */
+export const numberTaken = (invNumber: string) => conflict(`Document number ${invNumber} already exists.`, '/invNumber');
 
 export const sequenceKind = (vc: Vc) => (vc === 'vendor' ? 'ap_transaction' : 'ar_transaction');
 
@@ -93,7 +95,7 @@ function headerValues(r: ResolvedTransaction, p: Posting, f: HeaderFields) {
 }
 
 /**
- * Inserts a header. With `invNumber` the number must be free (else NumberTaken); without
+ * Inserts a header. With `invNumber` the number must be free (else a conflict); without
  * it the side's sequence gives the next number, skipping numbers already taken by hand.
  */
 export async function insertHeader(
@@ -107,7 +109,7 @@ export async function insertHeader(
       .ignore()
       .returning('id')) as { id: number }[];
     if (rows[0]) return { id: rows[0].id, invNumber: number };
-    if (invNumber !== undefined) throw new NumberTaken(`Document number ${invNumber} already exists.`);
+    if (invNumber !== undefined) throw numberTaken(invNumber);
   }
   throw new Error('no free document number found');
 }
@@ -117,7 +119,7 @@ export async function updateHeader(
 ): Promise<void> {
   if (invNumber !== undefined && invNumber !== current.inv_number) {
     const taken = await tx('arap_transactions').where({ vc, inv_number: invNumber }).first('id');
-    if (taken) throw new NumberTaken(`Document number ${invNumber} already exists.`);
+    if (taken) throw numberTaken(invNumber);
   }
   await tx('arap_transactions')
     .where({ id })

@@ -38,3 +38,30 @@ export function lineTax(input: LineTaxInput): LineTax {
     ? { net: amount.minus(tax), tax, gross: amount }
     : { net: amount, tax, gross: amount.plus(tax) };
 }
+
+/** Net (the base) and tax of one tax account over a document's lines. */
+export interface TaxTotal<Account> {
+  taxAccount: Account;
+  /** the rate of the account's first line (all lines of one document share the rate valid on invDate) */
+  rate: Decimal | null;
+  base: Decimal;
+  amount: Decimal;
+}
+
+/**
+ * The one per-tax-account sum: posting uses it for the tax ledger lines (keyed by account
+ * id), the read shape for `taxes` (keyed by account number), so both always agree.
+ */
+export function taxTotals<Account>(
+  lines: Iterable<{ taxAccount: Account | null; rate: Decimal | null; net: Decimal | string; tax: Decimal | string }>,
+): TaxTotal<Account>[] {
+  const byAccount = new Map<Account, TaxTotal<Account>>();
+  for (const l of lines) {
+    if (l.taxAccount === null) continue;
+    const t = byAccount.get(l.taxAccount) ?? { taxAccount: l.taxAccount, rate: l.rate, base: new Money(0), amount: new Money(0) };
+    t.base = t.base.plus(l.net);
+    t.amount = t.amount.plus(l.tax);
+    byAccount.set(l.taxAccount, t);
+  }
+  return [...byAccount.values()];
+}

@@ -1,0 +1,17 @@
+import type { Role } from '@ledger/shared';
+
+/** Who is acting, and through what: recorded in every audit entry. */
+export type Via =
+  | { kind: 'api_key'; id: number; label: string }
+  | { kind: 'ai_connection'; id: string; label: string; scopes: string[] }
+  | { kind: 'cli'; id: null; label: 'CLI' }
+  /** a person on the gateway's pages (e.g. System → Management → AI connections) */
+  | { kind: 'web'; id: null; label: string };
+
+export interface Actor {
+  userId: number;
+  role: Role;
+  /** base-currency limit for posting; null = unlimited */
+  approvalLimit: string | null;
+  via: Via;
+}
