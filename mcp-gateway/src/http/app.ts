@@ -1,16 +1,17 @@
 /** The gateway's Koa application: the public origin (DESIGN.md §1). */
 import { randomUUID } from 'node:crypto';
 import Koa, { type Context, type Next } from 'koa';
-import { koaBody } from 'koa-body';
 import type { GatewayDeps } from '../deps.ts';
-import { LedgerUnavailableError } from '../ledgerClient.ts';
 import { authorizeRouter } from '../oauth/authorize.ts';
 import { metadataRouter } from '../oauth/metadata.ts';
+import { registerRouter } from '../oauth/register.ts';
 import { tokenRouter } from '../oauth/token/endpoint.ts';
 import { connectionsRouter } from '../pages/connections.ts';
 import { errorPage } from '../pages/html.ts';
 import { signInRouter } from '../pages/signin.ts';
 import { forwardToLedger, isLedgerRequest } from './proxy.ts';
+import { parseBody } from './bodyParser.ts';
+import { errorBoundary, fallbackErrors } from './errors.ts';
 import { answersHtml } from './pathClass.ts';
 import { createMcpRouter } from '../mcp/index.ts';
 import { mcpDepsFrom } from '../mcp/wiring.ts';
@@ -30,34 +31,6 @@ function requestLog(deps: GatewayDeps) {
     } finally {
       // the path only: query strings may carry codes or state
       ctx.state.log.info({ method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(performance.now() - started) }, 'request');
-    }
-  };
-}
-
-function errors(deps: GatewayDeps) {
-  return async function handleErrors(ctx: Context, next: Next) {
-    try {
-      await next();
-    } catch (raw) {
-      const err = raw as Error & { status?: number; expose?: boolean };
-      if (raw instanceof LedgerUnavailableError) {
-        deps.log.error({ err: err.message }, 'ledger unavailable');
-        ctx.set('Retry-After', '5');
-        Object.assign(err, { status: 503, expose: true, message: 'The service is temporarily unavailable; try again shortly.' });
-      }
-      const status = err.status && err.status >= 400 && err.status < 500 ? err.status : err.status === 503 ? 503 : 500;
-      if (status === 500) deps.log.error({ err: { message: err.message, stack: err.stack } }, 'unhandled error');
-      const message = status === 500 ? 'An internal error occurred.' : err.expose ? err.message : 'The request is not valid.';
-      if (ctx.path.startsWith('/oauth/token') || ctx.path.startsWith('/oauth/revoke') || ctx.path.startsWith('/oauth/register')) {
-        ctx.status = status;
-        ctx.set('Cache-Control', 'no-store');
-        ctx.body = { error: status === 500 ? 'server_error' : status === 503 ? 'temporarily_unavailable' : 'invalid_request', error_description: message };
-      } else if (answersHtml(ctx)) {
-        errorPage(ctx, status, status >= 500 ? 'Something went wrong' : 'Bad request', message);
-      } else {
-        ctx.status = status;
-        ctx.body = { error: { code: status === 500 ? 'internal_error' : status === 503 ? 'unavailable' : 'invalid_request', message } };
-      }
     }
   };
 }
@@ -83,24 +56,20 @@ export function createApp(deps: GatewayDeps): Koa {
   const forward = forwardToLedger(deps.config.ledgerUrl, deps.ledger.dispatcher, deps.config.publicUrl, deps.log);
 
   app.use(requestLog(deps));
-  app.use(errors(deps));
+  // what no router's own boundary answered (each router declares its error shape)
+  app.use(errorBoundary(fallbackErrors, deps.log));
   // the key-based REST API and its documentation go to the ledger untouched (body not parsed here)
   app.use(async (ctx, next) => (isLedgerRequest(ctx.method, ctx.path) ? forward(ctx) : next()));
   app.use(cors());
 
-  const parseBody = koaBody({
-    urlencoded: true,
-    json: true,
-    multipart: false,
-    text: false,
-    formLimit: '64kb',
-    jsonLimit: '64kb',
-    jsonStrict: true,
-    onError: (err: Error) => {
-      throw Object.assign(err, { status: (err as { status?: number }).status ?? 400, expose: true });
-    },
-  });
-  // the MCP endpoint reads its own body
+  for (const router of [metadataRouter(deps), registerRouter(deps), authorizeRouter(deps), tokenRouter(deps), signInRouter(deps), connectionsRouter(deps)]) {
+    app.use(router.routes());
+    app.use(router.allowedMethods());
+  }
+
+  app.use(createMcpRouter(mcpDepsFrom(deps)).routes());
+
+  // a body no route took is still judged before the 404 (the MCP paths read their own bodies)
   app.use(async (ctx, next) => (ctx.path.startsWith('/mcp/') || ctx.path === '/mcp' ? next() : parseBody(ctx, next)));
 
   app.use(async (ctx, next) => {
@@ -119,13 +88,6 @@ export function createApp(deps: GatewayDeps): Koa {
     }
     return next();
   });
-
-  for (const router of [metadataRouter(deps), authorizeRouter(deps), tokenRouter(deps), signInRouter(deps), connectionsRouter(deps)]) {
-    app.use(router.routes());
-    app.use(router.allowedMethods());
-  }
-
-  app.use(createMcpRouter(mcpDepsFrom(deps)).routes());
 
   app.use(async (ctx) => {
     if (ctx.body !== undefined) return;

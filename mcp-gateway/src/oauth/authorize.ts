@@ -6,6 +6,8 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import { AREAS, WRITABLE_AREAS, type Area } from '@ledger/shared';
 import type { GatewayDeps } from '../deps.ts';
+import { parseBody } from '../http/bodyParser.ts';
+import { errorBoundary, pageErrors } from '../http/errors.ts';
 import type { MemberInfo } from '../ledgerClient.ts';
 import { consentBody, notAllowedBody, type AreaChoice } from '../pages/consent.ts';
 import { errorPage, sendPage } from '../pages/html.ts';
@@ -58,6 +60,7 @@ export function scopesOf(choices: Record<Area, AreaChoice>): string[] {
 
 export function authorizeRouter(deps: GatewayDeps): Router {
   const router = new Router();
+  router.use(errorBoundary(pageErrors, deps.log), parseBody);
   const codes = new CodeStore(deps.db);
 
   async function render(ctx: Context, req: AuthorizeRequest, user: SessionUser) {

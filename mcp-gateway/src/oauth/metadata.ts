@@ -1,13 +1,11 @@
 /**
  * Discovery: authorization-server metadata (RFC 8414) and per-dataset protected-resource
- * metadata (RFC 9728), plus dynamic client registration (RFC 7591). Public, CORS-enabled.
+ * metadata (RFC 9728). Public, CORS-enabled; errors as the JSON error body of the API paths.
  */
 import Router from '@koa/router';
-import { ALL_SCOPES } from '@ledger/shared';
-import { RateLimiterRes } from 'rate-limiter-flexible';
-import { isDatasetName, mcpUrl } from '@ledger/shared';
+import { ALL_SCOPES, isDatasetName, mcpUrl } from '@ledger/shared';
 import type { GatewayDeps } from '../deps.ts';
-import { RegistrationError } from './clients.ts';
+import { errorBoundary, jsonErrors } from '../http/errors.ts';
 
 export function authorizationServerMetadata(deps: GatewayDeps) {
   const base = deps.issuer;
@@ -31,6 +29,7 @@ export function authorizationServerMetadata(deps: GatewayDeps) {
 
 export function metadataRouter(deps: GatewayDeps): Router {
   const router = new Router();
+  router.use(errorBoundary(jsonErrors, deps.log));
 
   router.get('/.well-known/oauth-authorization-server', (ctx) => {
     ctx.set('Cache-Control', 'public, max-age=300');
@@ -53,34 +52,6 @@ export function metadataRouter(deps: GatewayDeps): Router {
       scopes_supported: [...ALL_SCOPES],
       bearer_methods_supported: ['header'],
     };
-  });
-
-  router.post('/oauth/register', async (ctx) => {
-    ctx.set('Cache-Control', 'no-store');
-    try {
-      await deps.registrationLimiter.consume(ctx.ip);
-    } catch (err) {
-      if (!(err instanceof RateLimiterRes)) throw err;
-      ctx.status = 429;
-      ctx.set('Retry-After', String(Math.max(1, Math.ceil(err.msBeforeNext / 1000))));
-      ctx.body = { error: 'rate_limited', error_description: 'At most 10 client registrations per hour from one address.' };
-      return;
-    }
-    if (!ctx.is('application/json')) {
-      ctx.status = 400;
-      ctx.body = { error: 'invalid_client_metadata', error_description: 'Send the client metadata as application/json.' };
-      return;
-    }
-    try {
-      const registered = await deps.clients.register(ctx.request.body);
-      deps.log.info({ client: registered.client_id }, 'client registered');
-      ctx.status = 201;
-      ctx.body = registered;
-    } catch (err) {
-      if (!(err instanceof RegistrationError)) throw err;
-      ctx.status = 400;
-      ctx.body = { error: err.error, error_description: err.message };
-    }
   });
 
   return router;

@@ -7,6 +7,8 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import { AREA_LABELS, isDatasetName, type Area } from '@ledger/shared';
 import type { GatewayDeps } from '../deps.ts';
+import { parseBody } from '../http/bodyParser.ts';
+import { errorBoundary, pageErrors } from '../http/errors.ts';
 import { LedgerForbiddenError } from '../ledgerClient.ts';
 import type { ConnectionRow } from '../oauth/connections.ts';
 import type { SessionUser } from '../oauth/session.ts';
@@ -42,6 +44,7 @@ const ID_PARAM = /^[0-9a-f-]{36}$/;
 
 export function connectionsRouter(deps: GatewayDeps): Router {
   const router = new Router();
+  router.use(errorBoundary(pageErrors, deps.log), parseBody);
   const { sessions, connections, ledger } = deps;
 
   async function requireUser(ctx: Context): Promise<SessionUser | undefined> {

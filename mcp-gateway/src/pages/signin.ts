@@ -5,6 +5,8 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { GatewayDeps } from '../deps.ts';
+import { parseBody } from '../http/bodyParser.ts';
+import { errorBoundary, pageErrors } from '../http/errors.ts';
 import { normalizeEmail } from '../oauth/normalize.ts';
 import { errorPage, html, raw, sendPage } from './html.ts';
 
@@ -40,6 +42,7 @@ function field(body: Record<string, unknown>, name: string, max: number): string
 
 export function signInRouter(deps: GatewayDeps): Router {
   const router = new Router();
+  router.use(errorBoundary(pageErrors, deps.log), parseBody);
   const { sessions } = deps;
 
   router.get('/signin', async (ctx) => {

@@ -7,6 +7,8 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { GatewayDeps } from '../../deps.ts';
+import { parseBody } from '../../http/bodyParser.ts';
+import { errorBoundary, oauthErrors } from '../../http/errors.ts';
 import type { IssuedTokens } from '../connections.ts';
 import { authorizationCodeGrant } from './authorizationCodeGrant.ts';
 import { CodeStore } from './codeStore.ts';
@@ -22,7 +24,7 @@ function noStore(ctx: Context): void {
   ctx.set('Pragma', 'no-cache');
 }
 
-/** Runs the handler; a TokenError becomes the RFC 6749 §5.2 body, anything else goes on to the app's error handler. */
+/** Runs the handler; a TokenError becomes its RFC 6749 §5.2 body, anything else goes on to the router's error boundary. */
 async function answer(ctx: Context, handle: () => Promise<void>): Promise<void> {
   noStore(ctx);
   try {
@@ -36,6 +38,7 @@ async function answer(ctx: Context, handle: () => Promise<void>): Promise<void> 
 
 export function tokenRouter(deps: GatewayDeps): Router {
   const router = new Router();
+  router.use(errorBoundary(oauthErrors, deps.log), parseBody);
   // a Map, so that a grant_type such as "constructor" cannot reach an Object prototype member
   const grants = new Map<string, Grant>([
     ['authorization_code', authorizationCodeGrant(deps, new CodeStore(deps.db))],
