@@ -6,6 +6,7 @@ import { McpServer, type CallToolResult } from '@modelcontextprotocol/server';
 import type { CatalogueTool } from './tools/catalogue.ts';
 import { toolError, toToolResult } from './tools/result.ts';
 import { buildLedgerRequest } from './tools/request.ts';
+import { toolAnnotations, type ToolAnnotations } from './tools/declare.ts';
 import type { McpConnection, McpDeps } from './types.ts';
 
 export const SERVER_INFO = { name: 'ledger-mcp', version: '1.0.0' } as const;
@@ -44,7 +45,7 @@ interface ToolConfig {
   description: string;
   inputSchema: CatalogueTool['inputSchema'];
   outputSchema?: CatalogueTool['outputSchema'];
-  annotations: { title: string; readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: boolean };
+  annotations: ToolAnnotations;
 }
 
 /** Registration data per catalogue tool, built once (a server is built per request). */
@@ -59,13 +60,7 @@ function toolConfig(tool: CatalogueTool): ToolConfig {
       description: d.description,
       inputSchema: tool.inputSchema,
       ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}),
-      annotations: {
-        title: d.title,
-        readOnlyHint: d.access === 'read',
-        destructiveHint: d.access === 'write' ? (d.destructive ?? true) : false,
-        idempotentHint: d.access === 'read' ? true : (d.idempotent ?? false),
-        openWorldHint: false,
-      },
+      annotations: toolAnnotations(d),
     };
     toolConfigs.set(tool, config);
   }

@@ -75,3 +75,22 @@ export function toolScope(tool: Pick<ToolDeclaration, 'area' | 'access'>): Scope
 export function endpointKey(tool: Pick<ResolvedTool, 'rest'>): string {
   return `${tool.rest.method} ${tool.rest.path}`;
 }
+
+export interface ToolAnnotations {
+  title: string;
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint: boolean;
+}
+
+/** The MCP annotations (also the docs table's "kind"): reads are idempotent; writes destructive unless declared otherwise. */
+export function toolAnnotations(d: Pick<ToolDeclaration, 'title' | 'access' | 'destructive' | 'idempotent'>): ToolAnnotations {
+  return {
+    title: d.title,
+    readOnlyHint: d.access === 'read',
+    destructiveHint: d.access === 'write' ? (d.destructive ?? true) : false,
+    idempotentHint: d.access === 'read' ? true : (d.idempotent ?? false),
+    openWorldHint: false,
+  };
+}
