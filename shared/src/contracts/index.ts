@@ -1,7 +1,8 @@
 /**
- * Every endpoint of the key-based REST API, in the order the OpenAPI document and the
- * docs tables list them. This list is the only registry: the ledger mounts one handler
- * per entry, and permissions, OpenAPI, MCP tools and docs tables derive from it.
+ * Every endpoint of the key-based REST API. This list is the only registry: the ledger
+ * mounts one handler per entry, and permissions, OpenAPI, MCP tools and docs tables derive
+ * from it. Order carries no meaning (module namespaces enumerate their names sorted); the
+ * docs tables sort by path.
  */
 import type { Contract } from './contract.ts';
 import * as parties from './parties.ts';
