@@ -1,7 +1,7 @@
 import t from 'tap';
-import { arapSetup } from './arapHelpers.ts';
-import { hashApiKey } from '../src/domain/secrets.ts';
-import { apiClient, createTestCompany, startTestLedger } from './helpers.ts';
+import { arapSetup } from '../../../test/arapHelpers.ts';
+import { hashApiKey } from '../../domain/secrets.ts';
+import { apiClient, createTestCompany, startTestLedger } from '../../../test/helpers.ts';
 
 t.test('chart of accounts: links, taxes, ETag and 304', async (t) => {
   const ledger = await startTestLedger(t);

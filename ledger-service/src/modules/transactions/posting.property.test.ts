@@ -6,8 +6,8 @@ import t from 'tap';
 import fc from 'fast-check';
 import type { Decimal } from 'decimal.js';
 import { Money, minorUnits, roundTo } from '@ledger/shared';
-import { computePosting, reverseEntries, type PostingInput } from '../src/modules/transactions/posting.ts';
-import { calculatedTax } from '../src/modules/transactions/tax.ts';
+import { computePosting, reverseEntries, type PostingInput } from './posting.ts';
+import { calculatedTax } from './tax.ts';
 
 const CURRENCIES = ['CHF', 'EUR', 'JPY', 'KWD', 'USD'];
 const RATES = ['0.081', '0.026', '0.077', '0.025', '0.2', '0.19', '0.055', '0.0001'];

@@ -1,6 +1,6 @@
 import t from 'tap';
-import { startTestLedger } from './helpers.ts';
-import { parseRaw, rawExchange } from './rawHttp.ts';
+import { startTestLedger } from '../test/helpers.ts';
+import { parseRaw, rawExchange } from '../test/rawHttp.ts';
 
 t.test('requests Node\'s parser refuses get the JSON error body and a closed connection', async (t) => {
   const ledger = await startTestLedger(t);

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { arapSetup, CHART, isZero, SIDES } from './arapHelpers.ts';
+import { arapSetup, CHART, isZero, SIDES } from '../../../test/arapHelpers.ts';
 
 t.test('create, read and list on both sides: control line, per-line tax, totals', async (t) => {
   const s = await arapSetup(t);

@@ -5,7 +5,7 @@
  */
 import t from 'tap';
 import fc from 'fast-check';
-import { arapSetup, CHART, isZero, type Vc } from './arapHelpers.ts';
+import { arapSetup, CHART, isZero, type Vc } from '../../../test/arapHelpers.ts';
 
 type Op =
   | { kind: 'create'; vc: Vc; post: boolean; doc: DocSpec }

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { arapSetup, isZero, memberApi, SIDES } from './arapHelpers.ts';
+import { arapSetup, isZero, memberApi, SIDES } from '../../../test/arapHelpers.ts';
 
 t.test('draft → approve with the complete document → posted (both sides)', async (t) => {
   const s = await arapSetup(t);

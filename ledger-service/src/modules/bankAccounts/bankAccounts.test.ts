@@ -1,5 +1,5 @@
 import t from 'tap';
-import { arapSetup, memberApi } from './arapHelpers.ts';
+import { arapSetup, memberApi } from '../../../test/arapHelpers.ts';
 
 t.test('vendor bank accounts: IBAN mod-97 and BIC format', async (t) => {
   const s = await arapSetup(t);

@@ -1,9 +1,9 @@
 import t from 'tap';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { CONTRACTS, forSide, sidesOf } from '@ledger/shared';
-import { clientRoutes } from '../src/modules/index.ts';
-import { openApiPath } from '../src/kernel/openapi.ts';
-import { startTestLedger } from './helpers.ts';
+import { clientRoutes } from '../modules/index.ts';
+import { openApiPath } from './openapi.ts';
+import { startTestLedger } from '../../test/helpers.ts';
 
 t.test('GET /openapi.json is a valid OpenAPI 3.1 document listing every mounted route', async (t) => {
   const ledger = await startTestLedger(t, { publicUrl: 'https://books.example' });

@@ -1,8 +1,8 @@
 import { request } from 'node:http';
 import t from 'tap';
-import { createDb } from '../src/db/knex.ts';
-import { startLedger } from '../src/server.ts';
-import { apiClient, createTestCompany, startTestLedger, testConfig } from './helpers.ts';
+import { createDb } from '../db/knex.ts';
+import { startLedger } from '../server.ts';
+import { apiClient, createTestCompany, startTestLedger, testConfig } from '../../test/helpers.ts';
 
 t.test('bad bodies and unknown routes give the error body, never a 500', async (t) => {
   const ledger = await startTestLedger(t, { jsonLimit: 2048 });

@@ -2,7 +2,7 @@ import t from 'tap';
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey } from 'jose';
 import { TOTP, Secret } from 'otpauth';
 import { INTERNAL_CREDENTIAL, SERVICE_CREDENTIAL } from '@ledger/shared';
-import { createTestCompany, startTestLedger } from './helpers.ts';
+import { createTestCompany, startTestLedger } from '../../../test/helpers.ts';
 
 async function keyPair() {
   const { privateKey, publicKey } = await generateKeyPair('EdDSA', { extractable: true });

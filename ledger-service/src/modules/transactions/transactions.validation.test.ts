@@ -1,5 +1,5 @@
 import t from 'tap';
-import { arapSetup, CHART, SIDES, type Vc } from './arapHelpers.ts';
+import { arapSetup, CHART, SIDES, type Vc } from '../../../test/arapHelpers.ts';
 
 type Case = [name: string, patch: (d: Record<string, any>) => void, status: number, code: string, field: string | RegExp];
 

@@ -6,8 +6,8 @@ import { request, type IncomingMessage } from 'node:http';
 import { connect, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import t from 'tap';
-import { arapSetup } from './arapHelpers.ts';
-import { apiClient, createTestCompany, startTestLedger, TEST_DATABASE_URL } from './helpers.ts';
+import { arapSetup } from '../../test/arapHelpers.ts';
+import { apiClient, createTestCompany, startTestLedger, TEST_DATABASE_URL } from '../../test/helpers.ts';
 
 /** Raw HTTP: any method, headers and body bytes, with the body parsed as JSON when it is. */
 async function raw(url: string, method: string, headers: Record<string, string>, body?: Buffer | string) {

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { apiClient, createTestCompany, startTestLedger } from './helpers.ts';
+import { apiClient, createTestCompany, startTestLedger } from '../../../test/helpers.ts';
 
 const acme = {
   name: 'Acme Supplies AG', address1: 'Bahnhofstrasse', street: '12a', zipcode: '8001', city: 'Zürich',

@@ -2,7 +2,7 @@ import t from 'tap';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { SERVICE_CREDENTIAL } from '@ledger/shared';
 import { CONTRACTS, forSide, ROLES, roleHas, type Contract } from '@ledger/shared';
-import { apiClient, createTestCompany, startTestLedger } from './helpers.ts';
+import { apiClient, createTestCompany, startTestLedger } from '../../test/helpers.ts';
 
 /** A contract ("POST /arap/:vc/:id") → concrete requests, one per side for `:vc` paths. */
 function concrete({ method, path: pattern }: Contract): { method: string; path: string; vc?: 'vendor' | 'customer' }[] {

@@ -7,8 +7,8 @@ import { Agent, request } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import t from 'tap';
-import { withTenant } from '../src/db/knex.ts';
-import { arapSetup } from './arapHelpers.ts';
+import { withTenant } from '../db/knex.ts';
+import { arapSetup } from '../../test/arapHelpers.ts';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 2500);
 

@@ -1,7 +1,7 @@
 import t from 'tap';
 import { CONTRACTS, contract, contracts, PERMISSIONS } from '@ledger/shared';
-import { clientRoutes } from '../src/modules/index.ts';
-import { pairRoutes, route } from '../src/kernel/route.ts';
+import { clientRoutes } from '../modules/index.ts';
+import { pairRoutes, route } from './route.ts';
 
 t.test('every contract has exactly one handler, and every handler a contract', async (t) => {
   const paired = pairRoutes(clientRoutes);

@@ -2,7 +2,7 @@
 import t from 'tap';
 import { ConfigError as SharedConfigError } from '@ledger/shared';
 import { ConfigError as GatewayConfigError, loadConfig as loadGatewayConfig } from '../../mcp-gateway/src/config.ts';
-import { ConfigError, loadConfig } from '../src/config.ts';
+import { ConfigError, loadConfig } from './config.ts';
 
 t.test('every setting is validated, with one line naming the variable', async (t) => {
   const cases: [Record<string, string>, string][] = [

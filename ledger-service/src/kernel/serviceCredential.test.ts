@@ -8,10 +8,10 @@
 import t from 'tap';
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey } from 'jose';
 import { ALL_SCOPES, CONTRACTS, endpointKey, forSide, INTERNAL_CREDENTIAL, SERVICE_CREDENTIAL, sidesOf } from '@ledger/shared';
-import { permittedEndpoints } from '../src/kernel/endpointAccess.ts';
-import { authorize } from '../src/domain/access.ts';
+import { permittedEndpoints } from './endpointAccess.ts';
+import { authorize } from '../domain/access.ts';
 import { ROLES } from '@ledger/shared';
-import { apiClient, createTestCompany, startTestLedger } from './helpers.ts';
+import { apiClient, createTestCompany, startTestLedger } from '../../test/helpers.ts';
 
 async function keyPair() {
   const { privateKey, publicKey } = await generateKeyPair('EdDSA', { extractable: true });

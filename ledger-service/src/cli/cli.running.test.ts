@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const LEDGER = join(ROOT, 'ledger-service/bin/ledger.mjs');
 
 function embeddedEnv(dataDir: string): NodeJS.ProcessEnv {

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { apiClient, createTestCompany, startTestLedger } from './helpers.ts';
+import { apiClient, createTestCompany, startTestLedger } from '../../../test/helpers.ts';
 
 t.test('API key authentication', async (t) => {
   const ledger = await startTestLedger(t);

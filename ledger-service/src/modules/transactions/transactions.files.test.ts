@@ -1,5 +1,5 @@
 import t from 'tap';
-import { arapSetup, memberApi } from './arapHelpers.ts';
+import { arapSetup, memberApi } from '../../../test/arapHelpers.ts';
 
 const pdf = Buffer.from('%PDF-1.4\n% test bill\n');
 

@@ -6,14 +6,14 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
 import { TOTP, Secret } from 'otpauth';
-import { createDb } from '../src/db/knex.ts';
-import { runCli } from '../src/cli/main.ts';
-import { verifyCredentials } from '../src/db/users.ts';
-import { loadEncryptionKey } from '../src/secretKey.ts';
-import { hashApiKey } from '../src/domain/secrets.ts';
-import { apiClient, startTestLedger, TEST_DATABASE_URL, testConfig } from './helpers.ts';
+import { createDb } from '../db/knex.ts';
+import { runCli } from './main.ts';
+import { verifyCredentials } from '../db/users.ts';
+import { loadEncryptionKey } from '../secretKey.ts';
+import { hashApiKey } from '../domain/secrets.ts';
+import { apiClient, startTestLedger, TEST_DATABASE_URL, testConfig } from '../../test/helpers.ts';
 
-const BIN = fileURLToPath(new URL('../bin/ledger.mjs', import.meta.url));
+const BIN = fileURLToPath(new URL('../../bin/ledger.mjs', import.meta.url));
 const dataDir = mkdtempSync(join(tmpdir(), 'ledger-cli-'));
 const env = { ...process.env, DATABASE_URL: TEST_DATABASE_URL, DATA_DIR: dataDir, LOG_LEVEL: 'silent', PUBLIC_URL: 'https://books.example' };
 
