@@ -22,16 +22,22 @@ const DOCS_CSP = [
   "connect-src 'self'", "worker-src 'self' blob:", "object-src 'none'", "base-uri 'none'", "form-action 'self'", "frame-ancestors 'none'",
 ].join('; ');
 
-/** The reference page: a JSON (not executed) element tells the renderer where the document is. */
+/**
+ * The reference page: a JSON (not executed) element tells the renderer where the document is.
+ * The renderer's AI agent is off: it talks to Scalar's servers (which the CSP refuses anyway,
+ * with console errors) and is switched on by itself on localhost. The empty icon spares the
+ * browser's /favicon.ico request (a 404).
+ */
 const DOCS_HTML = `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Ledger REST API reference</title>
+<link rel="icon" href="data:,">
 </head>
 <body>
-<script id="api-reference" type="application/json" data-url="/openapi.json" data-configuration='{"withDefaultFonts":false,"hideClientButton":false}'></script>
+<script id="api-reference" type="application/json" data-url="/openapi.json" data-configuration='{"withDefaultFonts":false,"hideClientButton":false,"agent":{"disabled":true}}'></script>
 <script src="${RENDERER_PATH}"></script>
 </body>
 </html>
