@@ -11,7 +11,7 @@ import { errorPage } from '../pages/html.ts';
 import { signInRouter } from '../pages/signin.ts';
 import { forwardToLedger, isLedgerRequest } from './proxy.ts';
 import { parseBody } from './bodyParser.ts';
-import { errorBoundary, fallbackErrors } from './errors.ts';
+import { errorBoundary, fallbackErrors, jsonErrorBody } from './errors.ts';
 import { answersHtml } from './pathClass.ts';
 import { createMcpRouter } from '../mcp/index.ts';
 import { mcpDepsFrom } from '../mcp/wiring.ts';
@@ -93,7 +93,7 @@ export function createApp(deps: GatewayDeps): Koa {
     if (ctx.body !== undefined) return;
     ctx.status = 404;
     if (answersHtml(ctx)) errorPage(ctx, 404, 'Not found', 'There is no page at this address.');
-    else ctx.body = { error: { code: 'not_found', message: `No route for ${ctx.method} ${ctx.path}.` } };
+    else ctx.body = jsonErrorBody('not_found', `No route for ${ctx.method} ${ctx.path}.`);
   });
   return app;
 }

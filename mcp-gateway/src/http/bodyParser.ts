@@ -5,6 +5,7 @@
  * so such a body is judged (400/413/415) before the 404. The MCP endpoint reads its own body
  * and the ledger's paths are forwarded unread.
  */
+import type { Context } from 'koa';
 import { koaBody } from 'koa-body';
 
 export const parseBody = koaBody({
@@ -19,3 +20,9 @@ export const parseBody = koaBody({
     throw Object.assign(err, { status: (err as { status?: number }).status ?? 400, expose: true });
   },
 });
+
+/** The parsed form or JSON object's fields; anything else (no body, a JSON array or scalar) has none. */
+export function bodyFields(ctx: Context): Readonly<Record<string, unknown>> {
+  const body: unknown = ctx.request.body;
+  return typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+}

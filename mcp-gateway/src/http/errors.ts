@@ -67,18 +67,26 @@ function codeFor(status: number, codes: { internal: string; unavailable: string;
   return status === 500 ? codes.internal : status === 503 ? codes.unavailable : codes.invalid;
 }
 
-/** The JSON error body of the API paths: `{"error": {"code", "message"}}`. */
+/** The JSON error body of the API paths (the ledger's too): `{"error": {"code", "message"}}`. */
+export function jsonErrorBody(code: string, message: string): { error: { code: string; message: string } } {
+  return { error: { code, message } };
+}
+
 export const jsonErrors: ErrorShape = (ctx, { status, message }) => {
   ctx.status = status;
-  ctx.body = { error: { code: codeFor(status, { internal: 'internal_error', unavailable: 'unavailable', invalid: 'invalid_request' }), message } };
+  ctx.body = jsonErrorBody(codeFor(status, { internal: 'internal_error', unavailable: 'unavailable', invalid: 'invalid_request' }), message);
 };
 
-/** RFC 6749 §5.2 for the endpoints OAuth clients call: `{"error", "error_description"}`, never cached. */
-export const oauthErrors: ErrorShape = (ctx, { status, message }) => {
+/** An RFC 6749 §5.2 / RFC 7591 §3.2.2 error answer: `{"error", "error_description"}`, never cached. */
+export function sendOAuthError(ctx: Context, status: number, error: string, description: string): void {
   ctx.status = status;
   ctx.set('Cache-Control', 'no-store');
-  ctx.body = { error: codeFor(status, { internal: 'server_error', unavailable: 'temporarily_unavailable', invalid: 'invalid_request' }), error_description: message };
-};
+  ctx.body = { error, error_description: description };
+}
+
+/** The endpoints OAuth clients call (token, revoke, register). */
+export const oauthErrors: ErrorShape = (ctx, { status, message }) =>
+  sendOAuthError(ctx, status, codeFor(status, { internal: 'server_error', unavailable: 'temporarily_unavailable', invalid: 'invalid_request' }), message);
 
 /** Page routes: an HTML page for a browser, the JSON error body for any other caller. */
 export const pageErrors: ErrorShape = (ctx, failure) => {

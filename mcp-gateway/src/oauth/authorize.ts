@@ -6,11 +6,12 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import { AREAS, WRITABLE_AREAS, type Area } from '@ledger/shared';
 import type { GatewayDeps } from '../deps.ts';
-import { parseBody } from '../http/bodyParser.ts';
+import { bodyFields, parseBody } from '../http/bodyParser.ts';
 import { errorBoundary, pageErrors } from '../http/errors.ts';
 import type { MemberInfo } from '../ledgerClient.ts';
 import { consentBody, notAllowedBody, type AreaChoice } from '../pages/consent.ts';
 import { errorPage, sendPage } from '../pages/html.ts';
+import { signInUrl } from '../pages/signin.ts';
 import { AUTHORIZE_PARAMS, checkAuthorizeRequest, clientRedirect, type AuthorizeRequest } from './authorizeRequest.ts';
 import type { SessionUser } from './session.ts';
 import { CodeStore } from './token/codeStore.ts';
@@ -31,11 +32,10 @@ function authorizeUrl(params: Record<string, string>): string {
   return `/oauth/authorize?${new URLSearchParams(params).toString()}`;
 }
 
-function bodyParams(body: unknown): URLSearchParams {
+function bodyParams(body: Readonly<Record<string, unknown>>): URLSearchParams {
   const out = new URLSearchParams();
-  const b = (body ?? {}) as Record<string, unknown>;
   for (const name of AUTHORIZE_PARAMS) {
-    const v = b[name];
+    const v = body[name];
     if (typeof v === 'string') out.append(name, v);
     else if (Array.isArray(v)) for (const x of v) if (typeof x === 'string') out.append(name, x);
   }
@@ -43,7 +43,7 @@ function bodyParams(body: unknown): URLSearchParams {
 }
 
 /** The person's choice per area; undefined when a value is not allowed. */
-function readChoices(body: Record<string, unknown>): Record<Area, AreaChoice> | undefined {
+function readChoices(body: Readonly<Record<string, unknown>>): Record<Area, AreaChoice> | undefined {
   const out = {} as Record<Area, AreaChoice>;
   for (const area of AREAS) {
     const v = body[`area_${area}`] ?? 'none';
@@ -79,20 +79,20 @@ export function authorizeRouter(deps: GatewayDeps): Router {
     const user = await deps.sessions.user(ctx);
     if (!user) {
       ctx.set('Cache-Control', 'no-store');
-      return ctx.redirect(`/signin?return_to=${encodeURIComponent(authorizeUrl(check.request.params))}`);
+      return ctx.redirect(signInUrl(authorizeUrl(check.request.params)));
     }
     await render(ctx, check.request, user);
   });
 
   router.post('/oauth/authorize', async (ctx) => {
-    const body = (ctx.request.body ?? {}) as Record<string, unknown>;
+    const body = bodyFields(ctx);
     const check = await checkAuthorizeRequest(deps, bodyParams(body));
     if (check.kind === 'page') return errorPage(ctx, check.status, 'This connection request cannot be used', check.message);
     ctx.status = 303;
     if (check.kind === 'redirect') return ctx.redirect(check.location);
     const req = check.request;
     const user = await deps.sessions.user(ctx);
-    if (!user) return ctx.redirect(`/signin?return_to=${encodeURIComponent(authorizeUrl(req.params))}`);
+    if (!user) return ctx.redirect(signInUrl(authorizeUrl(req.params)));
     if (!deps.sessions.checkCsrf(ctx, body.csrf)) {
       return errorPage(ctx, 403, 'The form has expired', 'The form could not be verified (CSRF check failed). Go back to the app and start the connection again.', user, deps.sessions.csrfToken(ctx));
     }

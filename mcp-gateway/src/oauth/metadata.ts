@@ -5,7 +5,7 @@
 import Router from '@koa/router';
 import { ALL_SCOPES, isDatasetName, mcpUrl } from '@ledger/shared';
 import type { GatewayDeps } from '../deps.ts';
-import { errorBoundary, jsonErrors } from '../http/errors.ts';
+import { errorBoundary, jsonErrorBody, jsonErrors } from '../http/errors.ts';
 
 export function authorizationServerMetadata(deps: GatewayDeps) {
   const base = deps.issuer;
@@ -41,7 +41,7 @@ export function metadataRouter(deps: GatewayDeps): Router {
     const company = isDatasetName(dataset) ? await deps.ledger.company(dataset) : undefined;
     if (!company) {
       ctx.status = 404;
-      ctx.body = { error: { code: 'not_found', message: `No MCP server for dataset "${dataset.slice(0, 100)}".` } };
+      ctx.body = jsonErrorBody('not_found', `No MCP server for dataset "${dataset.slice(0, 100)}".`);
       return;
     }
     ctx.set('Cache-Control', 'public, max-age=300');

@@ -3,10 +3,10 @@
  * address. Public and CORS-enabled; errors in the RFC 6749/7591 shape, never cached.
  */
 import Router from '@koa/router';
-import { RateLimiterRes } from 'rate-limiter-flexible';
 import type { GatewayDeps } from '../deps.ts';
 import { parseBody } from '../http/bodyParser.ts';
-import { errorBoundary, oauthErrors } from '../http/errors.ts';
+import { errorBoundary, oauthErrors, sendOAuthError } from '../http/errors.ts';
+import { takePoint } from '../http/rateLimit.ts';
 import { RegistrationError } from './clients.ts';
 
 export function registerRouter(deps: GatewayDeps): Router {
@@ -15,20 +15,12 @@ export function registerRouter(deps: GatewayDeps): Router {
 
   router.post('/oauth/register', async (ctx) => {
     ctx.set('Cache-Control', 'no-store');
-    try {
-      await deps.registrationLimiter.consume(ctx.ip);
-    } catch (err) {
-      if (!(err instanceof RateLimiterRes)) throw err;
-      ctx.status = 429;
-      ctx.set('Retry-After', String(Math.max(1, Math.ceil(err.msBeforeNext / 1000))));
-      ctx.body = { error: 'rate_limited', error_description: 'At most 10 client registrations per hour from one address.' };
-      return;
+    const rate = await takePoint(deps.registrationLimiter, ctx.ip);
+    if (!rate.allowed) {
+      ctx.set('Retry-After', String(rate.retryAfterSeconds));
+      return sendOAuthError(ctx, 429, 'rate_limited', 'At most 10 client registrations per hour from one address.');
     }
-    if (!ctx.is('application/json')) {
-      ctx.status = 400;
-      ctx.body = { error: 'invalid_client_metadata', error_description: 'Send the client metadata as application/json.' };
-      return;
-    }
+    if (!ctx.is('application/json')) return sendOAuthError(ctx, 400, 'invalid_client_metadata', 'Send the client metadata as application/json.');
     try {
       const registered = await deps.clients.register(ctx.request.body);
       deps.log.info({ client: registered.client_id }, 'client registered');
@@ -36,8 +28,7 @@ export function registerRouter(deps: GatewayDeps): Router {
       ctx.body = registered;
     } catch (err) {
       if (!(err instanceof RegistrationError)) throw err;
-      ctx.status = 400;
-      ctx.body = { error: err.error, error_description: err.message };
+      sendOAuthError(ctx, 400, err.error, err.message);
     }
   });
 

@@ -7,12 +7,13 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import { AREA_LABELS, isDatasetName, type Area } from '@ledger/shared';
 import type { GatewayDeps } from '../deps.ts';
-import { parseBody } from '../http/bodyParser.ts';
+import { bodyFields, parseBody } from '../http/bodyParser.ts';
 import { errorBoundary, pageErrors } from '../http/errors.ts';
 import { LedgerForbiddenError } from '../ledgerClient.ts';
 import type { ConnectionRow } from '../oauth/connections.ts';
 import type { SessionUser } from '../oauth/session.ts';
 import { errorPage, html, raw, sendPage, type Raw } from './html.ts';
+import { signInUrl } from './signin.ts';
 
 function when(msValue: number): string {
   return new Date(msValue).toISOString().slice(0, 16).replace('T', ' ') + ' UTC';
@@ -47,12 +48,17 @@ export function connectionsRouter(deps: GatewayDeps): Router {
   router.use(errorBoundary(pageErrors, deps.log), parseBody);
   const { sessions, connections, ledger } = deps;
 
+  /** An error page for the signed-in person (with the navigation and a fresh sign-out form). */
+  function personError(ctx: Context, user: SessionUser, status: number, title: string, message: string): void {
+    errorPage(ctx, status, title, message, user, sessions.csrfToken(ctx));
+  }
+
   async function requireUser(ctx: Context): Promise<SessionUser | undefined> {
     const user = await sessions.user(ctx);
     if (!user) {
       ctx.set('Cache-Control', 'no-store');
       ctx.status = 303;
-      ctx.redirect(`/signin?return_to=${encodeURIComponent(ctx.method === 'GET' ? ctx.url : '/account/ai-connections')}`);
+      ctx.redirect(signInUrl(ctx.method === 'GET' ? ctx.url : '/account/ai-connections'));
     }
     return user;
   }
@@ -61,8 +67,8 @@ export function connectionsRouter(deps: GatewayDeps): Router {
   async function requirePost(ctx: Context): Promise<SessionUser | undefined> {
     const user = await requireUser(ctx);
     if (!user) return undefined;
-    if (!sessions.checkCsrf(ctx, (ctx.request.body as Record<string, unknown> | undefined)?.csrf)) {
-      errorPage(ctx, 403, 'The form has expired', 'The form could not be verified (CSRF check failed). Reload the page and try again.', user, sessions.csrfToken(ctx));
+    if (!sessions.checkCsrf(ctx, bodyFields(ctx).csrf)) {
+      personError(ctx, user, 403, 'The form has expired', 'The form could not be verified (CSRF check failed). Reload the page and try again.');
       return undefined;
     }
     return user;
@@ -93,7 +99,7 @@ export function connectionsRouter(deps: GatewayDeps): Router {
     if (!user) return;
     const id = String(ctx.params.id);
     const c = ID_PARAM.test(id) ? await connections.get(id) : undefined;
-    if (!c || c.user_id !== user.id) return errorPage(ctx, 404, 'Not found', 'No such connection of yours.', user, sessions.csrfToken(ctx));
+    if (!c || c.user_id !== user.id) return personError(ctx, user, 404, 'Not found', 'No such connection of yours.');
     await connections.end(c.id, 'disconnected_by_person');
     deps.log.info({ conn: c.id, user: user.id }, 'connection disconnected by the person');
     ctx.status = 303;
@@ -115,22 +121,26 @@ export function connectionsRouter(deps: GatewayDeps): Router {
     sendPage(ctx, managed.length ? 200 : 403, { title: 'System → Management → AI connections', user, csrf }, body);
   });
 
-  /** The company when the person is an active owner/admin there, else an answer has been sent. */
-  async function managedCompany(ctx: Context, user: SessionUser) {
+  /**
+   * The signed-in person (`signedIn`: requireUser, or requirePost for forms) and the company
+   * of the path when they are an active owner/admin there; else an answer has been sent.
+   */
+  async function managing(ctx: Context, signedIn: (ctx: Context) => Promise<SessionUser | undefined>) {
+    const user = await signedIn(ctx);
+    if (!user) return undefined;
     const dataset = String(ctx.params.dataset);
     const member = isDatasetName(dataset) ? await ledger.member(dataset, user.id) : undefined;
     if (!member || !member.may_connect_assistants) {
-      errorPage(ctx, 403, 'System → Management → AI connections', 'Only owners and admins of this company manage its AI connections.', user, sessions.csrfToken(ctx));
+      personError(ctx, user, 403, 'System → Management → AI connections', 'Only owners and admins of this company manage its AI connections.');
       return undefined;
     }
-    return member.company;
+    return { user, company: member.company };
   }
 
   router.get('/management/:dataset/ai-connections', async (ctx) => {
-    const user = await requireUser(ctx);
-    if (!user) return;
-    const company = await managedCompany(ctx, user);
-    if (!company) return;
+    const managed = await managing(ctx, requireUser);
+    if (!managed) return;
+    const { user, company } = managed;
     const csrf = sessions.csrfToken(ctx);
     const rows = await connections.listForDataset(company.dataset);
     const on = company.ai_connections_enabled;
@@ -152,16 +162,15 @@ ${on ? html`<p><small>Switching off ends all connections of this company at once
   });
 
   router.post('/management/:dataset/ai-connections/switch', async (ctx) => {
-    const user = await requirePost(ctx);
-    if (!user) return;
-    const company = await managedCompany(ctx, user);
-    if (!company) return;
-    const value = (ctx.request.body as Record<string, unknown>).enabled;
-    if (value !== 'on' && value !== 'off') return errorPage(ctx, 400, 'Invalid choice', 'enabled must be on or off.', user, sessions.csrfToken(ctx));
+    const managed = await managing(ctx, requirePost);
+    if (!managed) return;
+    const { user, company } = managed;
+    const value = bodyFields(ctx).enabled;
+    if (value !== 'on' && value !== 'off') return personError(ctx, user, 400, 'Invalid choice', 'enabled must be on or off.');
     try {
       await ledger.setAiConnections(company.dataset, user.id, value === 'on');
     } catch (err) {
-      if (err instanceof LedgerForbiddenError) return errorPage(ctx, 403, 'Not allowed', err.message, user, sessions.csrfToken(ctx));
+      if (err instanceof LedgerForbiddenError) return personError(ctx, user, 403, 'Not allowed', err.message);
       throw err;
     }
     if (value === 'off') {
@@ -173,13 +182,12 @@ ${on ? html`<p><small>Switching off ends all connections of this company at once
   });
 
   router.post('/management/:dataset/ai-connections/:id/disconnect', async (ctx) => {
-    const user = await requirePost(ctx);
-    if (!user) return;
-    const company = await managedCompany(ctx, user);
-    if (!company) return;
+    const managed = await managing(ctx, requirePost);
+    if (!managed) return;
+    const { user, company } = managed;
     const id = String(ctx.params.id);
     const c = ID_PARAM.test(id) ? await connections.get(id) : undefined;
-    if (!c || c.dataset !== company.dataset) return errorPage(ctx, 404, 'Not found', 'No such connection in this company.', user, sessions.csrfToken(ctx));
+    if (!c || c.dataset !== company.dataset) return personError(ctx, user, 404, 'Not found', 'No such connection in this company.');
     await connections.end(c.id, c.user_id === user.id ? 'disconnected_by_person' : 'disconnected_by_admin');
     deps.log.info({ conn: c.id, user: user.id }, 'connection disconnected under management');
     ctx.status = 303;

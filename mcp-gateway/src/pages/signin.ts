@@ -5,12 +5,17 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { GatewayDeps } from '../deps.ts';
-import { parseBody } from '../http/bodyParser.ts';
+import { bodyFields, parseBody } from '../http/bodyParser.ts';
 import { errorBoundary, pageErrors } from '../http/errors.ts';
 import { normalizeEmail } from '../oauth/normalize.ts';
 import { errorPage, html, raw, sendPage } from './html.ts';
 
 const DEFAULT_RETURN = '/account/ai-connections';
+
+/** The sign-in page, returning to `returnTo` (one of our own pages) once signed in. */
+export function signInUrl(returnTo: string): string {
+  return `/signin?return_to=${encodeURIComponent(returnTo)}`;
+}
 
 /** Only our own pages may be returned to after sign-in (no open redirect). */
 export function safeReturnTo(value: unknown): string {
@@ -35,7 +40,7 @@ function signInForm(csrf: string, returnTo: string, email = '', error?: string) 
 </form>`;
 }
 
-function field(body: Record<string, unknown>, name: string, max: number): string {
+function field(body: Readonly<Record<string, unknown>>, name: string, max: number): string {
   const v = body[name];
   return typeof v === 'string' && v.length <= max ? v : '';
 }
@@ -55,7 +60,7 @@ export function signInRouter(deps: GatewayDeps): Router {
   });
 
   router.post('/signin', async (ctx: Context) => {
-    const body = (ctx.request.body ?? {}) as Record<string, unknown>;
+    const body = bodyFields(ctx);
     const returnTo = safeReturnTo(body.return_to);
     if (!sessions.checkCsrf(ctx, body.csrf)) {
       return sendPage(ctx, 403, { title: 'Sign in' }, signInForm(sessions.csrfToken(ctx), returnTo, '', 'The form has expired (CSRF check failed). Please sign in again.'));
@@ -87,7 +92,7 @@ export function signInRouter(deps: GatewayDeps): Router {
   });
 
   router.post('/signout', async (ctx) => {
-    const body = (ctx.request.body ?? {}) as Record<string, unknown>;
+    const body = bodyFields(ctx);
     if (!sessions.checkCsrf(ctx, body.csrf)) return errorPage(ctx, 403, 'Sign out', 'The form could not be verified (CSRF check failed).');
     await sessions.signOut(ctx);
     ctx.status = 303;

@@ -8,7 +8,7 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { GatewayDeps } from '../../deps.ts';
 import { parseBody } from '../../http/bodyParser.ts';
-import { errorBoundary, oauthErrors } from '../../http/errors.ts';
+import { errorBoundary, oauthErrors, sendOAuthError } from '../../http/errors.ts';
 import type { IssuedTokens } from '../connections.ts';
 import { authorizationCodeGrant } from './authorizationCodeGrant.ts';
 import { CodeStore } from './codeStore.ts';
@@ -31,8 +31,7 @@ async function answer(ctx: Context, handle: () => Promise<void>): Promise<void> 
     await handle();
   } catch (err) {
     if (!(err instanceof TokenError)) throw err;
-    ctx.status = err.status;
-    ctx.body = { error: err.error, error_description: err.description };
+    sendOAuthError(ctx, err.status, err.error, err.description);
   }
 }
 
