@@ -13,6 +13,7 @@ import { createUser } from '../src/db/users.ts';
 import { createApiKey } from '../src/db/apiKeys.ts';
 import { loadEncryptionKey } from '../src/secretKey.ts';
 import type { Role } from '@ledger/shared';
+import { assertAnswerMatchesContract } from './support/answerContract.ts';
 
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/ledger_test';
 
@@ -81,7 +82,7 @@ export interface ApiResponse<T = any> {
   headers: Headers;
 }
 
-/** A small HTTP client for one company's REST API with one key. */
+/** A small HTTP client for one company's REST API with one key; every answer is checked against its contract. */
 export function apiClient(baseUrl: string, dataset: string, apiKey: string | undefined) {
   return async function call<T = any>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<ApiResponse<T>> {
     const h: Record<string, string> = { ...headers };
@@ -99,6 +100,7 @@ export function apiClient(baseUrl: string, dataset: string, apiKey: string | und
     } catch {
       /* not JSON: keep the text */
     }
+    assertAnswerMatchesContract({ method, url: res.url, status: res.status, contentType: res.headers.get('content-type'), body: parsed });
     return { status: res.status, body: parsed as T, headers: res.headers };
   };
 }

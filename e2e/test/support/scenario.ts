@@ -3,6 +3,7 @@
  * accounting round trip through MCP tools, and the REST checks with an API key.
  */
 import { randomBytes } from 'node:crypto';
+import { assertAnswerMatchesContract } from '../../../ledger-service/test/support/answerContract.ts';
 import type { Stack } from './processes.ts';
 import type { DemoInfo } from '../../../ledger-service/src/demo.ts';
 
@@ -32,7 +33,7 @@ export function recordingFetch() {
   return { log, fetchFn };
 }
 
-/** GET/POST with the company's API key over REST, through the public origin. */
+/** GET/POST with the company's API key over REST, through the public origin; every answer is checked against its contract. */
 export function rest(demo: DemoCompany) {
   return async (method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> => {
     const res = await fetch(`${demo.base_url}${path}`, {
@@ -41,7 +42,9 @@ export function rest(demo: DemoCompany) {
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : undefined };
+    const parsed: unknown = text ? JSON.parse(text) : undefined;
+    assertAnswerMatchesContract({ method, url: res.url, status: res.status, contentType: res.headers.get('content-type'), body: parsed });
+    return { status: res.status, body: parsed as any };
   };
 }
 

@@ -1,8 +1,10 @@
 /**
  * Building blocks of the JSON schemas. These schemas are the single source for
  * ledger request validation (ajv), the OpenAPI document and MCP tool inputs.
- * Custom formats (`iso-country`, `iso-currency`) are registered by each validator.
+ * Custom formats (`iso-country`, `iso-currency`) are registered by `createSchemaAjv` (schemaValidator.ts).
  */
+import { CONNECTION_REFUSALS, type ConnectionRefusal } from '../connections.ts';
+
 export const dateSchema = { type: 'string', format: 'date', description: 'yyyy-mm-dd' } as const;
 export const amountSchema = { type: 'number', description: 'JSON number in the document currency' } as const;
 export const accountNumberSchema = {
@@ -32,6 +34,11 @@ export const errorBodySchema = {
         code: { type: 'string' },
         message: { type: 'string' },
         field: { type: 'string', description: 'JSON pointer of the field at fault' },
+        reason: {
+          type: 'string',
+          enum: Object.keys(CONNECTION_REFUSALS) as ConnectionRefusal[],
+          description: 'with connection_not_allowed (AI connections only): why the connection may no longer act',
+        },
       },
     },
   },

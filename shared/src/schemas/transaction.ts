@@ -217,6 +217,7 @@ export const transactionReadSchema = {
     taxAmount: { type: 'number' },
     grossAmount: { type: 'number' },
     baseGrossAmount: { type: 'number', description: 'gross in the company base currency, with the sign of grossAmount' },
+    paid: { type: 'number', description: 'paid so far, in the document currency' },
     postings: {
       type: 'array',
       description: 'ledger lines of a posted document, base currency, debit positive',
