@@ -3,8 +3,8 @@
  * contract and side, real answers pass, and an answer that drifts from its contract fails.
  */
 import t from 'tap';
-import { assertAnswerMatchesContract, endpointOf } from './support/answerContract.ts';
-import { apiClient, createTestCompany, startTestLedger } from './helpers.ts';
+import { assertAnswerMatchesContract, endpointOf } from './answerContract.ts';
+import { apiClient, createTestCompany, startTestLedger } from '../helpers.ts';
 
 t.test('a request finds its contract and side', async (t) => {
   const found = (method: string, path: string) => {
