@@ -86,13 +86,11 @@ for (const adapter of MCP_CLIENTS) {
     t.match(text[0]!.text, new RegExp(`^Bill ${flow.billId}`), 'a short text beside the structured content');
 
     // ledger errors come back as tool errors with the ledger's code
-    if (adapter.toolErrorsAsResults) {
-      const missing = await client.callTool('get_bill', { id: 999_999_999 });
-      t.equal(missing.isError, true);
-      t.equal((missing.structuredContent as { error: { code: string } }).error.code, 'not_found');
-      const unknownVendor = await client.callTool('create_bill', { vendornumber: 'NO-SUCH-VENDOR', invDate: '2026-01-15', lines: [{ account: '4000', amount: 1 }] });
-      t.equal((unknownVendor.structuredContent as { error: { code: string } }).error.code, 'vc_not_found');
-    }
+    const missing = await client.callTool('get_bill', { id: 999_999_999 });
+    t.equal(missing.isError, true);
+    t.equal((missing.structuredContent as { error: { code: string } }).error.code, 'not_found');
+    const unknownVendor = await client.callTool('create_bill', { vendornumber: 'NO-SUCH-VENDOR', invDate: '2026-01-15', lines: [{ account: '4000', amount: 1 }] });
+    t.equal((unknownVendor.structuredContent as { error: { code: string } }).error.code, 'vc_not_found');
 
     // 4. REST with the API key: the bill exists, is posted, and the audit log names the AI connection
     const api = rest(demo);

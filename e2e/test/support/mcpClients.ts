@@ -79,13 +79,6 @@ export interface McpClientAdapter {
    * reusing a rotated refresh token. Each client takes one, so both endings are covered.
    */
   ending: 'disconnect' | 'refresh-reuse';
-  /**
-   * Whether a ledger error reaches the caller as a tool error result. The v1 SDK validates the
-   * structuredContent of error results too (Client.callTool), and the gateway's `{error}`
-   * content does not match a tool's outputSchema, so v1 throws McpError -32602 instead
-   * (a gateway finding, reported; the check runs for v2).
-   */
-  toolErrorsAsResults: boolean;
   identify(t: Teardown): Promise<ClientIdentity>;
   session(mcpUrl: URL, identity: ClientIdentity, fetchFn: typeof fetch): ClientSession;
 }
@@ -141,7 +134,6 @@ export const sdkV1: McpClientAdapter = {
   clientName: 'E2E Assistant (SDK v1)',
   redirect: 'http://127.0.0.1:8977/callback',
   ending: 'disconnect',
-  toolErrorsAsResults: false,
   async identify() {
     return { gatewayEnv: {} };
   },
@@ -171,7 +163,6 @@ export const sdkV2: McpClientAdapter = {
   clientName: 'E2E Assistant (SDK v2)',
   redirect: 'http://127.0.0.1:8976/callback',
   ending: 'refresh-reuse',
-  toolErrorsAsResults: true,
   async identify(t) {
     const ca = createTestCa();
     const metadataServer = await startMetadataServer(ca);

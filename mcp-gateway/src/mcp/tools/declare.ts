@@ -15,6 +15,8 @@ export interface ObjectSchema {
   readonly additionalProperties?: boolean;
   readonly minProperties?: number;
   readonly description?: string;
+  /** output schemas: the answer's shape or the tool error's */
+  readonly anyOf?: readonly object[];
 }
 
 export type ToolInput = Readonly<Record<string, unknown>>;

@@ -81,10 +81,25 @@ function outputSchema(d: ToolDeclaration, c: Contract): ObjectSchema | undefined
     throw new ToolDeclarationError(d.name, isList ? `${c.name} answers a list: declare listKey` : `${c.name} does not answer a list: drop listKey`);
   }
   if (response === undefined) return undefined;
-  if (isList) return { type: 'object', required: [d.listKey!], properties: { [d.listKey!]: response } };
-  if (!isObjectSchema(response)) throw new ToolDeclarationError(d.name, `${c.name}'s response is not an object schema`);
-  return response;
+  const answer = isList ? { type: 'object', required: [d.listKey!], properties: { [d.listKey!]: response } } : response;
+  if (!isObjectSchema(answer)) throw new ToolDeclarationError(d.name, `${c.name}'s response is not an object schema`);
+  // error results carry `{ error }` as structuredContent too, and clients (the v1 SDK's
+  // callTool) validate every result's structuredContent against outputSchema
+  return { type: 'object', properties: {}, anyOf: [answer, TOOL_ERROR_SCHEMA] };
 }
+
+/** structuredContent of a tool error: the ledger's error object (result.ts toolError). */
+const TOOL_ERROR_SCHEMA = {
+  type: 'object',
+  required: ['error'],
+  properties: {
+    error: {
+      type: 'object',
+      required: ['code', 'message'],
+      properties: { code: { type: 'string' }, message: { type: 'string' }, field: { type: 'string' } },
+    },
+  },
+} as const;
 
 export function resolveTool(d: ToolDeclaration): ResolvedTool {
   const contract = contractOf(d);
