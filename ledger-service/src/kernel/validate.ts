@@ -1,20 +1,12 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import addFormatsModule from 'ajv-formats';
-import countries from 'i18n-iso-countries';
-import { isKnownCurrency } from '@ledger/shared';
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
+import { createSchemaAjv } from '@ledger/shared/schemaValidator';
 import { ApiError } from './errors.ts';
 
-const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+/** One ajv instance for every request body schema from @ledger/shared. */
+const bodyAjv = createSchemaAjv({ allErrors: false, coerceTypes: false, useDefaults: false });
 
-/** One ajv instance for every request schema from @ledger/shared. */
-export const ajv = new Ajv({ allErrors: false, strict: false, coerceTypes: false, useDefaults: false });
-addFormats(ajv);
-ajv.addFormat('iso-country', { type: 'string', validate: (s: string) => countries.isValid(s) });
-ajv.addFormat('iso-currency', { type: 'string', validate: (s: string) => isKnownCurrency(s) });
-
-/** Query strings arrive as text; this instance coerces "10" to 10 for query schemas. */
-const queryAjv = new Ajv({ allErrors: false, strict: false, coerceTypes: true, useDefaults: true });
-addFormats(queryAjv);
+/** Query strings arrive as text; this instance coerces "10" to 10 and fills defaults for query schemas. */
+const queryAjv = createSchemaAjv({ allErrors: false, coerceTypes: true, useDefaults: true });
 
 const cache = new WeakMap<object, ValidateFunction>();
 const queryCache = new WeakMap<object, ValidateFunction>();
@@ -97,7 +89,7 @@ export function validateBody<T>(schema: object, body: unknown): T {
     throw new ApiError('invalid_request', 'The request body must be a JSON object.');
   }
   assertStorableJson(body);
-  const fn = compiled(ajv, cache, schema);
+  const fn = compiled(bodyAjv, cache, schema);
   if (!fn(body)) {
     const first = fn.errors![0]!;
     const { field, message } = describeAjvError(first);
