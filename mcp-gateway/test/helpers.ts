@@ -73,7 +73,7 @@ const ledgerByOrigin = new Map<string, Stack['ledger']>();
  * The ledger accepts each TOTP time step once per person (RFC 6238 §5.2). A real person signs
  * in at most once per 30 s step, but these tests sign the same person in many times a second,
  * each time as a fresh browser; so a test sign-in first forgets the person's last accepted step.
- * Replay itself is tested in ledger-service/test/internal.test.ts.
+ * Replay itself is tested in ledger-service/src/modules/internal/internal.test.ts.
  */
 async function forgetTotpStep(origin: string, email: string): Promise<void> {
   const ledger = ledgerByOrigin.get(new URL(origin).origin);

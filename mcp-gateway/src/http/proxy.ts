@@ -28,6 +28,7 @@ import { pipeline } from 'node:stream/promises';
 import type { Context } from 'koa';
 import type { Dispatcher } from 'undici';
 import type { Logger } from '../logger.ts';
+import { jsonErrorBody } from './errors.ts';
 
 const HOP_BY_HOP = new Set([
   'connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host',
@@ -111,7 +112,7 @@ export function forwardToLedger(ledgerUrl: string, dispatcher: Dispatcher, publi
       log.error({ err: (err as Error).message, path: ctx.path }, 'ledger unreachable');
       if (!ctx.res.headersSent) {
         ctx.res.writeHead(502, { 'content-type': 'application/json' });
-        ctx.res.end(JSON.stringify({ error: { code: 'unavailable', message: 'The ledger cannot be reached.' } }));
+        ctx.res.end(JSON.stringify(jsonErrorBody('unavailable', 'The ledger cannot be reached.')));
       }
       return;
     }

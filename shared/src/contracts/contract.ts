@@ -29,7 +29,7 @@ export interface Contract {
   /** relative to `{base_url}`; `:vc` is vendor|customer (listed once per side), other `:name` segments are integer ids */
   readonly path: string;
   readonly summary: string;
-  /** the role permission (domain/permissions.ts); per side where it differs; null = any member */
+  /** the role permission (shared/src/permissions.ts); per side where it differs; null = any member */
   readonly permission: Permission | PerSide<Permission> | null;
   /** the OAuth scope an AI connection needs; null = not available to AI connections */
   readonly scope: Scope | null;
