@@ -5,16 +5,8 @@ import type { Actor } from '../domain/actor.ts';
 type AuditActor = { userId: number | null; via: Pick<Actor['via'], 'kind' | 'id' | 'label'> };
 
 /** One audit entry per change: who, via what, which entity, which action. */
-export async function recordAudit(
-  tx: Tx,
-  companyId: number,
-  actor: AuditActor,
-  entity: string,
-  entityId: number | null,
-  action: string,
-  details?: unknown,
-): Promise<void> {
-  await tx('audit_log').insert(auditRow(companyId, actor, entity, entityId, action, details));
+export async function recordAudit(tx: Tx, ...entry: Parameters<typeof auditRow>): Promise<void> {
+  await tx('audit_log').insert(auditRow(...entry));
 }
 
 /** The audit_log row recordAudit writes, for callers that insert it within a larger statement. */
