@@ -1,3 +1,4 @@
+import type { FromSchema } from 'json-schema-to-ts';
 import { currencySchema, idSchema } from './common.ts';
 import { pageQueryProperties, sortSchema } from './list.ts';
 
@@ -120,6 +121,11 @@ export const partySearchQuerySchema = {
     ...pageQueryProperties,
   },
 } as const;
+
+/** A vendor or customer write (create or update, either side), derived from the schemas. */
+export type PartyInput =
+  | FromSchema<typeof vendorCreateSchema> | FromSchema<typeof customerCreateSchema>
+  | FromSchema<typeof vendorUpdateSchema> | FromSchema<typeof customerUpdateSchema>;
 
 export const partySchemas = {
   vendor: { create: vendorCreateSchema, update: vendorUpdateSchema, read: vendorReadSchema },

@@ -1,3 +1,4 @@
+import type { FromSchema } from 'json-schema-to-ts';
 import { accountNumberSchema, amountSchema, currencySchema, dateSchema, idSchema } from './common.ts';
 import { pageQueryProperties, sortSchema } from './list.ts';
 
@@ -92,38 +93,22 @@ export function transactionSchemaFor(vc: Vc) {
   return vc === 'vendor' ? vendorTransactionSchema : customerTransactionSchema;
 }
 
-/** The write shape as TypeScript (both sides; the party fields are keyed by side). */
-export interface TransactionLineInput {
-  account: string;
-  description?: string;
-  amount: number;
-  taxAccount?: string;
-  taxAmount?: number;
+/** The write shapes as TypeScript, derived from the schemas (so they cannot drift apart). */
+export type VendorTransactionInput = FromSchema<typeof vendorTransactionSchema>;
+export type CustomerTransactionInput = FromSchema<typeof customerTransactionSchema>;
+export type TransactionInput = VendorTransactionInput | CustomerTransactionInput;
+export type TransactionLineInput = FromSchema<typeof transactionLineSchema>;
+export type TransactionFileInput = FromSchema<typeof transactionFileSchema>;
+
+/** The party a write names on its side: `{vc}_id` and/or `{vc}number` (the body was validated for that side). */
+export function partyRefOf(vc: Vc, input: TransactionInput): { id: number | undefined; number: string | undefined } {
+  const fields: Partial<Record<`${Vc}_id`, number> & Record<`${Vc}number`, string>> = input;
+  return { id: fields[`${vc}_id`], number: fields[`${vc}number`] };
 }
-export interface TransactionFileInput {
-  name: string;
-  data: string;
-}
-export interface TransactionInput {
-  type?: 'transaction';
-  vendor_id?: number;
-  vendornumber?: string;
-  customer_id?: number;
-  customernumber?: string;
-  documentNumber?: string;
-  invNumber?: string;
-  invDate: string;
-  dueDate?: string;
-  curr?: string;
-  exchangerate?: number;
-  recordAccount?: string;
-  description?: string;
-  taxincluded?: boolean;
-  pending?: '0' | 0;
-  payment_file?: 0 | 1;
-  vc_bank_id?: number;
-  lines: TransactionLineInput[];
-  files?: TransactionFileInput[];
+
+/** The vendor side's payment fields; none on the customer side. */
+export function paymentFieldsOf(input: TransactionInput): Pick<VendorTransactionInput, 'payment_file' | 'vc_bank_id'> {
+  return 'payment_file' in input || 'vc_bank_id' in input ? input : {};
 }
 
 /** Whether a write asks to post: `pending` "0" or, as integrations often send it, the number 0. */
@@ -244,6 +229,9 @@ export const bankAccountCreateSchema = {
     description: { type: 'string', maxLength: 200 },
   },
 } as const;
+
+/** A vendor bank account as entered, derived from its schema. */
+export type BankAccountInput = FromSchema<typeof bankAccountCreateSchema>;
 
 export const bankAccountReadSchema = {
   type: 'object',

@@ -1,13 +1,8 @@
 import { electronicFormatIBAN, isValidBIC, isValidIBAN } from 'ibantools';
+import type { BankAccountInput } from '@ledger/shared';
 import { ruleInvalid } from '../../domain/errors.ts';
 
-/** A vendor bank account as entered: IBAN checked with mod-97 (and country length), BIC by format. */
-export interface BankAccountInput {
-  iban: string;
-  bic?: string;
-  name?: string;
-  description?: string;
-}
+/** A vendor bank account as entered (BankAccountInput): IBAN checked with mod-97 (and country length), BIC by format. */
 
 export interface BankAccount {
   iban: string;

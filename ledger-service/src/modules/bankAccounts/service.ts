@@ -3,7 +3,8 @@ import { recordAudit } from '../../db/audit.ts';
 import { wholeList, type ListPage } from '../../db/listOrder.ts';
 import { notFound } from '../../domain/errors.ts';
 import type { ServiceContext } from '../serviceContext.ts';
-import { normalizeBankAccount, type BankAccountInput } from './rules.ts';
+import type { BankAccountInput } from '@ledger/shared';
+import { normalizeBankAccount } from './rules.ts';
 import { createBankAccount, listBankAccounts, vendorExists } from './store.ts';
 
 async function requireVendor(tx: Tx, vendorId: number): Promise<void> {

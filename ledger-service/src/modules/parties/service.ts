@@ -1,9 +1,9 @@
-import { numberField, type Side } from '@ledger/shared';
+import { numberField, type PartyInput, type Side } from '@ledger/shared';
 import type { Tx } from '../../db/knex.ts';
 import { recordAudit } from '../../db/audit.ts';
 import { conflict, notFound } from '../../domain/errors.ts';
 import type { ServiceContext } from '../serviceContext.ts';
-import { createParty, deleteParty, getParty, updateParty, type Party, type PartyInput } from './store.ts';
+import { createParty, deleteParty, getParty, updateParty, type Party } from './store.ts';
 
 /** Vendors and customers: every change is audited in the same transaction. */
 

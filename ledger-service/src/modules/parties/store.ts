@@ -1,4 +1,4 @@
-import { PARTY_FIELDS, numberField, type PartyField, type Side } from '@ledger/shared';
+import { PARTY_FIELDS, numberField, type PartyInput, type Side } from '@ledger/shared';
 import type { Tx } from '../../db/knex.ts';
 import type { Company } from '../../db/companies.ts';
 import { nextNumber } from '../../db/sequences.ts';
@@ -6,8 +6,6 @@ import { orderBySql, type ListPage } from '../../db/listOrder.ts';
 import { conflict } from '../../domain/errors.ts';
 
 /** Vendors and customers (one `parties` table, told apart by `vc`). Runs inside a tenant transaction. */
-
-export type PartyInput = Partial<Record<PartyField, string | number | null>> & Record<string, unknown>;
 
 /** The read shape: id, the side's number field, and every stored field (null when unset). */
 export type Party = { id: number } & Record<string, string | number | null>;
@@ -33,8 +31,9 @@ function toReadShape(vc: Side, row: PartyRow): Party {
 /** Only the known columns of a validated body; the side's number field becomes `number`. */
 function columns(vc: Side, input: PartyInput): Record<string, unknown> {
   const cols: Record<string, unknown> = {};
-  for (const f of PARTY_FIELDS) if (f in input) cols[f] = input[f];
-  const num = input[numberField(vc)];
+  const fields: Readonly<Record<string, unknown>> = input;
+  for (const f of PARTY_FIELDS) if (f in fields) cols[f] = fields[f];
+  const num = fields[numberField(vc)];
   if (typeof num === 'string') cols.number = num;
   return cols;
 }

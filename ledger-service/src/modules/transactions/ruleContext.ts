@@ -1,5 +1,5 @@
 import type { Decimal } from 'decimal.js';
-import { Money, type TransactionInput } from '@ledger/shared';
+import { Money, partyRefOf, paymentFieldsOf, type TransactionInput } from '@ledger/shared';
 import type { Tx } from '../../db/knex.ts';
 import type { Company } from '../../db/companies.ts';
 import type { Vc } from './posting.ts';
@@ -22,8 +22,9 @@ export async function loadRuleContext(tx: Tx, company: Company, vc: Vc, input: T
   const defaultControl = vc === 'vendor' ? company.settings.ap_account : company.settings.ar_account;
   const roundingAccount = company.settings.rounding_account;
   const accnos = referencedAccounts(input, [defaultControl, roundingAccount]);
-  const partyId = (vc === 'vendor' ? input.vendor_id : input.customer_id) ?? null;
-  const partyNumber = (vc === 'vendor' ? input.vendornumber : input.customernumber) ?? null;
+  const party = partyRefOf(vc, input);
+  const partyId = party.id ?? null;
+  const partyNumber = party.number ?? null;
 
   const { rows } = await tx.raw<{ rows: SnapshotRow[] }>(
     `with acc as (select id, accno, link from accounts where accno = any(?::text[]))
@@ -37,7 +38,7 @@ export async function loadRuleContext(tx: Tx, company: Company, vc: Vc, input: T
            and t.valid_from <= ?::date and (t.valid_to is null or t.valid_to >= ?::date)) as rates,
        (select coalesce(json_agg(json_build_object('id', b.id, 'partyId', b.party_id)), '[]')
           from vendor_bank_accounts b where b.id = ?::bigint) as bank`,
-    [accnos, company.id, vc, partyId, partyNumber, input.invDate, input.invDate, input.vc_bank_id ?? null],
+    [accnos, company.id, vc, partyId, partyNumber, input.invDate, input.invDate, paymentFieldsOf(input).vc_bank_id ?? null],
   );
   const row = rows[0]!;
   const accounts = new Map<string, ChartAccount>(

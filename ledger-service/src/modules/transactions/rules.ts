@@ -1,5 +1,5 @@
 import type { Decimal } from 'decimal.js';
-import { Money, decimalPlaces, minorUnits, type TransactionInput } from '@ledger/shared';
+import { Money, decimalPlaces, minorUnits, partyRefOf, paymentFieldsOf, type TransactionInput } from '@ledger/shared';
 import type { PostingInput, PostingLineInput, Vc } from './posting.ts';
 import { DomainError, ruleInvalid } from '../../domain/errors.ts';
 
@@ -63,8 +63,7 @@ export function assertOpenPeriod(date: string, closedUntil: string | null, field
 }
 
 function resolveParty(vc: Vc, input: TransactionInput, parties: PartyRef[]): PartyRef {
-  const id = vc === 'vendor' ? input.vendor_id : input.customer_id;
-  const number = vc === 'vendor' ? input.vendornumber : input.customernumber;
+  const { id, number } = partyRefOf(vc, input);
   if (id === undefined && number === undefined) {
     throw ruleInvalid(`Send ${vc}_id or ${vc}number.`, `/${vc}_id`);
   }
@@ -137,8 +136,9 @@ export function resolveTransaction(vc: Vc, input: TransactionInput, ctx: RuleCon
     };
   });
 
-  const paymentFile = input.payment_file === 1;
-  const vcBankId = input.vc_bank_id ?? null;
+  const payment = paymentFieldsOf(input);
+  const paymentFile = payment.payment_file === 1;
+  const vcBankId = payment.vc_bank_id ?? null;
   if (paymentFile && vcBankId === null) throw ruleInvalid('payment_file 1 needs vc_bank_id, the vendor bank account to pay to.', '/vc_bank_id');
   if (vcBankId !== null && !ctx.bankAccounts.some((b) => b.id === vcBankId && b.partyId === party.id)) {
     throw ruleInvalid(`Bank account ${vcBankId} is not a bank account of this vendor.`, '/vc_bank_id');
