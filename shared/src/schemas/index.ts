@@ -3,3 +3,4 @@ export * from './party.ts';
 export * from './system.ts';
 export * from './transaction.ts';
 export * from './list.ts';
+export * from './service.ts';
