@@ -12,7 +12,7 @@ export const PERMISSIONS = [
   'vendors.reports.transactions', 'vendors.postings.vendor_transaction', 'vendors.postings.approve', 'vendors.postings.reverse',
   'customers.reports.transactions', 'customers.postings.customer_transaction', 'customers.postings.approve', 'customers.postings.reverse',
   'vendors.postings.vendor_invoice', 'customers.postings.sales_invoice',
-  'vendors.postings.payment', 'customers.postings.receipt', 'workstation.workstation', 'services.services',
+  'vendors.postings.payment', 'customers.postings.receipt', 'workstation.workstation', 'services.services', 'services.add_service',
   // general ledger and reports
   'gl.journal_entries', 'gl.add_journal_entry', 'reports.reports',
   // bank, documents
@@ -33,7 +33,7 @@ const CLERK: Permission[] = [
   ...READ,
   'vendors.add_vendor', 'customers.add_customer',
   'vendors.postings.vendor_transaction', 'customers.postings.customer_transaction',
-  'vendors.postings.vendor_invoice', 'customers.postings.sales_invoice', 'documents.upload',
+  'vendors.postings.vendor_invoice', 'customers.postings.sales_invoice', 'documents.upload', 'services.add_service',
 ];
 
 const ACCOUNTANT: Permission[] = [

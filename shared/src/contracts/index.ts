@@ -6,6 +6,7 @@
  */
 import type { Contract } from './contract.ts';
 import * as parties from './parties.ts';
+import * as services from './services.ts';
 import * as system from './system.ts';
 import * as transactions from './transactions.ts';
 
@@ -13,7 +14,7 @@ export * from './contract.ts';
 export * from './errorStatuses.ts';
 
 /** The contracts by name (`contracts.getParty`), for handlers and MCP tools. */
-export const contracts = { ...system, ...parties, ...transactions } as const;
+export const contracts = { ...system, ...parties, ...services, ...transactions } as const;
 export type ContractName = keyof typeof contracts;
 
 export const CONTRACTS: readonly Contract[] = Object.values(contracts);
