@@ -1,6 +1,7 @@
 import type { Route } from '../kernel/route.ts';
 import { authRoutes } from './auth/routes.ts';
 import { bankAccountRoutes } from './bankAccounts/routes.ts';
+import { invoiceRoutes } from './invoices/routes.ts';
 import { partyRoutes } from './parties/routes.ts';
 import { serviceRoutes } from './services/routes.ts';
 import { systemRoutes } from './system/routes.ts';
@@ -10,4 +11,4 @@ import { transactionRoutes } from './transactions/routes.ts';
  * Every handler under /client/:dataset, one module per area. The kernel pairs them with
  * the contract list (shared/src/contracts): a contract without a handler fails start-up.
  */
-export const clientRoutes: Route[] = [...authRoutes, ...transactionRoutes, ...partyRoutes, ...bankAccountRoutes, ...serviceRoutes, ...systemRoutes];
+export const clientRoutes: Route[] = [...authRoutes, ...transactionRoutes, ...invoiceRoutes, ...partyRoutes, ...bankAccountRoutes, ...serviceRoutes, ...systemRoutes];

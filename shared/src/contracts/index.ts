@@ -5,6 +5,7 @@
  * docs tables sort by path.
  */
 import type { Contract } from './contract.ts';
+import * as invoices from './invoices.ts';
 import * as parties from './parties.ts';
 import * as services from './services.ts';
 import * as system from './system.ts';
@@ -14,7 +15,7 @@ export * from './contract.ts';
 export * from './errorStatuses.ts';
 
 /** The contracts by name (`contracts.getParty`), for handlers and MCP tools. */
-export const contracts = { ...system, ...parties, ...services, ...transactions } as const;
+export const contracts = { ...system, ...parties, ...services, ...transactions, ...invoices } as const;
 export type ContractName = keyof typeof contracts;
 
 export const CONTRACTS: readonly Contract[] = Object.values(contracts);

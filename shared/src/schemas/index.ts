@@ -4,3 +4,4 @@ export * from './system.ts';
 export * from './transaction.ts';
 export * from './list.ts';
 export * from './service.ts';
+export * from './invoice.ts';

@@ -4,6 +4,7 @@ import * as m002 from './002_arap.ts';
 import * as m003 from './003_totp_replay.ts';
 import * as m004 from './004_file_hash.ts';
 import * as m006 from './006_services.ts';
+import * as m007 from './007_invoices.ts';
 
 /**
  * Migrations are listed here rather than discovered on disk, so they load the same
@@ -15,6 +16,7 @@ const migrations: Record<string, { up(k: Knex): Promise<void>; down(k: Knex): Pr
   '003_totp_replay': m003,
   '004_file_hash': m004,
   '006_services': m006,
+  '007_invoices': m007,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

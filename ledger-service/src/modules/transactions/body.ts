@@ -86,20 +86,23 @@ function checkCurrency(body: Record<string, unknown>): void {
   }
 }
 
-function requireComplete(body: Record<string, unknown>, vc: string): void {
-  const missing = ['invDate', 'lines'].filter((k) => !(k in body));
+function requireComplete(body: Record<string, unknown>, vc: string, listField: string): void {
+  const missing = ['invDate', listField].filter((k) => !(k in body));
   if (!(`${vc}_id` in body) && !(`${vc}number` in body)) missing.push(`${vc}_id`);
   if (missing.length > 0) {
     throw new ApiError(
       'invalid_request',
-      `The complete document is required (it is saved as sent, lines replaced); missing: ${missing.join(', ')}.`,
+      `The complete document is required (it is saved as sent, ${listField} replaced); missing: ${missing.join(', ')}.`,
       `/${missing[0]}`,
     );
   }
 }
 
-/** prepareBody for create (complete: false), update and approve (complete document required). */
-export function transactionBody(opts: { complete: boolean; approve?: boolean }) {
+/**
+ * prepareBody for create (complete: false), update and approve (complete document required).
+ * `listField`: what the document's rows are called — `lines` (transactions) or `items` (invoices).
+ */
+export function transactionBody(opts: { complete: boolean; approve?: boolean; listField?: 'lines' | 'items' }) {
   return async (ctx: Context): Promise<unknown> => {
     let body: unknown = ctx.request.body;
     let uploads: FileContent[] = [];
@@ -107,7 +110,7 @@ export function transactionBody(opts: { complete: boolean; approve?: boolean }) 
     ctx.state.uploads = uploads;
     if (!isObject(body)) throw new ApiError('invalid_request', 'The request body must be a JSON object.');
     checkCurrency(body);
-    if (opts.complete) requireComplete(body, String(ctx.params.vc));
+    if (opts.complete) requireComplete(body, String(ctx.params.vc), opts.listField ?? 'lines');
     // approving posts: pending "0" is implied when left out
     if (opts.approve && !('pending' in body)) body = { ...body, pending: '0' };
     return body;
@@ -115,7 +118,7 @@ export function transactionBody(opts: { complete: boolean; approve?: boolean }) 
 }
 
 /** All attachments of a write: data URIs of the JSON body and multipart file parts. */
-export function collectFiles(ctx: Context, input: TransactionInput): FileContent[] {
+export function collectFiles(ctx: Context, input: Pick<TransactionInput, 'files'>): FileContent[] {
   const limit = fileLimit(ctx);
   const fromJson = (input.files ?? []).map((f, i) => parseDataUri(f.name, f.data, limit, `/files/${i}/data`));
   return [...fromJson, ...((ctx.state.uploads as FileContent[] | undefined) ?? [])];

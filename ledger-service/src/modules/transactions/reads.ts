@@ -2,7 +2,7 @@ import { Money, roundTo, toJsonNumber } from '@ledger/shared';
 import type { Decimal } from 'decimal.js';
 import type { Tx } from '../../db/knex.ts';
 import { orderBySql, type ListPage } from '../../db/listOrder.ts';
-import type { HeaderRow } from './store.ts';
+import type { DocumentType, HeaderRow } from './store.ts';
 import type { Vc } from './posting.ts';
 import { taxTotals } from './tax.ts';
 
@@ -41,7 +41,7 @@ export type TransactionRead = Record<string, unknown> & { id: number; status: st
 
 
 /** Drops null and undefined fields: the read shape only carries what is set. */
-function compact<T extends Record<string, unknown>>(o: T): T {
+export function compact<T extends Record<string, unknown>>(o: T): T {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null && v !== undefined)) as T;
 }
 
@@ -52,6 +52,11 @@ export interface ReadOptions {
 }
 
 export async function readTransaction(tx: Tx, vc: Vc, id: number, opts: ReadOptions): Promise<TransactionRead | undefined> {
+  return readDocument(tx, vc, id, opts, 'transaction');
+}
+
+/** The read shape of one document of a type; invoices (modules/invoices/reads.ts) add their items to it. */
+export async function readDocument(tx: Tx, vc: Vc, id: number, opts: ReadOptions, type: DocumentType): Promise<TransactionRead | undefined> {
   const { rows } = await tx.raw<{ rows: DocumentRow[] }>(
     `select t.*, p.number as party_number, p.name as party_name, ra.accno as record_accno,
        (select coalesce(json_agg(json_build_object(
@@ -66,8 +71,8 @@ export async function readTransaction(tx: Tx, vc: Vc, id: number, opts: ReadOpti
      from arap_transactions t
      join parties p on p.id = t.party_id
      join accounts ra on ra.id = t.record_account_id
-     where t.id = ? and t.vc = ?`,
-    [id, vc],
+     where t.id = ? and t.vc = ? and t.type = ?`,
+    [id, vc, type],
   );
   const row = rows[0];
   return row && toReadShape(row, opts.fileUrlBase, opts.baseCurrency);
@@ -87,7 +92,7 @@ function toReadShape(row: DocumentRow, fileUrlBase: string, baseCurrency: string
   const gross = new Money(row.amount);
   return compact({
     id: row.id,
-    type: 'transaction',
+    type: row.type,
     vc,
     [`${vc}_id`]: row.party_id,
     [`${vc}number`]: row.party_number,
@@ -161,7 +166,7 @@ const TRANSACTION_ORDER = { inv_date: 't.inv_date', id: 't.id' };
 export async function listTransactions(tx: Tx, vc: Vc, f: ListFilter): Promise<ListPage<Record<string, unknown>>> {
   const q = tx('arap_transactions as t')
     .join('parties as p', 'p.id', 't.party_id')
-    .where('t.vc', vc);
+    .where({ 't.vc': vc, 't.type': 'transaction' });
   if (f.document_number !== undefined) q.where('t.document_number', f.document_number);
   if (f.inv_number !== undefined) q.where('t.inv_number', f.inv_number);
   if (f.status !== undefined) q.where('t.status', f.status);
@@ -201,9 +206,9 @@ export async function listTransactions(tx: Tx, vc: Vc, f: ListFilter): Promise<L
   return { rows: page, total: Number(counted?.n ?? 0) };
 }
 
-export async function readFile(tx: Tx, vc: Vc, id: number, fileId: number) {
+export async function readFile(tx: Tx, vc: Vc, id: number, fileId: number, type: DocumentType = 'transaction') {
   return (await tx('arap_files as f')
     .join('arap_transactions as t', 't.id', 'f.transaction_id')
-    .where({ 'f.id': fileId, 'f.transaction_id': id, 't.vc': vc })
+    .where({ 'f.id': fileId, 'f.transaction_id': id, 't.vc': vc, 't.type': type })
     .first('f.name', 'f.media_type', 'f.data')) as { name: string; media_type: string; data: Buffer } | undefined;
 }

@@ -1,4 +1,5 @@
 import { amountJson, formatAmount, Money, requestsPosting, type TransactionInput } from '@ledger/shared';
+import type { Knex } from 'knex';
 import type { Tx } from '../../db/knex.ts';
 import { closedUntil, type Company } from '../../db/companies.ts';
 import { auditRow, recordAudit } from '../../db/audit.ts';
@@ -6,7 +7,7 @@ import { loadRuleContext } from './ruleContext.ts';
 import { readFile, readTransaction, type ReadOptions, type TransactionRead } from './reads.ts';
 import {
   deleteEntries, deleteFile, deleteHeader, hasPayments, insertDocument, insertEntries, insertFiles, insertHeader, lockHeader,
-  numberTaken, replaceLines, sequenceKind, updateHeader, type HeaderRow,
+  numberTaken, replaceLines, sequenceKind, updateHeader, type DocumentType, type HeaderRow,
 } from './store.ts';
 import type { Actor } from '../../domain/actor.ts';
 import type { FileContent } from './dataUri.ts';
@@ -27,11 +28,41 @@ export interface WriteContext {
   actor: Actor;
   vc: Vc;
   read: ReadOptions;
+  /** the kind of document the workflow handles; default AR/AP transactions */
+  kind?: DocumentKind;
 }
 
+/**
+ * What differs between the document kinds that share this workflow (AR/AP transactions
+ * here, invoices in modules/invoices): the `type` column, the noun in messages, the
+ * audit entity, the read shape, and what a reversal copies besides header and lines.
+ */
+export interface DocumentKind {
+  type: DocumentType;
+  noun: string;
+  entity(vc: Vc): string;
+  read(tx: Tx, vc: Vc, id: number, opts: ReadOptions): Promise<TransactionRead | undefined>;
+  /** copies the kind's own rows of a reversed document to its reversal (negated) */
+  copyToReversal?(tx: Tx, fromId: number, toId: number): Promise<void>;
+}
+
+export const TRANSACTION_KIND: DocumentKind = {
+  type: 'transaction',
+  noun: 'transaction',
+  entity: (vc) => `${vc}_transaction`,
+  read: readTransaction,
+};
+
+const kindOf = (c: WriteContext): DocumentKind => c.kind ?? TRANSACTION_KIND;
+
 export interface DocumentWrite {
+  /** the document as lines (an invoice's items already turned into lines) */
   input: TransactionInput;
   files: FileContent[];
+  /** the kind's own header columns (invoice fields) */
+  typeColumns?: Readonly<Record<string, Knex.Value>>;
+  /** writes the kind's own rows once header and lines are saved (invoice items) */
+  afterSave?(tx: Tx, id: number): Promise<void>;
 }
 
 /** Posting changes the books: it needs the side's approve permission besides the posting permission. */
@@ -62,8 +93,9 @@ function check(c: WriteContext, input: TransactionInput, posting: boolean, ctx: 
 }
 
 async function lockOrNotFound(c: WriteContext, id: number): Promise<HeaderRow> {
-  const row = await lockHeader(c.tx, c.vc, id);
-  if (!row) throw notFound(`No ${c.vc} transaction with id ${id}.`);
+  const kind = kindOf(c);
+  const row = await lockHeader(c.tx, c.vc, id, kind.type);
+  if (!row) throw notFound(`No ${c.vc} ${kind.noun} with id ${id}.`);
   return row;
 }
 
@@ -80,9 +112,13 @@ export async function createTransaction(c: WriteContext, doc: DocumentWrite): Pr
   const posting = requestsPosting(doc.input);
   const { resolved, computed } = await prepare(c, doc.input, posting);
   const status = posting ? 'posted' : 'draft';
-  const fields = { documentNumber: doc.input.documentNumber ?? null, description: doc.input.description ?? null, status } as const;
+  const kind = kindOf(c);
+  const fields = {
+    documentNumber: doc.input.documentNumber ?? null, description: doc.input.description ?? null, status,
+    typeColumns: { type: kind.type, ...doc.typeColumns },
+  } as const;
   const own = doc.input.invNumber;
-  const audit = auditRow(c.company.id, c.actor, `${c.vc}_transaction`, null, posting ? 'create_posted' : 'create', {
+  const audit = auditRow(c.company.id, c.actor, kind.entity(c.vc), null, posting ? 'create_posted' : 'create', {
     status, currency: resolved.currency, gross: amountJson(computed.gross, resolved.currency), files: doc.files.length,
   });
   const number = own === undefined ? { sequence: sequenceKind(c.vc) } : { own };
@@ -90,6 +126,7 @@ export async function createTransaction(c: WriteContext, doc: DocumentWrite): Pr
   for (let attempt = 0; attempt < 1000; attempt++) {
     const created = await insertDocument(c.tx, c.company, c.vc, { number, resolved, posting: computed, fields, audit });
     if (created) {
+      await doc.afterSave?.(c.tx, created.id);
       await insertFiles(c.tx, c.company.id, created.id, doc.files);
       return { ...created, status };
     }
@@ -100,25 +137,29 @@ export async function createTransaction(c: WriteContext, doc: DocumentWrite): Pr
 
 /** Saves the complete document over an existing one: header, lines and (when posted) ledger lines. */
 async function saveOver(c: WriteContext, current: HeaderRow, doc: DocumentWrite, posting: boolean, action: string): Promise<void> {
+  const kind = kindOf(c);
   const { resolved, computed } = await prepare(c, doc.input, posting);
-  const previous = await readTransaction(c.tx, c.vc, current.id, c.read);
+  const previous = await kind.read(c.tx, c.vc, current.id, c.read);
   await updateHeader(c.tx, current.id, c.vc, current, doc.input.invNumber, resolved, computed, {
     documentNumber: doc.input.documentNumber ?? null,
     description: doc.input.description ?? null,
     status: posting ? 'posted' : 'draft',
+    typeColumns: doc.typeColumns,
   });
   await replaceLines(c.tx, c.company.id, current.id, resolved.posting.lines, computed, true);
   await deleteEntries(c.tx, current.id);
   if (posting) await insertEntries(c.tx, c.company.id, current.id, resolved.invDate, resolved.currency, computed.entries);
+  await doc.afterSave?.(c.tx, current.id);
   await insertFiles(c.tx, c.company.id, current.id, doc.files);
-  await recordAudit(c.tx, c.company.id, c.actor, `${c.vc}_transaction`, current.id, action, { previous });
+  await recordAudit(c.tx, c.company.id, c.actor, kind.entity(c.vc), current.id, action, { previous });
 }
 
 async function assertChangeable(c: WriteContext, row: HeaderRow): Promise<void> {
-  if (row.status === 'reversed') throw conflict(`Transaction ${row.id} is reversed and cannot be changed.`);
-  if (row.reversal_of_id !== null) throw conflict(`Transaction ${row.id} reverses another document and cannot be changed.`);
+  const noun = capitalized(kindOf(c).noun);
+  if (row.status === 'reversed') throw conflict(`${noun} ${row.id} is reversed and cannot be changed.`);
+  if (row.reversal_of_id !== null) throw conflict(`${noun} ${row.id} reverses another document and cannot be changed.`);
   if (row.status === 'posted' && (await hasPayments(c.tx, row))) {
-    throw conflict(`Transaction ${row.id} has payments and cannot be changed; reverse it instead.`);
+    throw conflict(`${noun} ${row.id} has payments and cannot be changed; reverse it instead.`);
   }
 }
 
@@ -129,40 +170,44 @@ export async function updateTransaction(c: WriteContext, id: number, doc: Docume
   await assertOpen(c, row.inv_date);
   const posting = row.status === 'posted' || requestsPosting(doc.input);
   await saveOver(c, row, doc, posting, row.status === 'draft' && posting ? 'approve' : 'update');
-  return (await readTransaction(c.tx, c.vc, id, c.read))!;
+  return (await kindOf(c).read(c.tx, c.vc, id, c.read))!;
 }
 
 /** POST /{id}/approve: saves the complete document sent, then posts it. */
 export async function approveTransaction(c: WriteContext, id: number, doc: DocumentWrite): Promise<TransactionRead> {
   const row = await lockOrNotFound(c, id);
-  if (row.status !== 'draft') throw conflict(`Transaction ${id} is ${row.status}; only drafts can be approved.`);
+  if (row.status !== 'draft') throw conflict(`${capitalized(kindOf(c).noun)} ${id} is ${row.status}; only drafts can be approved.`);
   await assertOpen(c, row.inv_date);
   await saveOver(c, row, doc, true, 'approve');
-  return (await readTransaction(c.tx, c.vc, id, c.read))!;
+  return (await kindOf(c).read(c.tx, c.vc, id, c.read))!;
 }
 
 export async function transactionById(c: WriteContext, id: number): Promise<TransactionRead> {
-  const doc = await readTransaction(c.tx, c.vc, id, c.read);
-  if (!doc) throw notFound(`No ${c.vc} transaction with id ${id}.`);
+  const kind = kindOf(c);
+  const doc = await kind.read(c.tx, c.vc, id, c.read);
+  if (!doc) throw notFound(`No ${c.vc} ${kind.noun} with id ${id}.`);
   return doc;
 }
 
 /** An attachment for download: its name, media type and bytes. */
-export async function transactionFile(tx: Tx, vc: Vc, id: number, fileId: number): Promise<{ name: string; media_type: string; data: Buffer }> {
-  const file = await readFile(tx, vc, id, fileId);
-  if (!file) throw notFound(`No file ${fileId} on ${vc} transaction ${id}.`);
+export async function transactionFile(
+  tx: Tx, vc: Vc, id: number, fileId: number, kind: DocumentKind = TRANSACTION_KIND,
+): Promise<{ name: string; media_type: string; data: Buffer }> {
+  const file = await readFile(tx, vc, id, fileId, kind.type);
+  if (!file) throw notFound(`No file ${fileId} on ${vc} ${kind.noun} ${id}.`);
   return file;
 }
 
 export async function deleteTransaction(c: WriteContext, id: number): Promise<void> {
   const row = await lockOrNotFound(c, id);
+  const kind = kindOf(c);
   if (row.status !== 'draft') {
-    throw conflict(`Transaction ${id} is ${row.status}; only drafts can be deleted (reverse a posted document).`);
+    throw conflict(`${capitalized(kind.noun)} ${id} is ${row.status}; only drafts can be deleted (reverse a posted document).`);
   }
   await assertOpen(c, row.inv_date);
-  const previous = await readTransaction(c.tx, c.vc, id, c.read);
+  const previous = await kind.read(c.tx, c.vc, id, c.read);
   await deleteHeader(c.tx, id);
-  await recordAudit(c.tx, c.company.id, c.actor, `${c.vc}_transaction`, id, 'delete', { previous });
+  await recordAudit(c.tx, c.company.id, c.actor, kind.entity(c.vc), id, 'delete', { previous });
 }
 
 /**
@@ -176,8 +221,8 @@ export async function deleteTransactionFile(c: WriteContext, id: number, fileId:
   if (row.status === 'posted') requireApprover(c.actor, c.vc);
   await assertOpen(c, row.inv_date);
   const file = await deleteFile(c.tx, id, fileId);
-  if (!file) throw notFound(`No file ${fileId} on ${c.vc} transaction ${id}.`);
-  await recordAudit(c.tx, c.company.id, c.actor, `${c.vc}_transaction`, id, 'delete_file', {
+  if (!file) throw notFound(`No file ${fileId} on ${c.vc} ${kindOf(c).noun} ${id}.`);
+  await recordAudit(c.tx, c.company.id, c.actor, kindOf(c).entity(c.vc), id, 'delete_file', {
     file_id: fileId, name: file.name, media_type: file.media_type, size: file.size, sha256: file.sha256,
   });
 }
@@ -190,14 +235,17 @@ export async function reverseTransaction(
   c: WriteContext, id: number, opts: { date: string; description?: string },
 ): Promise<{ id: number; invNumber: string }> {
   const row = await lockOrNotFound(c, id);
-  if (row.status !== 'posted') throw conflict(`Transaction ${id} is ${row.status}; only posted documents can be reversed.`);
-  if (row.reversal_of_id !== null) throw conflict(`Transaction ${id} is itself a reversal.`);
-  if (await hasPayments(c.tx, row)) throw conflict(`Transaction ${id} has payments; reverse the payments first.`);
+  const kind = kindOf(c);
+  const noun = capitalized(kind.noun);
+  if (row.status !== 'posted') throw conflict(`${noun} ${id} is ${row.status}; only posted documents can be reversed.`);
+  if (row.reversal_of_id !== null) throw conflict(`${noun} ${id} is itself a reversal.`);
+  if (await hasPayments(c.tx, row)) throw conflict(`${noun} ${id} has payments; reverse the payments first.`);
   if (opts.date < row.inv_date) throw ruleInvalid(`The reversal date must not lie before the document date ${row.inv_date}.`, '/date');
   await assertOpen(c, opts.date, '/date');
 
   const neg = (v: string) => new Money(v).negated().toString();
   const { id: reversalId, invNumber } = await insertHeader(c.tx, c.company, c.vc, undefined, {
+    type: row.type,
     party_id: row.party_id,
     document_number: row.document_number,
     inv_date: opts.date,
@@ -222,16 +270,19 @@ export async function reverseTransaction(
        from arap_lines where transaction_id = ?`,
     [reversalId, row.id],
   );
+  await kind.copyToReversal?.(c.tx, row.id, reversalId);
   const original = (await c.tx('ledger_entries').where({ transaction_id: row.id }).select('account_id', 'amount', 'fx_amount', 'kind')) as {
     account_id: number; amount: string; fx_amount: string; kind: 'amount' | 'tax' | 'control' | 'rounding';
   }[];
   const reversed = reverseEntries(original.map((e) => ({ accountId: e.account_id, amount: new Money(e.amount), fxAmount: new Money(e.fx_amount), kind: e.kind })));
   await insertEntries(c.tx, c.company.id, reversalId, opts.date, row.currency, reversed);
   await c.tx('arap_transactions').where({ id: row.id }).update({ status: 'reversed', reversed_by_id: reversalId, updated_at: c.tx.fn.now() });
-  await recordAudit(c.tx, c.company.id, c.actor, `${c.vc}_transaction`, row.id, 'reverse', { reversal_id: reversalId, date: opts.date });
-  await recordAudit(c.tx, c.company.id, c.actor, `${c.vc}_transaction`, reversalId, 'create_reversal', { reversal_of: row.id, invNumber });
+  await recordAudit(c.tx, c.company.id, c.actor, kind.entity(c.vc), row.id, 'reverse', { reversal_id: reversalId, date: opts.date });
+  await recordAudit(c.tx, c.company.id, c.actor, kind.entity(c.vc), reversalId, 'create_reversal', { reversal_of: row.id, invNumber });
   return { id: reversalId, invNumber };
 }
+
+const capitalized = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 /** Today in UTC as yyyy-mm-dd (default date of a reversal). */
 export function today(): string {

@@ -12,10 +12,13 @@ import { conflict } from '../../domain/errors.ts';
 
 /** Rows of arap_transactions and the SQL that writes them. Every function runs inside the caller's transaction. */
 export type Status = 'draft' | 'posted' | 'reversed';
+/** What a row of arap_transactions is: an AR/AP transaction (lines) or an invoice (items, modules/invoices). */
+export type DocumentType = 'transaction' | 'invoice';
 
 export interface HeaderRow {
   id: number;
   vc: Vc;
+  type: DocumentType;
   party_id: number;
   inv_number: string;
   document_number: string | null;
@@ -41,6 +44,8 @@ export interface HeaderFields {
   documentNumber: string | null;
   description: string | null;
   status: Status;
+  /** the columns of the document's type (`type` and, for invoices, their own fields) */
+  typeColumns?: Readonly<Record<string, Knex.Value>>;
 }
 
 /** A document number given by the caller that another document already has: 409 on the number field. */
@@ -59,9 +64,9 @@ export function numberFormat(company: Company, kind: string): { prefix: string; 
 
 const trimCurrency = (row: HeaderRow): HeaderRow => ({ ...row, currency: row.currency.trim() });
 
-/** Locks one document of a side for the rest of the transaction; undefined when it does not exist. */
-export async function lockHeader(tx: Tx, vc: Vc, id: number): Promise<HeaderRow | undefined> {
-  const row = (await tx('arap_transactions').where({ id, vc }).forUpdate().first()) as HeaderRow | undefined;
+/** Locks one document of a side and type for the rest of the transaction; undefined when it does not exist. */
+export async function lockHeader(tx: Tx, vc: Vc, id: number, type: DocumentType = 'transaction'): Promise<HeaderRow | undefined> {
+  const row = (await tx('arap_transactions').where({ id, vc, type }).forUpdate().first()) as HeaderRow | undefined;
   return row && trimCurrency(row);
 }
 
@@ -91,6 +96,7 @@ function headerValues(r: ResolvedTransaction, p: Posting, f: HeaderFields) {
     tax_amount: p.tax.toString(),
     amount: p.gross.toString(),
     posted_at: f.status === 'posted' ? new Date() : null,
+    ...f.typeColumns,
   };
 }
 

@@ -1,0 +1,169 @@
+import { Money, toJsonNumber, type Vc } from '@ledger/shared';
+import type { Tx } from '../../db/knex.ts';
+import { orderBySql, type ListPage } from '../../db/listOrder.ts';
+import { compact, readDocument, type ReadOptions, type TransactionRead } from '../transactions/reads.ts';
+import { paymentStatus } from './rules.ts';
+
+/** The read shapes of invoices: a transaction's read shape with items instead of lines, and list rows. */
+
+interface ItemRow {
+  service_id: number | null;
+  partnumber: string | null;
+  description: string | null;
+  quantity: string;
+  unit: string | null;
+  price: string;
+  discount: string;
+  accno: string;
+  tax_accno: string | null;
+  tax_rate: string | null;
+  amount: string;
+  tax_amount: string;
+}
+
+interface InvoiceColumns {
+  vc: Vc;
+  amount: string;
+  paid: string;
+  notes: string | null;
+  terms: number | null;
+  shippingpoint: string | null;
+  ord_number: string | null;
+  po_number: string | null;
+  qr_reference: string | null;
+}
+
+/** The fields every invoice read carries besides a transaction's (one invoice and list rows). */
+function invoiceFields(row: InvoiceColumns) {
+  const gross = new Money(row.amount);
+  return {
+    kind: 'invoice',
+    type: 'invoice',
+    ...compact({
+      notes: row.notes, terms: row.terms, shippingpoint: row.shippingpoint, ordNumber: row.ord_number, poNumber: row.po_number,
+    }),
+    paid: toJsonNumber(row.paid),
+    open: toJsonNumber(gross.minus(row.paid)),
+    payment_status: paymentStatus(gross, row.paid),
+    // reminders are sent by the e-mail module; none yet
+    reminder_level: 0,
+    ...(row.vc === 'customer' ? { qr_reference: row.qr_reference } : {}),
+    // the e-mail module lists an invoice's messages here
+    emails: [],
+  };
+}
+
+export async function readInvoice(tx: Tx, vc: Vc, id: number, opts: ReadOptions): Promise<TransactionRead | undefined> {
+  const doc = await readDocument(tx, vc, id, opts, 'invoice');
+  if (!doc) return undefined;
+  const header = (await tx('arap_transactions')
+    .where({ id })
+    .first('vc', 'amount', 'paid', 'notes', 'terms', 'shippingpoint', 'ord_number', 'po_number', 'qr_reference')) as InvoiceColumns;
+  const { rows: items } = await tx.raw<{ rows: ItemRow[] }>(
+    `select i.service_id, i.partnumber, i.description, i.quantity::text, i.unit, i.price::text, i.discount::text,
+            a.accno, ta.accno as tax_accno, l.tax_rate::text, l.amount::text, l.tax_amount::text
+       from invoice_items i
+       join arap_lines l on l.transaction_id = i.transaction_id and l.position = i.position
+       join accounts a on a.id = l.account_id
+       left join accounts ta on ta.id = l.tax_account_id
+      where i.transaction_id = ? order by i.position`,
+    [id],
+  );
+  const { lines: _lines, ...rest } = doc;
+  return {
+    ...rest,
+    ...invoiceFields(header),
+    items: items.map((i) =>
+      compact({
+        service_id: i.service_id === null ? null : Number(i.service_id),
+        partnumber: i.partnumber,
+        description: i.description,
+        quantity: toJsonNumber(i.quantity),
+        unit: i.unit,
+        price: toJsonNumber(i.price),
+        discount: toJsonNumber(i.discount),
+        account: i.accno,
+        taxAccount: i.tax_accno,
+        taxRate: i.tax_rate === null ? null : toJsonNumber(i.tax_rate),
+        amount: toJsonNumber(i.amount),
+        tax: toJsonNumber(i.tax_amount),
+      }),
+    ),
+  };
+}
+
+export interface InvoiceListFilter {
+  document_number?: string;
+  inv_number?: string;
+  status?: string;
+  payment_status?: 'open' | 'partial' | 'paid';
+  overdue?: boolean;
+  from?: string;
+  to?: string;
+  vendor_id?: number;
+  customer_id?: number;
+  vendornumber?: string;
+  customernumber?: string;
+  payment_file?: 0 | 1;
+  sort: string;
+  limit: number;
+  offset: number;
+}
+
+const INVOICE_ORDER = { inv_date: 't.inv_date', due_date: 't.due_date', id: 't.id' };
+
+/** SQL of payment_status, as rules.paymentStatus computes it. */
+const PAYMENT_STATUS_SQL = `case when t.paid = 0 then (case when t.amount = 0 then 'paid' else 'open' end)
+  when abs(t.paid) >= abs(t.amount) then 'paid' else 'partial' end`;
+const OVERDUE_SQL = `(t.status = 'posted' and t.due_date < ?::date and abs(t.paid) < abs(t.amount))`;
+
+export async function listInvoices(tx: Tx, vc: Vc, f: InvoiceListFilter, today: string): Promise<ListPage<Record<string, unknown>>> {
+  const q = tx('arap_transactions as t')
+    .join('parties as p', 'p.id', 't.party_id')
+    .where({ 't.vc': vc, 't.type': 'invoice' });
+  if (f.document_number !== undefined) q.where('t.document_number', f.document_number);
+  if (f.inv_number !== undefined) q.where('t.inv_number', f.inv_number);
+  if (f.status !== undefined) q.where('t.status', f.status);
+  if (f.payment_status !== undefined) q.whereRaw(`${PAYMENT_STATUS_SQL} = ?`, [f.payment_status]);
+  if (f.overdue !== undefined) q.whereRaw(f.overdue ? OVERDUE_SQL : `not ${OVERDUE_SQL}`, [today]);
+  if (f.from !== undefined) q.where('t.inv_date', '>=', f.from);
+  if (f.to !== undefined) q.where('t.inv_date', '<=', f.to);
+  const partyId = vc === 'vendor' ? f.vendor_id : f.customer_id;
+  const partyNumber = vc === 'vendor' ? f.vendornumber : f.customernumber;
+  if (partyId !== undefined) q.where('t.party_id', partyId);
+  if (partyNumber !== undefined) q.where('p.number', partyNumber);
+  if (f.payment_file !== undefined) q.where('t.payment_file', f.payment_file === 1);
+  const counted = (await q.clone().count({ n: '*' }).first()) as { n: string | number } | undefined;
+  const rows = (await q
+    .orderByRaw(orderBySql(f.sort, INVOICE_ORDER, 't.id'))
+    .limit(f.limit)
+    .offset(f.offset)
+    .select('t.*', 'p.number as party_number', 'p.name as party_name')) as (InvoiceColumns & Record<string, unknown> & {
+      id: number; party_id: number; party_number: string; party_name: string; currency: string;
+    })[];
+  const page = rows.map((r) => ({
+    ...compact({
+      id: r.id,
+      vc,
+      [`${vc}_id`]: r.party_id,
+      [`${vc}number`]: r.party_number,
+      name: r.party_name,
+      invNumber: r.inv_number,
+      documentNumber: r.document_number,
+      invDate: r.inv_date,
+      dueDate: r.due_date,
+      currency: r.currency.trim(),
+      exchangerate: toJsonNumber(r.exchangerate as string),
+      description: r.description,
+      status: r.status,
+      netAmount: toJsonNumber(r.net_amount as string),
+      taxAmount: toJsonNumber(r.tax_amount as string),
+      grossAmount: toJsonNumber(r.amount),
+      ...(vc === 'vendor' ? { payment_file: r.payment_file ? 1 : 0, vc_bank_id: r.vc_bank_id } : {}),
+      reversalOf: r.reversal_of_id,
+      reversedBy: r.reversed_by_id,
+    }),
+    ...invoiceFields(r),
+  }));
+  return { rows: page, total: Number(counted?.n ?? 0) };
+}

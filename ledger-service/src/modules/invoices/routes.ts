@@ -1,0 +1,68 @@
+import { contracts, type Side } from '@ledger/shared';
+import { route, type RouteRequest } from '../../kernel/route.ts';
+import { idParam } from '../../kernel/params.ts';
+import { collectFiles, transactionBody } from '../transactions/body.ts';
+import { today } from '../transactions/service.ts';
+import { listInvoices } from './reads.ts';
+import {
+  approveInvoice, createInvoice, deleteInvoice, invoiceById, invoiceFile, reverseInvoice, updateInvoice, type InvoiceContext,
+} from './service.ts';
+
+/** Invoices with items: `/arap/invoice/{vc}` (DESIGN.md §5.1; rules in docs/invoices.md). */
+
+type SideRequest = Pick<RouteRequest, 'ctx' | 'tx' | 'company' | 'actor'> & { params: { vc: Side } };
+
+function invoiceContext(req: SideRequest): InvoiceContext {
+  const { vc } = req.params;
+  return {
+    tx: req.tx,
+    company: req.company,
+    actor: req.actor,
+    vc,
+    read: { fileUrlBase: `${req.ctx.protocol}://${req.ctx.host}/client/${req.company.dataset}/arap/invoice/${vc}`, baseCurrency: req.company.base_currency },
+  };
+}
+
+const invoiceId = (req: { params: { vc: Side; id: string } }) => idParam(req.params.id, `${req.params.vc} invoice`);
+
+/** reverse takes an optional body: none at all means {} */
+const optionalBody = (ctx: RouteRequest['ctx']) =>
+  ctx.request.body === undefined || ctx.request.body === null || ctx.request.body === '' ? {} : ctx.request.body;
+
+export const invoiceRoutes = [
+  route(
+    contracts.createInvoice,
+    async (req) => createInvoice(invoiceContext(req), req.body, collectFiles(req.ctx, req.body)),
+    { prepareBody: transactionBody({ complete: false, listField: 'items' }) },
+  ),
+  route(
+    contracts.updateInvoice,
+    async (req) => updateInvoice(invoiceContext(req), invoiceId(req), req.body, collectFiles(req.ctx, req.body)),
+    { prepareBody: transactionBody({ complete: true, listField: 'items' }) },
+  ),
+  route(
+    contracts.approveInvoice,
+    async (req) => approveInvoice(invoiceContext(req), invoiceId(req), req.body, collectFiles(req.ctx, req.body)),
+    { prepareBody: transactionBody({ complete: true, approve: true, listField: 'items' }) },
+  ),
+  route(
+    contracts.reverseInvoice,
+    async (req) => {
+      const { id } = await reverseInvoice(invoiceContext(req), invoiceId(req), { date: req.body.date ?? today(), description: req.body.description });
+      return { id };
+    },
+    { prepareBody: optionalBody },
+  ),
+  route(contracts.deleteInvoice, async (req) => {
+    await deleteInvoice(invoiceContext(req), invoiceId(req));
+    return undefined;
+  }),
+  route(contracts.getInvoice, async (req) => invoiceById(invoiceContext(req), invoiceId(req))),
+  route(contracts.downloadInvoiceFile, async (req) => {
+    const file = await invoiceFile(req.tx, req.params.vc, invoiceId(req), idParam(req.params.fileId, 'file'));
+    req.ctx.attachment(file.name, { type: 'attachment' });
+    req.ctx.type = file.media_type;
+    return file.data;
+  }),
+  route(contracts.listInvoices, async (req) => listInvoices(req.tx, req.params.vc, req.query, today())),
+];

@@ -1,0 +1,61 @@
+import type { Knex } from 'knex';
+import type { CustomerInvoiceInput, Vc } from '@ledger/shared';
+import type { Tx } from '../../db/knex.ts';
+import type { FilledItem } from './rules.ts';
+
+/** Rows of invoice_items and the invoice columns of arap_transactions. Runs inside the caller's transaction. */
+
+/** The invoice's own header columns (customer invoices; null on the vendor side). */
+export function invoiceColumns(fields: Pick<CustomerInvoiceInput, 'notes' | 'terms' | 'shippingpoint' | 'ordNumber' | 'poNumber'>): Record<string, Knex.Value> {
+  return {
+    notes: fields.notes ?? null,
+    terms: fields.terms ?? null,
+    shippingpoint: fields.shippingpoint ?? null,
+    ord_number: fields.ordNumber ?? null,
+    po_number: fields.poNumber ?? null,
+  };
+}
+
+/** Replaces the invoice's items (positions 1…n, the positions of its lines). */
+export async function replaceItems(tx: Tx, companyId: number, id: number, items: readonly FilledItem[]): Promise<void> {
+  await tx('invoice_items').where({ transaction_id: id }).delete();
+  await tx('invoice_items').insert(
+    items.map((item, i) => ({
+      company_id: companyId,
+      transaction_id: id,
+      position: i + 1,
+      service_id: item.serviceId,
+      partnumber: item.partnumber,
+      description: item.description,
+      quantity: item.quantity.toString(),
+      unit: item.unit,
+      price: item.price.toString(),
+      discount: item.discount.toString(),
+    })),
+  );
+}
+
+/** A reversal of an invoice: the original's invoice fields, and its items with the quantity negated. */
+export async function copyToReversal(tx: Tx, fromId: number, toId: number): Promise<void> {
+  await tx.raw(
+    `update arap_transactions r set notes = o.notes, terms = o.terms, shippingpoint = o.shippingpoint, ord_number = o.ord_number, po_number = o.po_number
+       from arap_transactions o where o.id = ? and r.id = ?`,
+    [fromId, toId],
+  );
+  await tx.raw(
+    `insert into invoice_items (company_id, transaction_id, position, service_id, partnumber, description, quantity, unit, price, discount)
+     select company_id, ?, position, service_id, partnumber, description, -quantity, unit, price, discount
+       from invoice_items where transaction_id = ?`,
+    [toId, fromId],
+  );
+}
+
+/** The payment terms (days) of the party a write names; undefined when it names none or the party has none. */
+export async function partyTerms(tx: Tx, vc: Vc, ref: { id: number | undefined; number: string | undefined }): Promise<number | undefined> {
+  if (ref.id === undefined && ref.number === undefined) return undefined;
+  const q = tx('parties').where({ vc });
+  if (ref.id !== undefined) q.where({ id: ref.id });
+  if (ref.number !== undefined) q.where({ number: ref.number });
+  const row = (await q.first('terms')) as { terms: number | null } | undefined;
+  return row?.terms ?? undefined;
+}
