@@ -99,6 +99,14 @@ t.test('MCP endpoint with every tool', async (t) => {
     t.same(ok(await call('list_invoices', { customer_id: customer.id })).invoices.map((i: { id: number }) => i.id), [invoice.body.id]);
     t.equal(ok(await call('get_invoice', { id: invoice.body.id })).customer_id, customer.id);
 
+    // the services catalogue, read through list_services
+    const service = await rest('POST', '/arap/services', { description: 'Design workshop', unit: 'h', price: 150.25, income_account: income.accno });
+    t.equal(service.status, 201, JSON.stringify(service.body));
+    await rest('POST', '/arap/services', { description: 'Retired offer', price: 1, active: false });
+    const services = await call('list_services', { active: true, q: 'workshop' });
+    t.same(ok(services).services.map((s: { id: number; price: number }) => [s.id, s.price]), [[service.body.id, 150.25]], 'list_services wraps the list');
+    t.match(services.content?.[0]?.text, /^Found 1 service\.$/);
+
     // closed_period and vc_not_found come back with the ledger's code and message
     const closed = await rest('POST', '/system/close_books', { date: today });
     t.equal(closed.status, 200, JSON.stringify(closed.body));

@@ -112,3 +112,15 @@ t.test('a declaration that does not fit its contract is refused at start-up', as
   ];
   for (const [why, change, message] of refused) t.throws(() => resolveTool({ ...base, ...change }), message, why);
 });
+
+t.test('list_services: the catalogue list under invoices:read', async (t) => {
+  const d = tool('list_services');
+  t.same(d.rest, { method: 'GET', path: '/arap/services' });
+  t.equal(toolScope(d), 'invoices:read');
+  t.equal(d.input, contracts.listServices.query, 'the list query unchanged: active, q, sort, paging');
+  t.same(d.output?.anyOf?.[0], {
+    type: 'object', required: ['services'],
+    properties: { services: { type: 'array', items: withoutSharedFormats(contracts.getService.response) } },
+  }, 'wrapped under services');
+  t.same(buildLedgerRequest(d, 'acme', { active: true, q: 'design' }).path, '/client/acme/arap/services?active=true&q=design');
+});

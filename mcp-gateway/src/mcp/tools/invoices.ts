@@ -99,4 +99,17 @@ export const invoiceTools: ToolDeclaration[] = [
     fixedBody: { type: 'transaction', pending: '0' },
     summary: (result, input) => `Bill ${idOf(result, input)} approved and posted.`,
   },
+  {
+    name: 'list_services',
+    title: 'List services',
+    description:
+      'The services catalogue: partnumber, description, unit, price and currency, revenue/expense and tax account. ' +
+      'Filter with active (true for services to offer on new invoices) and q (text in description or partnumber). ' +
+      'Name a service on an invoice item by service_id or partnumber to take its description, unit, price and accounts.',
+    area: 'invoices',
+    access: 'read',
+    contract: contracts.listServices,
+    listKey: 'services',
+    summary: summaries.list('service'),
+  },
 ];
