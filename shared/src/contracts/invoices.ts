@@ -1,7 +1,7 @@
 /** Invoices with items: `/arap/invoice/{vc}` (DESIGN.md §5.1; rules in docs/invoices.md). */
 import {
   createdSchema, customerInvoiceListQuerySchema, customerInvoiceSchema, invoiceListRowSchema, invoiceReadSchema, invoiceReverseSchema,
-  vendorInvoiceListQuerySchema, vendorInvoiceSchema,
+  vendorInvoiceListQuerySchema, vendorInvoiceSchema, workstationQuerySchema, workstationRowSchema,
 } from '../schemas/index.ts';
 import { contract } from './contract.ts';
 
@@ -108,6 +108,21 @@ export const listInvoices = contract({
   scope: 'invoices:read',
   query: { vendor: vendorInvoiceListQuerySchema, customer: customerInvoiceListQuerySchema },
   response: { type: 'array', items: invoiceListRowSchema },
+  list: true,
+  errors: [],
+});
+
+export const listWorkstation = contract({
+  name: 'listWorkstation',
+  method: 'GET',
+  path: '/arap/workstation',
+  summary:
+    'Drafts awaiting review on both sides, AR/AP transactions and invoices, oldest first, with who created them and via what ' +
+    '(API key, AI connection); a side is listed only with its read permission',
+  permission: null,
+  scope: 'invoices:read',
+  query: workstationQuerySchema,
+  response: { type: 'array', items: workstationRowSchema },
   list: true,
   errors: [],
 });

@@ -165,3 +165,42 @@ export const invoiceReverseSchema = {
     description: { type: 'string', maxLength: 2000 },
   },
 } as const;
+
+/** GET /arap/workstation: drafts awaiting review, oldest first, paged. */
+export const workstationQuerySchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    vc: { type: 'string', enum: ['vendor', 'customer'], description: 'only this side (default both)' },
+    kind: { type: 'string', enum: ['transaction', 'invoice'], description: 'only this kind (default both)' },
+    ...pageQueryProperties,
+  },
+} as const;
+
+export const workstationRowSchema = {
+  type: 'object',
+  properties: {
+    id: idSchema,
+    vc: { type: 'string', enum: ['vendor', 'customer'] },
+    kind: { type: 'string', enum: ['transaction', 'invoice'] },
+    invNumber: { type: 'string' },
+    documentNumber: { type: 'string' },
+    party_id: idSchema,
+    name: { type: 'string', description: "the party's name" },
+    invDate: dateSchema,
+    currency: { type: 'string' },
+    grossAmount: { type: 'number' },
+    createdAt: { type: 'string', format: 'date-time' },
+    createdBy: {
+      type: 'object',
+      description: "who created the draft and via what, from the audit log's create entry",
+      properties: {
+        user_id: { type: ['integer', 'null'] },
+        email: { type: ['string', 'null'] },
+        via: { type: 'string', description: 'api_key, ai_connection, cli, web' },
+        via_label: { type: ['string', 'null'] },
+        via_text: { type: 'string' },
+      },
+    },
+  },
+} as const;

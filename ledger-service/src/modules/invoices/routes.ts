@@ -1,9 +1,10 @@
-import { contracts, type Side } from '@ledger/shared';
+import { contracts, roleHas, SIDES, type Permission, type Side } from '@ledger/shared';
 import { route, type RouteRequest } from '../../kernel/route.ts';
 import { idParam } from '../../kernel/params.ts';
 import { collectFiles, transactionBody } from '../transactions/body.ts';
 import { today } from '../transactions/service.ts';
 import { listInvoices } from './reads.ts';
+import { listWorkstation } from './workstation.ts';
 import {
   approveInvoice, createInvoice, deleteInvoice, invoiceById, invoiceFile, reverseInvoice, updateInvoice, type InvoiceContext,
 } from './service.ts';
@@ -65,4 +66,10 @@ export const invoiceRoutes = [
     return file.data;
   }),
   route(contracts.listInvoices, async (req) => listInvoices(req.tx, req.params.vc, req.query, today())),
+  route(contracts.listWorkstation, async (req) => {
+    // each side only for members who may read its documents
+    const readable = SIDES.filter((vc) => roleHas(req.actor.role, `${vc}s.reports.transactions` as Permission));
+    const sides = req.query.vc === undefined ? readable : readable.filter((vc) => vc === req.query.vc);
+    return listWorkstation(req.tx, { sides, kind: req.query.kind, limit: req.query.limit, offset: req.query.offset });
+  }),
 ];
