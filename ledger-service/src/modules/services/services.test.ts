@@ -215,3 +215,23 @@ t.test('findServiceForItem: by id, by partnumber, both, within the company', asy
   t.equal((await inA((tx) => findServiceForItem(tx, { service_id: other.body.id })))?.active, false, 'inactive services are found, flagged');
   t.equal(await withTenant(ledger.db, b.company.id, (tx) => findServiceForItem(tx, { service_id: s.body.id })), undefined, "another company's service is not found");
 });
+
+t.test('a service on a real invoice: delete refused, deactivation kept on the invoice', async (t) => {
+  const ledger = await startTestLedger(t);
+  const co = await createTestCompany(ledger);
+  const api = apiClient(ledger.url, co.dataset, co.apiKey);
+  const customer = await api('POST', '/arap/customer', { name: 'Catalogue Customer AG' });
+  const s = await api('POST', '/arap/services', { ...consulting, partnumber: 'CONS-1' });
+  const inv = await api('POST', '/arap/invoice/customer', {
+    type: 'invoice', customer_id: customer.body.id, invDate: '2024-03-15', items: [{ partnumber: 'CONS-1', quantity: 2 }],
+  });
+  t.equal(inv.status, 201, JSON.stringify(inv.body));
+
+  const refused = await api('DELETE', `/arap/services/${s.body.id}`);
+  t.equal(refused.status, 409);
+  t.equal(refused.body.error.code, 'conflict');
+  t.match(refused.body.error.message, /deactivate/);
+  t.equal((await api('POST', `/arap/services/${s.body.id}`, { active: false })).body.active, false);
+  t.equal((await api('GET', `/arap/invoice/customer/${inv.body.id}`)).status, 200, 'the invoice still reads');
+  t.same((await api('GET', '/arap/services?active=true')).body, [], 'no longer offered');
+});
