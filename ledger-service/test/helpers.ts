@@ -12,6 +12,8 @@ import { addMember, createCompany, type Company } from '../src/db/companies.ts';
 import { createUser } from '../src/db/users.ts';
 import { createApiKey } from '../src/db/apiKeys.ts';
 import { loadEncryptionKey } from '../src/secretKey.ts';
+import { withTenant } from '../src/db/knex.ts';
+import { cliOwner, setUpSwissInvoicing } from '../src/demo.ts';
 import type { Role } from '@ledger/shared';
 import { assertAnswerMatchesContract } from './support/answerContract.ts';
 
@@ -59,7 +61,8 @@ export interface TestCompany extends TestMember {
 
 export async function createTestCompany(
   ledger: RunningLedger & { config: LedgerConfig },
-  opts: { role?: Role; approvalLimit?: string | null; currency?: string } = {},
+  /** swissInvoicing: the demo's Swiss address, VAT number and CHF bank account (IBAN, QR-IBAN) as invoice bank account */
+  opts: { role?: Role; approvalLimit?: string | null; currency?: string; swissInvoicing?: boolean } = {},
 ): Promise<TestCompany> {
   const dataset = uniqueDataset();
   const company = await createCompany(ledger.db, { dataset, name: `Test ${dataset}`, currency: opts.currency });
@@ -73,6 +76,9 @@ export async function createTestCompany(
     return { userId: user.id, email, password, totpSecret: user.totp_secret, apiKey: apiKey.key, apiKeyId: apiKey.id, role };
   };
   const owner = await addMemberFn(opts.role ?? 'owner', opts.approvalLimit ?? null);
+  if (opts.swissInvoicing) {
+    await withTenant(ledger.db, company.id, (tx) => setUpSwissInvoicing({ tx, company, actor: cliOwner(owner.userId) }, `billing@${dataset}.test`));
+  }
   return { ...owner, company, dataset, addMember: addMemberFn };
 }
 

@@ -16,9 +16,9 @@ export const PERMISSIONS = [
   // general ledger and reports
   'gl.journal_entries', 'gl.add_journal_entry', 'reports.reports',
   // bank, documents
-  'bank.bank_accounts', 'bank.import', 'bank.payment_files', 'documents.documents', 'documents.upload',
-  // system
-  'system.chart_of_accounts', 'system.taxes', 'system.fiscal_years', 'system.close_books', 'system.reopen_books',
+  'bank.bank_accounts', 'bank.manage_accounts', 'bank.import', 'bank.payment_files', 'documents.documents', 'documents.upload',
+  // system ('system.company': changing the company's name, address, VAT number, invoice bank account and book accounts)
+  'system.company', 'system.chart_of_accounts', 'system.taxes', 'system.fiscal_years', 'system.close_books', 'system.reopen_books',
   'system.audit_log', 'system.management.api_keys', 'system.management.ai_connections',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];

@@ -3,6 +3,7 @@ import * as m001 from './001_core.ts';
 import * as m002 from './002_arap.ts';
 import * as m003 from './003_totp_replay.ts';
 import * as m004 from './004_file_hash.ts';
+import * as m005 from './005_company_bank.ts';
 import * as m006 from './006_services.ts';
 import * as m007 from './007_invoices.ts';
 
@@ -15,6 +16,7 @@ const migrations: Record<string, { up(k: Knex): Promise<void>; down(k: Knex): Pr
   '002_arap': m002,
   '003_totp_replay': m003,
   '004_file_hash': m004,
+  '005_company_bank': m005,
   '006_services': m006,
   '007_invoices': m007,
 };

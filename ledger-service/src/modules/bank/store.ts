@@ -1,0 +1,74 @@
+import type { ResponseOf, contracts } from '@ledger/shared';
+import type { Tx } from '../../db/knex.ts';
+import { orderBySql, type ListPage } from '../../db/listOrder.ts';
+import type { LinkedAccount, ResolvedBankAccount } from './rules.ts';
+
+/** The company's bank accounts (table bank_accounts). Runs inside a tenant transaction. */
+
+/** The read shape of `GET /bank/accounts/{id}`. */
+export type BankAccount = ResponseOf<typeof contracts.getBankAccount>;
+
+interface BankAccountRow {
+  id: number | string;
+  name: string;
+  iban: string;
+  qr_iban: string | null;
+  bic: string | null;
+  currency: string;
+  account: string;
+}
+
+const READ_COLUMNS = ['b.id', 'b.name', 'b.iban', 'b.qr_iban', 'b.bic', 'b.currency', 'a.accno as account'];
+
+function toReadShape(r: BankAccountRow): BankAccount {
+  // bigint ids come back as strings; char(3) may come back padded
+  return { id: Number(r.id), name: r.name, iban: r.iban, qr_iban: r.qr_iban, bic: r.bic, currency: r.currency.trim(), account: r.account };
+}
+
+function readQuery(tx: Tx) {
+  return tx('bank_accounts as b').join('accounts as a', 'a.id', 'b.account_id');
+}
+
+const BANK_ACCOUNT_ORDER = { name: 'lower(b.name)', id: 'b.id' };
+
+export async function listBankAccounts(tx: Tx, q: { sort: string; limit: number; offset: number }): Promise<ListPage<BankAccount>> {
+  const counted = (await tx('bank_accounts').count({ n: '*' }).first()) as { n: string | number } | undefined;
+  const rows = (await readQuery(tx).orderByRaw(orderBySql(q.sort, BANK_ACCOUNT_ORDER, 'b.id')).limit(q.limit).offset(q.offset)
+    .select(READ_COLUMNS)) as BankAccountRow[];
+  return { rows: rows.map(toReadShape), total: Number(counted?.n ?? 0) };
+}
+
+/** One bank account of the company in the current tenant, or undefined. */
+export async function findBankAccount(tx: Tx, id: number): Promise<BankAccount | undefined> {
+  const row = (await readQuery(tx).where('b.id', id).first(READ_COLUMNS)) as BankAccountRow | undefined;
+  return row && toReadShape(row);
+}
+
+/** A chart account with its links, for the account rule. */
+export async function findChartAccount(tx: Tx, accno: string): Promise<LinkedAccount | undefined> {
+  const row = (await tx('accounts').where({ accno }).first('id', 'accno', 'link')) as { id: number | string; accno: string; link: string } | undefined;
+  return row && { id: Number(row.id), accno: row.accno, links: row.link.split(':').filter(Boolean) };
+}
+
+/** Which field names a value another bank account of the company has already (IBAN or QR-IBAN), if any. */
+export async function takenBy(tx: Tx, account: Pick<ResolvedBankAccount, 'iban' | 'qr_iban'>, exceptId?: number): Promise<'/iban' | '/qr_iban' | undefined> {
+  const values = [account.iban, ...(account.qr_iban ? [account.qr_iban] : [])];
+  const q = tx('bank_accounts').where((w) => w.whereIn('iban', values).orWhereIn('qr_iban', values));
+  if (exceptId !== undefined) q.whereNot({ id: exceptId });
+  const row = (await q.first('iban', 'qr_iban')) as { iban: string; qr_iban: string | null } | undefined;
+  if (!row) return undefined;
+  return row.iban === account.iban || row.qr_iban === account.iban ? '/iban' : '/qr_iban';
+}
+
+function columns(a: ResolvedBankAccount) {
+  return { name: a.name, iban: a.iban, qr_iban: a.qr_iban, bic: a.bic, currency: a.currency, account_id: a.accountId };
+}
+
+export async function insertBankAccount(tx: Tx, companyId: number, account: ResolvedBankAccount): Promise<number> {
+  const [row] = (await tx('bank_accounts').insert({ company_id: companyId, ...columns(account) }).returning('id')) as { id: number | string }[];
+  return Number(row!.id);
+}
+
+export async function updateBankAccount(tx: Tx, id: number, account: ResolvedBankAccount): Promise<void> {
+  await tx('bank_accounts').where({ id }).update({ ...columns(account), updated_at: tx.fn.now() });
+}

@@ -1,0 +1,75 @@
+import type { ResponseOf, contracts } from '@ledger/shared';
+import type { Tx } from '../../db/knex.ts';
+import { findBankAccount, type BankAccount } from '../bank/store.ts';
+import { BOOK_ACCOUNT_FIELDS, type BookAccount, type BookAccountField } from './rules.ts';
+
+/**
+ * The company's settings: name and profile columns of `companies`, the accounts of the
+ * books in `companies.settings` (the one place posting reads them from).
+ * Runs inside a tenant transaction.
+ */
+
+/** The read shape of `GET /system/company`. */
+export type CompanyProfile = ResponseOf<typeof contracts.getCompany>;
+
+const PROFILE_COLUMNS = ['name', 'street', 'house_number', 'zip', 'city', 'country', 'vat_number', 'email', 'invoice_bank_account_id'] as const;
+type ProfileColumn = (typeof PROFILE_COLUMNS)[number];
+
+interface CompanyRow {
+  name: string;
+  street: string | null;
+  house_number: string | null;
+  zip: string | null;
+  city: string | null;
+  country: string | null;
+  vat_number: string | null;
+  email: string | null;
+  invoice_bank_account_id: number | string | null;
+  settings: Partial<Record<BookAccountField, string | null>> & Record<string, unknown>;
+}
+
+/** The company's settings (for invoices, the PDF header and payment slip, reminders). */
+export async function getCompanyProfile(tx: Tx, companyId: number): Promise<CompanyProfile> {
+  const row = (await tx('companies').where({ id: companyId }).first([...PROFILE_COLUMNS, 'settings'])) as CompanyRow | undefined;
+  if (!row) throw new Error(`company ${companyId} not found`);
+  const accounts = Object.fromEntries(BOOK_ACCOUNT_FIELDS.map((f) => [f, typeof row.settings[f] === 'string' ? row.settings[f] : null])) as Record<BookAccountField, string | null>;
+  return {
+    name: row.name,
+    street: row.street,
+    house_number: row.house_number,
+    zip: row.zip,
+    city: row.city,
+    country: row.country?.trim() ?? null,
+    vat_number: row.vat_number,
+    email: row.email,
+    invoice_bank_account_id: row.invoice_bank_account_id === null ? null : Number(row.invoice_bank_account_id),
+    ...accounts,
+  };
+}
+
+/** The bank account the company's invoices name (QR-bill creditor account), or null when none is set. */
+export async function getInvoiceBankAccount(tx: Tx, companyId: number): Promise<BankAccount | null> {
+  const { invoice_bank_account_id: id } = await getCompanyProfile(tx, companyId);
+  return id === null ? null : ((await findBankAccount(tx, id)) ?? null);
+}
+
+/** Locks the company's row for a read-modify-write of its settings. */
+export async function lockCompany(tx: Tx, companyId: number): Promise<void> {
+  await tx('companies').where({ id: companyId }).forUpdate().first('id');
+}
+
+/** The chart accounts among `accnos`, by accno. */
+export async function bookAccounts(tx: Tx, accnos: string[]): Promise<Map<string, BookAccount>> {
+  if (accnos.length === 0) return new Map();
+  const rows = (await tx('accounts').whereIn('accno', accnos).select('accno', 'category', 'link')) as { accno: string; category: string; link: string }[];
+  return new Map(rows.map((r) => [r.accno, { accno: r.accno, category: r.category.trim(), links: r.link.split(':').filter(Boolean) }]));
+}
+
+/** Writes the complete settings: profile columns, and the book accounts merged into `settings` (other keys kept). */
+export async function writeCompanyProfile(tx: Tx, companyId: number, profile: CompanyProfile): Promise<void> {
+  const columns = Object.fromEntries(PROFILE_COLUMNS.map((c) => [c, profile[c]])) as Record<ProfileColumn, unknown>;
+  const accounts = Object.fromEntries(BOOK_ACCOUNT_FIELDS.map((f) => [f, profile[f]]));
+  await tx('companies')
+    .where({ id: companyId })
+    .update({ ...columns, settings: tx.raw('settings || ?::jsonb', [JSON.stringify(accounts)]) });
+}
