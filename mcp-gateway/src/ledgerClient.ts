@@ -48,9 +48,19 @@ export interface CredentialSubject {
 
 export type LedgerMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
+/** A file the ledger answered with (download contracts, e.g. an invoice PDF). */
+export interface LedgerFile {
+  mediaType: string;
+  /** from Content-Disposition, when given */
+  name?: string;
+  data: Buffer;
+}
+
 export interface LedgerAnswer {
   status: number;
   body: unknown;
+  /** set instead of body when a success answer is neither JSON nor text */
+  file?: LedgerFile;
   /** the ledger confirmed the connection's preconditions for this request (X-Connection-Checked) */
   connectionChecked: boolean;
 }
@@ -70,6 +80,17 @@ interface Signed {
  */
 export function credentialKey(c: CredentialSubject): string {
   return JSON.stringify([c.id, String(c.userId), c.dataset, [...c.scopes].join(' '), c.clientName]);
+}
+
+/** Answers read as bytes rather than text: anything but JSON and text (PDF, images, octet streams). */
+function isFileMediaType(mediaType: string): boolean {
+  return mediaType !== '' && !mediaType.startsWith('text/') && mediaType !== 'application/json' && !mediaType.endsWith('+json');
+}
+
+/** The file name of a Content-Disposition header (`filename="x.pdf"`). */
+function fileNameOf(header: string | string[] | undefined): string | undefined {
+  const value = Array.isArray(header) ? header[0] : header;
+  return value ? /filename="?([^";]+)"?/i.exec(value)?.[1] : undefined;
 }
 
 export class LedgerClient {
@@ -161,6 +182,13 @@ export class LedgerClient {
     } catch (err) {
       throw new LedgerUnavailableError(`ledger unreachable: ${(err as Error).message}`);
     }
+    const connectionChecked = res.headers['x-connection-checked'] === 'allowed';
+    const mediaType = String(res.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+    if (res.statusCode >= 200 && res.statusCode < 300 && isFileMediaType(mediaType)) {
+      const data = Buffer.from(await res.body.arrayBuffer());
+      const name = fileNameOf(res.headers['content-disposition']);
+      return { status: res.statusCode, body: undefined, file: { mediaType, ...(name ? { name } : {}), data }, connectionChecked };
+    }
     const text = await res.body.text();
     let parsed: unknown;
     try {
@@ -168,7 +196,7 @@ export class LedgerClient {
     } catch {
       parsed = text;
     }
-    return { status: res.statusCode, body: parsed, connectionChecked: res.headers['x-connection-checked'] === 'allowed' };
+    return { status: res.statusCode, body: parsed, connectionChecked };
   }
 
   /** Calls the ledger's REST API as the connected person (for the MCP endpoint). */

@@ -8,6 +8,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { ALL_SCOPES } from '@ledger/shared';
 import { CATALOGUE } from '../src/mcp/tools/catalogue.ts';
 import { apiClient } from '../../ledger-service/test/helpers.ts';
+import { pdfText } from '../../ledger-service/test/support/pdf.ts';
 import { connect, startStack, type Stack } from './helpers.ts';
 
 type ToolResult = { isError?: boolean; structuredContent?: Record<string, any>; content?: { type: string; text: string }[] };
@@ -106,6 +107,24 @@ t.test('MCP endpoint with every tool', async (t) => {
     const services = await call('list_services', { active: true, q: 'workshop' });
     t.same(ok(services).services.map((s: { id: number; price: number }) => [s.id, s.price]), [[service.body.id, 150.25]], 'list_services wraps the list');
     t.match(services.content?.[0]?.text, /^Found 1 service\.$/);
+
+    // an invoice's PDF through get_invoice_pdf: an embedded resource with the PDF bytes
+    const withItems = await rest('POST', '/arap/invoice/customer', {
+      type: 'invoice', customer_id: customer.id, invDate: today, pending: '0',
+      items: [{ description: 'Design workshop', quantity: 2, price: 150.25, account: income.accno }],
+    });
+    t.equal(withItems.status, 201, JSON.stringify(withItems.body));
+    const pdf = await call('get_invoice_pdf', { id: withItems.body.id });
+    t.notOk(pdf.isError, JSON.stringify(pdf.content));
+    t.match(pdf.content?.[0]?.text, new RegExp(`^PDF of invoice ${withItems.body.id} \\(.+\\.pdf\\)\\.$`));
+    const resource = (pdf.content?.[1] as { type: string; resource: { uri: string; mimeType: string; blob: string } } | undefined);
+    t.equal(resource?.type, 'resource');
+    t.equal(resource?.resource.mimeType, 'application/pdf');
+    t.match(resource?.resource.uri, `/arap/invoice/customer/${withItems.body.id}/pdf`);
+    const bytes = Buffer.from(resource?.resource.blob ?? '', 'base64');
+    t.equal(bytes.subarray(0, 5).toString(), '%PDF-', 'the blob is the PDF');
+    t.match(await pdfText(bytes), 'Design workshop', 'with the invoice items');
+    t.equal((await call('get_invoice_pdf', { id: 987654321 })).structuredContent?.error.code, 'not_found');
 
     // closed_period and vc_not_found come back with the ledger's code and message
     const closed = await rest('POST', '/system/close_books', { date: today });

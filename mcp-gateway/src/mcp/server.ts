@@ -30,7 +30,8 @@ async function runTool(
     if (res.status >= 500) {
       deps.log.error({ conn: connection.id, tool: declaration.name, status: res.status }, 'ledger error during MCP tool call');
     }
-    return toToolResult(declaration, input, res);
+    // a file answer is named by its REST path: ledger://{dataset}/arap/invoice/customer/5/pdf
+    return toToolResult(declaration, input, res, `ledger://${request.path.replace(/^\/client\//, '')}`);
   } catch (err) {
     deps.log.error(
       { conn: connection.id, tool: declaration.name, err: err instanceof Error ? err.message : String(err), ms: Math.round(performance.now() - started) },

@@ -30,6 +30,8 @@ export interface LedgerResponse {
   status: number;
   /** parsed JSON body, or undefined for an empty body */
   body: unknown;
+  /** a file answer (download contracts): its bytes instead of a body */
+  file?: { mediaType: string; name?: string; data: Buffer };
   /** the ledger confirmed the connection's preconditions for this request (X-Connection-Checked) */
   connectionChecked?: boolean;
 }

@@ -126,3 +126,17 @@ export const listWorkstation = contract({
   list: true,
   errors: [],
 });
+
+export const getInvoicePdf = contract({
+  name: 'getInvoicePdf',
+  method: 'GET',
+  path: '/arap/invoice/:vc/:id/pdf',
+  summary:
+    'The invoice as PDF: company header, party address, items, tax per rate, totals, terms and notes; posted customer ' +
+    'invoices in CHF or EUR end with a Swiss QR-bill payment part (QR-IBAN with the QR reference, or IBAN with the ' +
+    'creditor reference). 409 when the payment part needs the company address and it is incomplete',
+  permission: readPermission,
+  scope: 'invoices:read',
+  download: ['application/pdf'],
+  errors: ['conflict'],
+});

@@ -3,6 +3,7 @@ import { route, type RouteRequest } from '../../kernel/route.ts';
 import { idParam } from '../../kernel/params.ts';
 import { collectFiles, transactionBody } from '../transactions/body.ts';
 import { today } from '../transactions/service.ts';
+import { invoicePdf } from './pdfDocument.ts';
 import { listInvoices } from './reads.ts';
 import { listWorkstation } from './workstation.ts';
 import {
@@ -64,6 +65,12 @@ export const invoiceRoutes = [
     req.ctx.attachment(file.name, { type: 'attachment' });
     req.ctx.type = file.media_type;
     return file.data;
+  }),
+  route(contracts.getInvoicePdf, async (req) => {
+    const { fileName, pdf } = await invoicePdf(invoiceContext(req), invoiceId(req));
+    req.ctx.attachment(fileName, { type: 'inline' });
+    req.ctx.type = 'application/pdf';
+    return pdf;
   }),
   route(contracts.listInvoices, async (req) => listInvoices(req.tx, req.params.vc, req.query, today())),
   route(contracts.listWorkstation, async (req) => {

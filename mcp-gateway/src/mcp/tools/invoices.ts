@@ -112,4 +112,17 @@ export const invoiceTools: ToolDeclaration[] = [
     listKey: 'services',
     summary: summaries.list('service'),
   },
+  {
+    name: 'get_invoice_pdf',
+    title: 'Get invoice PDF',
+    description:
+      'The PDF of an invoice (items, tax, totals; posted customer invoices in CHF/EUR with the Swiss QR-bill payment ' +
+      'slip) as an embedded resource (application/pdf, base64 blob).',
+    area: 'invoices',
+    access: 'read',
+    contract: contracts.getInvoicePdf,
+    side: 'customer',
+    params: { id: 'invoice id' },
+    summary: (name, input) => `PDF of invoice ${String(input.id)}${typeof name === 'string' ? ` (${name})` : ''}.`,
+  },
 ];

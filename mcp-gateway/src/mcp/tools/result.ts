@@ -45,7 +45,27 @@ export function toolSuccess(tool: Pick<ToolDeclaration, 'listKey' | 'summary'>, 
   };
 }
 
-export function toToolResult(tool: Pick<ToolDeclaration, 'listKey' | 'summary'>, input: ToolInput, res: LedgerResponse): CallToolResult {
-  if (res.status >= 200 && res.status < 300) return toolSuccess(tool, input, res.body);
+/**
+ * A file answer (download contracts such as the invoice PDF) as an embedded resource: the
+ * bytes base64 in `blob`, named by `uri`; the short text first. No structuredContent (the
+ * contract has no JSON answer, so the tool declares no output schema).
+ */
+export function toolFile(
+  tool: Pick<ToolDeclaration, 'summary'>,
+  input: ToolInput,
+  file: NonNullable<LedgerResponse['file']>,
+  uri: string,
+): CallToolResult {
+  return {
+    content: [
+      { type: 'text', text: tool.summary(file.name ?? null, input) },
+      { type: 'resource', resource: { uri, mimeType: file.mediaType, blob: file.data.toString('base64') } },
+    ],
+  };
+}
+
+/** `uri` names a file answer's resource (see toolFile). */
+export function toToolResult(tool: Pick<ToolDeclaration, 'listKey' | 'summary'>, input: ToolInput, res: LedgerResponse, uri = 'ledger:file'): CallToolResult {
+  if (res.status >= 200 && res.status < 300) return res.file ? toolFile(tool, input, res.file, uri) : toolSuccess(tool, input, res.body);
   return toolError(ledgerError(res));
 }

@@ -1,0 +1,64 @@
+import type { FromSchema } from 'json-schema-to-ts';
+import type { invoiceReadSchema } from '@ledger/shared';
+import { notFound } from '../../domain/errors.ts';
+import { getCompanyProfile, getInvoiceBankAccount } from '../company/store.ts';
+import { getParty } from '../parties/store.ts';
+import { renderInvoicePdf, type InvoicePdfInput, type InvoicePdfParty } from './pdf.ts';
+import { invoiceById, type InvoiceContext } from './service.ts';
+
+/** `GET /arap/invoice/{vc}/{id}/pdf`: the invoice's read shape, its party, the company profile and invoice bank account, rendered. */
+
+type InvoiceRead = FromSchema<typeof invoiceReadSchema>;
+
+const text = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v : null);
+
+/** The party's address as the PDF takes it (parties keep the street name in `address1`, the house number in `street`). */
+function partyOf(party: Record<string, unknown>, fallbackName: string): InvoicePdfParty {
+  return {
+    name: text(party.name) ?? fallbackName,
+    address: { street: text(party.address1), houseNumber: text(party.street), zip: text(party.zipcode), city: text(party.city), country: text(party.country) },
+  };
+}
+
+export async function invoicePdf(c: InvoiceContext, id: number): Promise<{ fileName: string; pdf: Buffer }> {
+  const read = (await invoiceById(c, id)) as InvoiceRead;
+  const partyId = read[`${c.vc}_id`];
+  const party = typeof partyId === 'number' ? await getParty(c.tx, c.vc, partyId) : undefined;
+  if (!party) throw notFound(`${c.vc} of invoice ${id} not found`);
+  const company = await getCompanyProfile(c.tx, c.company.id);
+  const bank = await getInvoiceBankAccount(c.tx, c.company.id);
+  const invNumber = read.invNumber ?? String(id);
+
+  const input: InvoicePdfInput = {
+    company: {
+      name: company.name,
+      address: { street: company.street, houseNumber: company.house_number, zip: company.zip, city: company.city, country: company.country },
+      vatNumber: company.vat_number,
+      email: company.email,
+    },
+    party: partyOf(party, read.name ?? ''),
+    bankAccount: bank ? { iban: bank.iban, qrIban: bank.qr_iban ?? null } : null,
+    invoice: {
+      vc: c.vc,
+      invNumber,
+      invDate: read.invDate ?? '',
+      dueDate: read.dueDate ?? null,
+      currency: read.currency ?? '',
+      description: read.description ?? null,
+      ordNumber: read.ordNumber ?? null,
+      poNumber: read.poNumber ?? null,
+      items: (read.items ?? []).map((i) => ({
+        description: i.description ?? null, quantity: i.quantity ?? 0, unit: i.unit ?? null, price: i.price ?? 0, discount: i.discount ?? null, amount: i.amount ?? 0,
+      })),
+      taxes: (read.taxes ?? []).map((t) => ({ rate: t.rate ?? null, base: t.base ?? 0, amount: t.amount ?? 0 })),
+      netAmount: read.netAmount ?? 0,
+      taxAmount: read.taxAmount ?? 0,
+      grossAmount: read.grossAmount ?? 0,
+      open: read.open ?? null,
+      terms: read.terms ?? null,
+      notes: read.notes ?? null,
+      qr_reference: read.qr_reference ?? null,
+    },
+  };
+  return { fileName: `${invNumber.replace(/[^\w.-]+/g, '_')}.pdf`, pdf: await renderInvoicePdf(input) };
+}
