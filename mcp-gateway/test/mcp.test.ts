@@ -49,6 +49,13 @@ t.test('MCP endpoint with every tool', async (t) => {
     t.same(again, tools.map((x) => x.name), 'deterministic');
   });
 
+  t.test('bank tools: list_bank_accounts reads the company\'s own accounts', async (t) => {
+    const created = await rest('POST', '/bank/accounts', { name: 'Main CHF', iban: 'CH93 0076 2011 6238 5295 7', currency: 'CHF', account: '1020' });
+    t.equal(created.status, 201);
+    const listed = ok(await call('list_bank_accounts', {}));
+    t.same(listed.bank_accounts.map((a: { id: number; iban: string }) => [a.id, a.iban]), [[created.body.id, 'CH9300762011623852957']], 'the account, IBAN in electronic form');
+  });
+
   t.test('contacts tools against the REST API', async (t) => {
     for (const vc of ['vendor', 'customer'] as const) {
       const created = ok(await call(`create_${vc}`, { name: `MCP ${vc} GmbH`, city: 'Basel', country: 'CH' }));

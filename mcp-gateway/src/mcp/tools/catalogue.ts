@@ -8,6 +8,7 @@ import { fromJsonSchema, type StandardSchemaWithJSON } from '@modelcontextprotoc
 import { Ajv, AjvJsonSchemaValidator, addFormats } from '@modelcontextprotocol/server/validators/ajv';
 import { AREAS, scopeSatisfied } from '@ledger/shared';
 import { accountingTools } from './accounting.ts';
+import { bankTools } from './bank.ts';
 import { contactTools } from './contacts.ts';
 import { invoiceTools } from './invoices.ts';
 import { toolScope, type ObjectSchema, type ResolvedTool, type ToolDeclaration } from './declare.ts';
@@ -31,7 +32,7 @@ function createValidator(): AjvJsonSchemaValidator {
 }
 
 /** Every declared tool, unresolved (the docs tables and the consistency tests read them too). */
-export const DECLARATIONS: readonly ToolDeclaration[] = [...accountingTools, ...invoiceTools, ...contactTools].sort(
+export const DECLARATIONS: readonly ToolDeclaration[] = [...accountingTools, ...invoiceTools, ...contactTools, ...bankTools].sort(
   (a, b) => AREAS.indexOf(a.area) - AREAS.indexOf(b.area),
 );
 
