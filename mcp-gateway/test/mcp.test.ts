@@ -113,6 +113,11 @@ t.test('MCP endpoint with every tool', async (t) => {
     await rest('POST', '/arap/services', { description: 'Retired offer', price: 1, active: false });
     const services = await call('list_services', { active: true, q: 'workshop' });
     t.same(ok(services).services.map((s: { id: number; price: number }) => [s.id, s.price]), [[service.body.id, 150.25]], 'list_services wraps the list');
+
+    // drafts awaiting review, through list_workstation
+    const draft = await rest('POST', '/arap/transaction/vendor', { vendornumber: 'V-00001', invDate: '2026-03-01', lines: [{ account: '4000', amount: 10 }] });
+    const drafts = ok(await call('list_workstation', {}));
+    t.ok(drafts.drafts.some((d: { id: number }) => d.id === draft.body.id), 'list_workstation lists the new draft');
     t.match(services.content?.[0]?.text, /^Found 1 service\.$/);
 
     // an invoice's PDF through get_invoice_pdf: an embedded resource with the PDF bytes

@@ -113,6 +113,18 @@ export const invoiceTools: ToolDeclaration[] = [
     summary: summaries.list('service'),
   },
   {
+    name: 'list_workstation',
+    title: 'Drafts awaiting review',
+    description:
+      'Drafts on both sides (bills and invoices, with or without items), oldest first, each with who created it and via ' +
+      'what (API key or AI connection). Review a draft with get_bill / get_invoice, then approve it.',
+    area: 'invoices',
+    access: 'read',
+    contract: contracts.listWorkstation,
+    listKey: 'drafts',
+    summary: summaries.list('draft'),
+  },
+  {
     name: 'get_invoice_pdf',
     title: 'Get invoice PDF',
     description:
