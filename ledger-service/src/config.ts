@@ -23,6 +23,13 @@ export interface LedgerConfig {
   encryptionKey: string | undefined;
   /** the gateway's public JWK (JSON) for service credentials; or read from dataDir */
   gatewayPublicJwk: string | undefined;
+  /** SMTP server of outgoing e-mail (smtp:// or smtps://); unset: .eml files under <dataDir>/outbox/ */
+  smtpUrl: string | undefined;
+  /**
+   * The pg-boss queue of outgoing e-mail. Every ledger on one database sends from it; ledgers
+   * that share a database but must not send each other's mail (tests) name their own.
+   */
+  mailQueue: string;
 }
 
 export function loadConfig(env: EnvVars = process.env): LedgerConfig {
@@ -42,5 +49,13 @@ export function loadConfig(env: EnvVars = process.env): LedgerConfig {
     fileLimit: readNonNegativeInt(env, 'LEDGER_FILE_LIMIT', 10 * 1024 * 1024),
     encryptionKey: readText(env, 'LEDGER_ENCRYPTION_KEY'),
     gatewayPublicJwk: readText(env, 'GATEWAY_PUBLIC_JWK'),
+    smtpUrl: readSmtpUrl(env),
+    mailQueue: 'mail_send',
   };
+}
+
+function readSmtpUrl(env: EnvVars): string | undefined {
+  const url = readUrl(env, 'SMTP_URL');
+  if (url && !/^smtps?:\/\//.test(url)) throw new ConfigError('SMTP_URL must be an smtp:// or smtps:// URL');
+  return url;
 }

@@ -9,6 +9,7 @@ import { migrateLatest } from './db/migrate.ts';
 import { lockEmbedded } from './db/embeddedLock.ts';
 import { createApp } from './kernel/app.ts';
 import { loadEncryptionKey } from './secretKey.ts';
+import { startMailWorker, type MailWorkerOptions } from './modules/mail/worker.ts';
 
 export interface Database {
   db: Db;
@@ -54,11 +55,15 @@ export interface RunningLedger {
 }
 
 /** Starts the HTTP server; close() lets in-flight requests finish, then releases the database. */
-export async function startLedger(opts: { config?: LedgerConfig; database?: Database; migrate?: boolean } = {}): Promise<RunningLedger> {
+export async function startLedger(
+  opts: { config?: LedgerConfig; database?: Database; migrate?: boolean; mail?: MailWorkerOptions | false } = {},
+): Promise<RunningLedger> {
   const config = opts.config ?? loadConfig();
   const log = createLogger(config.logLevel);
   const database = opts.database ?? (await openDatabase(config));
   if (opts.migrate) await migrateLatest(database.db);
+  // the e-mail sender (modules/mail): every ledger process sends from the durable queue
+  const mail = opts.mail === false ? undefined : startMailWorker({ db: database.db, databaseUrl: database.url, config, log, options: opts.mail });
   const app = createApp({ db: database.db, config, log, encryptionKey: loadEncryptionKey(config) });
   const handle = app.callback();
   const server = createServer((req, res) => {
@@ -90,6 +95,7 @@ export async function startLedger(opts: { config?: LedgerConfig; database?: Data
           });
           server.closeIdleConnections();
         });
+        await mail?.stop();
         if (!opts.database) await database.close();
       })();
       return closing;

@@ -6,6 +6,7 @@ import * as m004 from './004_file_hash.ts';
 import * as m005 from './005_company_bank.ts';
 import * as m006 from './006_services.ts';
 import * as m007 from './007_invoices.ts';
+import * as m008 from './008_mail.ts';
 
 /**
  * Migrations are listed here rather than discovered on disk, so they load the same
@@ -19,6 +20,7 @@ const migrations: Record<string, { up(k: Knex): Promise<void>; down(k: Knex): Pr
   '005_company_bank': m005,
   '006_services': m006,
   '007_invoices': m007,
+  '008_mail': m008,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

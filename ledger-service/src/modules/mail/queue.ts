@@ -1,0 +1,63 @@
+import PgBoss from 'pg-boss';
+import type pg from 'pg';
+import type { Tx } from '../../db/knex.ts';
+import { PGBOSS_SCHEMA } from '../../db/migrations/008_mail.ts';
+
+/**
+ * The durable queue of outgoing e-mail: pg-boss (schema `pgboss`, created by migration 008).
+ * A job names one `messages` row; it is inserted in the same transaction as that row, so it
+ * exists exactly when the message does (a rolled-back request leaves neither).
+ */
+export interface SendJob {
+  companyId: number;
+  messageId: number;
+}
+
+/** How often a failed send is retried: 30 s, 1 min, 2 min, … (pg-boss backoff), 10 times (about 8 h). */
+export interface RetryPolicy {
+  retryLimit: number;
+  retryDelaySeconds: number;
+}
+
+export const DEFAULT_RETRY_POLICY: RetryPolicy = { retryLimit: 10, retryDelaySeconds: 30 };
+
+/** pg-boss's SQL run on the transaction's own connection. */
+function transactionExecutor(tx: Tx): PgBoss.Db {
+  return {
+    async executeSql(text, values) {
+      // a knex transaction's client hands out the transaction's connection
+      const connection = (await tx.client.acquireConnection()) as pg.ClientBase;
+      return connection.query(text, values);
+    },
+  };
+}
+
+/** Queues the send of a message inside the transaction `tx` (which inserted the message). */
+export async function enqueueSend(tx: Tx, queue: string, job: SendJob): Promise<void> {
+  const db = transactionExecutor(tx);
+  const boss = new PgBoss({ db, schema: PGBOSS_SCHEMA });
+  const id = await boss.send(queue, { ...job }, { db });
+  if (!id) throw new Error(`mail queue "${queue}" does not exist (the mail worker creates it at start)`);
+}
+
+/** A pg-boss instance with its own small pool, for the worker; the schema must be migrated. */
+export function createQueueClient(databaseUrl: string): PgBoss {
+  return new PgBoss({
+    connectionString: databaseUrl,
+    schema: PGBOSS_SCHEMA,
+    max: 2,
+    migrate: false,
+    schedule: false,
+    application_name: 'ledger-mail',
+  });
+}
+
+export async function ensureQueue(boss: PgBoss, queue: string, policy: RetryPolicy): Promise<void> {
+  await boss.createQueue(queue, {
+    name: queue,
+    retryLimit: policy.retryLimit,
+    retryDelay: policy.retryDelaySeconds,
+    retryBackoff: true,
+    expireInSeconds: 300,
+  });
+}

@@ -1,0 +1,139 @@
+import type { Tx } from '../../db/knex.ts';
+
+/** The outbox's SQL: `messages` and `message_attachments` (migration 008), under RLS. */
+
+export type MessageKind = 'invoice' | 'reminder' | 'other';
+export type MessageStatus = 'queued' | 'sent' | 'failed';
+
+export interface Attachment {
+  filename: string;
+  mediaType: string;
+  data: Buffer;
+}
+
+export interface NewMessage {
+  transactionId: number | null;
+  kind: MessageKind;
+  from: string;
+  to: string[];
+  cc: string[];
+  subject: string;
+  text: string;
+  messageId: string;
+  attachments: Attachment[];
+}
+
+/** A message as the sender needs it. */
+export interface OutgoingMessage extends Omit<NewMessage, 'transactionId' | 'kind'> {
+  id: number;
+  status: MessageStatus;
+  attempts: number;
+}
+
+/** One row of an invoice's `emails` list. */
+export interface MessageSummary {
+  id: number;
+  kind: MessageKind;
+  to: string;
+  at: string;
+  status: MessageStatus;
+}
+
+export async function insertMessage(tx: Tx, companyId: number, m: NewMessage): Promise<number> {
+  const [row] = (await tx('messages')
+    .insert({
+      company_id: companyId,
+      transaction_id: m.transactionId,
+      kind: m.kind,
+      from_address: m.from,
+      to_addresses: m.to,
+      cc_addresses: m.cc,
+      subject: m.subject,
+      body: m.text,
+      message_id: m.messageId,
+    })
+    .returning('id')) as { id: number }[];
+  const id = row!.id;
+  if (m.attachments.length > 0) {
+    await tx('message_attachments').insert(
+      m.attachments.map((a, position) => ({
+        company_id: companyId,
+        message_id: id,
+        position,
+        filename: a.filename,
+        media_type: a.mediaType,
+        data: a.data,
+      })),
+    );
+  }
+  return id;
+}
+
+interface MessageRow {
+  id: number;
+  from_address: string;
+  to_addresses: string[];
+  cc_addresses: string[];
+  subject: string;
+  body: string;
+  message_id: string;
+  status: MessageStatus;
+  attempts: number;
+}
+
+export async function loadOutgoingMessage(tx: Tx, id: number): Promise<OutgoingMessage | undefined> {
+  const row = (await tx('messages').where({ id }).first()) as MessageRow | undefined;
+  if (!row) return undefined;
+  const attachments = (await tx('message_attachments').where({ message_id: id }).orderBy('position')) as {
+    filename: string;
+    media_type: string;
+    data: Buffer;
+  }[];
+  return {
+    id: row.id,
+    from: row.from_address,
+    to: row.to_addresses,
+    cc: row.cc_addresses,
+    subject: row.subject,
+    text: row.body,
+    messageId: row.message_id,
+    status: row.status,
+    attempts: row.attempts,
+    attachments: attachments.map((a) => ({ filename: a.filename, mediaType: a.media_type, data: a.data })),
+  };
+}
+
+export async function markSent(tx: Tx, id: number): Promise<void> {
+  await tx('messages')
+    .where({ id })
+    .update({ status: 'sent', sent_at: tx.fn.now(), attempts: tx.raw('attempts + 1'), last_error: null });
+}
+
+/** A failed attempt; `final` when no retry follows (the message is then `failed`). */
+export async function markAttemptFailed(tx: Tx, id: number, error: string, final: boolean): Promise<void> {
+  await tx('messages')
+    .where({ id })
+    .update({ status: final ? 'failed' : 'queued', attempts: tx.raw('attempts + 1'), last_error: error.slice(0, 2000) });
+}
+
+/** The messages about one document, oldest first (the invoice's `emails`). */
+export async function listDocumentMessages(tx: Tx, transactionId: number): Promise<MessageSummary[]> {
+  const rows = (await tx('messages')
+    .where({ transaction_id: transactionId })
+    .orderBy('id')
+    .select('id', 'kind', 'to_addresses', 'status', 'created_at', 'sent_at')) as {
+    id: number;
+    kind: MessageKind;
+    to_addresses: string[];
+    status: MessageStatus;
+    created_at: Date;
+    sent_at: Date | null;
+  }[];
+  return rows.map((r) => ({
+    id: r.id,
+    kind: r.kind,
+    to: r.to_addresses.join(', '),
+    at: (r.sent_at ?? r.created_at).toISOString(),
+    status: r.status,
+  }));
+}

@@ -1,0 +1,91 @@
+import type PgBoss from 'pg-boss';
+import { withTenant, type Db } from '../../db/knex.ts';
+import type { Logger } from '../../logger.ts';
+import { createQueueClient, DEFAULT_RETRY_POLICY, ensureQueue, type RetryPolicy, type SendJob } from './queue.ts';
+import { loadOutgoingMessage, markAttemptFailed, markSent } from './store.ts';
+import { mailTransport, type MailTransport } from './transport.ts';
+
+export interface MailWorkerOptions {
+  retry?: RetryPolicy;
+  /** how often an idle worker looks for jobs (pg-boss polling), seconds */
+  pollingIntervalSeconds?: number;
+}
+
+export interface MailWorker {
+  stop(): Promise<void>;
+}
+
+/**
+ * Sends queued messages: takes one job at a time from the queue (pg-boss hands each job to
+ * one worker across all ledger replicas), loads its message, hands it to the transport and
+ * records the outcome. A failed attempt is recorded and thrown, so pg-boss retries it with
+ * backoff; after the last retry the message is `failed`. A message already `sent` (a job
+ * delivered again after a crash between sending and recording) is not sent again.
+ * No database transaction is held open while talking to the SMTP server.
+ */
+export function startMailWorker(deps: {
+  db: Db;
+  databaseUrl: string;
+  config: { smtpUrl: string | undefined; dataDir: string; mailQueue: string };
+  log: Logger;
+  options?: MailWorkerOptions;
+}): MailWorker {
+  const { db, config, log } = deps;
+  const transport = mailTransport(config);
+  let boss: PgBoss | undefined;
+  let stopped = false;
+  let retryTimer: NodeJS.Timeout | undefined;
+
+  // started in the background and retried: a ledger whose database is down still starts
+  // (and answers 503) and begins sending once the database is back
+  const start = async (): Promise<void> => {
+    const client = createQueueClient(deps.databaseUrl);
+    client.on('error', (err: Error) => log.error({ err }, 'mail queue error'));
+    try {
+      await client.start();
+      await ensureQueue(client, config.mailQueue, deps.options?.retry ?? DEFAULT_RETRY_POLICY);
+      await client.work<SendJob>(
+        config.mailQueue,
+        { includeMetadata: true, batchSize: 1, pollingIntervalSeconds: deps.options?.pollingIntervalSeconds ?? 2 },
+        async (jobs) => {
+          for (const job of jobs) await sendOne(db, transport, log, job);
+        },
+      );
+    } catch (err) {
+      log.warn({ err }, 'mail worker could not start; retrying in 10 s');
+      await client.stop({ graceful: false, wait: true }).catch(() => {});
+      if (!stopped) retryTimer = setTimeout(() => void (started = start()), 10_000);
+      return;
+    }
+    boss = client;
+    if (stopped) await client.stop({ graceful: true, wait: true, timeout: 10_000 });
+  };
+  let started = start();
+
+  return {
+    async stop() {
+      stopped = true;
+      clearTimeout(retryTimer);
+      await started;
+      await boss?.stop({ graceful: true, wait: true, timeout: 10_000 });
+      transport.close();
+    },
+  };
+}
+
+async function sendOne(db: Db, transport: MailTransport, log: Logger, job: PgBoss.JobWithMetadata<SendJob>): Promise<void> {
+  const { companyId, messageId } = job.data;
+  const message = await withTenant(db, companyId, (tx) => loadOutgoingMessage(tx, messageId));
+  if (!message || message.status !== 'queued') return;
+  try {
+    await transport.deliver(message);
+  } catch (err) {
+    const final = job.retryCount >= job.retryLimit;
+    const reason = err instanceof Error ? err.message : String(err);
+    await withTenant(db, companyId, (tx) => markAttemptFailed(tx, messageId, reason, final));
+    log.warn({ messageId, attempt: message.attempts + 1, final, reason }, 'e-mail not sent');
+    throw err;
+  }
+  await withTenant(db, companyId, (tx) => markSent(tx, messageId));
+  log.info({ messageId }, 'e-mail sent');
+}
