@@ -4,6 +4,7 @@ import { bankRoutes } from './bank/routes.ts';
 import { bankAccountRoutes } from './bankAccounts/routes.ts';
 import { companyRoutes } from './company/routes.ts';
 import { invoiceRoutes } from './invoices/routes.ts';
+import { mailRoutes } from './mail/routes.ts';
 import { partyRoutes } from './parties/routes.ts';
 import { serviceRoutes } from './services/routes.ts';
 import { systemRoutes } from './system/routes.ts';
@@ -13,4 +14,4 @@ import { transactionRoutes } from './transactions/routes.ts';
  * Every handler under /client/:dataset, one module per area. The kernel pairs them with
  * the contract list (shared/src/contracts): a contract without a handler fails start-up.
  */
-export const clientRoutes: Route[] = [...authRoutes, ...transactionRoutes, ...invoiceRoutes, ...partyRoutes, ...bankAccountRoutes, ...serviceRoutes, ...systemRoutes, ...companyRoutes, ...bankRoutes];
+export const clientRoutes: Route[] = [...authRoutes, ...transactionRoutes, ...invoiceRoutes, ...partyRoutes, ...bankAccountRoutes, ...serviceRoutes, ...systemRoutes, ...companyRoutes, ...bankRoutes, ...mailRoutes];

@@ -5,9 +5,10 @@
  * docs tables sort by path.
  */
 import type { Contract } from './contract.ts';
-import * as invoices from './invoices.ts';
 import * as bank from './bank.ts';
 import * as company from './company.ts';
+import * as invoices from './invoices.ts';
+import * as mail from './mail.ts';
 import * as parties from './parties.ts';
 import * as services from './services.ts';
 import * as system from './system.ts';
@@ -17,7 +18,7 @@ export * from './contract.ts';
 export * from './errorStatuses.ts';
 
 /** The contracts by name (`contracts.getParty`), for handlers and MCP tools. */
-export const contracts = { ...system, ...company, ...bank, ...parties, ...services, ...transactions, ...invoices } as const;
+export const contracts = { ...system, ...company, ...bank, ...parties, ...services, ...transactions, ...invoices, ...mail } as const;
 export type ContractName = keyof typeof contracts;
 
 export const CONTRACTS: readonly Contract[] = Object.values(contracts);

@@ -5,3 +5,4 @@ export * from './transaction.ts';
 export * from './list.ts';
 export * from './service.ts';
 export * from './invoice.ts';
+export * from './mail.ts';

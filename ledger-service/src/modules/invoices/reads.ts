@@ -3,6 +3,7 @@ import type { Tx } from '../../db/knex.ts';
 import { orderBySql, type ListPage } from '../../db/listOrder.ts';
 import { compact, readDocument, type ReadOptions, type TransactionRead } from '../transactions/reads.ts';
 import { paymentStatus } from './rules.ts';
+import { listDocumentMessages } from '../mail/store.ts';
 
 /** The read shapes of invoices: a transaction's read shape with items instead of lines, and list rows. */
 
@@ -73,6 +74,7 @@ export async function readInvoice(tx: Tx, vc: Vc, id: number, opts: ReadOptions)
   return {
     ...rest,
     ...invoiceFields(header),
+    emails: await listDocumentMessages(tx, id),
     items: items.map((i) =>
       compact({
         service_id: i.service_id === null ? null : Number(i.service_id),

@@ -5,34 +5,19 @@
  * .eml outbox without SMTP_URL. Each ledger here sends from its own queue, so other test
  * ledgers on the same database never take its jobs.
  */
-import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import t from 'tap';
 import PostalMime from 'postal-mime';
-import { startLedger } from '../../server.ts';
 import { withTenant } from '../../db/knex.ts';
 import type { Actor } from '../../domain/actor.ts';
-import { createTestCompany, testConfig, type TestCompany } from '../../../test/helpers.ts';
+import { createTestCompany, type TestCompany } from '../../../test/helpers.ts';
+import { startMailTestLedger } from '../../../test/support/mailLedger.ts';
 import { startSmtpTestServer } from '../../../test/support/smtpServer.ts';
 import { queueMessage, type MessageRequest } from './outbox.ts';
 import { emlFileName } from './transport.ts';
-import type { LedgerConfig } from '../../config.ts';
 
-const FAST_RETRY = { retry: { retryLimit: 5, retryDelaySeconds: 1 }, pollingIntervalSeconds: 0.5 };
-
-async function mailLedger(t: { teardown(fn: () => unknown): void }, overrides: Partial<LedgerConfig>, retry = FAST_RETRY) {
-  const config = testConfig({ mailQueue: `mail_test_${randomBytes(6).toString('hex')}`, ...overrides });
-  const ledger = await startLedger({ config, mail: retry });
-  t.teardown(async () => {
-    // the test's queue goes with it (pg-boss keeps one partition table per queue)
-    await ledger.db.raw('delete from pgboss.job where name = ?', [config.mailQueue]);
-    await ledger.db.raw('select pgboss.delete_queue(?)', [config.mailQueue]);
-    await ledger.close();
-  });
-  return { ...ledger, config };
-}
-type MailLedger = Awaited<ReturnType<typeof mailLedger>>;
+type MailLedger = Awaited<ReturnType<typeof startMailTestLedger>>;
 
 function actorOf(c: TestCompany): Actor {
   return { userId: c.userId, role: c.role, approvalLimit: null, via: { kind: 'api_key', id: c.apiKeyId, label: 'test key' } };
@@ -72,7 +57,7 @@ async function waitFor(ledger: MailLedger, c: TestCompany, id: number, done: (ro
 t.test('a queued message arrives at the SMTP server with recipients, subject, body and attachment', async (t) => {
   const smtp = await startSmtpTestServer();
   t.teardown(() => smtp.stop());
-  const ledger = await mailLedger(t, { smtpUrl: smtp.url });
+  const ledger = await startMailTestLedger(t, { smtpUrl: smtp.url });
   const c = await createTestCompany(ledger);
   const queued = await queue(ledger, c);
   t.equal((await messageRow(ledger, c, queued.id)).status, 'queued');
@@ -100,7 +85,7 @@ t.test('a queued message arrives at the SMTP server with recipients, subject, bo
 });
 
 t.test('a rolled-back transaction leaves neither message nor job', async (t) => {
-  const ledger = await mailLedger(t, { smtpUrl: 'smtp://127.0.0.1:9' });
+  const ledger = await startMailTestLedger(t, { smtpUrl: 'smtp://127.0.0.1:9' });
   const c = await createTestCompany(ledger);
   let queuedId = 0;
   await t.rejects(
@@ -120,7 +105,7 @@ t.test('SMTP down while a message is queued: sent once the server is back, exact
   const smtp = await startSmtpTestServer();
   t.teardown(() => smtp.stop());
   await smtp.stop();
-  const ledger = await mailLedger(t, { smtpUrl: smtp.url });
+  const ledger = await startMailTestLedger(t, { smtpUrl: smtp.url });
   const c = await createTestCompany(ledger);
   const queued = await queue(ledger, c, request({ subject: 'Outage test' }));
 
@@ -143,7 +128,7 @@ t.test('SMTP down while a message is queued: sent once the server is back, exact
 t.test('after the last retry the message is failed with the error', async (t) => {
   const smtp = await startSmtpTestServer();
   await smtp.stop();
-  const ledger = await mailLedger(t, { smtpUrl: smtp.url }, { retry: { retryLimit: 1, retryDelaySeconds: 1 }, pollingIntervalSeconds: 0.5 });
+  const ledger = await startMailTestLedger(t, { smtpUrl: smtp.url }, { retry: { retryLimit: 1, retryDelaySeconds: 1 }, pollingIntervalSeconds: 0.5 });
   const c = await createTestCompany(ledger);
   const queued = await queue(ledger, c);
   const row = await waitFor(ledger, c, queued.id, (r) => r.status !== 'queued');
@@ -154,7 +139,7 @@ t.test('after the last retry the message is failed with the error', async (t) =>
 });
 
 t.test('without SMTP_URL the message is written as an .eml file under <dataDir>/outbox/', async (t) => {
-  const ledger = await mailLedger(t, { smtpUrl: undefined });
+  const ledger = await startMailTestLedger(t, { smtpUrl: undefined });
   const c = await createTestCompany(ledger);
   const queued = await queue(ledger, c, request({ subject: 'Written to the outbox' }));
   await waitFor(ledger, c, queued.id, (r) => r.status === 'sent');

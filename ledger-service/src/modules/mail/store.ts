@@ -33,7 +33,6 @@ export interface OutgoingMessage extends Omit<NewMessage, 'transactionId' | 'kin
 /** One row of an invoice's `emails` list. */
 export interface MessageSummary {
   id: number;
-  kind: MessageKind;
   to: string;
   at: string;
   status: MessageStatus;
@@ -121,9 +120,8 @@ export async function listDocumentMessages(tx: Tx, transactionId: number): Promi
   const rows = (await tx('messages')
     .where({ transaction_id: transactionId })
     .orderBy('id')
-    .select('id', 'kind', 'to_addresses', 'status', 'created_at', 'sent_at')) as {
+    .select('id', 'to_addresses', 'status', 'created_at', 'sent_at')) as {
     id: number;
-    kind: MessageKind;
     to_addresses: string[];
     status: MessageStatus;
     created_at: Date;
@@ -131,7 +129,6 @@ export async function listDocumentMessages(tx: Tx, transactionId: number): Promi
   }[];
   return rows.map((r) => ({
     id: r.id,
-    kind: r.kind,
     to: r.to_addresses.join(', '),
     at: (r.sent_at ?? r.created_at).toISOString(),
     status: r.status,

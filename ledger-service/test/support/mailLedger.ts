@@ -1,0 +1,23 @@
+/**
+ * A test ledger whose mail worker sends from its own pg-boss queue (other test ledgers on the
+ * same database never take its jobs) and retries after 1 s; the queue is removed at teardown.
+ */
+import { randomBytes } from 'node:crypto';
+import type { LedgerConfig } from '../../src/config.ts';
+import { startLedger } from '../../src/server.ts';
+import type { MailWorkerOptions } from '../../src/modules/mail/worker.ts';
+import { testConfig } from '../helpers.ts';
+
+export const FAST_RETRY: MailWorkerOptions = { retry: { retryLimit: 5, retryDelaySeconds: 1 }, pollingIntervalSeconds: 0.5 };
+
+export async function startMailTestLedger(t: { teardown(fn: () => unknown): void }, overrides: Partial<LedgerConfig>, mail = FAST_RETRY) {
+  const config = testConfig({ mailQueue: `mail_test_${randomBytes(6).toString('hex')}`, ...overrides });
+  const ledger = await startLedger({ config, mail });
+  t.teardown(async () => {
+    // pg-boss keeps one partition table per queue: the test's goes with it
+    await ledger.db.raw('delete from pgboss.job where name = ?', [config.mailQueue]);
+    await ledger.db.raw('select pgboss.delete_queue(?)', [config.mailQueue]);
+    await ledger.close();
+  });
+  return { ...ledger, config };
+}

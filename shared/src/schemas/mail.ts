@@ -1,0 +1,28 @@
+/** Bodies and answers of the e-mail endpoints (contracts/mail.ts). */
+const emailAddress = { type: 'string', format: 'email', maxLength: 254 } as const;
+const addresses = {
+  anyOf: [emailAddress, { type: 'array', items: emailAddress, minItems: 1, maxItems: 20 }],
+  description: 'one address or a list',
+} as const;
+
+export const emailInvoiceSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    to: { ...addresses, description: "recipient(s); default: the customer's e-mail" },
+    cc: addresses,
+    subject: { type: 'string', minLength: 1, maxLength: 250, description: 'default: "Invoice <number> from <company>"' },
+    message: { type: 'string', minLength: 1, maxLength: 20000, description: 'the text of the e-mail; default: a short cover note' },
+  },
+} as const;
+
+export const messageQueuedSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['id', 'message_id', 'status'],
+  properties: {
+    id: { type: 'integer', description: 'the message; listed in the invoice\'s `emails`' },
+    message_id: { type: 'string', description: 'the RFC 5322 Message-ID the e-mail carries' },
+    status: { const: 'queued' },
+  },
+} as const;
