@@ -138,6 +138,13 @@ t.test('MCP endpoint with every tool', async (t) => {
     t.match(await pdfText(bytes), 'Design workshop', 'with the invoice items');
     t.equal((await call('get_invoice_pdf', { id: 987654321 })).structuredContent?.error.code, 'not_found');
 
+    // e-mailing it through email_invoice: queued (202 at the ledger), listed on the invoice
+    const mailed = ok(await call('email_invoice', { id: withItems.body.id, to: 'accounts@customer.example' }));
+    t.equal(mailed.status, 'queued', 'the message is queued');
+    t.match(mailed.message_id, /@/, 'with its Message-ID');
+    const listed = await rest('GET', `/arap/invoice/customer/${withItems.body.id}`);
+    t.same(listed.body.emails.map((e: { to: string }) => e.to), ['accounts@customer.example'], 'the invoice lists the message');
+
     // closed_period and vc_not_found come back with the ledger's code and message
     const closed = await rest('POST', '/system/close_books', { date: today });
     t.equal(closed.status, 200, JSON.stringify(closed.body));

@@ -5,6 +5,7 @@
 import { contracts, requestsPosting, type TransactionInput } from '@ledger/shared';
 import type { ToolDeclaration } from './declare.ts';
 import { idOf, summaries } from './summaries.ts';
+import { isRecord } from './isRecord.ts';
 
 const BILL_SHAPE =
   'Lines carry the expense account number, amount (net unless taxincluded) and optionally taxAccount; the service adds ' +
@@ -123,6 +124,20 @@ export const invoiceTools: ToolDeclaration[] = [
     contract: contracts.listWorkstation,
     listKey: 'drafts',
     summary: summaries.list('draft'),
+  },
+  {
+    name: 'email_invoice',
+    title: 'E-mail customer invoice',
+    description:
+      "Send a posted customer invoice (with items) as PDF by e-mail: to the customer's e-mail address unless to is given; " +
+      'optional cc, subject and message. The message is queued and sent in the background; get_invoice lists it under emails.',
+    area: 'invoices',
+    access: 'write',
+    destructive: false,
+    idempotent: false,
+    contract: contracts.emailInvoice,
+    params: { id: 'invoice id' },
+    summary: (result, input) => `Invoice ${input.id} queued for e-mail${isRecord(result) && typeof result.message_id === 'string' ? ` (${result.message_id})` : ''}.`,
   },
   {
     name: 'get_invoice_pdf',
