@@ -16,7 +16,7 @@ import { billFlow, createDemo, person, recordingFetch, rest, type DemoCompany } 
 
 const GRANTED_TOOLS = [
   'get_chart_of_accounts', 'list_tax_codes',
-  'list_invoices', 'get_invoice', 'list_bills', 'get_bill', 'create_bill', 'update_bill', 'approve_bill', 'list_services', 'list_workstation', 'email_invoice', 'get_invoice_pdf',
+  'list_invoices', 'get_invoice', 'list_bills', 'get_bill', 'create_bill', 'update_bill', 'approve_bill', 'list_services', 'list_workstation', 'email_invoice', 'send_reminder', 'get_invoice_pdf',
   'search_vendors', 'get_vendor', 'create_vendor', 'update_vendor', 'search_customers', 'get_customer', 'create_customer', 'update_customer',
 ];
 

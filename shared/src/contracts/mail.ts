@@ -1,5 +1,5 @@
 /** E-mail of customer invoices (DESIGN.md §5.1): queued durably, sent by the ledger's mail worker. */
-import { emailInvoiceSchema, messageQueuedSchema } from '../schemas/index.ts';
+import { emailInvoiceSchema, invoiceReminderSchema, messageQueuedSchema, reminderQueuedSchema } from '../schemas/index.ts';
 import { contract } from './contract.ts';
 
 export const emailInvoice = contract({
@@ -15,4 +15,20 @@ export const emailInvoice = contract({
   status: 202,
   response: messageQueuedSchema,
   errors: ['conflict'],
+});
+
+export const sendReminder = contract({
+  name: 'sendReminder',
+  method: 'POST',
+  path: '/arap/invoice/customer/:id/reminder',
+  summary:
+    'Send a payment reminder (levels 1–3) for a posted, overdue, unpaid customer invoice to the customer\'s e-mail, the invoice PDF ' +
+    'attached: queued durably and answered 202 with the message id and level; an optional `fee` is booked as its own posted ' +
+    'customer transaction on the company\'s reminder-fee account and named in the reminder; the invoice\'s `reminder_level` counts the reminders',
+  permission: 'customers.postings.sales_invoice',
+  scope: 'invoices:write',
+  body: invoiceReminderSchema,
+  status: 202,
+  response: reminderQueuedSchema,
+  errors: ['conflict', 'amount_exceeded', 'closed_period'],
 });

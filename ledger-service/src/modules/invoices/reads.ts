@@ -3,7 +3,7 @@ import type { Tx } from '../../db/knex.ts';
 import { orderBySql, type ListPage } from '../../db/listOrder.ts';
 import { compact, readDocument, type ReadOptions, type TransactionRead } from '../transactions/reads.ts';
 import { paymentStatus } from './rules.ts';
-import { listDocumentMessages } from '../mail/store.ts';
+import { countReminders, listDocumentMessages, REMINDER_COUNT_SQL } from '../mail/store.ts';
 
 /** The read shapes of invoices: a transaction's read shape with items instead of lines, and list rows. */
 
@@ -32,6 +32,8 @@ interface InvoiceColumns {
   ord_number: string | null;
   po_number: string | null;
   qr_reference: string | null;
+  /** the reminders queued for the invoice (mail module) */
+  reminder_count: number;
 }
 
 /** The fields every invoice read carries besides a transaction's (one invoice and list rows). */
@@ -46,8 +48,8 @@ function invoiceFields(row: InvoiceColumns) {
     paid: toJsonNumber(row.paid),
     open: toJsonNumber(gross.minus(row.paid)),
     payment_status: paymentStatus(gross, row.paid),
-    // reminders are sent by the e-mail module; none yet
-    reminder_level: 0,
+    // the reminders the mail module queued (POST …/reminder), 0–3
+    reminder_level: Number(row.reminder_count),
     ...(row.vc === 'customer' ? { qr_reference: row.qr_reference } : {}),
     // the e-mail module lists an invoice's messages here
     emails: [],
@@ -57,9 +59,10 @@ function invoiceFields(row: InvoiceColumns) {
 export async function readInvoice(tx: Tx, vc: Vc, id: number, opts: ReadOptions): Promise<TransactionRead | undefined> {
   const doc = await readDocument(tx, vc, id, opts, 'invoice');
   if (!doc) return undefined;
-  const header = (await tx('arap_transactions')
+  const columns = (await tx('arap_transactions')
     .where({ id })
-    .first('vc', 'amount', 'paid', 'notes', 'terms', 'shippingpoint', 'ord_number', 'po_number', 'qr_reference')) as InvoiceColumns;
+    .first('vc', 'amount', 'paid', 'notes', 'terms', 'shippingpoint', 'ord_number', 'po_number', 'qr_reference')) as Omit<InvoiceColumns, 'reminder_count'>;
+  const header = { ...columns, reminder_count: await countReminders(tx, id) };
   const { rows: items } = await tx.raw<{ rows: ItemRow[] }>(
     `select i.service_id, i.partnumber, i.description, i.quantity::text, i.unit, i.price::text, i.discount::text,
             a.accno, ta.accno as tax_accno, l.tax_rate::text, l.amount::text, l.tax_amount::text
@@ -140,7 +143,7 @@ export async function listInvoices(tx: Tx, vc: Vc, f: InvoiceListFilter, today: 
     .orderByRaw(orderBySql(f.sort, INVOICE_ORDER, 't.id'))
     .limit(f.limit)
     .offset(f.offset)
-    .select('t.*', 'p.number as party_number', 'p.name as party_name')) as (InvoiceColumns & Record<string, unknown> & {
+    .select('t.*', 'p.number as party_number', 'p.name as party_name', tx.raw(`${REMINDER_COUNT_SQL} as reminder_count`))) as (InvoiceColumns & Record<string, unknown> & {
       id: number; party_id: number; party_number: string; party_name: string; currency: string;
     })[];
   const page = rows.map((r) => ({

@@ -3,9 +3,9 @@ import type { LedgerConfig } from '../../config.ts';
 import { route, type RouteRequest } from '../../kernel/route.ts';
 import { idParam } from '../../kernel/params.ts';
 import type { InvoiceContext } from '../invoices/service.ts';
-import { emailInvoice } from './invoiceMail.ts';
+import { emailInvoice, sendReminder } from './invoiceMail.ts';
 
-/** E-mail of customer invoices (docs/invoices.md "E-mail and reminders"). */
+/** E-mail of customer invoices and reminders (docs/invoices.md "E-mail and reminders"). */
 
 function customerInvoiceContext(req: Pick<RouteRequest, 'ctx' | 'tx' | 'company' | 'actor'>): InvoiceContext {
   return {
@@ -30,5 +30,9 @@ export const mailRoutes = [
   route(contracts.emailInvoice, async (req) => {
     const queued = await emailInvoice(customerInvoiceContext(req), mailSettings(req), idParam(req.params.id, 'customer invoice'), req.body);
     return { id: queued.id, message_id: queued.messageId, status: 'queued' as const };
+  }),
+  route(contracts.sendReminder, async (req) => {
+    const queued = await sendReminder(customerInvoiceContext(req), mailSettings(req), idParam(req.params.id, 'customer invoice'), req.body);
+    return { id: queued.id, message_id: queued.messageId, status: 'queued' as const, level: queued.level, fee_transaction_id: queued.feeTransactionId };
   }),
 ];

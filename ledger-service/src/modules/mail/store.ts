@@ -134,3 +134,12 @@ export async function listDocumentMessages(tx: Tx, transactionId: number): Promi
     status: r.status,
   }));
 }
+
+/** SQL of the number of reminders queued for the document `t.id` (its `reminder_level`). */
+export const REMINDER_COUNT_SQL = `(select count(*) from messages m where m.transaction_id = t.id and m.kind = 'reminder')::int`;
+
+/** The reminders queued for one document, whatever their sending status (the invoice's `reminder_level`). */
+export async function countReminders(tx: Tx, transactionId: number): Promise<number> {
+  const row = (await tx('messages').where({ transaction_id: transactionId, kind: 'reminder' }).count({ n: '*' }).first()) as { n: string | number } | undefined;
+  return Number(row?.n ?? 0);
+}

@@ -140,6 +140,21 @@ export const invoiceTools: ToolDeclaration[] = [
     summary: (result, input) => `Invoice ${input.id} queued for e-mail${isRecord(result) && typeof result.message_id === 'string' ? ` (${result.message_id})` : ''}.`,
   },
   {
+    name: 'send_reminder',
+    title: 'Send payment reminder',
+    description:
+      "Send the next payment reminder (level 1, 2, then 3; no 4th) for a posted, overdue, unpaid customer invoice to the customer's " +
+      'e-mail, the invoice PDF attached; optional message, and an optional fee in the invoice currency, booked as its own posted ' +
+      "customer transaction on the company's reminder-fee account. Queued and sent in the background; get_invoice shows reminder_level.",
+    area: 'invoices',
+    access: 'write',
+    destructive: false,
+    idempotent: false,
+    contract: contracts.sendReminder,
+    params: { id: 'invoice id' },
+    summary: (result, input) => `Reminder${isRecord(result) && typeof result.level === 'number' ? ` level ${result.level}` : ''} for invoice ${input.id} queued.`,
+  },
+  {
     name: 'get_invoice_pdf',
     title: 'Get invoice PDF',
     description:
