@@ -1,7 +1,8 @@
-import { contracts, roleHas, SIDES, type Permission, type Side } from '@ledger/shared';
-import { route, type RouteRequest } from '../../kernel/route.ts';
+import { contracts, roleHas, SIDES, type Permission } from '@ledger/shared';
+import { route } from '../../kernel/route.ts';
 import { idParam } from '../../kernel/params.ts';
 import { collectFiles, transactionBody } from '../transactions/body.ts';
+import { documentContext, documentId, optionalBody } from '../transactions/routeHelpers.ts';
 import { today } from '../transactions/service.ts';
 import { invoicePdf } from './pdfDocument.ts';
 import { listInvoices } from './reads.ts';
@@ -12,24 +13,8 @@ import {
 
 /** Invoices with items: `/arap/invoice/{vc}` (DESIGN.md §5.1; rules in docs/invoices.md). */
 
-type SideRequest = Pick<RouteRequest, 'ctx' | 'tx' | 'company' | 'actor'> & { params: { vc: Side } };
-
-function invoiceContext(req: SideRequest): InvoiceContext {
-  const { vc } = req.params;
-  return {
-    tx: req.tx,
-    company: req.company,
-    actor: req.actor,
-    vc,
-    read: { fileUrlBase: `${req.ctx.protocol}://${req.ctx.host}/client/${req.company.dataset}/arap/invoice/${vc}`, baseCurrency: req.company.base_currency },
-  };
-}
-
-const invoiceId = (req: { params: { vc: Side; id: string } }) => idParam(req.params.id, `${req.params.vc} invoice`);
-
-/** reverse takes an optional body: none at all means {} */
-const optionalBody = (ctx: RouteRequest['ctx']) =>
-  ctx.request.body === undefined || ctx.request.body === null || ctx.request.body === '' ? {} : ctx.request.body;
+const invoiceContext = (req: Parameters<typeof documentContext>[0]): InvoiceContext => documentContext(req, 'invoice');
+const invoiceId = (req: Parameters<typeof documentId>[0]) => documentId(req, 'invoice');
 
 export const invoiceRoutes = [
   route(

@@ -1,33 +1,18 @@
-import { contracts, type Side } from '@ledger/shared';
+import { contracts } from '@ledger/shared';
 import {
   approveTransaction, createTransaction, deleteTransaction, deleteTransactionFile, reverseTransaction, today, transactionById, transactionFile,
-  updateTransaction, type WriteContext,
+  updateTransaction,
 } from './service.ts';
 import { listTransactions } from './reads.ts';
-import { route, type RouteRequest } from '../../kernel/route.ts';
+import { route } from '../../kernel/route.ts';
 import { collectFiles, transactionBody } from './body.ts';
 import { idParam } from '../../kernel/params.ts';
+import { documentContext, documentId, optionalBody } from './routeHelpers.ts';
 
 /** AR/AP transactions: `/arap/transaction/{vc}` (SPEC.md "AR/AP transaction"; rules in docs/posting.md). */
 
-type SideRequest = Pick<RouteRequest, 'ctx' | 'tx' | 'company' | 'actor'> & { params: { vc: Side } };
-
-function writeContext(req: SideRequest): WriteContext {
-  const { vc } = req.params;
-  return {
-    tx: req.tx,
-    company: req.company,
-    actor: req.actor,
-    vc,
-    read: { fileUrlBase: `${req.ctx.protocol}://${req.ctx.host}/client/${req.company.dataset}/arap/transaction/${vc}`, baseCurrency: req.company.base_currency },
-  };
-}
-
-const docId = (req: { params: { vc: Side; id: string } }) => idParam(req.params.id, `${req.params.vc} transaction`);
-
-/** reverse takes an optional body: none at all means {} */
-const optionalBody = (ctx: RouteRequest['ctx']) =>
-  ctx.request.body === undefined || ctx.request.body === null || ctx.request.body === '' ? {} : ctx.request.body;
+const writeContext = (req: Parameters<typeof documentContext>[0]) => documentContext(req, 'transaction');
+const docId = (req: Parameters<typeof documentId>[0]) => documentId(req, 'transaction');
 
 export const transactionRoutes = [
   route(
