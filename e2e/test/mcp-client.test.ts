@@ -2,7 +2,8 @@
  * End to end with the official MCP clients, the same scenario for each (support/mcpClients.ts:
  * v1 with dynamic registration, v2 with a Client ID Metadata Document): 401 → protected-resource
  * metadata → authorization-server metadata → (registration) → authorize (sign-in with password +
- * TOTP, consent) → token → tools/list → create_vendor → create_bill → approve_bill; ledger
+ * TOTP, consent) → token → tools/list → create_vendor → create_bill → approve_bill;
+ * create_customer → create_invoice (posted, two items) → get_invoice_pdf → email_invoice; ledger
  * errors as tool errors; then REST with an API key and the audit log; refresh rotation; a token
  * bound to its company's MCP URL; and the end of the connection — disconnected from System →
  * Management → AI connections, or by reusing a rotated refresh token — seen by the client.
@@ -12,11 +13,11 @@ import { Browser, authorizeInBrowser, parseForms } from './support/browser.ts';
 import { MCP_CLIENTS, type McpClientAdapter } from './support/mcpClients.ts';
 import { startStack } from './support/processes.ts';
 import { mcpPost, tokenRequest } from './support/rawOAuth.ts';
-import { billFlow, createDemo, person, recordingFetch, rest, type DemoCompany } from './support/scenario.ts';
+import { billFlow, createDemo, invoiceFlow, person, recordingFetch, rest, type DemoCompany } from './support/scenario.ts';
 
 const GRANTED_TOOLS = [
   'get_chart_of_accounts', 'list_tax_codes',
-  'list_invoices', 'get_invoice', 'list_bills', 'get_bill', 'create_bill', 'update_bill', 'approve_bill', 'list_services', 'list_workstation', 'email_invoice', 'send_reminder', 'get_invoice_pdf',
+  'list_invoices', 'get_invoice', 'create_invoice', 'update_invoice', 'list_bills', 'get_bill', 'create_bill', 'update_bill', 'approve_bill', 'list_services', 'list_workstation', 'email_invoice', 'send_reminder', 'get_invoice_pdf',
   'search_vendors', 'get_vendor', 'create_vendor', 'update_vendor', 'search_customers', 'get_customer', 'create_customer', 'update_customer',
 ];
 
@@ -92,8 +93,24 @@ for (const adapter of MCP_CLIENTS) {
     const unknownVendor = await client.callTool('create_bill', { vendornumber: 'NO-SUCH-VENDOR', invDate: '2026-01-15', lines: [{ account: '4000', amount: 1 }] });
     t.equal((unknownVendor.structuredContent as { error: { code: string } }).error.code, 'vc_not_found');
 
+    // a customer invoice with items: created posted, printed as PDF, e-mailed to the customer
+    const invoice = await invoiceFlow((name, args) => client.callTool(name, args), adapter.label);
+    t.equal(invoice.createdText, `Created invoice ${invoice.invoiceId} as posted.`, 'create_invoice: posted at once');
+    t.equal(invoice.pdf.mimeType, 'application/pdf', 'get_invoice_pdf: an embedded PDF resource');
+    t.match(invoice.pdf.uri, `/arap/invoice/customer/${invoice.invoiceId}/pdf`);
+    t.equal(invoice.pdf.bytes.subarray(0, 5).toString(), '%PDF-', 'the blob is the PDF');
+    t.equal(invoice.mailed.status, 'queued', 'email_invoice: queued');
+    t.match(invoice.mailed.message_id, /@/, 'with its Message-ID');
+
     // 4. REST with the API key: the bill exists, is posted, and the audit log names the AI connection
     const api = rest(demo);
+    const posted = await api('GET', `/arap/invoice/customer/${invoice.invoiceId}`);
+    t.equal(posted.status, 200);
+    t.equal(posted.body.status, 'posted', 'REST: the invoice is posted');
+    t.equal(posted.body.customer_id, invoice.customerId);
+    t.same(posted.body.items.map((i: { description: string; amount: number }) => [i.description, i.amount]), [['Consulting', 450], ['Travel flat rate', 80.5]], 'with its two items');
+    t.match(posted.body.qr_reference, /\S/, 'and its payment reference');
+    t.same(posted.body.emails.map((e: { to: string }) => e.to), [invoice.customerEmail], "the message goes to the customer's e-mail address");
     const bill = await api('GET', `/arap/transaction/vendor/${flow.billId}`);
     t.equal(bill.status, 200);
     t.equal(bill.body.status, 'posted', 'REST: the bill is posted');

@@ -5,11 +5,11 @@
  */
 import t from 'tap';
 import {
-  CONTRACTS, contracts, endpointKey as contractKey, findContract, forSide, idSchema, partySchemas, partySearchQuerySchema,
+  CONTRACTS, contracts, customerInvoiceSchema, endpointKey as contractKey, findContract, forSide, idSchema, partySchemas, partySearchQuerySchema,
   PERMISSIONS, scopeSatisfied, transactionReadSchema, vendorTransactionSchema, type Permission,
 } from '@ledger/shared';
 import { CATALOGUE, DECLARATIONS, findTool } from '../src/mcp/tools/catalogue.ts';
-import { endpointKey, toolScope, type ResolvedTool, type ToolDeclaration } from '../src/mcp/tools/declare.ts';
+import { endpointKey, toolAnnotations, toolScope, type ResolvedTool, type ToolDeclaration } from '../src/mcp/tools/declare.ts';
 import { resolveTool } from '../src/mcp/tools/derive.ts';
 import { withoutSharedFormats } from '../src/mcp/tools/formats.ts';
 import { buildLedgerRequest } from '../src/mcp/tools/request.ts';
@@ -92,6 +92,26 @@ t.test('create_bill says posted for pending "0" and for the number 0', async (t)
   t.match(text({ pending: '0' }), { text: 'Created bill 5 as posted.' });
   t.match(text({ pending: 0 }), { text: 'Created bill 5 as posted.' });
   t.match(text({}), { text: 'Created bill 5 as a draft.' });
+});
+
+t.test('create_invoice / update_invoice: customer invoices with items over the invoice contracts', async (t) => {
+  const created = tool('create_invoice');
+  t.same(created.rest, { method: 'POST', path: '/arap/invoice/customer', fixedBody: { type: 'invoice' } });
+  t.notOk('type' in created.input.properties, 'type is fixed');
+  t.ok('items' in created.input.properties && 'pending' in created.input.properties && 'notes' in created.input.properties, 'items, pending and the customer fields');
+  t.same(created.input.required, customerInvoiceSchema.required);
+  t.equal(toolAnnotations(created).destructiveHint, false);
+  const text = (input: Record<string, unknown>) => toolSuccess(created, input, { id: 8 }).content[0];
+  t.match(text({ pending: '0' }), { text: 'Created invoice 8 as posted.' });
+  t.match(text({ pending: 0 }), { text: 'Created invoice 8 as posted.' });
+  t.match(text({}), { text: 'Created invoice 8 as a draft.' });
+  const updated = tool('update_invoice');
+  t.same(updated.rest, { method: 'POST', path: '/arap/invoice/customer/:id', fixedBody: { type: 'invoice' } });
+  t.same(updated.input.required, ['id', ...customerInvoiceSchema.required]);
+  t.equal(toolAnnotations(updated).destructiveHint, true);
+  t.same(buildLedgerRequest(updated, 'acme', { id: 4, invDate: '2026-01-02', items: [] }), {
+    method: 'POST', path: '/client/acme/arap/invoice/customer/4', body: { invDate: '2026-01-02', items: [], type: 'invoice' },
+  });
 });
 
 t.test('a declaration that does not fit its contract is refused at start-up', async (t) => {

@@ -89,3 +89,58 @@ export async function billFlow(callTool: CallTool, label: string): Promise<BillF
   structured('approve_bill', approved);
   return { vendorId: vendor.id, billId: created.id, documentNumber };
 }
+
+export interface InvoiceFlowResult {
+  customerId: number;
+  customerEmail: string;
+  invoiceId: number;
+  /** the text beside create_invoice's structured content */
+  createdText: string;
+  /** get_invoice_pdf's embedded resource */
+  pdf: { uri: string; mimeType: string; bytes: Buffer };
+  /** what email_invoice answered */
+  mailed: Record<string, any>;
+}
+
+/**
+ * create_customer (with an e-mail address) → create_invoice (two items, posted) →
+ * get_invoice_pdf → email_invoice (to the customer's address), the revenue account and tax read through tools.
+ */
+export async function invoiceFlow(callTool: CallTool, label: string): Promise<InvoiceFlowResult> {
+  const customerEmail = `accounts@${label.toLowerCase().replace(/[^a-z0-9]+/g, '-')}-customer.example`;
+  const customer = structured('create_customer', await callTool('create_customer', {
+    name: `${label} Kunde AG`, address1: 'Bundesplatz', street: '3', zipcode: '3005', city: 'Bern', country: 'CH', email: customerEmail,
+  }));
+  const accounts = structured('get_chart_of_accounts', await callTool('get_chart_of_accounts', {})).accounts as any[];
+  const taxes = structured('list_tax_codes', await callTool('list_tax_codes', {})).taxes as any[];
+  const income = accounts.find((a) => String(a.link ?? '').split(':').includes('AR_amount'));
+  if (!income) throw new Error('no AR_amount account in the chart');
+  const today = new Date().toISOString().slice(0, 10);
+  // a sales tax: its account is linked AR_tax
+  const salesTaxAccounts = new Set(accounts.filter((a) => String(a.link ?? '').split(':').includes('AR_tax')).map((a) => String(a.accno)));
+  const tax = taxes.find((x) => salesTaxAccounts.has(String(x.accno)) && Number(x.rate) > 0 && x.valid_from <= today && (x.valid_to === null || x.valid_to >= today));
+  const taxAccount = tax ? { taxAccount: String(tax.accno) } : {};
+  const created = await callTool('create_invoice', {
+    customer_id: customer.id,
+    invDate: today,
+    pending: '0',
+    notes: `${label}: thank you for your order`,
+    items: [
+      { description: 'Consulting', quantity: 3, unit: 'h', price: 150, account: String(income.accno), ...taxAccount },
+      { description: 'Travel flat rate', quantity: 1, price: 80.5, account: String(income.accno), ...taxAccount },
+    ],
+  });
+  const invoiceId = structured('create_invoice', created).id as number;
+  const createdText = (created.content?.[0] as { text?: string } | undefined)?.text ?? '';
+
+  const pdfResult = await callTool('get_invoice_pdf', { id: invoiceId });
+  if (pdfResult.isError) throw new Error(`get_invoice_pdf failed: ${JSON.stringify(pdfResult.content)}`);
+  const resource = (pdfResult.content ?? []).find((c) => (c as { type?: string }).type === 'resource') as
+    | { resource: { uri: string; mimeType: string; blob: string } }
+    | undefined;
+  if (!resource) throw new Error(`get_invoice_pdf returned no resource: ${JSON.stringify(pdfResult.content)}`);
+  const pdf = { uri: resource.resource.uri, mimeType: resource.resource.mimeType, bytes: Buffer.from(resource.resource.blob, 'base64') };
+
+  const mailed = structured('email_invoice', await callTool('email_invoice', { id: invoiceId }));
+  return { customerId: customer.id, customerEmail, invoiceId, createdText, pdf, mailed };
+}

@@ -2,7 +2,7 @@
  * Invoices and bills area, over AR/AP transactions (REST `/arap/transaction/{vc}`):
  * bills are vendor transactions, invoices customer transactions.
  */
-import { contracts, requestsPosting, type TransactionInput } from '@ledger/shared';
+import { contracts, requestsPosting, type CustomerInvoiceInput, type TransactionInput } from '@ledger/shared';
 import type { ToolDeclaration } from './declare.ts';
 import { idOf, summaries } from './summaries.ts';
 import { isRecord } from './isRecord.ts';
@@ -10,6 +10,14 @@ import { isRecord } from './isRecord.ts';
 const BILL_SHAPE =
   'Lines carry the expense account number, amount (net unless taxincluded) and optionally taxAccount; the service adds ' +
   'the payable control account and the tax. Give vendor_id (or vendornumber) and the vendor\'s own documentNumber.';
+
+const INVOICE_SHAPE =
+  'Give customer_id (or customernumber), invDate and items (1–500). Each item has a description, quantity (not 0; negative ' +
+  'for a credit) and price (unit price in the invoice currency) and the revenue account number; or it names a catalogue ' +
+  'service by service_id or partnumber (list_services), which fills description, unit, price, account and taxAccount unless ' +
+  'sent. Optional per item: unit, discount (percent), taxAccount. An item\'s amount is round(quantity × price × ' +
+  '(1 − discount/100)), net unless taxincluded; the service adds the tax and the receivable. dueDate defaults to invDate + ' +
+  "terms (the customer's terms unless sent); notes are printed on the invoice.";
 
 export const invoiceTools: ToolDeclaration[] = [
   {
@@ -33,6 +41,39 @@ export const invoiceTools: ToolDeclaration[] = [
     side: 'customer',
     params: { id: 'invoice (AR transaction) id' },
     summary: summaries.get('invoice'),
+  },
+  {
+    name: 'create_invoice',
+    title: 'Create customer invoice',
+    description:
+      'Create a customer invoice with items. Without pending it is saved as a draft for review; pending "0" posts it at once ' +
+      `(it gets its payment reference; then get_invoice_pdf prints it and email_invoice sends it). ${INVOICE_SHAPE}`,
+    area: 'invoices',
+    access: 'write',
+    destructive: false,
+    idempotent: false,
+    contract: contracts.createInvoice,
+    side: 'customer',
+    fixedBody: { type: 'invoice' },
+    // the input passed the body schema, so pending is "0", 0 or absent
+    summary: (result, input) =>
+      `Created invoice ${idOf(result, input)} as ${requestsPosting(input as Pick<CustomerInvoiceInput, 'pending'>) ? 'posted' : 'a draft'}.`,
+  },
+  {
+    name: 'update_invoice',
+    title: 'Update customer invoice',
+    description:
+      'Replace a customer invoice with items: send the complete invoice (the items are replaced). A draft stays a draft ' +
+      `unless pending "0" posts it; a posted invoice can be changed only while nothing is paid, and is posted again. ${INVOICE_SHAPE}`,
+    area: 'invoices',
+    access: 'write',
+    destructive: true,
+    idempotent: true,
+    contract: contracts.updateInvoice,
+    side: 'customer',
+    params: { id: 'invoice id' },
+    fixedBody: { type: 'invoice' },
+    summary: summaries.updated('invoice'),
   },
   {
     name: 'list_bills',
