@@ -101,6 +101,9 @@ for (const adapter of MCP_CLIENTS) {
     t.equal(invoice.pdf.bytes.subarray(0, 5).toString(), '%PDF-', 'the blob is the PDF');
     t.equal(invoice.mailed.status, 'queued', 'email_invoice: queued');
     t.match(invoice.mailed.message_id, /@/, 'with its Message-ID');
+    const gotInvoice = (await client.callTool('get_invoice', { id: invoice.invoiceId })).structuredContent as { id: number; kind: string; items: unknown[] };
+    t.match(gotInvoice, { id: invoice.invoiceId, kind: 'invoice' }, 'get_invoice: the invoice with items, kind "invoice"');
+    t.equal(gotInvoice.items.length, 2, 'with its two items');
 
     // 4. REST with the API key: the bill exists, is posted, and the audit log names the AI connection
     const api = rest(demo);

@@ -100,12 +100,12 @@ t.test('MCP endpoint with every tool', async (t) => {
     t.match(approved.content?.[0]?.text, new RegExp(`^Bill ${id} approved and posted\\.$`));
     t.equal(ok(await call('get_bill', { id })).status, 'posted');
 
-    // invoices are customer transactions, recorded here over REST
+    // invoices: customer-side documents of both kinds (here an AR transaction, recorded over REST)
     const customer = (await rest('POST', '/arap/customer', { name: 'Invoice Customer SA' })).body;
     const invoice = await rest('POST', '/arap/transaction/customer', { customer_id: customer.id, documentNumber: 'SO-1', invDate: today, lines: [{ account: income.accno, amount: 200 }] });
     t.equal(invoice.status, 201, JSON.stringify(invoice.body));
     t.same(ok(await call('list_invoices', { customer_id: customer.id })).invoices.map((i: { id: number }) => i.id), [invoice.body.id]);
-    t.equal(ok(await call('get_invoice', { id: invoice.body.id })).customer_id, customer.id);
+    t.match(ok(await call('get_invoice', { id: invoice.body.id })), { customer_id: customer.id, kind: 'transaction' });
 
     // the services catalogue, read through list_services
     const service = await rest('POST', '/arap/services', { description: 'Design workshop', unit: 'h', price: 150.25, income_account: income.accno });
@@ -144,6 +144,12 @@ t.test('MCP endpoint with every tool', async (t) => {
     t.match(mailed.message_id, /@/, 'with its Message-ID');
     const listed = await rest('GET', `/arap/invoice/customer/${withItems.body.id}`);
     t.same(listed.body.emails.map((e: { to: string }) => e.to), ['accounts@customer.example'], 'the invoice lists the message');
+    // the reads cover both kinds: the invoice with items beside the AR transaction, told apart by kind
+    const both = ok(await call('list_invoices', { customer_id: customer.id })).invoices;
+    t.same(both.map((i: { id: number; kind: string }) => [i.id, i.kind]), [[invoice.body.id, 'transaction'], [withItems.body.id, 'invoice']], 'list_invoices: both kinds');
+    const gotItems = ok(await call('get_invoice', { id: withItems.body.id }));
+    t.equal(gotItems.kind, 'invoice');
+    t.same(gotItems.items.map((i: { description: string }) => i.description), ['Design workshop'], 'get_invoice: with its items');
 
     // closed_period and vc_not_found come back with the ledger's code and message
     const closed = await rest('POST', '/system/close_books', { date: today });

@@ -5,7 +5,7 @@
  */
 import t from 'tap';
 import {
-  CONTRACTS, contracts, customerInvoiceSchema, endpointKey as contractKey, findContract, forSide, idSchema, partySchemas, partySearchQuerySchema,
+  CONTRACTS, contracts, customerInvoiceSchema, documentListRowSchema, documentReadSchema, endpointKey as contractKey, findContract, forSide, idSchema, partySchemas, partySearchQuerySchema,
   PERMISSIONS, scopeSatisfied, transactionReadSchema, vendorTransactionSchema, type Permission,
 } from '@ledger/shared';
 import { CATALOGUE, DECLARATIONS, findTool } from '../src/mcp/tools/catalogue.ts';
@@ -66,9 +66,15 @@ t.test('REST call, input and output schemas come from the contract', async (t) =
     t.same(output?.anyOf?.[1], { type: 'object', required: ['error'], properties: { error: { type: 'object', required: ['code', 'message'], properties: { code: { type: 'string' }, message: { type: 'string' }, field: { type: 'string' } } } } }, `${name}: tool errors fit the output schema`);
     return output?.anyOf?.[0];
   };
-  t.same(answerOf('list_bills'), { type: 'object', required: ['bills'], properties: { bills: { type: 'array', items: advertised } } },
+  // the reads cover both kinds: one schema per kind, told apart by `kind`
+  t.same(answerOf('list_bills'), { type: 'object', required: ['bills'], properties: { bills: { type: 'array', items: withoutSharedFormats(documentListRowSchema) } } },
     'list answers wrapped under listKey');
-  t.same(answerOf('get_invoice'), advertised);
+  t.same(answerOf('get_invoice'), withoutSharedFormats(documentReadSchema));
+  const kinds = (answerOf('get_invoice') as { oneOf?: { properties: { kind: { enum: string[] } } }[] } | undefined)?.oneOf;
+  t.same(kinds?.map((k) => k.properties.kind.enum), [['transaction'], ['invoice']], 'get_invoice: a transaction or an invoice, by kind');
+  t.same(kinds?.[0]?.properties, { kind: documentReadSchema.oneOf[0].properties.kind, ...advertised.properties }, "a transaction's read shape plus kind");
+  t.ok('kind' in tool('list_invoices').input.properties, 'list_invoices filters by kind');
+  t.notOk('payment_status' in tool('list_invoices').input.properties, 'only the filters both kinds share');
   t.same(answerOf('get_vendor'), withoutSharedFormats(partySchemas.vendor.read), 'the side picks the per-side response');
   t.same(answerOf('create_bill'), contracts.createTransaction.response);
   t.notMatch(JSON.stringify(CATALOGUE.map((c) => c.declaration.output)), /iso-(country|currency)/, 'no custom format reaches clients');
@@ -76,10 +82,12 @@ t.test('REST call, input and output schemas come from the contract', async (t) =
 });
 
 t.test('the REST request: path ids from the input, the rest as query or body, fixed fields win', async (t) => {
-  t.same(buildLedgerRequest(tool('get_bill'), 'acme co', { id: 7 }), { method: 'GET', path: '/client/acme%20co/arap/transaction/vendor/7' });
+  t.same(buildLedgerRequest(tool('get_bill'), 'acme co', { id: 7 }), { method: 'GET', path: '/client/acme%20co/arap/document/vendor/7' });
+  t.same(buildLedgerRequest(tool('get_invoice'), 'acme', { id: 8 }), { method: 'GET', path: '/client/acme/arap/document/customer/8' });
   t.same(buildLedgerRequest(tool('list_invoices'), 'acme', { customer_id: 3, status: 'posted' }), {
-    method: 'GET', path: '/client/acme/arap/transactions/customer?customer_id=3&status=posted',
+    method: 'GET', path: '/client/acme/arap/documents/customer?customer_id=3&status=posted',
   });
+  t.same(buildLedgerRequest(tool('list_bills'), 'acme', { kind: 'invoice' }), { method: 'GET', path: '/client/acme/arap/documents/vendor?kind=invoice' });
   t.same(buildLedgerRequest(tool('approve_bill'), 'acme', { id: 9, invDate: '2026-01-02', lines: [] }), {
     method: 'POST', path: '/client/acme/arap/transaction/vendor/9/approve',
     body: { invDate: '2026-01-02', lines: [], type: 'transaction', pending: '0' },

@@ -3,6 +3,7 @@ import { authRoutes } from './auth/routes.ts';
 import { bankRoutes } from './bank/routes.ts';
 import { bankAccountRoutes } from './bankAccounts/routes.ts';
 import { companyRoutes } from './company/routes.ts';
+import { documentRoutes } from './documents/routes.ts';
 import { invoiceRoutes } from './invoices/routes.ts';
 import { mailRoutes } from './mail/routes.ts';
 import { partyRoutes } from './parties/routes.ts';
@@ -14,4 +15,4 @@ import { transactionRoutes } from './transactions/routes.ts';
  * Every handler under /client/:dataset, one module per area. The kernel pairs them with
  * the contract list (shared/src/contracts): a contract without a handler fails start-up.
  */
-export const clientRoutes: Route[] = [...authRoutes, ...transactionRoutes, ...invoiceRoutes, ...partyRoutes, ...bankAccountRoutes, ...serviceRoutes, ...systemRoutes, ...companyRoutes, ...bankRoutes, ...mailRoutes];
+export const clientRoutes: Route[] = [...authRoutes, ...transactionRoutes, ...invoiceRoutes, ...documentRoutes, ...partyRoutes, ...bankAccountRoutes, ...serviceRoutes, ...systemRoutes, ...companyRoutes, ...bankRoutes, ...mailRoutes];

@@ -39,9 +39,12 @@ export function endpointOf(method: string, path: string): Endpoint | undefined {
  */
 export function closed(schema: object): object {
   const out: Record<string, unknown> = { ...schema };
+  // one of several shapes (documents of both kinds): each shape is closed, the common frame stays open
+  const variants = (['oneOf', 'anyOf'] as const).filter((k) => k in schema && Array.isArray((schema as Record<string, unknown>)[k]));
+  for (const k of variants) out[k] = ((schema as Record<string, unknown>)[k] as object[]).map(closed);
   if ('properties' in schema && typeof schema.properties === 'object' && schema.properties !== null) {
     out.properties = Object.fromEntries(Object.entries(schema.properties).map(([name, s]) => [name, closed(s as object)]));
-    out.additionalProperties ??= false;
+    if (variants.length === 0) out.additionalProperties ??= false;
   }
   if ('items' in schema && typeof schema.items === 'object' && schema.items !== null) out.items = closed(schema.items);
   return out;

@@ -7,6 +7,7 @@
 import type { Contract } from './contract.ts';
 import * as bank from './bank.ts';
 import * as company from './company.ts';
+import * as documents from './documents.ts';
 import * as invoices from './invoices.ts';
 import * as mail from './mail.ts';
 import * as parties from './parties.ts';
@@ -18,7 +19,7 @@ export * from './contract.ts';
 export * from './errorStatuses.ts';
 
 /** The contracts by name (`contracts.getParty`), for handlers and MCP tools. */
-export const contracts = { ...system, ...company, ...bank, ...parties, ...services, ...transactions, ...invoices, ...mail } as const;
+export const contracts = { ...system, ...company, ...bank, ...parties, ...services, ...transactions, ...invoices, ...documents, ...mail } as const;
 export type ContractName = keyof typeof contracts;
 
 export const CONTRACTS: readonly Contract[] = Object.values(contracts);

@@ -6,3 +6,4 @@ export * from './list.ts';
 export * from './service.ts';
 export * from './invoice.ts';
 export * from './mail.ts';
+export * from './document.ts';

@@ -1,6 +1,9 @@
 /**
- * Invoices and bills area, over AR/AP transactions (REST `/arap/transaction/{vc}`):
- * bills are vendor transactions, invoices customer transactions.
+ * Invoices and bills area: bills are vendor-side documents, invoices customer-side ones. The
+ * reads cover both kinds of document (REST `/arap/documents/{vc}`, `/arap/document/{vc}/{id}`):
+ * AR/AP transactions with lines and invoices with items, told apart by `kind`. Bills are
+ * written as AP transactions (`/arap/transaction/vendor`), invoices with items
+ * (`/arap/invoice/customer`).
  */
 import { contracts, requestsPosting, type CustomerInvoiceInput, type TransactionInput } from '@ledger/shared';
 import type { ToolDeclaration } from './declare.ts';
@@ -23,10 +26,12 @@ export const invoiceTools: ToolDeclaration[] = [
   {
     name: 'list_invoices',
     title: 'List customer invoices',
-    description: 'Customer invoices (AR transactions), filtered by document number, status, customer or date range.',
+    description:
+      'Customer-side documents of both kinds: invoices with items (kind "invoice") and AR transactions with lines (kind ' +
+      '"transaction"), ordered by invoice date; filtered by kind, document or invoice number, status, customer or date range.',
     area: 'invoices',
     access: 'read',
-    contract: contracts.listTransactions,
+    contract: contracts.listDocuments,
     side: 'customer',
     listKey: 'invoices',
     summary: summaries.list('invoice'),
@@ -34,12 +39,14 @@ export const invoiceTools: ToolDeclaration[] = [
   {
     name: 'get_invoice',
     title: 'Get customer invoice',
-    description: 'One customer invoice with its lines, calculated tax, status and files.',
+    description:
+      'One customer-side document by id, of either kind (kind "invoice": items, paid, open, payment_status, reminder_level, ' +
+      'emails; kind "transaction": lines), with calculated tax, status and files.',
     area: 'invoices',
     access: 'read',
-    contract: contracts.getTransaction,
+    contract: contracts.getDocument,
     side: 'customer',
-    params: { id: 'invoice (AR transaction) id' },
+    params: { id: 'invoice or AR transaction id' },
     summary: summaries.get('invoice'),
   },
   {
@@ -78,10 +85,13 @@ export const invoiceTools: ToolDeclaration[] = [
   {
     name: 'list_bills',
     title: 'List vendor bills',
-    description: "Vendor bills (AP transactions), filtered by the vendor's document number, status, vendor or date range. Check for an existing bill before creating one.",
+    description:
+      'Vendor-side documents of both kinds: AP transactions with lines (kind "transaction") and vendor invoices with items ' +
+      "(kind \"invoice\"), ordered by invoice date; filtered by kind, the vendor's document number, status, vendor or date range. " +
+      'Check for an existing bill before creating one.',
     area: 'invoices',
     access: 'read',
-    contract: contracts.listTransactions,
+    contract: contracts.listDocuments,
     side: 'vendor',
     listKey: 'bills',
     summary: summaries.list('bill'),
@@ -89,12 +99,14 @@ export const invoiceTools: ToolDeclaration[] = [
   {
     name: 'get_bill',
     title: 'Get vendor bill',
-    description: 'One vendor bill with its lines, calculated tax, status (draft or posted) and files.',
+    description:
+      'One vendor-side document by id, of either kind (kind "transaction": an AP transaction with lines; kind "invoice": a ' +
+      'vendor invoice with items), with calculated tax, status (draft, posted or reversed) and files.',
     area: 'invoices',
     access: 'read',
-    contract: contracts.getTransaction,
+    contract: contracts.getDocument,
     side: 'vendor',
-    params: { id: 'bill (AP transaction) id' },
+    params: { id: 'bill (AP transaction or vendor invoice) id' },
     summary: summaries.get('bill'),
   },
   {
