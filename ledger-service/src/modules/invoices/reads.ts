@@ -1,7 +1,7 @@
 import { Money, toJsonNumber, type Vc } from '@ledger/shared';
 import type { Tx } from '../../db/knex.ts';
-import { orderBySql, type ListPage } from '../../db/listOrder.ts';
-import { compact, readDocument, type ReadOptions, type TransactionRead } from '../transactions/reads.ts';
+import type { ListPage } from '../../db/listOrder.ts';
+import { compact, listDocumentRows, listRowHeader, readDocument, type ListFilter, type ReadOptions, type TransactionRead } from '../transactions/reads.ts';
 import { paymentStatus } from './rules.ts';
 import { countReminders, listDocumentMessages, REMINDER_COUNT_SQL } from '../mail/store.ts';
 
@@ -97,23 +97,8 @@ export async function readInvoice(tx: Tx, vc: Vc, id: number, opts: ReadOptions)
   };
 }
 
-export interface InvoiceListFilter {
-  document_number?: string;
-  inv_number?: string;
-  status?: string;
-  payment_status?: 'open' | 'partial' | 'paid';
-  overdue?: boolean;
-  from?: string;
-  to?: string;
-  vendor_id?: number;
-  customer_id?: number;
-  vendornumber?: string;
-  customernumber?: string;
-  payment_file?: 0 | 1;
-  sort: string;
-  limit: number;
-  offset: number;
-}
+/** The filters of transaction lists, plus what only invoices have (payment status, overdue). */
+export type InvoiceListFilter = ListFilter & { payment_status?: 'open' | 'partial' | 'paid'; overdue?: boolean };
 
 const INVOICE_ORDER = { inv_date: 't.inv_date', due_date: 't.due_date', id: 't.id' };
 
@@ -123,52 +108,17 @@ const PAYMENT_STATUS_SQL = `case when t.paid = 0 then (case when t.amount = 0 th
 const OVERDUE_SQL = `(t.status = 'posted' and t.due_date < ?::date and abs(t.paid) < abs(t.amount))`;
 
 export async function listInvoices(tx: Tx, vc: Vc, f: InvoiceListFilter, today: string): Promise<ListPage<Record<string, unknown>>> {
-  const q = tx('arap_transactions as t')
-    .join('parties as p', 'p.id', 't.party_id')
-    .where({ 't.vc': vc, 't.type': 'invoice' });
-  if (f.document_number !== undefined) q.where('t.document_number', f.document_number);
-  if (f.inv_number !== undefined) q.where('t.inv_number', f.inv_number);
-  if (f.status !== undefined) q.where('t.status', f.status);
-  if (f.payment_status !== undefined) q.whereRaw(`${PAYMENT_STATUS_SQL} = ?`, [f.payment_status]);
-  if (f.overdue !== undefined) q.whereRaw(f.overdue ? OVERDUE_SQL : `not ${OVERDUE_SQL}`, [today]);
-  if (f.from !== undefined) q.where('t.inv_date', '>=', f.from);
-  if (f.to !== undefined) q.where('t.inv_date', '<=', f.to);
-  const partyId = vc === 'vendor' ? f.vendor_id : f.customer_id;
-  const partyNumber = vc === 'vendor' ? f.vendornumber : f.customernumber;
-  if (partyId !== undefined) q.where('t.party_id', partyId);
-  if (partyNumber !== undefined) q.where('p.number', partyNumber);
-  if (f.payment_file !== undefined) q.where('t.payment_file', f.payment_file === 1);
-  const counted = (await q.clone().count({ n: '*' }).first()) as { n: string | number } | undefined;
-  const rows = (await q
-    .orderByRaw(orderBySql(f.sort, INVOICE_ORDER, 't.id'))
-    .limit(f.limit)
-    .offset(f.offset)
-    .select('t.*', 'p.number as party_number', 'p.name as party_name', tx.raw(`${REMINDER_COUNT_SQL} as reminder_count`))) as (InvoiceColumns & Record<string, unknown> & {
-      id: number; party_id: number; party_number: string; party_name: string; currency: string;
-    })[];
+  const { rows, total } = await listDocumentRows<InvoiceColumns>(tx, vc, 'invoice', f, INVOICE_ORDER, {
+    narrow: (q) => {
+      if (f.payment_status !== undefined) q.whereRaw(`${PAYMENT_STATUS_SQL} = ?`, [f.payment_status]);
+      if (f.overdue !== undefined) q.whereRaw(f.overdue ? OVERDUE_SQL : `not ${OVERDUE_SQL}`, [today]);
+    },
+    columns: [tx.raw(`${REMINDER_COUNT_SQL} as reminder_count`)],
+  });
   const page = rows.map((r) => ({
-    ...compact({
-      id: r.id,
-      vc,
-      [`${vc}_id`]: r.party_id,
-      [`${vc}number`]: r.party_number,
-      name: r.party_name,
-      invNumber: r.inv_number,
-      documentNumber: r.document_number,
-      invDate: r.inv_date,
-      dueDate: r.due_date,
-      currency: r.currency.trim(),
-      exchangerate: toJsonNumber(r.exchangerate as string),
-      description: r.description,
-      status: r.status,
-      netAmount: toJsonNumber(r.net_amount as string),
-      taxAmount: toJsonNumber(r.tax_amount as string),
-      grossAmount: toJsonNumber(r.amount),
-      ...(vc === 'vendor' ? { payment_file: r.payment_file ? 1 : 0, vc_bank_id: r.vc_bank_id } : {}),
-      reversalOf: r.reversal_of_id,
-      reversedBy: r.reversed_by_id,
-    }),
+    ...listRowHeader(vc, r),
+    ...compact({ vc, reversalOf: r.reversal_of_id, reversedBy: r.reversed_by_id }),
     ...invoiceFields(r),
   }));
-  return { rows: page, total: Number(counted?.n ?? 0) };
+  return { rows: page, total };
 }

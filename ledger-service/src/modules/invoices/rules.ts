@@ -1,6 +1,7 @@
 import type { Decimal } from 'decimal.js';
 import { decimalPlaces, ITEM_DECIMALS, MAX_AMOUNT, Money, roundTo, toJsonNumber, type InvoiceItemInput, type TransactionLineInput, type Vc } from '@ledger/shared';
 import { ruleInvalid } from '../../domain/errors.ts';
+import type { ServiceRecord } from '../services/store.ts';
 
 /**
  * The pure rules of invoice items (DESIGN.md §5.1): an item filled from its service, its
@@ -8,19 +9,8 @@ import { ruleInvalid } from '../../domain/errors.ts';
  * currency's minor unit. Tax is then computed on that line exactly as for transaction lines.
  */
 
-/** What a catalogue service gives an item (accounts by number; price with its currency). */
-export interface ServiceDefaults {
-  id: number;
-  partnumber: string;
-  description: string;
-  unit: string | null;
-  price: string;
-  curr: string;
-  income_account: string | null;
-  expense_account: string | null;
-  taxAccount: string | null;
-  active: boolean;
-}
+/** What a catalogue service gives an item: the catalogue's own record (accounts by number; price with its currency). */
+export type ServiceDefaults = ServiceRecord;
 
 /** An item with everything it needs: sent fields, else its service's. */
 export interface FilledItem {

@@ -163,10 +163,25 @@ export interface ListFilter {
 
 const TRANSACTION_ORDER = { inv_date: 't.inv_date', id: 't.id' };
 
-export async function listTransactions(tx: Tx, vc: Vc, f: ListFilter): Promise<ListPage<Record<string, unknown>>> {
+type ListedRow = HeaderRow & { party_number: string; party_name: string };
+type Query = ReturnType<Tx>;
+
+/**
+ * One page of AR/AP documents of one type with the filters every kind shares; `narrow` adds
+ * a kind's own filters, `columns` its own select list entries. The count runs on the same
+ * filtered query, so X-Total-Count matches the pages.
+ */
+export async function listDocumentRows<R extends object = object>(
+  tx: Tx,
+  vc: Vc,
+  type: DocumentType,
+  f: ListFilter,
+  order: Record<string, string>,
+  kind: { narrow?: (q: Query) => void; columns?: ReturnType<Tx['raw']>[] } = {},
+): Promise<ListPage<ListedRow & R>> {
   const q = tx('arap_transactions as t')
     .join('parties as p', 'p.id', 't.party_id')
-    .where({ 't.vc': vc, 't.type': 'transaction' });
+    .where({ 't.vc': vc, 't.type': type });
   if (f.document_number !== undefined) q.where('t.document_number', f.document_number);
   if (f.inv_number !== undefined) q.where('t.inv_number', f.inv_number);
   if (f.status !== undefined) q.where('t.status', f.status);
@@ -177,33 +192,41 @@ export async function listTransactions(tx: Tx, vc: Vc, f: ListFilter): Promise<L
   if (partyId !== undefined) q.where('t.party_id', partyId);
   if (partyNumber !== undefined) q.where('p.number', partyNumber);
   if (f.payment_file !== undefined) q.where('t.payment_file', f.payment_file === 1);
+  kind.narrow?.(q);
   const counted = (await q.clone().count({ n: '*' }).first()) as { n: string | number } | undefined;
   const rows = (await q
-    .orderByRaw(orderBySql(f.sort, TRANSACTION_ORDER, 't.id'))
+    .orderByRaw(orderBySql(f.sort, order, 't.id'))
     .limit(f.limit)
     .offset(f.offset)
-    .select('t.*', 'p.number as party_number', 'p.name as party_name')) as (HeaderRow & { party_number: string; party_name: string })[];
-  const page = rows.map((r) =>
-    compact({
-      id: r.id,
-      [`${vc}_id`]: r.party_id,
-      [`${vc}number`]: r.party_number,
-      name: r.party_name,
-      invNumber: r.inv_number,
-      documentNumber: r.document_number,
-      invDate: r.inv_date,
-      dueDate: r.due_date,
-      currency: r.currency.trim(),
-      exchangerate: toJsonNumber(r.exchangerate),
-      description: r.description,
-      status: r.status,
-      netAmount: toJsonNumber(r.net_amount),
-      taxAmount: toJsonNumber(r.tax_amount),
-      grossAmount: toJsonNumber(r.amount),
-      ...(vc === 'vendor' ? { payment_file: r.payment_file ? 1 : 0, vc_bank_id: r.vc_bank_id } : {}),
-    }),
-  );
-  return { rows: page, total: Number(counted?.n ?? 0) };
+    .select('t.*', 'p.number as party_number', 'p.name as party_name', ...(kind.columns ?? []))) as (ListedRow & R)[];
+  return { rows, total: Number(counted?.n ?? 0) };
+}
+
+/** The header fields of a list row, as every kind shows them. */
+export function listRowHeader(vc: Vc, r: ListedRow): Record<string, unknown> {
+  return compact({
+    id: r.id,
+    [`${vc}_id`]: r.party_id,
+    [`${vc}number`]: r.party_number,
+    name: r.party_name,
+    invNumber: r.inv_number,
+    documentNumber: r.document_number,
+    invDate: r.inv_date,
+    dueDate: r.due_date,
+    currency: r.currency.trim(),
+    exchangerate: toJsonNumber(r.exchangerate),
+    description: r.description,
+    status: r.status,
+    netAmount: toJsonNumber(r.net_amount),
+    taxAmount: toJsonNumber(r.tax_amount),
+    grossAmount: toJsonNumber(r.amount),
+    ...(vc === 'vendor' ? { payment_file: r.payment_file ? 1 : 0, vc_bank_id: r.vc_bank_id } : {}),
+  });
+}
+
+export async function listTransactions(tx: Tx, vc: Vc, f: ListFilter): Promise<ListPage<Record<string, unknown>>> {
+  const { rows, total } = await listDocumentRows(tx, vc, 'transaction', f, TRANSACTION_ORDER);
+  return { rows: rows.map((r) => listRowHeader(vc, r)), total };
 }
 
 export async function readFile(tx: Tx, vc: Vc, id: number, fileId: number, type: DocumentType = 'transaction') {
