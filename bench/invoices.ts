@@ -18,13 +18,12 @@
  * dropped and re-created), BENCH_SECONDS per creation stage (default 3; two stages per
  * kind and concurrency), BENCH_CLIENTS (default "1,8"), BENCH_PDFS renders / requests (default 200).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-import autocannon from 'autocannon';
 import { recreateDatabase } from '../scripts/database.ts';
+import autocannon from 'autocannon';
+import { percentile, postStage, startLedgerProcess, type Figures } from './support.ts';
 import { loadConfig } from '../ledger-service/src/config.ts';
 import { createDb, withTenant } from '../ledger-service/src/db/knex.ts';
 import { migrateLatest } from '../ledger-service/src/db/migrate.ts';
@@ -42,14 +41,6 @@ const CLIENTS = (process.env.BENCH_CLIENTS ?? '1,8').split(',').map(Number);
 const PDFS = Number(process.env.BENCH_PDFS ?? 200);
 const RATIO_TARGET = 0.8;
 const PDF_TARGET_MS = 50;
-
-interface Figures {
-  rps: number;
-  p50: number;
-  p99: number;
-  count: number;
-  errors: number;
-}
 
 interface Timing {
   n: number;
@@ -73,18 +64,6 @@ async function setupCompany(dataDir: string) {
   } finally {
     await db.destroy();
   }
-}
-
-function startServer(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', new URL('./ledgerServer.ts', import.meta.url).pathname], {
-    env: { ...process.env, BENCH_DATABASE_URL: DB_URL, BENCH_POOL: String(Math.max(...CLIENTS)), BENCH_DATA_DIR: dataDir, NODE_ENV: 'production' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    const lines = createInterface({ input: child.stdout! });
-    lines.once('line', (line) => resolve({ child, url: (JSON.parse(line) as { url: string }).url }));
-    child.once('exit', (code) => reject(new Error(`ledger exited with ${code}`)));
-  });
 }
 
 /** The 5 rows of both documents: quantity × price = the transaction line's amount. */
@@ -116,18 +95,6 @@ const transactionBody = (customerId: number) => JSON.stringify({
   lines: ROWS.map((r) => ({ account: '3400', amount: Math.round(r.quantity * r.price * 100) / 100, taxAccount: r.taxAccount, description: r.description })),
 });
 
-async function postStage(url: string, path: string, apiKey: string, body: string, connections: number, seconds: number): Promise<Figures> {
-  const r = await autocannon({
-    url: `${url}${path}`,
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
-    body,
-    connections,
-    duration: seconds,
-  });
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, count: r['2xx'], errors: r.non2xx + r.errors + r.timeouts };
-}
-
 /** Two stages merged: req/s over both, the worse percentiles. */
 function merge(a: Figures, b: Figures): Figures {
   return { rps: (a.rps + b.rps) / 2, p50: Math.max(a.p50, b.p50), p99: Math.max(a.p99, b.p99), count: a.count + b.count, errors: a.errors + b.errors };
@@ -135,9 +102,8 @@ function merge(a: Figures, b: Figures): Figures {
 
 function timing(ms: number[]): Timing {
   const s = [...ms].sort((x, y) => x - y);
-  const at = (p: number) => s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]!;
   const round = (n: number) => Math.round(n * 100) / 100;
-  return { n: s.length, median: round(at(50)), p95: round(at(95)), mean: round(s.reduce((x, y) => x + y, 0) / s.length), max: round(s[s.length - 1]!) };
+  return { n: s.length, median: round(percentile(s, 50)), p95: round(percentile(s, 95)), mean: round(s.reduce((x, y) => x + y, 0) / s.length), max: round(s[s.length - 1]!) };
 }
 
 const text = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v : null);
@@ -193,7 +159,7 @@ export async function run(): Promise<void> {
   await recreateDatabase(DB_URL);
   const dataDir = mkdtempSync(join(tmpdir(), 'ledger-bench-invoices-'));
   const { company, apiKey } = await setupCompany(dataDir);
-  const { child, url } = await startServer(dataDir);
+  const { child, url } = await startLedgerProcess(DB_URL, dataDir, Math.max(...CLIENTS));
   try {
     const base = `${url}/client/${company.dataset}`;
     const headers = { 'content-type': 'application/json', 'x-api-key': apiKey };

@@ -9,13 +9,11 @@
  * database is dropped and re-created), BENCH_SECONDS per stage (default 6), BENCH_CLIENTS
  * (default "1,8,32").
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-import autocannon from 'autocannon';
 import { recreateDatabase } from '../scripts/database.ts';
+import { percentile, postStage, startLedgerProcess, type Figures } from './support.ts';
 import pg from 'pg';
 import { loadConfig } from '../ledger-service/src/config.ts';
 import { createDb } from '../ledger-service/src/db/knex.ts';
@@ -29,14 +27,6 @@ const DB_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
 const CLIENTS = (process.env.BENCH_CLIENTS ?? '1,8,32').split(',').map(Number);
 const POOL = Math.max(...CLIENTS);
-
-interface Figures {
-  rps: number;
-  p50: number;
-  p99: number;
-  count: number;
-  errors: number;
-}
 
 async function setupCompany(dataDir: string) {
   const db = createDb(DB_URL);
@@ -52,18 +42,6 @@ async function setupCompany(dataDir: string) {
   return { company, apiKey: key.key, accounts };
 }
 
-function startServer(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', new URL('./ledgerServer.ts', import.meta.url).pathname], {
-    env: { ...process.env, BENCH_DATABASE_URL: DB_URL, BENCH_POOL: String(POOL), BENCH_DATA_DIR: dataDir, NODE_ENV: 'production' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    const lines = createInterface({ input: child.stdout! });
-    lines.once('line', (line) => resolve({ child, url: (JSON.parse(line) as { url: string }).url }));
-    child.once('exit', (code) => reject(new Error(`ledger exited with ${code}`)));
-  });
-}
-
 const billBody = (vendorId: number) => JSON.stringify({
   type: 'transaction',
   vendor_id: vendorId,
@@ -77,22 +55,6 @@ const billBody = (vendorId: number) => JSON.stringify({
     { account: '6000', amount: 1500, taxAccount: '1170', description: 'rent' },
   ],
 });
-
-async function apiStage(url: string, path: string, apiKey: string, body: string, connections: number, seconds: number): Promise<Figures> {
-  const r = await autocannon({
-    url: `${url}${path}`,
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
-    body,
-    connections,
-    duration: seconds,
-  });
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, count: r['2xx'], errors: r.non2xx + r.errors + r.timeouts };
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
 
 /**
  * The same rows as one API call writes, with plain SQL in one transaction: the number from
@@ -163,7 +125,7 @@ export async function run(): Promise<void> {
   await recreateDatabase(DB_URL);
   const dataDir = mkdtempSync(join(tmpdir(), 'ledger-bench-'));
   const { company, apiKey, accounts } = await setupCompany(dataDir);
-  const { child, url } = await startServer(dataDir);
+  const { child, url } = await startLedgerProcess(DB_URL, dataDir, POOL);
   try {
     const path = `/client/${company.dataset}/arap/transaction/vendor`;
     const vendor = await fetch(`${url}/client/${company.dataset}/arap/vendor`, {
@@ -173,13 +135,13 @@ export async function run(): Promise<void> {
     const check = await fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': apiKey }, body });
     if (check.status !== 201) throw new Error(`the bench request fails: ${check.status} ${await check.text()}`);
 
-    await apiStage(url, path, apiKey, body, 8, 2); // warm-up: JIT, pool connections, plans
+    await postStage(url, path, apiKey, body, 8, 2); // warm-up: JIT, pool connections, plans
     await sqlStage(company.id, vendor.id, accounts, 8, 1);
 
     const stages = [];
     console.log(`${'clients'.padStart(7)} | ${'API req/s'.padStart(9)} ${'p50 ms'.padStart(9)} ${'p99 ms'.padStart(9)} | ${'SQL tx/s'.padStart(9)} ${'p50 ms'.padStart(9)} ${'p99 ms'.padStart(9)} | ratio`);
     for (const clients of CLIENTS) {
-      const api = await apiStage(url, path, apiKey, body, clients, SECONDS);
+      const api = await postStage(url, path, apiKey, body, clients, SECONDS);
       const sql = await sqlStage(company.id, vendor.id, accounts, clients, SECONDS);
       const ratio = api.rps / sql.rps;
       stages.push({ clients, api, sql, ratio });
