@@ -5,7 +5,7 @@
  */
 import t from 'tap';
 import {
-  CONTRACTS, contracts, customerInvoiceSchema, documentListRowSchema, documentReadSchema, endpointKey as contractKey, findContract, forSide, idSchema, partySchemas, partySearchQuerySchema,
+  CONTRACTS, contracts, customerInvoiceSchema, errorBodySchema, documentListRowSchema, documentReadSchema, endpointKey as contractKey, findContract, forSide, idSchema, partySchemas, partySearchQuerySchema,
   PERMISSIONS, scopeSatisfied, transactionReadSchema, vendorTransactionSchema, type Permission,
 } from '@ledger/shared';
 import { CATALOGUE, DECLARATIONS, findTool } from '../src/mcp/tools/catalogue.ts';
@@ -63,7 +63,7 @@ t.test('REST call, input and output schemas come from the contract', async (t) =
   // outputSchema: the answer's shape, or a tool error's `{ error }`
   const answerOf = (name: string) => {
     const output = tool(name).output;
-    t.same(output?.anyOf?.[1], { type: 'object', required: ['error'], properties: { error: { type: 'object', required: ['code', 'message'], properties: { code: { type: 'string' }, message: { type: 'string' }, field: { type: 'string' } } } } }, `${name}: tool errors fit the output schema`);
+    t.same(output?.anyOf?.[1], errorBodySchema, `${name}: tool errors (the ledger's error body) fit the output schema`);
     return output?.anyOf?.[0];
   };
   // the reads cover both kinds: one schema per kind, told apart by `kind`

@@ -8,7 +8,7 @@
  * A declaration that does not fit its contract (missing contract, side, scope or permission
  * that does not match) throws here, at start-up, naming the tool.
  */
-import { findContract, forSide, idSchema, PERMISSIONS, scopeSatisfied, type Contract, type Permission } from '@ledger/shared';
+import { errorBodySchema, findContract, forSide, idSchema, PERMISSIONS, scopeSatisfied, type Contract, type Permission } from '@ledger/shared';
 import { toolScope, type ObjectSchema, type ResolvedTool, type ToolDeclaration } from './declare.ts';
 import { withoutSharedFormats } from './formats.ts';
 import { isRecord } from './isRecord.ts';
@@ -84,22 +84,11 @@ function outputSchema(d: ToolDeclaration, c: Contract): ObjectSchema | undefined
   const answer = isList ? { type: 'object', required: [d.listKey!], properties: { [d.listKey!]: response } } : response;
   if (!isObjectSchema(answer)) throw new ToolDeclarationError(d.name, `${c.name}'s response is not an object schema`);
   // error results carry `{ error }` as structuredContent too, and clients (the v1 SDK's
-  // callTool) validate every result's structuredContent against outputSchema
-  return { type: 'object', properties: {}, anyOf: [answer, TOOL_ERROR_SCHEMA] };
+  // callTool) validate every result's structuredContent against outputSchema; toolError
+  // (result.ts) passes the ledger's error body on, so its schema is the ledger's
+  return { type: 'object', properties: {}, anyOf: [answer, errorBodySchema] };
 }
 
-/** structuredContent of a tool error: the ledger's error object (result.ts toolError). */
-const TOOL_ERROR_SCHEMA = {
-  type: 'object',
-  required: ['error'],
-  properties: {
-    error: {
-      type: 'object',
-      required: ['code', 'message'],
-      properties: { code: { type: 'string' }, message: { type: 'string' }, field: { type: 'string' } },
-    },
-  },
-} as const;
 
 export function resolveTool(d: ToolDeclaration): ResolvedTool {
   const contract = contractOf(d);
