@@ -6,7 +6,8 @@ import { randomBytes } from 'node:crypto';
 import type { LedgerConfig } from '../../src/config.ts';
 import { startLedger } from '../../src/server.ts';
 import type { MailWorkerOptions } from '../../src/modules/mail/worker.ts';
-import { testConfig } from '../helpers.ts';
+import { apiClient, createTestCompany, testConfig } from '../helpers.ts';
+import { startSmtpTestServer } from './smtpServer.ts';
 
 export const FAST_RETRY: MailWorkerOptions = { retry: { retryLimit: 5, retryDelaySeconds: 1 }, pollingIntervalSeconds: 0.5 };
 
@@ -20,4 +21,21 @@ export async function startMailTestLedger(t: { teardown(fn: () => unknown): void
     await ledger.close();
   });
   return { ...ledger, config };
+}
+
+/**
+ * A loopback SMTP server, a mail test ledger sending to it, a company set up for Swiss
+ * invoices and a customer with an e-mail address and a complete address.
+ */
+export async function startMailScenario(t: { teardown(fn: () => unknown): void }) {
+  const smtp = await startSmtpTestServer();
+  t.teardown(() => smtp.stop());
+  const ledger = await startMailTestLedger(t, { smtpUrl: smtp.url });
+  const co = await createTestCompany(ledger, { swissInvoicing: true });
+  const api = apiClient(ledger.url, co.dataset, co.apiKey);
+  const customer = await api('POST', '/arap/customer', {
+    name: 'Beispiel GmbH', email: 'billing@beispiel.test', address1: 'Marktgasse', street: '28', zipcode: '3011', city: 'Bern', country: 'CH',
+  });
+  if (customer.status !== 201) throw new Error(JSON.stringify(customer.body));
+  return { smtp, ledger, co, api, customerId: customer.body.id as number };
 }

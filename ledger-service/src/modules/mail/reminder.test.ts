@@ -5,29 +5,19 @@
  * arrives, and the invoice's `reminder_level`.
  */
 import t from 'tap';
-import { apiClient, createTestCompany } from '../../../test/helpers.ts';
 import { CHART } from '../../../test/arapHelpers.ts';
-import { startMailTestLedger } from '../../../test/support/mailLedger.ts';
-import { startSmtpTestServer } from '../../../test/support/smtpServer.ts';
+import { startMailScenario } from '../../../test/support/mailLedger.ts';
 import { today } from '../transactions/service.ts';
 
 const FEE_ACCOUNT = CHART.customer.line2;
 
 async function setup(t: { teardown(fn: () => unknown): void }) {
-  const smtp = await startSmtpTestServer();
-  t.teardown(() => smtp.stop());
-  const ledger = await startMailTestLedger(t, { smtpUrl: smtp.url });
-  const co = await createTestCompany(ledger, { swissInvoicing: true });
-  const api = apiClient(ledger.url, co.dataset, co.apiKey);
-  const customer = await api('POST', '/arap/customer', {
-    name: 'Beispiel GmbH', email: 'billing@beispiel.test', address1: 'Marktgasse', street: '28', zipcode: '3011', city: 'Bern', country: 'CH',
-  });
-  if (customer.status !== 201) throw new Error(JSON.stringify(customer.body));
+  const { smtp, api, customerId } = await startMailScenario(t);
   /** a posted invoice of 2024-03-15 due 2024-04-14 over 324.30 CHF (overdue) unless `extra` says otherwise */
   const createInvoice = async (extra: Record<string, unknown> = {}, price = 150) => {
     const res = await api('POST', '/arap/invoice/customer', {
       type: 'invoice',
-      customer_id: customer.body.id,
+      customer_id: customerId,
       invDate: '2024-03-15',
       terms: 30,
       pending: '0',
