@@ -68,6 +68,8 @@ export async function createCompany(
       ar_account: template.defaults.ar,
       rounding_account: template.defaults.rounding,
       retained_earnings_account: template.defaults.retainedEarnings,
+      fx_gain_loss_account: template.defaults.fxGainLoss,
+      reminder_fee_account: template.defaults.reminderFee,
       bank_account: template.defaults.bank,
       chart_template: template.name,
     };

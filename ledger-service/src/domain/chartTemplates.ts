@@ -26,7 +26,7 @@ export interface ChartTemplate {
   accounts: TemplateAccount[];
   taxes: TemplateTax[];
   /** default accounts the posting engine uses */
-  defaults: { ap: string; ar: string; rounding: string; retainedEarnings: string; bank: string };
+  defaults: { ap: string; ar: string; rounding: string; retainedEarnings: string; bank: string; fxGainLoss: string; reminderFee: string };
 }
 
 const smallBusiness: ChartTemplate = {
@@ -78,7 +78,7 @@ const smallBusiness: ChartTemplate = {
     { accno: '2201', code: 'VAT-OUT-RED', description: 'Output VAT 2.5%', rate: '0.025', validFrom: '2018-01-01', validTo: '2023-12-31' },
     { accno: '2201', code: 'VAT-OUT-RED', description: 'Output VAT 2.6%', rate: '0.026', validFrom: '2024-01-01', validTo: null },
   ],
-  defaults: { ap: '2000', ar: '1100', rounding: '6960', retainedEarnings: '2970', bank: '1020' },
+  defaults: { ap: '2000', ar: '1100', rounding: '6960', retainedEarnings: '2970', bank: '1020', fxGainLoss: '6950', reminderFee: '3400' },
 };
 
 export const CHART_TEMPLATES: Record<string, ChartTemplate> = { [smallBusiness.name]: smallBusiness };

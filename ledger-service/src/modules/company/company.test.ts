@@ -29,7 +29,7 @@ t.test('company settings: read, partial update, VAT number, invoice bank account
   t.equal(initial.status, 200);
   t.same(initial.body, {
     name: `Test ${a.dataset}`, street: null, house_number: null, zip: null, city: null, country: null, vat_number: null, email: null,
-    invoice_bank_account_id: null, rounding_account: '6960', fx_gain_loss_account: null, retained_earnings_account: '2970', reminder_fee_account: null,
+    invoice_bank_account_id: null, rounding_account: '6960', fx_gain_loss_account: '6950', retained_earnings_account: '2970', reminder_fee_account: '3400',
   }, 'a new company: its name and the accounts of its chart template');
 
   const bank = await api('POST', '/bank/accounts', BANK);

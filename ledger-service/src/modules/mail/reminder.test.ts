@@ -138,6 +138,7 @@ t.test('refusals: draft, not overdue, paid (409); fee without account, bad fee (
   await refused(paid, {}, 409, /is paid/);
 
   const overdue = await s.createInvoice();
+  await s.setFeeAccount(null);
   await refused(overdue, { fee: 10 }, 400, /set reminder_fee_account/, '/fee');
   await s.setFeeAccount(FEE_ACCOUNT);
   await refused(overdue, { fee: 10.005 }, 400, /more decimals than CHF allows/, '/fee');
