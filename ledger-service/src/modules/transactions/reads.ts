@@ -107,7 +107,7 @@ function toReadShape(row: DocumentRow, fileUrlBase: string, baseCurrency: string
     description: row.description,
     taxincluded: row.taxincluded,
     status: row.status,
-    ...(vc === 'vendor' ? { payment_file: row.payment_file ? 1 : 0, vc_bank_id: row.vc_bank_id } : {}),
+    ...(vc === 'vendor' ? { payment_file: row.payment_file ? 1 : 0, vc_bank_id: row.vc_bank_id, paymentReference: row.payment_reference } : {}),
     reversalOf: row.reversal_of_id,
     reversedBy: row.reversed_by_id,
     lines: row.lines.map((l) => {
@@ -220,7 +220,7 @@ export function listRowHeader(vc: Vc, r: ListedRow): Record<string, unknown> {
     netAmount: toJsonNumber(r.net_amount),
     taxAmount: toJsonNumber(r.tax_amount),
     grossAmount: toJsonNumber(r.amount),
-    ...(vc === 'vendor' ? { payment_file: r.payment_file ? 1 : 0, vc_bank_id: r.vc_bank_id } : {}),
+    ...(vc === 'vendor' ? { payment_file: r.payment_file ? 1 : 0, vc_bank_id: r.vc_bank_id, paymentReference: r.payment_reference } : {}),
   });
 }
 

@@ -10,7 +10,7 @@ interface SnapshotRow {
   parties: PartyRef[];
   accounts: { id: number; accno: string; link: string }[];
   rates: { account_id: number; rate: string }[];
-  bank: { id: number; partyId: number }[];
+  bank: { id: number; partyId: number; iban: string }[];
 }
 
 /**
@@ -36,7 +36,7 @@ export async function loadRuleContext(tx: Tx, company: Company, vc: Vc, input: T
        (select coalesce(json_agg(json_build_object('account_id', t.account_id, 'rate', t.rate::text) order by t.valid_from), '[]')
           from taxes t where t.account_id in (select id from acc)
            and t.valid_from <= ?::date and (t.valid_to is null or t.valid_to >= ?::date)) as rates,
-       (select coalesce(json_agg(json_build_object('id', b.id, 'partyId', b.party_id)), '[]')
+       (select coalesce(json_agg(json_build_object('id', b.id, 'partyId', b.party_id, 'iban', b.iban)), '[]')
           from vendor_bank_accounts b where b.id = ?::bigint) as bank`,
     [accnos, company.id, vc, partyId, partyNumber, input.invDate, input.invDate, paymentFieldsOf(input).vc_bank_id ?? null],
   );

@@ -2,6 +2,7 @@ import type { Decimal } from 'decimal.js';
 import { Money, decimalPlaces, minorUnits, partyRefOf, paymentFieldsOf, type TransactionInput } from '@ledger/shared';
 import type { PostingInput, PostingLineInput, Vc } from './posting.ts';
 import { DomainError, ruleInvalid } from '../../domain/errors.ts';
+import { compactReference, isCreditorReference, isQrIban, isQrReference } from '@ledger/shared/references';
 
 /**
  * The rules of an AR/AP transaction write that need the company's data, checked
@@ -33,7 +34,7 @@ export interface RuleContext {
   /** tax rate valid on invDate, by tax account id */
   rates: Map<number, Decimal>;
   /** the bank account named by vc_bank_id, with the party it belongs to */
-  bankAccounts: { id: number; partyId: number }[];
+  bankAccounts: { id: number; partyId: number; iban: string }[];
 }
 
 export interface ResolvedLine extends PostingLineInput {
@@ -51,6 +52,8 @@ export interface ResolvedTransaction {
   controlAccno: string;
   paymentFile: boolean;
   vcBankId: number | null;
+  /** vendor documents: QR or creditor reference in compact form (DESIGN.md §5.5) */
+  paymentReference: string | null;
   posting: PostingInput & { lines: ResolvedLine[] };
 }
 
@@ -144,6 +147,10 @@ export function resolveTransaction(vc: Vc, input: TransactionInput, ctx: RuleCon
     throw ruleInvalid(`Bank account ${vcBankId} is not a bank account of this vendor.`, '/vc_bank_id');
   }
 
+  const paymentReference = resolvePaymentReference(
+    payment.paymentReference, ctx.bankAccounts.find((b) => b.id === vcBankId)?.iban ?? null,
+  );
+
   assertOpenPeriod(input.invDate, ctx.closedUntil);
 
   const rounding = ctx.roundingAccount ? ctx.accounts.get(ctx.roundingAccount) : undefined;
@@ -156,6 +163,7 @@ export function resolveTransaction(vc: Vc, input: TransactionInput, ctx: RuleCon
     controlAccno: control.accno,
     paymentFile,
     vcBankId,
+    paymentReference,
     posting: {
       vc,
       currency,
@@ -167,6 +175,37 @@ export function resolveTransaction(vc: Vc, input: TransactionInput, ctx: RuleCon
       roundingAccountId: rounding?.id ?? null,
     },
   };
+}
+
+/**
+ * A vendor document's payment reference (DESIGN.md §5.5), compact: a QR reference (27
+ * digits, mod-10 recursive) goes with a QR-IBAN and a QR-IBAN needs one; otherwise an ISO
+ * 11649 creditor reference. The bank pays exactly this reference, so wrong check digits
+ * are refused here rather than by the bank weeks later.
+ */
+export function resolvePaymentReference(sent: string | undefined, payeeIban: string | null): string | null {
+  const field = '/paymentReference';
+  const toQrIban = payeeIban !== null && isQrIban(payeeIban);
+  if (sent === undefined) {
+    if (toQrIban) throw ruleInvalid(`Bank account ${payeeIban} is a QR-IBAN: send the QR reference of the bill as paymentReference.`, field);
+    return null;
+  }
+  const reference = compactReference(sent);
+  if (/^\d+$/.test(reference)) {
+    if (!isQrReference(reference)) {
+      throw ruleInvalid(`"${sent}" is not a valid QR reference (27 digits, the last one the mod-10 recursive check digit).`, field);
+    }
+    if (!toQrIban) throw ruleInvalid('A QR reference is only paid to a QR-IBAN; vc_bank_id must name a QR-IBAN, else send an RF creditor reference.', field);
+    return reference;
+  }
+  if (!reference.startsWith('RF')) {
+    throw ruleInvalid(`"${sent}" is neither a QR reference (27 digits) nor a creditor reference (RF and two check digits).`, field);
+  }
+  if (!isCreditorReference(reference)) {
+    throw ruleInvalid(`"${sent}" is not a valid creditor reference (RF, two mod-97 check digits, at most 21 letters or digits).`, field);
+  }
+  if (toQrIban) throw ruleInvalid(`Bank account ${payeeIban} is a QR-IBAN: it takes a QR reference, not a creditor reference.`, field);
+  return reference;
 }
 
 /** Account numbers a document refers to, for loading the snapshot. */
