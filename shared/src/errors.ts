@@ -5,6 +5,8 @@ export const ERROR_STATUS = {
   vc_not_found: 400,
   amount_exceeded: 400,
   unbalanced: 400,
+  /** a payment above the document's open amount */
+  overpayment: 400,
   closed_period: 422,
   unauthorized: 401,
   forbidden: 403,

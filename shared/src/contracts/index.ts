@@ -11,6 +11,7 @@ import * as documents from './documents.ts';
 import * as invoices from './invoices.ts';
 import * as mail from './mail.ts';
 import * as parties from './parties.ts';
+import * as payments from './payments.ts';
 import * as services from './services.ts';
 import * as system from './system.ts';
 import * as transactions from './transactions.ts';
@@ -19,7 +20,7 @@ export * from './contract.ts';
 export * from './errorStatuses.ts';
 
 /** The contracts by name (`contracts.getParty`), for handlers and MCP tools. */
-export const contracts = { ...system, ...company, ...bank, ...parties, ...services, ...transactions, ...invoices, ...documents, ...mail } as const;
+export const contracts = { ...system, ...company, ...bank, ...parties, ...services, ...transactions, ...invoices, ...documents, ...mail, ...payments } as const;
 export type ContractName = keyof typeof contracts;
 
 export const CONTRACTS: readonly Contract[] = Object.values(contracts);

@@ -7,3 +7,4 @@ export * from './service.ts';
 export * from './invoice.ts';
 export * from './mail.ts';
 export * from './document.ts';
+export * from './payment.ts';

@@ -7,7 +7,7 @@ import * as m005 from './005_company_bank.ts';
 import * as m006 from './006_services.ts';
 import * as m007 from './007_invoices.ts';
 import * as m008 from './008_mail.ts';
-import * as m012 from './012_bank.ts';
+import * as m009 from './009_payments.ts';
 
 /**
  * Migrations are listed here rather than discovered on disk, so they load the same
@@ -22,7 +22,7 @@ const migrations: Record<string, { up(k: Knex): Promise<void>; down(k: Knex): Pr
   '006_services': m006,
   '007_invoices': m007,
   '008_mail': m008,
-  '012_bank': m012,
+  '009_payments': m009,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -5,6 +5,7 @@ import { orderBySql, type ListPage } from '../../db/listOrder.ts';
 import type { DocumentType, HeaderRow } from './store.ts';
 import type { Vc } from './posting.ts';
 import { taxTotals } from './tax.ts';
+import { paymentStatus } from '../invoices/rules.ts';
 
 /** The read shapes of AR/AP transactions: one document with its lines, tax, postings and files; and list rows. */
 
@@ -65,7 +66,7 @@ export async function readDocument(tx: Tx, vc: Vc, id: number, opts: ReadOptions
           from arap_lines l join accounts a on a.id = l.account_id left join accounts ta on ta.id = l.tax_account_id
          where l.transaction_id = t.id) as lines,
        (select coalesce(json_agg(json_build_object('accno', a.accno, 'amount', e.amount::text, 'fx_amount', e.fx_amount::text) order by e.id), '[]')
-          from ledger_entries e join accounts a on a.id = e.account_id where e.transaction_id = t.id) as postings,
+          from ledger_entries e join accounts a on a.id = e.account_id where e.transaction_id = t.id and e.payment_id is null) as postings,
        (select coalesce(json_agg(json_build_object('id', f.id, 'name', f.name, 'media_type', f.media_type, 'size', f.size) order by f.id), '[]')
           from arap_files f where f.transaction_id = t.id) as files
      from arap_transactions t
@@ -107,7 +108,7 @@ function toReadShape(row: DocumentRow, fileUrlBase: string, baseCurrency: string
     description: row.description,
     taxincluded: row.taxincluded,
     status: row.status,
-    ...(vc === 'vendor' ? { payment_file: row.payment_file ? 1 : 0, vc_bank_id: row.vc_bank_id, paymentReference: row.payment_reference } : {}),
+    ...(vc === 'vendor' ? { payment_file: row.payment_file ? 1 : 0, vc_bank_id: row.vc_bank_id } : {}),
     reversalOf: row.reversal_of_id,
     reversedBy: row.reversed_by_id,
     lines: row.lines.map((l) => {
@@ -128,12 +129,17 @@ function toReadShape(row: DocumentRow, fileUrlBase: string, baseCurrency: string
     taxAmount: toJsonNumber(row.tax_amount),
     grossAmount: toJsonNumber(gross),
     baseGrossAmount: toJsonNumber(baseGross(row, baseCurrency)),
-    paid: toJsonNumber(row.paid),
+    ...paymentFields(row),
     postings: row.postings.map((p) => ({ account: p.accno, amount: toJsonNumber(p.amount), fxAmount: toJsonNumber(p.fx_amount) })),
     files: row.files.map((f) => ({
       id: f.id, name: f.name, mediaType: f.media_type, size: f.size, url: `${fileUrlBase}/${row.id}/files/${f.id}`,
     })),
   }) as TransactionRead;
+}
+
+/** paid, open (gross − paid) and payment_status, in the document currency: every read of a document carries them. */
+function paymentFields(row: Pick<HeaderRow, 'amount' | 'paid'>) {
+  return { paid: toJsonNumber(row.paid), open: toJsonNumber(new Money(row.amount).minus(row.paid)), payment_status: paymentStatus(row.amount, row.paid) };
 }
 
 /**
@@ -220,7 +226,8 @@ export function listRowHeader(vc: Vc, r: ListedRow): Record<string, unknown> {
     netAmount: toJsonNumber(r.net_amount),
     taxAmount: toJsonNumber(r.tax_amount),
     grossAmount: toJsonNumber(r.amount),
-    ...(vc === 'vendor' ? { payment_file: r.payment_file ? 1 : 0, vc_bank_id: r.vc_bank_id, paymentReference: r.payment_reference } : {}),
+    ...paymentFields(r),
+    ...(vc === 'vendor' ? { payment_file: r.payment_file ? 1 : 0, vc_bank_id: r.vc_bank_id } : {}),
   });
 }
 

@@ -271,7 +271,7 @@ export async function reverseTransaction(
     [reversalId, row.id],
   );
   await kind.copyToReversal?.(c.tx, row.id, reversalId);
-  const original = (await c.tx('ledger_entries').where({ transaction_id: row.id }).select('account_id', 'amount', 'fx_amount', 'kind')) as {
+  const original = (await c.tx('ledger_entries').where({ transaction_id: row.id }).whereNull('payment_id').select('account_id', 'amount', 'fx_amount', 'kind')) as {
     account_id: number; amount: string; fx_amount: string; kind: 'amount' | 'tax' | 'control' | 'rounding';
   }[];
   const reversed = reverseEntries(original.map((e) => ({ accountId: e.account_id, amount: new Money(e.amount), fxAmount: new Money(e.fx_amount), kind: e.kind })));

@@ -34,7 +34,6 @@ export interface HeaderRow {
   reversed_by_id: number | null;
   payment_file: boolean;
   vc_bank_id: number | null;
-  payment_reference: string | null;
   net_amount: string;
   tax_amount: string;
   amount: string;
@@ -72,8 +71,8 @@ export async function lockHeader(tx: Tx, vc: Vc, id: number, type: DocumentType 
 }
 
 /**
- * Whether payments were recorded against the document. Payments are not built yet: the
- * payments issue keeps `paid` up to date (or replaces this check with a query on its table).
+ * Whether payments were recorded against the document that are not reversed: the payments
+ * module (modules/payments) keeps `paid` up to date in the same transaction as each payment.
  */
 export async function hasPayments(_tx: Tx, row: HeaderRow): Promise<boolean> {
   return Number(row.paid) !== 0;
@@ -93,7 +92,6 @@ function headerValues(r: ResolvedTransaction, p: Posting, f: HeaderFields) {
     status: f.status,
     payment_file: r.paymentFile,
     vc_bank_id: r.vcBankId,
-    payment_reference: r.paymentReference,
     net_amount: p.net.toString(),
     tax_amount: p.tax.toString(),
     amount: p.gross.toString(),
@@ -240,7 +238,8 @@ export async function insertDocument(tx: Tx, company: Company, vc: Vc, doc: NewD
 }
 
 export async function deleteEntries(tx: Tx, id: number): Promise<void> {
-  await tx('ledger_entries').where({ transaction_id: id }).delete();
+  // the document's own lines; lines of its (reversed) payments carry payment_id and stay
+  await tx('ledger_entries').where({ transaction_id: id }).whereNull('payment_id').delete();
 }
 
 const sha256Hex = (data: Buffer) => createHash('sha256').update(data).digest('hex');

@@ -273,7 +273,8 @@ t.test('update: lines replaced; posted documents re-posted atomically while unpa
   const renamed = await s.api('POST', `/arap/transaction/vendor/${posted.body.id}`, s.doc('vendor', { invNumber: 'MINE-2' }));
   t.equal(renamed.body.invNumber, 'MINE-2');
 
-  await s.q((tx) => tx('arap_transactions').where({ id: posted.body.id }).update({ paid: '10.00' }));
+  const payment = await s.api('POST', '/arap/payment/vendor', { document_id: posted.body.id, date: '2024-03-20', amount: 10, account: '1020' });
+  t.equal(payment.status, 201, 'a real payment of 10.00');
   const paid = await s.api('POST', `/arap/transaction/vendor/${posted.body.id}`, s.doc('vendor'));
   t.equal(paid.status, 409, 'a document with payments cannot be changed');
   t.match(paid.body.error.message, /payments/);

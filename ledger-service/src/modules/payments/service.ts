@@ -1,0 +1,182 @@
+import { amountJson, Money, roleHas, type Permission, type Vc } from '@ledger/shared';
+import type { Decimal } from 'decimal.js';
+import type { Tx } from '../../db/knex.ts';
+import { closedUntil } from '../../db/companies.ts';
+import { recordAudit } from '../../db/audit.ts';
+import { conflict, forbidden, notFound, ruleInvalid } from '../../domain/errors.ts';
+import type { ServiceContext } from '../serviceContext.ts';
+import { assertOpenPeriod } from '../transactions/rules.ts';
+import { openDocumentsAsOf, readPayment, type PaymentRead } from './reads.ts';
+import {
+  agingRows, assertPayable, assertPaymentAccount, assertPaymentDate, assertWithinApprovalLimit, computePaymentPosting, openAmount,
+  paymentAmount, paymentRate, reversePaymentLines, type AgingAmounts, type AgingRow, type PaidDocument,
+} from './rules.ts';
+import {
+  addPaid, clearedSoFar, controlBase, findAccount, insertPayment, insertPaymentEntries, lockPayable, lockPayment, markReversed, paymentLines,
+  type PayableRow,
+} from './store.ts';
+
+/**
+ * The payment workflow (DESIGN.md §5.2, docs/payments.md): record a payment of a posted AR/AP
+ * transaction or invoice, reverse it, the open amount of a document, the aging report. Each
+ * function runs inside the caller's tenant transaction, so a refused request writes nothing.
+ */
+
+export interface PaymentInput {
+  document_id: number;
+  date: string;
+  /** document currency, as a decimal string */
+  amount: string;
+  /** accno of the bank or cash account (link AR_paid / AP_paid) */
+  account: string;
+  /** the payment rate; required for foreign-currency documents */
+  exchangerate?: string;
+  memo?: string;
+  source?: string;
+}
+
+/** The side's payment permission (also checked here for callers other than the payment route, e.g. bank matching). */
+export const PAYMENT_PERMISSION: Record<Vc, Permission> = { vendor: 'vendors.postings.payment', customer: 'customers.postings.receipt' };
+
+function requirePaymentPermission(c: ServiceContext, vc: Vc): void {
+  const permission = PAYMENT_PERMISSION[vc];
+  if (!roleHas(c.actor.role, permission)) throw forbidden(`Recording ${vc} payments needs permission ${permission} (role ${c.actor.role}).`);
+}
+
+const paidDocument = (row: PayableRow): PaidDocument => ({
+  id: Number(row.id),
+  status: row.status,
+  reversalOf: row.reversal_of_id,
+  invDate: row.inv_date,
+  currency: row.currency,
+  gross: new Money(row.amount),
+  paid: new Money(row.paid),
+  controlAccountId: Number(row.record_account_id),
+});
+
+async function lockDocument(tx: Tx, vc: Vc, id: number): Promise<PayableRow> {
+  const row = await lockPayable(tx, vc, id);
+  // the id is a body field: a document that is not there (or on the other side) is the field's fault
+  if (!row) throw ruleInvalid(`No ${vc} transaction or invoice with id ${id}.`, '/document_id');
+  return row;
+}
+
+/**
+ * Records a payment of `input.amount` (document currency) and posts it: bank/cash against the
+ * document's control account, the exchange difference to the company's FX gain/loss account.
+ * The document row is locked first, so concurrent payments of one document cannot overpay it.
+ */
+export async function recordPayment(c: ServiceContext, vc: Vc, input: PaymentInput): Promise<{ id: number }> {
+  requirePaymentPermission(c, vc);
+  const row = await lockDocument(c.tx, vc, input.document_id);
+  const doc = paidDocument(row);
+  const base = c.company.base_currency.trim();
+  assertPayable(doc);
+  assertPaymentDate(doc, input.date, await closedUntil(c.tx, c.company.id));
+  const amount = paymentAmount(doc, input.amount);
+  const rate = paymentRate(doc, input.exchangerate, base);
+  const account = assertPaymentAccount(vc, input.account, await findAccount(c.tx, input.account), doc);
+  const fxAccno = c.company.settings.fx_gain_loss_account;
+  const fxAccount = typeof fxAccno === 'string' ? await findAccount(c.tx, fxAccno) : undefined;
+
+  const posting = computePaymentPosting({
+    vc,
+    amount,
+    rate,
+    baseCurrency: base,
+    gross: doc.gross,
+    open: openAmount(doc.gross, doc.paid),
+    controlBase: await controlBase(c.tx, doc.id),
+    clearedSoFar: await clearedSoFar(c.tx, doc.id),
+    bankAccountId: account.id,
+    controlAccountId: doc.controlAccountId,
+    fxAccountId: fxAccount?.id ?? null,
+  });
+  assertWithinApprovalLimit(posting.bankBase, c.actor.approvalLimit, base);
+
+  const id = await insertPayment(c.tx, c.company.id, {
+    vc,
+    transaction_id: doc.id,
+    date: input.date,
+    amount: amount.toString(),
+    currency: doc.currency,
+    exchangerate: rate.toString(),
+    account_id: account.id,
+    base_amount: posting.bankBase.toString(),
+    cleared_base: posting.clearedBase.toString(),
+    memo: input.memo ?? null,
+    source: input.source ?? null,
+  });
+  await insertPaymentEntries(c.tx, c.company.id, { documentId: doc.id, paymentId: id, date: input.date, currency: doc.currency }, posting.entries);
+  await addPaid(c.tx, doc.id, amount);
+  await recordAudit(c.tx, c.company.id, c.actor, `${vc}_payment`, id, 'create', {
+    document_id: doc.id, date: input.date, amount: amountJson(amount, doc.currency), currency: doc.currency, account: account.accno,
+    exchangerate: rate.toNumber(), fx_gain_loss: amountJson(posting.fxGainLoss, base),
+  });
+  return { id };
+}
+
+/**
+ * DELETE: posts the payment's lines negated, dated the payment's own date (so reports of any
+ * period see the payment and its reversal together), and gives the document its open amount
+ * back. The payment stays, marked reversed; a second reversal is a conflict.
+ */
+export async function reversePayment(c: ServiceContext, vc: Vc, id: number): Promise<PaymentRead> {
+  requirePaymentPermission(c, vc);
+  const current = await readPayment(c.tx, vc, id);
+  if (!current) throw notFound(`No ${vc} payment with id ${id}.`);
+  // the document first, as recordPayment locks it: the two never wait for each other crosswise
+  await lockPayable(c.tx, vc, Number(current.document_id));
+  const payment = (await lockPayment(c.tx, vc, id))!;
+  if (payment.reversal_date !== null) throw conflict(`Payment ${id} is already reversed (${payment.reversal_date}).`);
+  assertOpenPeriod(payment.date, await closedUntil(c.tx, c.company.id), '/date');
+  const lines = await paymentLines(c.tx, id);
+  await insertPaymentEntries(
+    c.tx, c.company.id, { documentId: Number(payment.transaction_id), paymentId: id, date: payment.date, currency: payment.currency }, reversePaymentLines(lines),
+  );
+  await markReversed(c.tx, id, payment.date);
+  await addPaid(c.tx, Number(payment.transaction_id), new Money(payment.amount).negated());
+  await recordAudit(c.tx, c.company.id, c.actor, `${vc}_payment`, id, 'reverse', { document_id: Number(payment.transaction_id), date: payment.date });
+  return (await readPayment(c.tx, vc, id))!;
+}
+
+export async function paymentById(tx: Tx, vc: Vc, id: number): Promise<PaymentRead> {
+  const payment = await readPayment(tx, vc, id);
+  if (!payment) throw notFound(`No ${vc} payment with id ${id}.`);
+  return payment;
+}
+
+/** A document's amounts in its currency: gross, paid and open (what another payment may settle at most). */
+export interface DocumentOpenAmount {
+  id: number;
+  currency: string;
+  status: 'draft' | 'posted' | 'reversed';
+  gross: Decimal;
+  paid: Decimal;
+  open: Decimal;
+}
+
+/** The open amount of a document of a side (for bank matching); undefined when there is no such document. */
+export async function documentOpenAmount(c: Pick<ServiceContext, 'tx'>, vc: Vc, documentId: number): Promise<DocumentOpenAmount | undefined> {
+  const row = (await c.tx('arap_transactions').where({ id: documentId, vc }).first('id', 'currency', 'status', 'amount', 'paid')) as
+    | { id: number; currency: string; status: DocumentOpenAmount['status']; amount: string; paid: string }
+    | undefined;
+  if (!row) return undefined;
+  return {
+    id: Number(row.id), currency: row.currency.trim(), status: row.status,
+    gross: new Money(row.amount), paid: new Money(row.paid), open: openAmount(row.amount, row.paid),
+  };
+}
+
+export interface AgingReport {
+  date: string;
+  currency: string;
+  rows: AgingRow[];
+  totals: AgingAmounts;
+}
+
+/** Open amounts per party in the base currency as of `date`, by days past the due date. */
+export async function agingReport(c: Pick<ServiceContext, 'tx' | 'company'>, vc: Vc, date: string): Promise<AgingReport> {
+  const { rows, totals } = agingRows(await openDocumentsAsOf(c.tx, vc, date), date);
+  return { date, currency: c.company.base_currency.trim(), rows, totals };
+}

@@ -1,0 +1,77 @@
+/**
+ * Payments of AR/AP documents and the aging report (DESIGN.md §5.2; rules in docs/payments.md):
+ * `/arap/payment/{vc}`, `/arap/payments/{vc}`, `/arap/aging/{vc}`. A payment settles (part of)
+ * one posted AR/AP transaction or invoice of its side; deleting it posts its reversal.
+ */
+import { agingQuerySchema, agingReportSchema, createdSchema, paymentCreateSchema, paymentListQuerySchema, paymentReadSchema } from '../schemas/index.ts';
+import { contract } from './contract.ts';
+
+const readPermission = { vendor: 'vendors.reports.transactions', customer: 'customers.reports.transactions' } as const;
+const payPermission = { vendor: 'vendors.postings.payment', customer: 'customers.postings.receipt' } as const;
+
+export const createPayment = contract({
+  name: 'createPayment',
+  method: 'POST',
+  path: '/arap/payment/:vc',
+  summary:
+    'Record a payment of a posted AR/AP transaction or invoice (partial or full, in the document currency): bank or cash ' +
+    'against the control account; for foreign-currency documents the difference between payment and document rate goes ' +
+    'to the FX gain/loss account',
+  permission: payPermission,
+  scope: 'invoices:write',
+  body: paymentCreateSchema,
+  status: 201,
+  response: createdSchema,
+  errors: ['overpayment', 'amount_exceeded', 'conflict', 'closed_period'],
+});
+
+export const listPayments = contract({
+  name: 'listPayments',
+  method: 'GET',
+  path: '/arap/payments/:vc',
+  summary: 'List payments by document_id, status or date range (from/to); ordered by date, then id, unless `sort` says otherwise',
+  permission: readPermission,
+  scope: 'invoices:read',
+  query: paymentListQuerySchema,
+  response: { type: 'array', items: paymentReadSchema },
+  list: true,
+  errors: [],
+});
+
+export const getPayment = contract({
+  name: 'getPayment',
+  method: 'GET',
+  path: '/arap/payment/:vc/:id',
+  summary: 'One payment with its ledger lines',
+  permission: readPermission,
+  scope: 'invoices:read',
+  response: paymentReadSchema,
+  errors: [],
+});
+
+export const deletePayment = contract({
+  name: 'deletePayment',
+  method: 'DELETE',
+  path: '/arap/payment/:vc/:id',
+  summary:
+    "Reverse a payment: posts ledger lines negating it, dated the payment's own date; the document's open amount comes " +
+    'back; the payment stays, with status reversed (409 when already reversed)',
+  permission: payPermission,
+  scope: 'invoices:write',
+  response: paymentReadSchema,
+  errors: ['conflict', 'closed_period'],
+});
+
+export const agingReport = contract({
+  name: 'agingReport',
+  method: 'GET',
+  path: '/arap/aging/:vc',
+  summary:
+    'Open amounts per party in the base currency as of `date` (default today), by days past the due date: current, ' +
+    '1-30, 31-60, 61-90, over_90, total; plus totals. Documents, payments and reversals dated after `date` do not count',
+  permission: readPermission,
+  scope: 'invoices:read',
+  query: agingQuerySchema,
+  response: agingReportSchema,
+  errors: [],
+});
