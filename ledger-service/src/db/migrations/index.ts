@@ -8,6 +8,7 @@ import * as m006 from './006_services.ts';
 import * as m007 from './007_invoices.ts';
 import * as m008 from './008_mail.ts';
 import * as m009 from './009_payments.ts';
+import * as m009 from './009_payments.ts';
 
 /**
  * Migrations are listed here rather than discovered on disk, so they load the same
@@ -22,6 +23,7 @@ const migrations: Record<string, { up(k: Knex): Promise<void>; down(k: Knex): Pr
   '006_services': m006,
   '007_invoices': m007,
   '008_mail': m008,
+  '009_payments': m009,
   '009_payments': m009,
 };
 

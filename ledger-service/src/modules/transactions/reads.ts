@@ -6,6 +6,7 @@ import type { DocumentType, HeaderRow } from './store.ts';
 import type { Vc } from './posting.ts';
 import { taxTotals } from './tax.ts';
 import { paymentStatus } from '../invoices/rules.ts';
+import { paymentStatus } from '../invoices/rules.ts';
 
 /** The read shapes of AR/AP transactions: one document with its lines, tax, postings and files; and list rows. */
 
@@ -135,6 +136,11 @@ function toReadShape(row: DocumentRow, fileUrlBase: string, baseCurrency: string
       id: f.id, name: f.name, mediaType: f.media_type, size: f.size, url: `${fileUrlBase}/${row.id}/files/${f.id}`,
     })),
   }) as TransactionRead;
+}
+
+/** paid, open (gross − paid) and payment_status, in the document currency: every read of a document carries them. */
+function paymentFields(row: Pick<HeaderRow, 'amount' | 'paid'>) {
+  return { paid: toJsonNumber(row.paid), open: toJsonNumber(new Money(row.amount).minus(row.paid)), payment_status: paymentStatus(row.amount, row.paid) };
 }
 
 /** paid, open (gross − paid) and payment_status, in the document currency: every read of a document carries them. */
