@@ -54,6 +54,10 @@ const sideOnlyFields = {
   vendor: {
   payment_file: { type: 'integer', enum: [0, 1], description: '1 includes the bill in the next bank payment file (needs vc_bank_id)' },
   vc_bank_id: { ...idSchema, description: "the vendor's bank account (GET /arap/vendor/{id}/bank_accounts)" },
+  paymentReference: {
+    type: 'string', minLength: 1, maxLength: 40,
+    description: 'the bill\'s payment reference: a QR reference (27 digits, mod-10 check digit; required when vc_bank_id is a QR-IBAN, refused otherwise) or an ISO 11649 creditor reference (RF + mod-97); spaces allowed',
+  },
   },
   customer: {},
 } as const;
@@ -107,8 +111,8 @@ export function partyRefOf(vc: Vc, input: TransactionInput): { id: number | unde
 }
 
 /** The vendor side's payment fields; none on the customer side. */
-export function paymentFieldsOf(input: TransactionInput): Pick<VendorTransactionInput, 'payment_file' | 'vc_bank_id'> {
-  return 'payment_file' in input || 'vc_bank_id' in input ? input : {};
+export function paymentFieldsOf(input: TransactionInput): Pick<VendorTransactionInput, 'payment_file' | 'vc_bank_id' | 'paymentReference'> {
+  return 'payment_file' in input || 'vc_bank_id' in input || 'paymentReference' in input ? input : {};
 }
 
 /** Whether a write asks to post: `pending` "0" or, as integrations often send it, the number 0. */
@@ -188,6 +192,7 @@ export const transactionReadSchema = {
     status: { type: 'string', enum: ['draft', 'posted', 'reversed'] },
     payment_file: { type: 'integer' },
     vc_bank_id: idSchema,
+    paymentReference: { type: 'string', description: 'vendor documents: the payment reference (QR or RF creditor reference), compact form' },
     reversalOf: idSchema,
     reversedBy: idSchema,
     lines: { type: 'array', items: readLine },

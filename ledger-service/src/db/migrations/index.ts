@@ -8,7 +8,7 @@ import * as m006 from './006_services.ts';
 import * as m007 from './007_invoices.ts';
 import * as m008 from './008_mail.ts';
 import * as m009 from './009_payments.ts';
-import * as m009 from './009_payments.ts';
+import * as m012 from './012_bank.ts';
 
 /**
  * Migrations are listed here rather than discovered on disk, so they load the same
@@ -24,7 +24,7 @@ const migrations: Record<string, { up(k: Knex): Promise<void>; down(k: Knex): Pr
   '007_invoices': m007,
   '008_mail': m008,
   '009_payments': m009,
-  '009_payments': m009,
+  '012_bank': m012,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -6,7 +6,6 @@ import type { DocumentType, HeaderRow } from './store.ts';
 import type { Vc } from './posting.ts';
 import { taxTotals } from './tax.ts';
 import { paymentStatus } from '../invoices/rules.ts';
-import { paymentStatus } from '../invoices/rules.ts';
 
 /** The read shapes of AR/AP transactions: one document with its lines, tax, postings and files; and list rows. */
 
@@ -109,7 +108,7 @@ function toReadShape(row: DocumentRow, fileUrlBase: string, baseCurrency: string
     description: row.description,
     taxincluded: row.taxincluded,
     status: row.status,
-    ...(vc === 'vendor' ? { payment_file: row.payment_file ? 1 : 0, vc_bank_id: row.vc_bank_id } : {}),
+    ...(vc === 'vendor' ? { payment_file: row.payment_file ? 1 : 0, vc_bank_id: row.vc_bank_id, paymentReference: row.payment_reference } : {}),
     reversalOf: row.reversal_of_id,
     reversedBy: row.reversed_by_id,
     lines: row.lines.map((l) => {
@@ -136,11 +135,6 @@ function toReadShape(row: DocumentRow, fileUrlBase: string, baseCurrency: string
       id: f.id, name: f.name, mediaType: f.media_type, size: f.size, url: `${fileUrlBase}/${row.id}/files/${f.id}`,
     })),
   }) as TransactionRead;
-}
-
-/** paid, open (gross − paid) and payment_status, in the document currency: every read of a document carries them. */
-function paymentFields(row: Pick<HeaderRow, 'amount' | 'paid'>) {
-  return { paid: toJsonNumber(row.paid), open: toJsonNumber(new Money(row.amount).minus(row.paid)), payment_status: paymentStatus(row.amount, row.paid) };
 }
 
 /** paid, open (gross − paid) and payment_status, in the document currency: every read of a document carries them. */
@@ -233,7 +227,7 @@ export function listRowHeader(vc: Vc, r: ListedRow): Record<string, unknown> {
     taxAmount: toJsonNumber(r.tax_amount),
     grossAmount: toJsonNumber(r.amount),
     ...paymentFields(r),
-    ...(vc === 'vendor' ? { payment_file: r.payment_file ? 1 : 0, vc_bank_id: r.vc_bank_id } : {}),
+    ...(vc === 'vendor' ? { payment_file: r.payment_file ? 1 : 0, vc_bank_id: r.vc_bank_id, paymentReference: r.payment_reference } : {}),
   });
 }
 

@@ -34,6 +34,7 @@ export interface HeaderRow {
   reversed_by_id: number | null;
   payment_file: boolean;
   vc_bank_id: number | null;
+  payment_reference: string | null;
   net_amount: string;
   tax_amount: string;
   amount: string;
@@ -92,6 +93,7 @@ function headerValues(r: ResolvedTransaction, p: Posting, f: HeaderFields) {
     status: f.status,
     payment_file: r.paymentFile,
     vc_bank_id: r.vcBankId,
+    payment_reference: r.paymentReference,
     net_amount: p.net.toString(),
     tax_amount: p.tax.toString(),
     amount: p.gross.toString(),
