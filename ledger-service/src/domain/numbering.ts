@@ -7,6 +7,7 @@ export const DEFAULT_NUMBER_FORMATS: Record<string, string> = {
   customer: 'C-{00000}',
   ap_transaction: 'AP-{000000}',
   ar_transaction: 'AR-{000000}',
+  gl_transaction: 'GL-{000000}',
 };
 
 export function formatNumber(format: string, value: number): string {

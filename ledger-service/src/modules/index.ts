@@ -4,7 +4,9 @@ import { bankRoutes } from './bank/routes.ts';
 import { bankAccountRoutes } from './bankAccounts/routes.ts';
 import { companyRoutes } from './company/routes.ts';
 import { documentRoutes } from './documents/routes.ts';
+import { fiscalYearRoutes } from './fiscalYears/routes.ts';
 import { invoiceRoutes } from './invoices/routes.ts';
+import { journalRoutes } from './journal/routes.ts';
 import { mailRoutes } from './mail/routes.ts';
 import { partyRoutes } from './parties/routes.ts';
 import { paymentRoutes } from './payments/routes.ts';
@@ -16,4 +18,4 @@ import { transactionRoutes } from './transactions/routes.ts';
  * Every handler under /client/:dataset, one module per area. The kernel pairs them with
  * the contract list (shared/src/contracts): a contract without a handler fails start-up.
  */
-export const clientRoutes: Route[] = [...authRoutes, ...transactionRoutes, ...invoiceRoutes, ...documentRoutes, ...partyRoutes, ...bankAccountRoutes, ...serviceRoutes, ...systemRoutes, ...companyRoutes, ...bankRoutes, ...mailRoutes, ...paymentRoutes];
+export const clientRoutes: Route[] = [...authRoutes, ...transactionRoutes, ...invoiceRoutes, ...documentRoutes, ...partyRoutes, ...bankAccountRoutes, ...serviceRoutes, ...systemRoutes, ...companyRoutes, ...bankRoutes, ...mailRoutes, ...paymentRoutes, ...journalRoutes, ...fiscalYearRoutes];

@@ -8,7 +8,9 @@ import type { Contract } from './contract.ts';
 import * as bank from './bank.ts';
 import * as company from './company.ts';
 import * as documents from './documents.ts';
+import * as fiscalYears from './fiscalYears.ts';
 import * as invoices from './invoices.ts';
+import * as journal from './journal.ts';
 import * as mail from './mail.ts';
 import * as parties from './parties.ts';
 import * as payments from './payments.ts';
@@ -20,7 +22,7 @@ export * from './contract.ts';
 export * from './errorStatuses.ts';
 
 /** The contracts by name (`contracts.getParty`), for handlers and MCP tools. */
-export const contracts = { ...system, ...company, ...bank, ...parties, ...services, ...transactions, ...invoices, ...documents, ...mail, ...payments } as const;
+export const contracts = { ...system, ...company, ...bank, ...parties, ...services, ...transactions, ...invoices, ...documents, ...mail, ...payments, ...journal, ...fiscalYears } as const;
 export type ContractName = keyof typeof contracts;
 
 export const CONTRACTS: readonly Contract[] = Object.values(contracts);

@@ -8,3 +8,4 @@ export * from './invoice.ts';
 export * from './mail.ts';
 export * from './document.ts';
 export * from './payment.ts';
+export * from './journal.ts';

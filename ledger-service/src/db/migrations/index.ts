@@ -8,6 +8,7 @@ import * as m006 from './006_services.ts';
 import * as m007 from './007_invoices.ts';
 import * as m008 from './008_mail.ts';
 import * as m009 from './009_payments.ts';
+import * as m010 from './010_journal.ts';
 import * as m012 from './012_bank.ts';
 
 /**
@@ -24,6 +25,7 @@ const migrations: Record<string, { up(k: Knex): Promise<void>; down(k: Knex): Pr
   '007_invoices': m007,
   '008_mail': m008,
   '009_payments': m009,
+  '010_journal': m010,
   '012_bank': m012,
 };
 

@@ -3,6 +3,7 @@ import { recordAudit } from '../../db/audit.ts';
 import { closedUntil } from '../../db/companies.ts';
 import { authorize } from '../../domain/access.ts';
 import { conflict, notFound } from '../../domain/errors.ts';
+import { reopenFiscalYearsAfter } from '../fiscalYears/service.ts';
 import type { ServiceContext } from '../serviceContext.ts';
 
 /** API keys of the company: created for the acting member, audited. */
@@ -38,8 +39,10 @@ export async function closeBooks(c: ServiceContext, date: string, reopen: boolea
   }
   if (movesBack) authorize(c.actor, 'system.reopen_books', null);
   await c.tx('companies').where({ id: c.company.id }).update({ closed_until: date });
+  // reopening the days after `date` reopens the closed fiscal years among them (their closing entries are reversed)
+  const reopenedYears = movesBack ? await reopenFiscalYearsAfter(c, date) : [];
   await recordAudit(c.tx, c.company.id, c.actor, 'company', c.company.id, movesBack ? 'reopen_books' : 'close_books', {
-    closed_until: date, previous,
+    closed_until: date, previous, ...(reopenedYears.length > 0 ? { reopened_fiscal_years: reopenedYears } : {}),
   });
   return { date };
 }

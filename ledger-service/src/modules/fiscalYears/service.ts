@@ -1,0 +1,123 @@
+import { Money } from '@ledger/shared';
+import { recordAudit } from '../../db/audit.ts';
+import { closedUntil } from '../../db/companies.ts';
+import { conflict, notFound, ruleInvalid } from '../../domain/errors.ts';
+import type { ListPage } from '../../db/listOrder.ts';
+import type { ServiceContext } from '../serviceContext.ts';
+import { postEntry, reverseEntry } from '../journal/service.ts';
+import { lockJournal, type JournalLineRow } from '../journal/store.ts';
+import { accountByNumber, closingEntries, postedYearSpan, resultBalances } from './store.ts';
+
+/**
+ * Fiscal years (DESIGN.md §5.4, docs/journal.md): calendar years. Closing one books its
+ * income statement to retained earnings with one closing journal entry dated 31 December
+ * and closes the books up to that day; reopening (moving the closing date back before a
+ * closed year's end with POST /system/close_books) reverses that entry.
+ */
+export interface FiscalYear {
+  year: number;
+  start: string;
+  end: string;
+  closed: boolean;
+  closing_entry_id?: number;
+}
+
+export const FISCAL_YEAR_ENTITY = 'fiscal_year';
+const FIRST_YEAR = 1900;
+const LAST_YEAR = 9999;
+
+const startOf = (year: number) => `${String(year).padStart(4, '0')}-01-01`;
+const endOf = (year: number) => `${String(year).padStart(4, '0')}-12-31`;
+const thisYear = () => new Date().getUTCFullYear();
+const today = () => new Date().toISOString().slice(0, 10);
+
+/** Every year from the first posted line (or closing entry) to the current year or the last posted line, oldest first. */
+export async function listFiscalYears(c: ServiceContext): Promise<ListPage<FiscalYear>> {
+  const span = await postedYearSpan(c.tx);
+  const closings = new Map((await closingEntries(c.tx)).map((r) => [r.fiscal_year, r.id]));
+  const years = [thisYear(), ...closings.keys(), ...(span ? [span.first, span.last] : [])];
+  const first = Math.min(...years);
+  const last = Math.max(...years);
+  const rows: FiscalYear[] = [];
+  for (let year = first; year <= last; year++) {
+    const entry = closings.get(year);
+    rows.push({ year, start: startOf(year), end: endOf(year), closed: entry !== undefined, ...(entry !== undefined ? { closing_entry_id: entry } : {}) });
+  }
+  return { rows, total: rows.length };
+}
+
+/**
+ * POST /system/fiscal_years/{year}/close. The closing entry has one line per income and
+ * expense account with a balance in the year (the balance negated) and one line on the
+ * retained-earnings account for the result; a year without any is closed with an entry
+ * without lines, so the year still shows as closed and reopening works the same way. The
+ * entry is dated the year's last day even when the books are already closed up to it (that
+ * is the usual order: close the books, then the year); the closing date then moves to the
+ * year's end unless it is already later.
+ */
+export async function closeFiscalYear(c: ServiceContext, year: number): Promise<FiscalYear> {
+  if (year < FIRST_YEAR || year > LAST_YEAR) throw notFound(`No fiscal year ${year}.`);
+  // lock the company row: concurrent closings and close_books calls see each other's result
+  await c.tx('companies').where({ id: c.company.id }).forUpdate().first('id');
+  const start = startOf(year);
+  const end = endOf(year);
+  if ((await closingEntries(c.tx)).some((r) => r.fiscal_year === year)) throw conflict(`Fiscal year ${year} is already closed.`);
+  if (end > today()) throw conflict(`Fiscal year ${year} ends on ${end}; it can be closed from that day on.`);
+
+  const balances = await resultBalances(c.tx, start, end);
+  const lines: JournalLineRow[] = balances.map((b) => line(b.account_id, new Money(b.balance).negated(), null));
+  const result = balances.reduce((sum, b) => sum.plus(b.balance), new Money(0));
+  if (!result.isZero()) {
+    const accno = c.company.settings.retained_earnings_account;
+    if (typeof accno !== 'string' || accno === '') {
+      throw ruleInvalid('The company has no retained_earnings_account to book the year\'s result to; set it with POST /system/company.');
+    }
+    const account = await accountByNumber(c.tx, accno);
+    if (!account) throw ruleInvalid(`The retained_earnings_account ${accno} does not exist in the chart of accounts.`);
+    lines.push(line(account.id, result, `Result of fiscal year ${year}`));
+  }
+
+  const entry = await postEntry(c, {
+    reference: `CLOSE-${year}`, transdate: end, description: `Closing of fiscal year ${year}`, closing: true, fiscalYear: year, lines,
+  });
+  const previous = await closedUntil(c.tx, c.company.id);
+  const closed = previous !== null && previous > end ? previous : end;
+  await c.tx('companies').where({ id: c.company.id }).update({ closed_until: closed });
+  await recordAudit(c.tx, c.company.id, c.actor, FISCAL_YEAR_ENTITY, year, 'close', {
+    closing_entry_id: entry.id, reference: entry.reference, result: result.negated().toNumber(), closed_until: closed, previous,
+  });
+  return { year, start, end, closed: true, closing_entry_id: entry.id };
+}
+
+/** A closing line: the base amount with its side (closing entries are in the base currency). */
+function line(accountId: number, amount: Money, description: string | null): JournalLineRow {
+  return {
+    accountId,
+    description,
+    debit: amount.isNegative() ? new Money(0) : amount,
+    credit: amount.isNegative() ? amount.negated() : new Money(0),
+    baseAmount: amount,
+  };
+}
+
+/**
+ * Called when the books' closing date moves back to `date` (POST /system/close_books with
+ * reopen, in the same transaction): every closed year ending after `date` is reopened — its
+ * closing entry is reversed by an entry dated the same last day of the year (also marked
+ * closing, so the income statement shows the year's result again), and audited.
+ */
+export async function reopenFiscalYearsAfter(c: ServiceContext, date: string): Promise<number[]> {
+  const reopened: number[] = [];
+  for (const closing of await closingEntries(c.tx)) {
+    const end = endOf(closing.fiscal_year);
+    if (end <= date) continue;
+    const row = await lockJournal(c.tx, closing.id);
+    if (!row) continue;
+    const reversal = await reverseEntry(c, row, { date: end, description: `Reopening of fiscal year ${closing.fiscal_year}` });
+    await recordAudit(c.tx, c.company.id, c.actor, FISCAL_YEAR_ENTITY, closing.fiscal_year, 'reopen', {
+      closing_entry_id: closing.id, reversal_id: reversal.id, closed_until: date,
+    });
+    reopened.push(closing.fiscal_year);
+  }
+  return reopened;
+}

@@ -1,0 +1,196 @@
+import { amountJson, Money, requestsPosting, type JournalEntryInput } from '@ledger/shared';
+import type { Tx } from '../../db/knex.ts';
+import { closedUntil } from '../../db/companies.ts';
+import { recordAudit } from '../../db/audit.ts';
+import { conflict, notFound, ruleInvalid } from '../../domain/errors.ts';
+import type { FileContent } from '../transactions/dataUri.ts';
+import { assertOpenPeriod } from '../transactions/rules.ts';
+import type { ServiceContext } from '../serviceContext.ts';
+import { readJournal, readJournalFile, type JournalRead } from './reads.ts';
+import { referencedAccounts, resolveJournal, type ResolvedJournal } from './rules.ts';
+import {
+  deleteJournal, insertJournalEntries, insertJournalFiles, insertJournalHeader, insertJournalHeaderIfFree, journalLines, loadJournalContext, lockJournal,
+  referenceInUse, referenceTaken, updateJournalHeader, writeLines, type JournalLineRow, type JournalRow,
+} from './store.ts';
+
+/**
+ * The journal-entry workflow (DESIGN.md §5.3, docs/journal.md): create as draft or posted,
+ * replace a draft (posting it with pending "0"), delete drafts, reverse posted entries.
+ * Everything runs inside the request's tenant transaction, so a refused request writes
+ * nothing. Closing entries of fiscal years are written by modules/fiscalYears through
+ * `postEntry` and `reverseEntry`; the endpoints here refuse to change them.
+ */
+export interface JournalContext extends ServiceContext {
+  /** absolute URL of `/client/{dataset}/gl/transactions`, for the files' download URLs */
+  fileUrlBase: string;
+}
+
+export interface JournalWrite {
+  input: JournalEntryInput;
+  files: FileContent[];
+}
+
+export const JOURNAL_ENTITY = 'journal_entry';
+
+async function resolve(c: ServiceContext, input: JournalEntryInput): Promise<ResolvedJournal> {
+  return resolveJournal(input, await loadJournalContext(c.tx, c.company, referencedAccounts(input)));
+}
+
+const lineRows = (r: ResolvedJournal): JournalLineRow[] =>
+  r.lines.map((l) => ({ accountId: l.accountId, description: l.description, debit: l.debit, credit: l.credit, baseAmount: l.baseAmount }));
+
+function headerValues(r: ResolvedJournal, posting: boolean) {
+  return {
+    transdate: r.transdate,
+    description: r.description,
+    currency: r.currency,
+    exchangerate: r.exchangerate.toString(),
+    status: posting ? 'posted' : 'draft',
+    posted_at: posting ? new Date() : null,
+  };
+}
+
+async function lockOrNotFound(tx: Tx, id: number): Promise<JournalRow> {
+  const row = await lockJournal(tx, id);
+  if (!row) throw notFound(`No journal entry with id ${id}.`);
+  return row;
+}
+
+async function assertOpen(c: ServiceContext, date: string, field?: string): Promise<void> {
+  assertOpenPeriod(date, await closedUntil(c.tx, c.company.id), field);
+}
+
+function assertNotClosing(row: JournalRow, what: string): void {
+  if (row.closing) {
+    throw conflict(`Journal entry ${row.id} is the closing entry of fiscal year ${row.fiscal_year}; it ${what} only by reopening the year (POST /system/close_books with reopen).`);
+  }
+}
+
+const summary = (r: ResolvedJournal) => ({
+  currency: r.currency,
+  lines: r.lines.length,
+  debit: amountJson(r.lines.reduce((a, l) => a.plus(l.debit), new Money(0)), r.currency),
+});
+
+export async function createJournalEntry(c: ServiceContext, doc: JournalWrite): Promise<{ id: number; reference: string }> {
+  const posting = requestsPosting(doc.input);
+  const resolved = await resolve(c, doc.input);
+  const { id, reference } = await insertJournalHeader(c.tx, c.company, doc.input.reference, {
+    ...headerValues(resolved, posting), created_by: c.actor.userId,
+  });
+  const lines = lineRows(resolved);
+  await writeLines(c.tx, c.company.id, id, lines, false);
+  if (posting) await insertJournalEntries(c.tx, c.company.id, id, { ...resolved, closing: false }, lines);
+  const files = await insertJournalFiles(c.tx, c.company.id, id, doc.files);
+  await recordAudit(c.tx, c.company.id, c.actor, JOURNAL_ENTITY, id, posting ? 'create_posted' : 'create', {
+    reference, status: posting ? 'posted' : 'draft', ...summary(resolved), files,
+  });
+  return { id, reference };
+}
+
+/** POST /{id}: replaces a draft with the complete entry; pending "0" posts it. Posted, reversed and closing entries → 409. */
+export async function updateJournalEntry(c: JournalContext, id: number, doc: JournalWrite): Promise<JournalRead> {
+  const row = await lockOrNotFound(c.tx, id);
+  assertNotClosing(row, 'changes');
+  if (row.status !== 'draft') throw conflict(`Journal entry ${id} is ${row.status}; only drafts can be changed (reverse a posted entry).`);
+  await assertOpen(c, row.transdate);
+  const posting = requestsPosting(doc.input);
+  const resolved = await resolve(c, doc.input);
+  const reference = doc.input.reference ?? row.reference;
+  if (reference !== row.reference && (await referenceInUse(c.tx, reference, id))) throw referenceTaken(reference);
+  const previous = await readJournal(c.tx, id, c.fileUrlBase);
+  await updateJournalHeader(c.tx, id, { ...headerValues(resolved, posting), reference });
+  const lines = lineRows(resolved);
+  await writeLines(c.tx, c.company.id, id, lines, true);
+  if (posting) await insertJournalEntries(c.tx, c.company.id, id, { ...resolved, closing: false }, lines);
+  await insertJournalFiles(c.tx, c.company.id, id, doc.files);
+  await recordAudit(c.tx, c.company.id, c.actor, JOURNAL_ENTITY, id, posting ? 'post' : 'update', { previous });
+  return (await readJournal(c.tx, id, c.fileUrlBase))!;
+}
+
+export async function journalEntryById(c: JournalContext, id: number): Promise<JournalRead> {
+  const entry = await readJournal(c.tx, id, c.fileUrlBase);
+  if (!entry) throw notFound(`No journal entry with id ${id}.`);
+  return entry;
+}
+
+export async function journalFile(tx: Tx, id: number, fileId: number): Promise<{ name: string; media_type: string; data: Buffer }> {
+  const file = await readJournalFile(tx, id, fileId);
+  if (!file) throw notFound(`No file ${fileId} on journal entry ${id}.`);
+  return file;
+}
+
+export async function deleteJournalEntry(c: JournalContext, id: number): Promise<void> {
+  const row = await lockOrNotFound(c.tx, id);
+  if (row.status !== 'draft') throw conflict(`Journal entry ${id} is ${row.status}; only drafts can be deleted (reverse a posted entry).`);
+  await assertOpen(c, row.transdate);
+  const previous = await readJournal(c.tx, id, c.fileUrlBase);
+  await deleteJournal(c.tx, id);
+  await recordAudit(c.tx, c.company.id, c.actor, JOURNAL_ENTITY, id, 'delete', { previous });
+}
+
+/**
+ * Posts the mirror of a posted entry, dated `date`: every line with debit and credit swapped
+ * and its base amount negated exactly, so each account nets to zero over the pair. The
+ * original becomes `reversed`. Shared with fiscal-year reopening (closing entries), which
+ * skips the checks the endpoint makes.
+ */
+export async function reverseEntry(
+  c: ServiceContext, row: JournalRow, opts: { date: string; description?: string },
+): Promise<{ id: number; reference: string }> {
+  const mirrored = (await journalLines(c.tx, row.id)).map((l) => ({ ...l, debit: l.credit, credit: l.debit, baseAmount: l.baseAmount.negated() }));
+  const { id, reference } = await insertJournalHeader(c.tx, c.company, undefined, {
+    transdate: opts.date,
+    description: opts.description ?? `Reversal of ${row.reference}`,
+    currency: row.currency,
+    exchangerate: row.exchangerate,
+    status: 'posted',
+    posted_at: new Date(),
+    reversal_of_id: row.id,
+    closing: row.closing,
+    fiscal_year: row.fiscal_year,
+    created_by: c.actor.userId,
+  });
+  await writeLines(c.tx, c.company.id, id, mirrored, false);
+  await insertJournalEntries(c.tx, c.company.id, id, { transdate: opts.date, currency: row.currency, closing: row.closing }, mirrored);
+  await updateJournalHeader(c.tx, row.id, { status: 'reversed', reversed_by_id: id });
+  await recordAudit(c.tx, c.company.id, c.actor, JOURNAL_ENTITY, row.id, 'reverse', { reversal_id: id, date: opts.date });
+  await recordAudit(c.tx, c.company.id, c.actor, JOURNAL_ENTITY, id, 'create_reversal', { reversal_of: row.id, reference });
+  return { id, reference };
+}
+
+/** POST /{id}/reverse: posted entries that are not themselves reversals nor closing entries, in an open period. */
+export async function reverseJournalEntry(
+  c: ServiceContext, id: number, opts: { date: string; description?: string },
+): Promise<{ id: number; reference: string }> {
+  const row = await lockOrNotFound(c.tx, id);
+  assertNotClosing(row, 'is reversed');
+  if (row.status !== 'posted') throw conflict(`Journal entry ${id} is ${row.status}; only posted entries can be reversed.`);
+  if (row.reversal_of_id !== null) throw conflict(`Journal entry ${id} is itself a reversal.`);
+  if (opts.date < row.transdate) throw ruleInvalid(`The reversal date must not lie before the entry's date ${row.transdate}.`, '/date');
+  await assertOpen(c, opts.date, '/date');
+  return reverseEntry(c, row, opts);
+}
+
+/**
+ * A posted entry written by the ledger itself (a fiscal year's closing entry): lines already
+ * in the base currency, no period check (closing books into the year being closed).
+ */
+export async function postEntry(
+  c: ServiceContext,
+  entry: { reference: string; transdate: string; description: string; closing: boolean; fiscalYear: number | null; lines: JournalLineRow[] },
+): Promise<{ id: number; reference: string }> {
+  const currency = c.company.base_currency.trim();
+  const values = {
+    transdate: entry.transdate, description: entry.description, currency, exchangerate: '1', status: 'posted', posted_at: new Date(),
+    closing: entry.closing, fiscal_year: entry.fiscalYear, created_by: c.actor.userId,
+  };
+  let created: { id: number; reference: string } | undefined;
+  // a year closed, reopened and closed again gets CLOSE-2024-2, -3, …
+  for (let n = 1; !created; n++) {
+    created = await insertJournalHeaderIfFree(c.tx, c.company.id, n === 1 ? entry.reference : `${entry.reference}-${n}`, values);
+  }
+  await writeLines(c.tx, c.company.id, created.id, entry.lines, false);
+  await insertJournalEntries(c.tx, c.company.id, created.id, { transdate: entry.transdate, currency, closing: entry.closing }, entry.lines);
+  return created;
+}

@@ -1,0 +1,117 @@
+/** Journal entries and the general ledger: `/gl/transactions`, `/gl/ledger` (DESIGN.md §5.3; docs/journal.md). */
+import {
+  createdSchema, journalEntrySchema, journalListQuerySchema, journalListRowSchema, journalReadSchema, journalReverseSchema,
+  ledgerQuerySchema, ledgerSchema,
+} from '../schemas/index.ts';
+import { contract } from './contract.ts';
+
+/** multipart/form-data: the JSON entry in the part "transaction", one "files" part per attachment (as AR/AP transactions) */
+const multipart = { jsonPart: 'transaction', filePart: 'files' } as const;
+
+export const createJournalEntry = contract({
+  name: 'createJournalEntry',
+  method: 'POST',
+  path: '/gl/transactions',
+  summary:
+    'Create a journal entry, booked exactly as sent: each line a debit or a credit, debits = credits (else 400 unbalanced). ' +
+    'A draft without pending, posted with pending "0". JSON, or multipart/form-data with the JSON in a part named ' +
+    '"transaction" and one "files" part per attachment',
+  permission: 'gl.add_journal_entry',
+  scope: 'accounting:write',
+  body: journalEntrySchema,
+  multipart,
+  status: 201,
+  response: createdSchema,
+  errors: ['invalid_currency', 'unbalanced', 'conflict', 'closed_period'],
+});
+
+export const updateJournalEntry = contract({
+  name: 'updateJournalEntry',
+  method: 'POST',
+  path: '/gl/transactions/:id',
+  summary:
+    'Replace a draft journal entry with the complete entry sent (lines replaced; files sent are added unless an equal file ' +
+    'is attached); pending "0" posts it. Posted, reversed and closing entries → 409',
+  permission: 'gl.add_journal_entry',
+  scope: 'accounting:write',
+  body: journalEntrySchema,
+  multipart,
+  response: journalReadSchema,
+  errors: ['invalid_currency', 'unbalanced', 'conflict', 'closed_period'],
+});
+
+export const getJournalEntry = contract({
+  name: 'getJournalEntry',
+  method: 'GET',
+  path: '/gl/transactions/:id',
+  summary: 'One journal entry: lines with debit/credit in its currency and the base currency, status, reversal links, files',
+  permission: 'gl.journal_entries',
+  scope: 'accounting:read',
+  response: journalReadSchema,
+  errors: [],
+});
+
+export const deleteJournalEntry = contract({
+  name: 'deleteJournalEntry',
+  method: 'DELETE',
+  path: '/gl/transactions/:id',
+  summary: 'Delete a draft journal entry (409 for posted or reversed entries: reverse them)',
+  permission: 'gl.add_journal_entry',
+  scope: 'accounting:write',
+  status: 204,
+  errors: ['conflict', 'closed_period'],
+});
+
+export const reverseJournalEntry = contract({
+  name: 'reverseJournalEntry',
+  method: 'POST',
+  path: '/gl/transactions/:id/reverse',
+  summary:
+    'Reverse a posted journal entry: a new posted entry dated `date` (default today) with debits and credits swapped; the ' +
+    'original becomes reversed. The body is optional. Closing entries are reversed by reopening their year',
+  permission: 'gl.add_journal_entry',
+  scope: 'accounting:write',
+  body: journalReverseSchema,
+  status: 201,
+  response: createdSchema,
+  errors: ['conflict', 'closed_period'],
+});
+
+export const listJournalEntries = contract({
+  name: 'listJournalEntries',
+  method: 'GET',
+  path: '/gl/transactions',
+  summary: 'List journal entries by date range (from/to), reference or status; ordered by transdate, then id, unless `sort` says otherwise',
+  permission: 'gl.journal_entries',
+  scope: 'accounting:read',
+  query: journalListQuerySchema,
+  response: { type: 'array', items: journalListRowSchema },
+  list: true,
+  errors: [],
+});
+
+export const downloadJournalFile = contract({
+  name: 'downloadJournalFile',
+  method: 'GET',
+  path: '/gl/transactions/:id/files/:fileId',
+  summary: 'Download one file attached to a journal entry (its bytes with its own media type)',
+  permission: 'gl.journal_entries',
+  scope: 'accounting:read',
+  download: ['*/*'],
+  errors: [],
+});
+
+export const getLedger = contract({
+  name: 'getLedger',
+  method: 'GET',
+  path: '/gl/ledger',
+  summary:
+    'The general ledger of one account: opening balance before `from`, the posted lines from `from` to `to` ordered by ' +
+    'date then id with their running balance and source document (kind, id, number), and the closing balance. Paged with ' +
+    'limit/offset (X-Total-Count, Link); page_opening is the balance before the page',
+  permission: 'gl.journal_entries',
+  scope: 'accounting:read',
+  query: ledgerQuerySchema,
+  response: ledgerSchema,
+  errors: [],
+});
