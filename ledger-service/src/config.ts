@@ -30,6 +30,8 @@ export interface LedgerConfig {
    * that share a database but must not send each other's mail (tests) name their own.
    */
   mailQueue: string;
+  /** how long a POST waits for another one holding its Idempotency-Key before a 409 (ms; default 10 s) */
+  idempotencyWaitMs?: number;
 }
 
 export function loadConfig(env: EnvVars = process.env): LedgerConfig {

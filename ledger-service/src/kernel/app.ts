@@ -6,6 +6,7 @@ import { readBody } from './body.ts';
 import { ApiError, errorMiddleware } from './errors.ts';
 import { requestContext } from './requestContext.ts';
 import { mountRoutes } from './route.ts';
+import { IdempotencyKeys } from './idempotency.ts';
 import { clientRoutes } from '../modules/index.ts';
 import { metaRouter } from '../modules/meta/routes.ts';
 import { internalApi } from '../modules/internal/routes.ts';
@@ -38,7 +39,7 @@ export function createApp(deps: AppDeps): Koa {
     return auth(ctx, () => body(ctx, next));
   });
   const client = new Router({ prefix: '/client/:dataset' });
-  mountRoutes(client, db, clientRoutes);
+  mountRoutes(client, db, clientRoutes, new IdempotencyKeys(deps.encryptionKey, config.idempotencyWaitMs));
   app.use(client.routes());
   // 405/501 without a body become the JSON error body in errorMiddleware
   app.use(client.allowedMethods({ throw: false }));

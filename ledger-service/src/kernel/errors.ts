@@ -129,6 +129,18 @@ function methodNotAllowed(ctx: Context): ApiError {
   return new ApiError('method_not_allowed', `${ctx.method} is not allowed here; allowed: ${allow}.`, undefined, 405, { Allow: allow });
 }
 
+/** The API error a thrown error stands for; undefined for our own faults (a 500). */
+export function toApiError(raw: unknown): ApiError | undefined {
+  if (raw instanceof ApiError) return raw;
+  const err = raw as Error & Record<string, unknown>;
+  return fromDomainError(raw) ?? fromHttpError(err as never) ?? fromDbError(err as never);
+}
+
+/** The error body of an API error, as the caller receives it. */
+export function apiErrorBody(api: ApiError): ErrorBody {
+  return errorBody(api.code, api.message, api.field, api.details);
+}
+
 /** The one place where errors become HTTP responses. */
 export function errorMiddleware(log: Logger) {
   return async function handleErrors(ctx: Context, next: Next) {
@@ -140,13 +152,13 @@ export function errorMiddleware(log: Logger) {
       if ((ctx.status === 405 || ctx.status === 501) && ctx.body === undefined) throw methodNotAllowed(ctx);
     } catch (raw) {
       const err = raw as Error & Record<string, unknown>;
-      const api = raw instanceof ApiError ? raw : fromDomainError(raw) ?? fromHttpError(err as never) ?? fromDbError(err as never);
+      const api = toApiError(raw);
       if (api) {
         // a 503 is ours to watch (database unreachable), though not a bug
         if (api.status >= 500) (ctx.state.log as Logger | undefined ?? log).warn({ code: api.code, cause: err.message }, api.message);
         ctx.status = api.status;
         for (const [k, v] of Object.entries(api.headers)) ctx.set(k, v);
-        ctx.body = errorBody(api.code, api.message, api.field, api.details);
+        ctx.body = apiErrorBody(api);
         return;
       }
       (ctx.state.log as Logger | undefined ?? log).error({ err }, 'unhandled error');

@@ -122,6 +122,17 @@ function successResponse(contract: Contract, side: Side | undefined): Json {
   };
 }
 
+/** Every POST takes an Idempotency-Key (kernel/idempotency.ts). */
+const IDEMPOTENCY_KEY_PARAMETER = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description:
+    'Makes the POST safe to retry: the same key with the same request within 24 h answers the first answer again ' +
+    '(header Idempotent-Replayed: true) without writing; with another request it is a 409 conflict.',
+  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7E]+$' },
+};
+
 function operation(contract: Contract, side: Side | undefined, fullPath: string): Json {
   return {
     operationId: side ? `${contract.name}${side[0]!.toUpperCase()}${side.slice(1)}` : contract.name,
@@ -131,6 +142,7 @@ function operation(contract: Contract, side: Side | undefined, fullPath: string)
       ...pathParameters(fullPath),
       ...queryParameters(contract.query ? forSide(contract.query, side) as object : undefined),
       ...(contract.cacheable ? [{ name: 'If-None-Match', in: 'header', required: false, schema: { type: 'string' } }] : []),
+      ...(contract.method === 'POST' ? [IDEMPOTENCY_KEY_PARAMETER] : []),
     ],
     ...(contract.body ? { requestBody: requestBody(contract, side) } : {}),
     responses: {

@@ -11,7 +11,9 @@ import { authorize } from '../domain/access.ts';
 import type { Actor } from '../domain/actor.ts';
 import { validateBody, validateQuery } from './validate.ts';
 import { conditional } from './caching.ts';
+import { assertBodyType } from './body.ts';
 import type { ListPage } from '../db/listOrder.ts';
+import { IdempotencyKeys, idempotencyKeyOf, keyedRequest } from './idempotency.ts';
 
 /** What a handler gets: the request, authenticated, authorized, validated, inside its company's transaction. */
 export interface RouteRequest<C extends Contract = Contract> {
@@ -72,28 +74,48 @@ export function pairRoutes(routes: readonly Route[], contracts: readonly Contrac
  * mounted once per side with the side written out, so "/arap/transactions/vendor" can never
  * be taken for "/arap/:vc/:id".
  */
-export function mountRoutes(router: Router, db: Db, routes: readonly Route[]): void {
+export function mountRoutes(router: Router, db: Db, routes: readonly Route[], keys: IdempotencyKeys): void {
   for (const route of pairRoutes(routes)) {
     for (const side of sidesOf(route.contract)) {
       const path = side ? route.contract.path.replace(':vc', side) : route.contract.path;
-      router.register(path, [route.contract.method], async (ctx: Context) => serve(ctx, db, route, side));
+      router.register(path, [route.contract.method], async (ctx: Context) => serve(ctx, db, keys, route, side));
     }
   }
 }
 
-async function serve(ctx: Context, db: Db, route: Route, side: Side | undefined): Promise<void> {
+async function serve(ctx: Context, db: Db, keys: IdempotencyKeys, route: Route, side: Side | undefined): Promise<void> {
   const { contract } = route;
   const { company, actor } = ctx.state.tenant as TenantState;
+  // the route label of the request metrics: the contract, not the path with its ids
+  ctx.state.route = contract.name;
   // the side is written out in the mounted path; handlers and prepareBody read it as :vc
   if (side) ctx.params = { ...ctx.params, vc: side };
   const { dataset: _dataset, ...params } = ctx.params as Record<string, string>;
+  // a malformed Idempotency-Key is refused first, on every POST alike
+  if (contract.method === 'POST') idempotencyKeyOf(ctx);
   authorize(actor, contract.permission ? forSide(contract.permission, side) : null, contract.scope);
+  assertBodyType(ctx, contract);
+  // fingerprinted before prepareBody, which may consume the uploaded files
+  const keyed = contract.method === 'POST' ? await keyedRequest(ctx, actor) : undefined;
   const raw = route.prepareBody ? await route.prepareBody(ctx) : ctx.request.body;
   const body = contract.body ? validateBody(forSide(contract.body, side) as object, raw) : raw;
   const query = contract.query ? validateQuery(forSide(contract.query, side) as object, ctx.query as Record<string, unknown>) : ctx.query;
-  let result = await withTenant(db, company.id, (tx) =>
-    route.handle({ ctx, tx, db, company, actor, params, body, query }),
+  const handle = (tx: Tx) => route.handle({ ctx, tx, db, company, actor, params, body, query });
+  if (!keyed) {
+    const result = await withTenant(db, company.id, handle);
+    answer(ctx, contract, result, query);
+    return;
+  }
+  // the answer is set inside the transaction: it is kept with the write it belongs to
+  const outcome = await withTenant(db, company.id, (tx) =>
+    keys.run(tx, ctx, company.id, keyed, async (sp) => answer(ctx, contract, await handle(sp), query)),
   );
+  if ('replay' in outcome) IdempotencyKeys.replay(ctx, outcome.replay);
+  else if ('refusal' in outcome) throw outcome.refusal;
+}
+
+/** Sets a handler's result as the answer: list headers, conditional GET, body and success status. */
+function answer(ctx: Context, contract: Contract, result: unknown, query: unknown): void {
   if (contract.list) {
     const page = result as ListPage<unknown>;
     listHeaders(ctx, page, query as Record<string, unknown>);
