@@ -1,6 +1,6 @@
 /** `gateway serve` (and `gateway migrate`): the gateway's command line. */
 import { ConfigError, loadConfig } from './config.ts';
-import { migrateLatest, openDb } from './db/knex.ts';
+import { migrateLatest, openDb, storeOf } from './db/knex.ts';
 import { startGateway } from './server.ts';
 
 export async function main(argv: string[]): Promise<number> {
@@ -17,7 +17,7 @@ export async function main(argv: string[]): Promise<number> {
       return -1; // keep running
     }
     if (command === 'migrate') {
-      const db = openDb(config.dbFile);
+      const db = openDb(storeOf(config));
       const names = await migrateLatest(db);
       await db.destroy();
       console.log(names.length ? `applied: ${names.join(', ')}` : 'up to date');

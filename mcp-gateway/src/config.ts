@@ -3,7 +3,7 @@
  * the ledger (shared/src/config.ts); a malformed value is a ConfigError, which entry points
  * print on one line and exit with code 2.
  */
-import { ConfigError, readFlag, readHttpBaseUrl, readLogLevel, readPort, readPositiveInt, readText, type EnvVars } from '@ledger/shared';
+import { ConfigError, readFlag, readHttpBaseUrl, readLogLevel, readPort, readPositiveInt, readText, readUrl, type EnvVars } from '@ledger/shared';
 
 export { ConfigError };
 
@@ -13,14 +13,26 @@ export interface GatewayConfig {
   port: number;
   host: string;
   ledgerUrl: string;
-  /** SQLite file of the gateway's own store */
+  /** SQLite file of the gateway's own store (used when databaseUrl is unset) */
   dbFile: string;
+  /** GATEWAY_DATABASE_URL: the gateway's state on Postgres, shared by several replicas */
+  databaseUrl: string | undefined;
+  /** REDIS_URL: registration limit, sign-in backoff and MCP rate limit shared by several replicas */
+  redisUrl: string | undefined;
   dataDir: string;
   logLevel: string;
   /** the gateway's private Ed25519 JWK (JSON); unset: `<dataDir>/gateway-private.jwk`, created on first start */
   privateJwk: string | undefined;
-  /** trust X-Forwarded-For from a reverse proxy in front of the gateway */
-  trustProxy: boolean;
+  /**
+   * TRUST_PROXY: how many reverse proxies in front of the gateway append to X-Forwarded-For
+   * (0 = none: the client IP is the socket's peer and X-Forwarded-For is never read).
+   * The client IP is the address that many hops from the right (src/http/clientIp.ts).
+   */
+  trustProxy: number;
+  /** GATEWAY_METRICS_PORT: the /metrics listener's port (0 = any free port); undefined = off */
+  metricsPort: number | undefined;
+  /** GATEWAY_METRICS_HOST: the /metrics listener's address (default 127.0.0.1, never the public one unless asked) */
+  metricsHost: string;
   /**
    * TEST ONLY (GATEWAY_TEST_CIMD_ALLOW_PRIVATE=1): client metadata documents may be fetched
    * from loopback and private addresses. Never set in production.
@@ -52,12 +64,40 @@ export function loadConfig(env: EnvVars = process.env): GatewayConfig {
     host: readText(env, 'HOST') ?? '0.0.0.0',
     ledgerUrl: readHttpBaseUrl(env, 'LEDGER_URL', 'http://127.0.0.1:3001'),
     dbFile: readText(env, 'GATEWAY_DB') ?? `${dataDir.replace(/\/+$/, '')}/gateway.sqlite`,
+    databaseUrl: readSchemeUrl(env, 'GATEWAY_DATABASE_URL', ['postgres:', 'postgresql:']),
+    redisUrl: readSchemeUrl(env, 'REDIS_URL', ['redis:', 'rediss:']),
     dataDir,
     logLevel,
     privateJwk,
-    trustProxy: readFlag(env, 'TRUST_PROXY'),
+    trustProxy: readTrustProxy(env),
+    metricsPort: readMetricsPort(env),
+    metricsHost: readText(env, 'GATEWAY_METRICS_HOST') ?? '127.0.0.1',
     cimdAllowPrivate: readFlag(env, 'GATEWAY_TEST_CIMD_ALLOW_PRIVATE'),
     cimdCaFile: readText(env, 'GATEWAY_TEST_CIMD_CA'),
     mcpRateLimit: readPositiveInt(env, 'MCP_RATE_LIMIT', 120),
   };
+}
+
+/** A URL of one of the given schemes, or undefined when unset. */
+function readSchemeUrl(env: EnvVars, name: string, schemes: readonly string[]): string | undefined {
+  const url = readUrl(env, name);
+  if (url !== undefined && !schemes.includes(new URL(url).protocol)) {
+    throw new ConfigError(`${name} must be a ${schemes.map((s) => s.slice(0, -1)).join(' or ')} URL`);
+  }
+  return url;
+}
+
+/** TRUST_PROXY: unset, 0 or false = no proxy; true = 1; else the number of proxies (1 to 10). */
+function readTrustProxy(env: EnvVars): number {
+  const raw = readText(env, 'TRUST_PROXY');
+  if (raw === undefined || raw === '0' || raw === 'false') return 0;
+  if (raw === 'true') return 1;
+  if (/^([1-9]|10)$/.test(raw)) return Number(raw);
+  throw new ConfigError(`TRUST_PROXY must be 0/false, true, or the number of proxies in front of the gateway (1 to 10), got "${raw}"`);
+}
+
+/** GATEWAY_METRICS_PORT: default 9464; `off` disables the listener; 0 takes any free port. */
+function readMetricsPort(env: EnvVars): number | undefined {
+  if (readText(env, 'GATEWAY_METRICS_PORT') === 'off') return undefined;
+  return readPort(env, 'GATEWAY_METRICS_PORT', 9464);
 }

@@ -1,12 +1,13 @@
 /** Everything the gateway's routes need, built once per running gateway. */
 import { readFileSync } from 'node:fs';
-import { RateLimiterMemory } from 'rate-limiter-flexible';
 import type { GatewayConfig } from './config.ts';
 import type { Db } from './db/knex.ts';
 import type { GatewayKeys } from './keys.ts';
 import { LedgerClient } from './ledgerClient.ts';
+import { memoryLimits, type Limiter, type LimitStore } from './limits.ts';
 import type { Logger } from './logger.ts';
-import { Backoff, SIGN_IN_BACKOFF } from './oauth/backoff.ts';
+import { GatewayMetrics } from './metrics.ts';
+import { Backoff, SIGN_IN_BACKOFF, type BackoffOptions } from './oauth/backoff.ts';
 import { CimdFetcher } from './oauth/cimd.ts';
 import { ClientRegistry } from './oauth/clients.ts';
 import { ConnectionService } from './oauth/connections.ts';
@@ -22,11 +23,14 @@ export interface GatewayDeps {
   clients: ClientRegistry;
   connections: ConnectionService;
   sessions: Sessions;
-  /** the clock, epoch ms (tests move it forward) */
+  /** the clock, epoch ms (tests move it forward); the limits count in real time */
   now: () => number;
+  /** where the limits count: Redis (REDIS_URL) or process memory */
+  limits: LimitStore;
   signInBackoff: { account: Backoff; ip: Backoff };
   /** dynamic client registration: 10 per hour per IP */
-  registrationLimiter: RateLimiterMemory;
+  registrationLimiter: Limiter;
+  metrics: GatewayMetrics;
   /** the issuer (= the public origin) */
   issuer: string;
 }
@@ -37,11 +41,18 @@ export interface DepsOverrides {
   now?: () => number;
   /** TEST ONLY: a shorter time limit for client metadata document fetches than CIMD_LIMITS.timeoutMs */
   cimdTimeoutMs?: number;
+  /** TEST ONLY: other backoff timings than SIGN_IN_BACKOFF (e.g. a 1 s block, to see it end) */
+  signInBackoff?: { account?: Partial<BackoffOptions>; ip?: Partial<BackoffOptions> };
+  /** TEST ONLY: the Redis key prefix (default `gw`), so tests sharing one Redis do not share counts */
+  limitKeyPrefix?: string;
 }
 
-export function createDeps(input: { config: GatewayConfig; db: Db; log: Logger; keys: GatewayKeys } & DepsOverrides): GatewayDeps {
+export function createDeps(
+  input: { config: GatewayConfig; db: Db; log: Logger; keys: GatewayKeys; limits?: LimitStore; metrics?: GatewayMetrics } & DepsOverrides,
+): GatewayDeps {
   const { config, db, log, keys } = input;
   const now = input.now ?? Date.now;
+  const limits = input.limits ?? memoryLimits();
   const ledger = new LedgerClient(config.ledgerUrl, keys);
   const cimd = new CimdFetcher({
     allowPrivate: config.cimdAllowPrivate,
@@ -50,12 +61,16 @@ export function createDeps(input: { config: GatewayConfig; db: Db; log: Logger; 
     log,
   });
   return {
-    config, db, log, keys, ledger, cimd, now,
+    config, db, log, keys, ledger, cimd, now, limits,
     clients: new ClientRegistry(db, cimd, now),
     connections: new ConnectionService(db, ledger, now),
     sessions: new Sessions(db, config.publicUrl, keys.hmacSecret, now),
-    signInBackoff: { account: new Backoff(SIGN_IN_BACKOFF.account, now), ip: new Backoff(SIGN_IN_BACKOFF.ip, now) },
-    registrationLimiter: new RateLimiterMemory({ points: REGISTRATIONS_PER_HOUR, duration: 3600 }),
+    signInBackoff: {
+      account: new Backoff(limits, 'signin-account', { ...SIGN_IN_BACKOFF.account, ...input.signInBackoff?.account }),
+      ip: new Backoff(limits, 'signin-ip', { ...SIGN_IN_BACKOFF.ip, ...input.signInBackoff?.ip }),
+    },
+    registrationLimiter: limits.limiter({ name: 'register', points: REGISTRATIONS_PER_HOUR, duration: 3600 }),
+    metrics: input.metrics ?? new GatewayMetrics(),
     issuer: config.publicUrl,
   };
 }

@@ -9,6 +9,7 @@ import { SignJWT } from 'jose';
 import { LRUCache } from 'lru-cache';
 import { INTERNAL_CREDENTIAL, isDatasetName, SERVICE_CREDENTIAL } from '@ledger/shared';
 import type { GatewayKeys } from './keys.ts';
+import { currentRequestId } from './requestContext.ts';
 
 export class LedgerUnavailableError extends Error {}
 
@@ -166,7 +167,8 @@ export class LedgerClient {
       .sign(this.keys.privateKey);
   }
 
-  private async send(method: LedgerMethod, path: string, token: string, body?: unknown): Promise<LedgerAnswer> {
+  private async send(method: LedgerMethod, path: string, token: string, body?: unknown, headers: Readonly<Record<string, string>> = {}): Promise<LedgerAnswer> {
+    const requestId = currentRequestId();
     let res: Dispatcher.ResponseData;
     try {
       res = await request(`${this.baseUrl}${path}`, {
@@ -176,6 +178,9 @@ export class LedgerClient {
           authorization: `Bearer ${token}`,
           accept: 'application/json',
           ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          // the request being served, so the ledger's log lines carry the gateway's id
+          ...(requestId === undefined ? {} : { 'x-request-id': requestId }),
+          ...headers,
         },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
@@ -199,9 +204,12 @@ export class LedgerClient {
     return { status: res.statusCode, body: parsed, connectionChecked };
   }
 
-  /** Calls the ledger's REST API as the connected person (for the MCP endpoint). */
-  async callAs(c: CredentialSubject, method: LedgerMethod, path: string, body?: unknown) {
-    return this.send(method, path, await this.serviceCredential(c), body);
+  /**
+   * Calls the ledger's REST API as the connected person (for the MCP endpoint). `headers`
+   * go along as given (e.g. an Idempotency-Key); the request id is added by itself.
+   */
+  async callAs(c: CredentialSubject, method: LedgerMethod, path: string, body?: unknown, headers?: Readonly<Record<string, string>>) {
+    return this.send(method, path, await this.serviceCredential(c), body, headers);
   }
 
   private async internal<T>(method: LedgerMethod, path: string, body?: unknown, allow404 = false): Promise<T | undefined> {

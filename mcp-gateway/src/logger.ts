@@ -1,9 +1,17 @@
-import { pino, type Logger } from 'pino';
+import { pino, type DestinationStream, type Logger } from 'pino';
+import { currentRequestId } from './requestContext.ts';
 
-/** Structured JSON logs. Secrets are redacted by path, whatever the caller logs. */
-export function createLogger(level: string): Logger {
-  return pino({
+/**
+ * Structured JSON logs. Secrets are redacted by path, whatever the caller logs. A line
+ * written while a request is served carries its id (`reqId`, requestContext.ts).
+ */
+export function createLogger(level: string, destination?: DestinationStream): Logger {
+  const options: pino.LoggerOptions = {
     level,
+    mixin() {
+      const reqId = currentRequestId();
+      return reqId ? { reqId } : {};
+    },
     redact: {
       paths: [
         'req.headers.authorization', 'req.headers.cookie', 'req.headers["x-api-key"]',
@@ -11,6 +19,7 @@ export function createLogger(level: string): Logger {
       ],
       censor: '[redacted]',
     },
-  });
+  };
+  return destination ? pino(options, destination) : pino(options);
 }
 export type { Logger };

@@ -3,10 +3,12 @@ import { answerClientErrors, discardAbandonedBody } from '@ledger/shared/httpSer
 import type { AddressInfo } from 'node:net';
 import { loadConfig, type GatewayConfig } from './config.ts';
 import { createDeps, type DepsOverrides, type GatewayDeps } from './deps.ts';
-import { migrateLatest, openDb } from './db/knex.ts';
+import { migrateLatest, openDb, storeOf } from './db/knex.ts';
 import { createApp } from './http/app.ts';
 import { loadKeys } from './keys.ts';
 import { createLogger } from './logger.ts';
+import { openLimits } from './limits.ts';
+import { serveMetrics, type MetricsListener } from './metrics.ts';
 import { LIFETIME } from './oauth/lifetimes.ts';
 
 export interface RunningGateway {
@@ -14,6 +16,8 @@ export interface RunningGateway {
   port: number;
   deps: GatewayDeps;
   server: Server;
+  /** the /metrics URL on the metrics listener, when it runs */
+  metricsUrl: string | undefined;
   close(): Promise<void>;
 }
 
@@ -31,9 +35,10 @@ export async function startGateway(opts: { config?: GatewayConfig } & DepsOverri
   const config = opts.config ?? loadConfig();
   const log = createLogger(config.logLevel);
   const keys = await loadKeys(config);
-  const db = openDb(config.dbFile);
+  const db = openDb(storeOf(config));
   await migrateLatest(db);
-  const deps = createDeps({ config, db, log, keys, now: opts.now, cimdTimeoutMs: opts.cimdTimeoutMs });
+  const limits = await openLimits(config.redisUrl, log, opts.limitKeyPrefix);
+  const deps = createDeps({ ...opts, config, db, log, keys, limits });
   const app = createApp(deps);
   const handle = app.callback();
   const server = createServer((req, res) => {
@@ -51,15 +56,30 @@ export async function startGateway(opts: { config?: GatewayConfig } & DepsOverri
     server.listen(config.port, config.host, () => resolve());
   });
   const port = (server.address() as AddressInfo).port;
+  let metrics: MetricsListener | undefined;
+  if (config.metricsPort !== undefined) {
+    try {
+      metrics = await serveMetrics(deps.metrics, config.metricsHost, config.metricsPort);
+    } catch (err) {
+      // e.g. the port is taken (two replicas on one host need their own GATEWAY_METRICS_PORT)
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await Promise.all([deps.ledger.close(), deps.cimd.close(), limits.close(), db.destroy()]);
+      throw err;
+    }
+  }
   const sweep = setInterval(() => housekeeping(deps).catch((err) => log.warn({ err: (err as Error).message }, 'housekeeping failed')), 60 * 60_000);
   sweep.unref();
-  log.info({ port, publicUrl: config.publicUrl, ledgerUrl: config.ledgerUrl }, 'gateway listening');
+  log.info(
+    { port, publicUrl: config.publicUrl, ledgerUrl: config.ledgerUrl, store: db.client.config.client === 'pg' ? 'postgres' : 'sqlite', limits: limits.kind, metrics: metrics?.url },
+    'gateway listening',
+  );
   let closing: Promise<void> | undefined;
   return {
     url: `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`,
     port,
     deps,
     server,
+    metricsUrl: metrics?.url,
     close() {
       closing ??= (async () => {
         clearInterval(sweep);
@@ -67,8 +87,10 @@ export async function startGateway(opts: { config?: GatewayConfig } & DepsOverri
           server.close(() => resolve());
           server.closeIdleConnections();
         });
+        await metrics?.close();
         await deps.ledger.close();
         await deps.cimd.close();
+        await limits.close();
         await db.destroy();
       })();
       return closing;

@@ -1,16 +1,23 @@
 /**
- * Test helpers: a real ledger (real Postgres test database) and a real gateway (real SQLite
- * file) on loopback, a person's browser over HTTP with a cookie jar, and the OAuth dance.
+ * Test helpers: a real ledger (real Postgres test database) and a real gateway on loopback,
+ * a person's browser over HTTP with a cookie jar, and the OAuth dance.
+ *
+ * The gateway's store is a SQLite file, or with GATEWAY_TEST_STORE=postgres a schema of its
+ * own in TEST_DATABASE_URL's database (GATEWAY_DATABASE_URL with a search_path), dropped
+ * afterwards. With GATEWAY_TEST_REDIS_URL its limits count in that Redis, under a key prefix
+ * of its own. `npm test` runs the gateway suite once each way (the second run with both).
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
+import pg from 'pg';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { exportJWK, generateKeyPair } from 'jose';
 import { Secret, TOTP } from 'otpauth';
-import { createTestCompany, startTestLedger, type TestCompany, type TestMember } from '../../ledger-service/test/helpers.ts';
+import { createTestCompany, startTestLedger, TEST_DATABASE_URL, type TestCompany, type TestMember } from '../../ledger-service/test/helpers.ts';
 import { loadConfig, type GatewayConfig } from '../src/config.ts';
+import type { DepsOverrides } from '../src/deps.ts';
 import { startGateway, type RunningGateway } from '../src/server.ts';
 
 interface Teardown {
@@ -31,6 +38,8 @@ export async function freePort(): Promise<number> {
 export interface Stack {
   ledger: Awaited<ReturnType<typeof startTestLedger>>;
   gateway: RunningGateway;
+  /** the Redis key prefix of this stack's limits (a replica shares it) */
+  limitKeyPrefix: string;
   /** the public origin = the gateway's address */
   url: string;
   /** moves the gateway's clock forward */
@@ -39,22 +48,64 @@ export interface Stack {
   company(opts?: { aiOn?: boolean }): Promise<TestCompany>;
 }
 
-export async function startStack(t: Teardown, env: Record<string, string> = {}, overrides: { cimdTimeoutMs?: number } = {}): Promise<Stack> {
+/** Which store the gateway tests run on (GATEWAY_TEST_STORE=postgres, else SQLite). */
+export const TEST_STORE: 'sqlite' | 'postgres' = process.env.GATEWAY_TEST_STORE === 'postgres' ? 'postgres' : 'sqlite';
+
+/** The Redis the gateway tests count their limits in (GATEWAY_TEST_REDIS_URL), else memory. */
+export const TEST_REDIS_URL = process.env.GATEWAY_TEST_REDIS_URL || undefined;
+
+export function uniqueName(prefix: string): string {
+  return `${prefix}_${randomBytes(6).toString('hex')}`;
+}
+
+async function onTestDatabase<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * A fresh Postgres store for one gateway: a schema of its own in the test database, named in
+ * the URL's search_path as an operator would. `drop()` removes it with everything in it.
+ */
+export async function postgresStore(): Promise<{ url: string; schema: string; drop(): Promise<void> }> {
+  const schema = uniqueName('gw');
+  await onTestDatabase((c) => c.query(`create schema "${schema}"`));
+  const url = new URL(TEST_DATABASE_URL);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  return {
+    url: url.toString(), schema,
+    drop: () => onTestDatabase((c) => c.query(`drop schema if exists "${schema}" cascade`)).then(() => undefined),
+  };
+}
+
+export async function startStack(t: Teardown, env: Record<string, string> = {}, overrides: Omit<DepsOverrides, 'now'> = {}): Promise<Stack> {
   const { privateKey, publicKey } = await generateKeyPair('EdDSA', { crv: 'Ed25519', extractable: true });
   const ledger = await startTestLedger(t, { gatewayPublicJwk: JSON.stringify(await exportJWK(publicKey)) });
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'gateway-test-'));
+  const store = TEST_STORE === 'postgres' && env.GATEWAY_DATABASE_URL === undefined ? await postgresStore() : undefined;
   const config: GatewayConfig = loadConfig({
     PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: `http://127.0.0.1:${port}`, LEDGER_URL: ledger.url,
-    DATA_DIR: dir, GATEWAY_DB: join(dir, 'gateway.sqlite'), LOG_LEVEL: 'silent',
+    DATA_DIR: dir, GATEWAY_DB: join(dir, 'gateway.sqlite'), LOG_LEVEL: 'silent', GATEWAY_METRICS_PORT: '0',
+    ...(store ? { GATEWAY_DATABASE_URL: store.url } : {}),
+    ...(TEST_REDIS_URL ? { REDIS_URL: TEST_REDIS_URL } : {}),
     GATEWAY_PRIVATE_JWK: JSON.stringify(await exportJWK(privateKey)), ...env,
   });
   let offset = 0;
-  const gateway = await startGateway({ config, now: () => Date.now() + offset, ...overrides });
-  t.teardown(() => gateway.close());
+  const limitKeyPrefix = overrides.limitKeyPrefix ?? uniqueName('gwtest');
+  const gateway = await startGateway({ config, now: () => Date.now() + offset, ...overrides, limitKeyPrefix });
+  t.teardown(async () => {
+    await gateway.close();
+    await store?.drop();
+  });
   ledgerByOrigin.set(new URL(gateway.url).origin, ledger);
   return {
-    ledger, gateway, url: gateway.url,
+    ledger, gateway, url: gateway.url, limitKeyPrefix,
     advance(ms: number) {
       offset += ms;
     },
@@ -64,6 +115,28 @@ export async function startStack(t: Teardown, env: Record<string, string> = {}, 
       return c;
     },
   };
+}
+
+/**
+ * Another gateway replica beside the stack's: the same configuration (public URL, key, store,
+ * Redis and key prefix) on its own port, as behind a load balancer; `env` changes settings
+ * (e.g. another REDIS_URL). Requests go to `replica.url` directly.
+ */
+export async function startReplica(t: Teardown, stack: Stack, env: Record<string, string> = {}, overrides: Omit<DepsOverrides, 'now' | 'limitKeyPrefix'> = {}): Promise<RunningGateway> {
+  const base = stack.gateway.deps.config;
+  const changed = loadConfig({ LOG_LEVEL: 'silent', ...env });
+  const config: GatewayConfig = {
+    ...base,
+    port: await freePort(),
+    metricsPort: 0,
+    ...('REDIS_URL' in env ? { redisUrl: changed.redisUrl } : {}),
+    ...('MCP_RATE_LIMIT' in env ? { mcpRateLimit: changed.mcpRateLimit } : {}),
+    ...('TRUST_PROXY' in env ? { trustProxy: changed.trustProxy } : {}),
+  };
+  const replica = await startGateway({ config, limitKeyPrefix: stack.limitKeyPrefix, ...overrides });
+  t.teardown(() => replica.close());
+  ledgerByOrigin.set(new URL(replica.url).origin, stack.ledger);
+  return replica;
 }
 
 /** The ledger behind each gateway origin, for sign-ins through `Browser` (see `forgetTotpStep`). */

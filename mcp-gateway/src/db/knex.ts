@@ -5,8 +5,36 @@ import { migrationSource } from './migrations/index.ts';
 
 export type Db = Knex;
 
+/**
+ * Where the gateway keeps its state: a SQLite file for one process (the default), or
+ * Postgres (GATEWAY_DATABASE_URL) for several replicas sharing clients, codes, tokens,
+ * connections and sessions. Both run the same knex migrations and the same queries; every
+ * state change that must happen once (code redemption, refresh rotation, connection ending)
+ * is one conditional UPDATE, which both engines serialise per row.
+ */
+export type GatewayStore = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
+
+/** The store a configuration names: Postgres when a database URL is set, else the SQLite file. */
+export function storeOf(config: { databaseUrl?: string | undefined; dbFile: string }): GatewayStore {
+  return config.databaseUrl ? { kind: 'postgres', url: config.databaseUrl } : { kind: 'sqlite', file: config.dbFile };
+}
+
+/** Opens the store (a string is a SQLite file name). */
+export function openDb(store: GatewayStore | string): Db {
+  const s: GatewayStore = typeof store === 'string' ? { kind: 'sqlite', file: store } : store;
+  return s.kind === 'postgres' ? openPostgres(s.url) : openSqlite(s.file);
+}
+
+/**
+ * Postgres: a small pool per replica (the gateway's queries are short). A schema other than
+ * `public` is chosen in the URL: `?options=-c%20search_path%3Dgateway`.
+ */
+function openPostgres(url: string): Db {
+  return knexFactory({ client: 'pg', connection: url, pool: { min: 0, max: 10 } });
+}
+
 /** The gateway's SQLite store (better-sqlite3), WAL mode, foreign keys on. */
-export function openDb(file: string): Db {
+function openSqlite(file: string): Db {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   return knexFactory({
     client: 'better-sqlite3',
@@ -25,9 +53,27 @@ export function openDb(file: string): Db {
   });
 }
 
+/** Another replica holds knex's migration lock, or created knex's own tables a moment before. */
+function isMigrationRace(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return (err instanceof Error && err.name === 'MigrationLocked') || code === '42P07' || code === '23505';
+}
+
+/**
+ * Applies pending migrations. Replicas starting together on one Postgres are serialised by
+ * knex's migration lock; one that finds the lock taken (or loses the race to create knex's
+ * bookkeeping tables) waits and tries again, so every replica starts on the current schema.
+ */
 export async function migrateLatest(db: Db): Promise<string[]> {
-  const [, names] = (await db.migrate.latest({ migrationSource })) as [number, string[]];
-  return names;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const [, names] = (await db.migrate.latest({ migrationSource })) as [number, string[]];
+      return names;
+    } catch (err) {
+      if (!isMigrationRace(err) || attempt >= 50) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
 }
 
 /** Epoch milliseconds from a bigint column (Postgres returns strings). */

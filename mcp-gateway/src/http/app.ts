@@ -1,5 +1,4 @@
 /** The gateway's Koa application: the public origin (DESIGN.md §1). */
-import { randomUUID } from 'node:crypto';
 import Koa, { type Context, type Next } from 'koa';
 import type { GatewayDeps } from '../deps.ts';
 import { authorizeRouter } from '../oauth/authorize.ts';
@@ -12,25 +11,36 @@ import { signInRouter } from '../pages/signin.ts';
 import { forwardToLedger, isLedgerRequest } from './proxy.ts';
 import { parseBody } from './bodyParser.ts';
 import { errorBoundary, fallbackErrors, jsonErrorBody } from './errors.ts';
-import { answersHtml } from './pathClass.ts';
+import { answersHtml, routeClass } from './pathClass.ts';
+import { clientIp } from './clientIp.ts';
+import { requestIdFrom, runWithRequestId } from '../requestContext.ts';
 import { createMcpRouter } from '../mcp/index.ts';
 import { mcpDepsFrom } from '../mcp/wiring.ts';
 
 /** Endpoints a browser-based public client may call cross-origin (no cookies involved). */
 const CORS_PATHS = /^\/(\.well-known\/|oauth\/(token|revoke|register)$)/;
 
-function requestLog(deps: GatewayDeps) {
-  return async function logRequest(ctx: Context, next: Next) {
-    const incoming = ctx.get('X-Request-Id');
-    const id = /^[A-Za-z0-9._-]{8,100}$/.test(incoming) ? incoming : randomUUID();
-    ctx.state.log = deps.log.child({ reqId: id });
+/**
+ * Every request: its id (the caller's X-Request-Id when well-formed, else a new one; sent
+ * back, on every ledger call and in every log line of the request), the client IP
+ * (X-Forwarded-For only as TRUST_PROXY allows, clientIp.ts), one log line and the request
+ * metrics when it is answered.
+ */
+function requestScope(deps: GatewayDeps) {
+  return async function serveRequest(ctx: Context, next: Next) {
+    const id = requestIdFrom(ctx.get('X-Request-Id'));
+    ctx.state.requestId = id;
+    ctx.state.log = deps.log;
+    ctx.request.ip = clientIp(ctx.req.socket.remoteAddress ?? '', ctx.req.headers['x-forwarded-for'], deps.config.trustProxy);
     ctx.set('X-Request-Id', id);
     const started = performance.now();
     try {
-      await next();
+      await runWithRequestId(id, next);
     } finally {
+      const ms = performance.now() - started;
+      deps.metrics.observeRequest(routeClass(ctx.path), ctx.method, ctx.status, ms / 1000);
       // the path only: query strings may carry codes or state
-      ctx.state.log.info({ method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(performance.now() - started) }, 'request');
+      deps.log.info({ reqId: id, method: ctx.method, path: ctx.path, status: ctx.status, ip: ctx.ip, ms: Math.round(ms) }, 'request');
     }
   };
 }
@@ -52,10 +62,11 @@ function cors() {
 }
 
 export function createApp(deps: GatewayDeps): Koa {
-  const app = new Koa({ proxy: deps.config.trustProxy });
+  // X-Forwarded-* are read only where TRUST_PROXY says (clientIp.ts), never by Koa itself
+  const app = new Koa({ proxy: false });
   const forward = forwardToLedger(deps.config.ledgerUrl, deps.ledger.dispatcher, deps.config.publicUrl, deps.log);
 
-  app.use(requestLog(deps));
+  app.use(requestScope(deps));
   // what no router's own boundary answered (each router declares its error shape)
   app.use(errorBoundary(fallbackErrors, deps.log));
   // the key-based REST API and its documentation go to the ledger untouched (body not parsed here)

@@ -17,3 +17,24 @@ export function isApiPath(path: string): boolean {
 export function answersHtml(ctx: Context): boolean {
   return !isApiPath(ctx.path) && ctx.accepts('html', 'json') === 'html';
 }
+
+/** Route classes for metrics: a small fixed set, so a label never carries a path, dataset or id. */
+const ROUTE_CLASSES: ReadonlyArray<[RegExp, string]> = [
+  [/^\/client\//, 'client'],
+  [/^\/mcp(\/|$)/, 'mcp'],
+  [/^\/\.well-known\//, 'well_known'],
+  [/^\/oauth\/authorize$/, 'oauth_authorize'],
+  [/^\/oauth\/token$/, 'oauth_token'],
+  [/^\/oauth\/revoke$/, 'oauth_revoke'],
+  [/^\/oauth\/register$/, 'oauth_register'],
+  [/^\/sign(in|out)$/, 'signin'],
+  [/^\/account\//, 'account'],
+  [/^\/management\//, 'management'],
+  [/^\/(healthz|readyz)$/, 'health'],
+  [/^\/(openapi\.json|docs(\/|$))/, 'ledger_docs'],
+];
+
+export function routeClass(path: string): string {
+  for (const [pattern, name] of ROUTE_CLASSES) if (pattern.test(path)) return name;
+  return path === '/' ? 'root' : 'other';
+}

@@ -2,7 +2,8 @@
  * Forwards the ledger's public paths (`/client/*`, the OpenAPI document and the API
  * reference) to the ledger unchanged and streamed: method, path and query, headers (minus
  * hop-by-hop ones) and body go up; status, headers and body come back.
- * X-Forwarded-For/-Proto/-Host tell the ledger who asked. Nothing else is forwarded;
+ * X-Forwarded-For/-Proto/-Host tell the ledger who asked, X-Request-Id which request this
+ * is (the gateway's id, also in its own logs). Nothing else is forwarded;
  * in particular never `/internal/*`.
  *
  * Connection rules (docs/operations.md, "The public origin's proxy"):
@@ -77,12 +78,14 @@ export function forwardToLedger(ledgerUrl: string, dispatcher: Dispatcher, publi
     const connectionTokens = String(ctx.req.headers.connection ?? '').toLowerCase().split(',').map((s) => s.trim());
     for (const [name, value] of Object.entries(ctx.req.headers)) {
       if (value === undefined || HOP_BY_HOP.has(name) || connectionTokens.includes(name)) continue;
-      if (name === 'x-forwarded-for' || name === 'x-forwarded-proto' || name === 'x-forwarded-host') continue;
+      if (name === 'x-forwarded-for' || name === 'x-forwarded-proto' || name === 'x-forwarded-host' || name === 'x-request-id') continue;
       headers[name] = value;
     }
-    const prior = ctx.app.proxy ? ctx.req.headers['x-forwarded-for'] : undefined;
-    const peer = ctx.req.socket.remoteAddress ?? '';
-    headers['x-forwarded-for'] = prior ? `${prior}, ${peer}` : peer;
+    // the client as the gateway determined it (TRUST_PROXY, clientIp.ts): one address the
+    // ledger may trust, not a chain whose left end the client wrote
+    headers['x-forwarded-for'] = ctx.ip;
+    // the gateway's id for this request (the caller's when well-formed), so both logs share it
+    if (typeof ctx.state.requestId === 'string') headers['x-request-id'] = ctx.state.requestId;
     headers['x-forwarded-proto'] = publicProto;
     headers['x-forwarded-host'] = publicHost;
 

@@ -61,7 +61,7 @@ export function createMcpEndpoint(deps: McpDeps): McpEndpoint {
     deps,
     publicOrigin: new URL(deps.publicUrl),
     maxBodyBytes: deps.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
-    limiter: new ConnectionRateLimiter(deps.requestsPerMinute ?? 120),
+    limiter: deps.rateLimiter ?? ConnectionRateLimiter.inMemory(deps.requestsPerMinute ?? 120, deps.log),
   };
   const maxBody = env.maxBodyBytes;
   const access = new AccessCache(deps, deps.accessCacheMs ?? 30_000);
@@ -70,8 +70,8 @@ export function createMcpEndpoint(deps: McpDeps): McpEndpoint {
   const factory = (ctx: McpRequestContext) => {
     const state = ctx.authInfo ? served.get(ctx.authInfo) : undefined;
     if (!state) throw new Error('MCP request reached the SDK without an authenticated connection');
-    const callLedger: McpDeps['callLedger'] = async (connection, method, path, body) => {
-      const res = await deps.callLedger(connection, method, path, body);
+    const callLedger: McpDeps['callLedger'] = async (connection, method, path, body, headers) => {
+      const res = await deps.callLedger(connection, method, path, body, headers);
       const refused = connectionRefusal(res);
       if (refused !== undefined) {
         const ended = await deps.connectionRefused(connection, refused);
@@ -82,7 +82,9 @@ export function createMcpEndpoint(deps: McpDeps): McpEndpoint {
       }
       return res;
     };
-    return buildMcpServer({ callLedger, log: deps.log }, state.connection, state.tools);
+    // a call during which the ledger refused the connection counts as refused, not as a tool error
+    const onToolCall: McpDeps['onToolCall'] = (tool, result) => deps.onToolCall?.(tool, state.ended ? 'refused' : result);
+    return buildMcpServer({ callLedger, log: deps.log, onToolCall }, state.connection, state.tools);
   };
   const onerror = (err: Error) => deps.log.warn({ err: err.message }, 'MCP request rejected by the SDK');
   const handler = createMcpHandler(factory, { legacy: 'stateless', onerror, maxRequestBodySize: maxBody });

@@ -1,15 +1,41 @@
-/** 120 MCP requests per minute per connection (SPEC.md "Limits"), in memory per gateway process. */
-import { RateLimiterMemory } from 'rate-limiter-flexible';
-import { takePoint, type RateDecision } from '../http/rateLimit.ts';
+/**
+ * 120 MCP requests per minute per connection (SPEC.md "Limits"), counted in the gateway's
+ * limit store (src/limits.ts): Redis shared by all replicas, or process memory. When the
+ * store cannot answer, the request goes through (fail open: an assistant's work is not
+ * stopped by a Redis outage, and every call is still authenticated, scoped and checked by
+ * the ledger) with a warning in the log at most every 30 s.
+ */
+import { LimitUnavailableError, memoryLimits, type Limiter, type RateDecision } from '../limits.ts';
+import type { McpLogger } from './types.ts';
+
+const WARN_EVERY_MS = 30_000;
 
 export class ConnectionRateLimiter {
-  private readonly limiter: RateLimiterMemory;
+  private lastWarned = 0;
 
-  constructor(perMinute: number) {
-    this.limiter = new RateLimiterMemory({ points: perMinute, duration: 60, keyPrefix: 'mcp' });
+  constructor(
+    private readonly limiter: Limiter,
+    private readonly log: McpLogger,
+    private readonly onUnavailable: () => void = () => undefined,
+  ) {}
+
+  /** In process memory (an endpoint built without the gateway's limit store, e.g. in tests). */
+  static inMemory(perMinute: number, log: McpLogger): ConnectionRateLimiter {
+    return new ConnectionRateLimiter(memoryLimits().limiter({ name: 'mcp', points: perMinute, duration: 60 }), log);
   }
 
-  take(connectionId: string): Promise<RateDecision> {
-    return takePoint(this.limiter, connectionId);
+  async take(connectionId: string): Promise<RateDecision> {
+    try {
+      return await this.limiter.take(connectionId);
+    } catch (err) {
+      if (!(err instanceof LimitUnavailableError)) throw err;
+      this.onUnavailable();
+      const now = Date.now();
+      if (now - this.lastWarned >= WARN_EVERY_MS) {
+        this.lastWarned = now;
+        this.log.warn({ err: err.message }, 'MCP rate limit store unavailable: requests are let through without the limit');
+      }
+      return { allowed: true, retryAfterSeconds: 0 };
+    }
   }
 }

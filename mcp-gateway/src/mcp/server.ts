@@ -17,7 +17,7 @@ const INSTRUCTIONS =
   'of accounts and tax codes once before creating bills.';
 
 async function runTool(
-  deps: Pick<McpDeps, 'callLedger' | 'log'>,
+  deps: Pick<McpDeps, 'callLedger' | 'log' | 'onToolCall'>,
   connection: McpConnection,
   tool: CatalogueTool,
   input: Record<string, unknown>,
@@ -31,12 +31,15 @@ async function runTool(
       deps.log.error({ conn: connection.id, tool: declaration.name, status: res.status }, 'ledger error during MCP tool call');
     }
     // a file answer is named by its REST path: ledger://{dataset}/arap/invoice/customer/5/pdf
-    return toToolResult(declaration, input, res, `ledger://${request.path.replace(/^\/client\//, '')}`);
+    const result = toToolResult(declaration, input, res, `ledger://${request.path.replace(/^\/client\//, '')}`);
+    deps.onToolCall?.(declaration.name, result.isError ? 'tool_error' : 'ok');
+    return result;
   } catch (err) {
     deps.log.error(
       { conn: connection.id, tool: declaration.name, err: err instanceof Error ? err.message : String(err), ms: Math.round(performance.now() - started) },
       'ledger unreachable during MCP tool call',
     );
+    deps.onToolCall?.(declaration.name, 'tool_error');
     return toolError({ code: 'unavailable', message: 'The ledger service is not reachable; try again shortly.' });
   }
 }
@@ -69,7 +72,7 @@ function toolConfig(tool: CatalogueTool): ToolConfig {
 }
 
 export function buildMcpServer(
-  deps: Pick<McpDeps, 'callLedger' | 'log'>,
+  deps: Pick<McpDeps, 'callLedger' | 'log' | 'onToolCall'>,
   connection: McpConnection,
   tools: readonly CatalogueTool[],
 ): McpServer {

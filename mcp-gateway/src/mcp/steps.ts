@@ -160,6 +160,7 @@ export async function checkScope({ deps }: StepEnv, state: WithMessages): Promis
     const confirmed = await deps.confirmConnection(connection, false);
     if (!confirmed.ok) return McpAnswer.tokenRefused(deps.publicUrl, dataset, confirmed);
     deps.log.info({ conn: connection.id, tool: tool.declaration.name, needed }, 'MCP tool call refused: insufficient scope');
+    deps.onToolCall?.(tool.declaration.name, 'refused');
     return McpAnswer.challenge(insufficientScopeChallenge(deps.publicUrl, dataset, needed, `The tool ${tool.declaration.name} needs the scope ${needed}.`));
   }
   return state;

@@ -2,6 +2,10 @@
  * The MCP endpoint's view of the rest of the gateway: a small structural interface, so the
  * endpoint does not depend on how tokens are stored or how the ledger is called.
  */
+import type { ToolResult } from '../metrics.ts';
+import type { ConnectionRateLimiter } from './rateLimit.ts';
+
+export type { ToolResult };
 
 /** An active assistant connection, as resolved from a Bearer access token. */
 export interface McpConnection {
@@ -60,16 +64,21 @@ export interface McpDeps {
   connectionRefused(connection: McpConnection, reason: string): Promise<TokenResolution>;
   /**
    * Calls the ledger as the connected person (service credential of DESIGN.md §2).
-   * `path` is absolute on the ledger, e.g. `/client/acme/arap/vendor?name=x`.
+   * `path` is absolute on the ledger, e.g. `/client/acme/arap/vendor?name=x`; `headers` go
+   * along as given (the request id is added by the ledger client itself).
    */
-  callLedger(connection: McpConnection, method: LedgerMethod, path: string, body?: unknown): Promise<LedgerResponse>;
+  callLedger(connection: McpConnection, method: LedgerMethod, path: string, body?: unknown, headers?: Readonly<Record<string, string>>): Promise<LedgerResponse>;
   /** Calls the ledger's internal API with the gateway's internal credential; `path` starts with `/internal/`. */
   callInternal(method: LedgerMethod, path: string, body?: unknown): Promise<LedgerResponse>;
   log: McpLogger;
   /** largest accepted MCP request body in bytes (default 4 MiB) */
   maxBodyBytes?: number;
-  /** MCP requests per minute per connection (default 120) */
+  /** MCP requests per minute per connection (default 120), counted in memory unless `rateLimiter` is given */
   requestsPerMinute?: number;
+  /** the per-connection limit in the gateway's limit store (Redis or memory, src/limits.ts) */
+  rateLimiter?: ConnectionRateLimiter;
+  /** counts a tool call's outcome (the gateway's metrics) */
+  onToolCall?(tool: string, result: ToolResult): void;
   /** how long the person's endpoint access is cached per connection for tools/list, ms (default 30 s) */
   accessCacheMs?: number;
 }

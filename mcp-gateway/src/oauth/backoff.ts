@@ -1,15 +1,16 @@
 /**
- * Exponential backoff after failed sign-ins, per key (an account's email, an IP address).
- * The first `free` failures cost nothing; each further failure doubles the wait, up to
- * `maxMs`. A key is forgotten `forgetMs` after its last failure.
+ * Exponential backoff after failed sign-ins, per key (an account, an IP address), counted in
+ * the gateway's limit store (Redis when REDIS_URL is set, so every replica sees the same
+ * failures; process memory otherwise). The first `free` failures cost nothing; each further
+ * failure blocks the key for twice as long as the one before, up to `maxMs`. The count is
+ * forgotten `forgetMs` after the first failure it holds (a fixed window: the limiter's
+ * window, the same in Redis and memory); a running block ends on its own time.
+ *
+ * Every method throws LimitUnavailableError when the store cannot answer: the sign-in page
+ * then refuses (fail closed, docs/operations.md).
  */
-import { LRUCache } from 'lru-cache';
-
-interface Entry {
-  failures: number;
-  lockedUntil: number;
-  lastFailure: number;
-}
+import { createHash } from 'node:crypto';
+import type { Limiter, LimitStore } from '../limits.ts';
 
 export interface BackoffOptions {
   free: number;
@@ -18,44 +19,40 @@ export interface BackoffOptions {
   forgetMs: number;
 }
 
-export class Backoff {
-  private readonly entries = new LRUCache<string, Entry>({ max: 100_000 });
+/** More failures than anyone makes in a window: the failure count itself never refuses. */
+const UNLIMITED = 1_000_000_000;
 
-  constructor(
-    private readonly opts: BackoffOptions,
-    private readonly now: () => number,
-  ) {}
+export class Backoff {
+  private readonly failures: Limiter;
+  private readonly blocks: Limiter;
+
+  constructor(limits: LimitStore, name: string, private readonly opts: BackoffOptions) {
+    this.failures = limits.limiter({ name: `${name}-failures`, points: UNLIMITED, duration: Math.ceil(opts.forgetMs / 1000) });
+    this.blocks = limits.limiter({ name: `${name}-block`, points: 1, duration: Math.ceil(opts.maxMs / 1000) });
+  }
 
   /** Milliseconds until the key may try again (0: now). */
-  waitMs(key: string): number {
-    const e = this.current(key);
-    return e ? Math.max(0, e.lockedUntil - this.now()) : 0;
+  waitMs(key: string): Promise<number> {
+    return this.blocks.blockedMs(storeKey(key));
   }
 
-  fail(key: string): void {
-    const now = this.now();
-    const e = this.current(key) ?? { failures: 0, lockedUntil: 0, lastFailure: now };
-    e.failures += 1;
-    e.lastFailure = now;
-    if (e.failures >= this.opts.free) {
-      const exp = e.failures - this.opts.free;
-      e.lockedUntil = now + Math.min(this.opts.maxMs, this.opts.baseMs * 2 ** Math.min(exp, 30));
-    }
-    this.entries.set(key, e);
+  async fail(key: string): Promise<void> {
+    const k = storeKey(key);
+    const failures = await this.failures.add(k);
+    if (failures < this.opts.free) return;
+    const exp = Math.min(failures - this.opts.free, 30);
+    await this.blocks.block(k, Math.min(this.opts.maxMs, this.opts.baseMs * 2 ** exp) / 1000);
   }
 
-  reset(key: string): void {
-    this.entries.delete(key);
+  async reset(key: string): Promise<void> {
+    const k = storeKey(key);
+    await Promise.all([this.failures.forget(k), this.blocks.forget(k)]);
   }
+}
 
-  private current(key: string): Entry | undefined {
-    const e = this.entries.get(key);
-    if (e && this.now() - e.lastFailure > this.opts.forgetMs) {
-      this.entries.delete(key);
-      return undefined;
-    }
-    return e;
-  }
+/** Keys name e-mail addresses: the store holds only their hash. */
+function storeKey(key: string): string {
+  return createHash('sha256').update(key).digest('base64url');
 }
 
 /** Per account: 5 free failures, then 30 s doubling up to 15 min. Per IP: 20, then 30 s doubling. */

@@ -1,12 +1,13 @@
 /**
  * POST /oauth/register: dynamic client registration (RFC 7591), at most 10 per hour from one
- * address. Public and CORS-enabled; errors in the RFC 6749/7591 shape, never cached.
+ * address (counted in Redis when set, so across replicas; 503 while that count cannot be
+ * read). Public and CORS-enabled; errors in the RFC 6749/7591 shape, never cached.
  */
 import Router from '@koa/router';
 import type { GatewayDeps } from '../deps.ts';
 import { parseBody } from '../http/bodyParser.ts';
 import { errorBoundary, oauthErrors, sendOAuthError } from '../http/errors.ts';
-import { takePoint } from '../http/rateLimit.ts';
+import { LimitUnavailableError, type RateDecision } from '../limits.ts';
 import { RegistrationError } from './clients.ts';
 
 export function registerRouter(deps: GatewayDeps): Router {
@@ -15,7 +16,17 @@ export function registerRouter(deps: GatewayDeps): Router {
 
   router.post('/oauth/register', async (ctx) => {
     ctx.set('Cache-Control', 'no-store');
-    const rate = await takePoint(deps.registrationLimiter, ctx.ip);
+    let rate: RateDecision;
+    try {
+      rate = await deps.registrationLimiter.take(ctx.ip);
+    } catch (err) {
+      if (!(err instanceof LimitUnavailableError)) throw err;
+      // fail closed: without the shared count the hourly limit cannot hold (docs/operations.md)
+      deps.metrics.limitStoreError('register');
+      deps.log.warn({ err: err.message }, 'registration refused: the limit store is unavailable');
+      ctx.set('Retry-After', '30');
+      return sendOAuthError(ctx, 503, 'temporarily_unavailable', 'Client registration is temporarily unavailable; try again shortly.');
+    }
     if (!rate.allowed) {
       ctx.set('Retry-After', String(rate.retryAfterSeconds));
       return sendOAuthError(ctx, 429, 'rate_limited', 'At most 10 client registrations per hour from one address.');

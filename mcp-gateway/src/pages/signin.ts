@@ -1,12 +1,14 @@
 /**
  * Sign-in with email, password and TOTP code (always all three), verified by the ledger.
- * Failed attempts back off per account and per IP address.
+ * Failed attempts back off per account and per IP address (oauth/backoff.ts); while the
+ * limit store cannot answer, sign-in is refused with 503 rather than run without backoff.
  */
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { GatewayDeps } from '../deps.ts';
 import { bodyFields, parseBody } from '../http/bodyParser.ts';
 import { errorBoundary, pageErrors } from '../http/errors.ts';
+import { LimitUnavailableError } from '../limits.ts';
 import { normalizeEmail } from '../oauth/normalize.ts';
 import { errorPage, html, raw, sendPage } from './html.ts';
 
@@ -70,7 +72,21 @@ export function signInRouter(deps: GatewayDeps): Router {
     const totp = field(body, 'totp', 6);
     const accountKey = `acct:${email}`;
     const ipKey = `ip:${ctx.ip}`;
-    const waitMs = Math.max(deps.signInBackoff.account.waitMs(accountKey), deps.signInBackoff.ip.waitMs(ipKey));
+    const { account, ip } = deps.signInBackoff;
+    const unavailable = () => {
+      // fail closed: without the shared failure counts the backoff cannot hold (docs/operations.md)
+      deps.metrics.limitStoreError('signin');
+      ctx.set('Retry-After', '30');
+      return sendPage(ctx, 503, { title: 'Sign in' }, signInForm(sessions.csrfToken(ctx), returnTo, email, 'Sign-in is temporarily unavailable. Please try again in a minute.'));
+    };
+    let waitMs: number;
+    try {
+      waitMs = Math.max(await account.waitMs(accountKey), await ip.waitMs(ipKey));
+    } catch (err) {
+      if (!(err instanceof LimitUnavailableError)) throw err;
+      deps.log.warn({ err: err.message }, 'sign-in refused: the limit store is unavailable');
+      return unavailable();
+    }
     if (waitMs > 0) {
       const seconds = Math.ceil(waitMs / 1000);
       ctx.set('Retry-After', String(seconds));
@@ -79,12 +95,18 @@ export function signInRouter(deps: GatewayDeps): Router {
     }
     const user = email && password && /^\d{6}$/.test(totp) ? await deps.ledger.verifyCredentials(email, password, totp) : undefined;
     if (!user) {
-      deps.signInBackoff.account.fail(accountKey);
-      deps.signInBackoff.ip.fail(ipKey);
+      try {
+        await Promise.all([account.fail(accountKey), ip.fail(ipKey)]);
+      } catch (err) {
+        if (!(err instanceof LimitUnavailableError)) throw err;
+        deps.log.warn({ err: err.message }, 'sign-in failure not counted: the limit store is unavailable');
+        return unavailable();
+      }
       deps.log.info({ ip: ctx.ip }, 'sign-in failed');
       return sendPage(ctx, 401, { title: 'Sign in' }, signInForm(sessions.csrfToken(ctx), returnTo, email, 'The email, password or code is not correct.'));
     }
-    deps.signInBackoff.account.reset(accountKey);
+    // the person proved all three factors: a failure to clear the count only delays their next mistake
+    await account.reset(accountKey).catch((err: unknown) => deps.log.warn({ err: (err as Error).message }, 'sign-in backoff not reset'));
     await sessions.signIn(ctx, user);
     deps.log.info({ user: user.id }, 'signed in');
     ctx.status = 303;
