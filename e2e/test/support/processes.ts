@@ -92,6 +92,8 @@ export async function startStack(t: Teardown, extraGatewayEnv: NodeJS.ProcessEnv
     PORT: String(gatewayPort),
     HOST: '127.0.0.1',
     GATEWAY_DB: join(dataDir, 'gateway.sqlite'),
+    // stacks run side by side: each gateway's /metrics listener on a free port of its own
+    GATEWAY_METRICS_PORT: '0',
     GATEWAY_PRIVATE_JWK: JSON.stringify(await exportJWK(privateKey)),
     GATEWAY_PUBLIC_JWK: JSON.stringify({ ...(await exportJWK(publicKey)), alg: 'EdDSA' }),
     ...opts.env,
