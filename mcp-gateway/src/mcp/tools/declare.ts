@@ -35,6 +35,11 @@ export interface ToolDeclaration {
   contract: Contract | ContractName;
   /** the side of a `:vc` contract (required there, refused elsewhere) */
   side?: Side;
+  /**
+   * A `:vc` tool serving both sides (record_payment, aging_report): the input names the side
+   * in `vc`; `side` is then the side whose endpoint decides whether a connection sees the tool.
+   */
+  sideInInput?: true;
   /** descriptions of the path's id parameters in the input (`{ id: 'bill id' }`); default the parameter's name */
   params?: Readonly<Record<string, string>>;
   /**
@@ -74,8 +79,9 @@ export function toolScope(tool: Pick<ToolDeclaration, 'area' | 'access'>): Scope
 }
 
 /** The ledger endpoint key ("GET /arap/vendor/:id") used to match the person's permitted endpoints. */
-export function endpointKey(tool: Pick<ResolvedTool, 'rest'>): string {
-  return `${tool.rest.method} ${tool.rest.path}`;
+export function endpointKey(tool: Pick<ResolvedTool, 'rest'> & { side?: Side | undefined }): string {
+  // a tool whose input names the side keeps `:vc` in its REST path; its declared side's endpoint stands for it
+  return `${tool.rest.method} ${tool.side ? tool.rest.path.replace(':vc', tool.side) : tool.rest.path}`;
 }
 
 export interface ToolAnnotations {

@@ -8,7 +8,7 @@
  * A declaration that does not fit its contract (missing contract, side, scope or permission
  * that does not match) throws here, at start-up, naming the tool.
  */
-import { errorBodySchema, findContract, forSide, idSchema, PERMISSIONS, scopeSatisfied, type Contract, type Permission } from '@ledger/shared';
+import { errorBodySchema, findContract, forSide, idSchema, isPerSide, PERMISSIONS, scopeSatisfied, SIDES, vcSchema, type Contract, type Permission } from '@ledger/shared';
 import { toolScope, type ObjectSchema, type ResolvedTool, type ToolDeclaration } from './declare.ts';
 import { withoutSharedFormats } from './formats.ts';
 import { isRecord } from './isRecord.ts';
@@ -29,6 +29,21 @@ class ToolDeclarationError extends Error {
   }
 }
 
+/** The `vc` input of a tool that serves both sides (sideInInput). */
+const SIDE_INPUT = { ...vcSchema, description: 'vendor (bills, payables) or customer (invoices, receivables)' } as const;
+
+/** A tool whose input names the side: a `:vc` contract, both sides' permissions known, the same schemas on both sides. */
+function checkBothSides(d: ToolDeclaration, c: Contract, fail: (why: string) => Error): void {
+  if (!c.path.includes(':vc')) throw fail(`${c.name} has no :vc path; the side cannot come from the input`);
+  for (const side of SIDES) {
+    const permission = c.permission === null ? null : forSide(c.permission, side);
+    if (permission !== null && !(PERMISSIONS as readonly Permission[]).includes(permission)) throw fail(`unknown permission ${permission}`);
+  }
+  for (const spec of [c.body, c.query, c.response]) {
+    if (spec !== undefined && isPerSide(spec) && JSON.stringify(spec.vendor) !== JSON.stringify(spec.customer)) throw fail(`${c.name}'s schemas differ by side`);
+  }
+}
+
 function contractOf(d: ToolDeclaration): Contract {
   const contract = typeof d.contract === 'string' ? findContract(d.contract) : d.contract;
   if (!contract) throw new ToolDeclarationError(d.name, `names no contract ${String(d.contract)}`);
@@ -45,6 +60,7 @@ function checkFit(d: ToolDeclaration, c: Contract): void {
   if (!scopeSatisfied([toolScope(d)], c.scope)) throw fail(`${c.name} needs ${c.scope}, which ${toolScope(d)} does not grant`);
   const permission = c.permission === null ? null : forSide(c.permission, d.side);
   if (permission !== null && !(PERMISSIONS as readonly Permission[]).includes(permission)) throw fail(`unknown permission ${permission}`);
+  if (d.sideInInput) checkBothSides(d, c, fail);
   if ((d.access === 'read') !== (c.method === 'GET')) throw fail(`a ${d.access} tool cannot call ${c.method} ${c.path}`);
   const params = pathParams(c.path);
   for (const name of Object.keys(d.params ?? {})) if (!params.includes(name)) throw fail(`${c.path} has no parameter :${name}`);
@@ -59,15 +75,16 @@ function inputSchema(d: ToolDeclaration, c: Contract): ObjectSchema {
   const fixed = new Set(Object.keys(d.fixedBody ?? {}));
   for (const name of fixed) if (!source?.properties[name]) throw new ToolDeclarationError(d.name, `fixed field ${name} is not in ${c.name}'s body`);
   // the contract's schema unchanged where nothing is added or taken away (keeps minProperties and the like)
-  if (source && params.length === 0 && fixed.size === 0) return source;
+  if (source && params.length === 0 && fixed.size === 0 && !d.sideInInput) return source;
   const fields = Object.entries(source?.properties ?? {}).filter(([name]) => !fixed.has(name));
   for (const [name] of fields) if (params.includes(name)) throw new ToolDeclarationError(d.name, `input field ${name} is also a path parameter`);
-  const required = [...params, ...(source?.required ?? []).filter((name) => !fixed.has(name))];
+  const required = [...(d.sideInInput ? ['vc'] : []), ...params, ...(source?.required ?? []).filter((name) => !fixed.has(name))];
   return {
     type: 'object',
     additionalProperties: false,
     ...(required.length > 0 ? { required } : {}),
     properties: {
+      ...(d.sideInInput ? { vc: SIDE_INPUT } : {}),
       ...Object.fromEntries(params.map((name) => [name, { ...idSchema, description: d.params?.[name] ?? name }])),
       ...Object.fromEntries(fields),
     },
@@ -99,7 +116,7 @@ export function resolveTool(d: ToolDeclaration): ResolvedTool {
     contract,
     rest: {
       method: contract.method,
-      path: d.side ? contract.path.replace(':vc', d.side) : contract.path,
+      path: d.side && !d.sideInInput ? contract.path.replace(':vc', d.side) : contract.path,
       ...(d.fixedBody ? { fixedBody: d.fixedBody } : {}),
     },
     input: inputSchema(d, contract),

@@ -7,7 +7,7 @@
  */
 import { contracts, requestsPosting, type CustomerInvoiceInput, type TransactionInput } from '@ledger/shared';
 import type { ToolDeclaration } from './declare.ts';
-import { idOf, summaries } from './summaries.ts';
+import { idOf, plural, summaries } from './summaries.ts';
 import { isRecord } from './isRecord.ts';
 
 const BILL_SHAPE =
@@ -110,6 +110,26 @@ export const invoiceTools: ToolDeclaration[] = [
     summary: summaries.get('bill'),
   },
   {
+    name: 'aging_report',
+    title: 'Aging of receivables or payables',
+    description:
+      'Open amounts per customer (vc "customer": receivables) or per vendor (vc "vendor": payables) in the base currency as ' +
+      'of date (default today), by days past the due date: current (not yet due), 1-30, 31-60, 61-90, over_90, and total; ' +
+      'plus totals. Documents, payments and reversals dated after date do not count, so any past date gives the aging as it was then.',
+    area: 'invoices',
+    access: 'read',
+    contract: contracts.agingReport,
+    side: 'customer',
+    sideInInput: true,
+    summary: (result, input) => {
+      const total = isRecord(result) && isRecord(result.totals) ? result.totals.total : undefined;
+      const rows = isRecord(result) && Array.isArray(result.rows) ? result.rows.length : 0;
+      const date = isRecord(result) && typeof result.date === 'string' ? result.date : 'today';
+      return `${input.vc === 'vendor' ? 'Payables' : 'Receivables'} as of ${date}: ${plural(rows, input.vc === 'vendor' ? 'vendor' : 'customer')} with open amounts` +
+        `${typeof total === 'number' && isRecord(result) && typeof result.currency === 'string' ? `, ${total} ${result.currency} in total` : ''}.`;
+    },
+  },
+  {
     name: 'create_bill',
     title: 'Create vendor bill',
     description: `Record a vendor bill. Without pending it is saved as a draft for review; pending "0" posts it at once. ${BILL_SHAPE}`,
@@ -152,6 +172,26 @@ export const invoiceTools: ToolDeclaration[] = [
     params: { id: 'bill id' },
     fixedBody: { type: 'transaction', pending: '0' },
     summary: (result, input) => `Bill ${idOf(result, input)} approved and posted.`,
+  },
+  {
+    name: 'record_payment',
+    title: 'Record payment',
+    description:
+      'Record a payment of a posted document: vc "customer" for money received on an invoice or AR transaction, "vendor" ' +
+      'for a bill paid. document_id is the invoice or bill (get_invoice / get_bill show its open amount); amount in the ' +
+      "document's currency, > 0 and at most the open amount (partial payments allowed; overpayment is refused); date the " +
+      'payment date; account the bank or cash account number (e.g. 1020). For a document in a foreign currency send ' +
+      "exchangerate, the rate of the payment day; the difference to the document's rate is booked as exchange gain or loss. " +
+      'Refused with amount_exceeded above the person\'s approval limit.',
+    area: 'invoices',
+    access: 'write',
+    destructive: false,
+    idempotent: false,
+    contract: contracts.createPayment,
+    side: 'customer',
+    sideInInput: true,
+    summary: (result, input) =>
+      `Recorded payment ${idOf(result, input)} of ${String(input.amount)} on ${input.vc === 'vendor' ? 'bill' : 'invoice'} ${String(input.document_id)}.`,
   },
   {
     name: 'list_services',
