@@ -14,6 +14,8 @@ export const ERROR_STATUS = {
   connection_not_allowed: 403,
   not_found: 404,
   method_not_allowed: 405,
+  /** the Accept header allows none of the representations the endpoint has (reports: JSON, CSV, PDF) */
+  not_acceptable: 406,
   /** the request was not received within the server's request timeout (Node's parser) */
   request_timeout: 408,
   conflict: 409,

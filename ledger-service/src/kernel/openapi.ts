@@ -112,6 +112,8 @@ function successResponse(contract: Contract, side: Side | undefined): Json {
   let content: Json | undefined;
   if (contract.download) {
     content = Object.fromEntries(contract.download.map((type) => [type, { schema: { type: 'string', contentMediaType: type === '*/*' ? 'application/octet-stream' : type } }]));
+    // JSON by default, the file types on request (Accept; the reports): both documented
+    if (contract.response) content = { 'application/json': { schema: forSide(contract.response, side) }, ...content };
   } else if (status !== 204) {
     content = { 'application/json': { schema: contract.response ? forSide(contract.response, side) : {} } };
   }

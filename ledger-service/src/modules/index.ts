@@ -9,6 +9,7 @@ import { invoiceRoutes } from './invoices/routes.ts';
 import { journalRoutes } from './journal/routes.ts';
 import { mailRoutes } from './mail/routes.ts';
 import { partyRoutes } from './parties/routes.ts';
+import { reportRoutes } from './reports/routes.ts';
 import { paymentRoutes } from './payments/routes.ts';
 import { serviceRoutes } from './services/routes.ts';
 import { systemRoutes } from './system/routes.ts';
@@ -18,4 +19,4 @@ import { transactionRoutes } from './transactions/routes.ts';
  * Every handler under /client/:dataset, one module per area. The kernel pairs them with
  * the contract list (shared/src/contracts): a contract without a handler fails start-up.
  */
-export const clientRoutes: Route[] = [...authRoutes, ...transactionRoutes, ...invoiceRoutes, ...documentRoutes, ...partyRoutes, ...bankAccountRoutes, ...serviceRoutes, ...systemRoutes, ...companyRoutes, ...bankRoutes, ...mailRoutes, ...paymentRoutes, ...journalRoutes, ...fiscalYearRoutes];
+export const clientRoutes: Route[] = [...authRoutes, ...transactionRoutes, ...invoiceRoutes, ...documentRoutes, ...partyRoutes, ...bankAccountRoutes, ...serviceRoutes, ...systemRoutes, ...companyRoutes, ...bankRoutes, ...mailRoutes, ...paymentRoutes, ...journalRoutes, ...fiscalYearRoutes, ...reportRoutes];

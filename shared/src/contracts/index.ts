@@ -13,6 +13,7 @@ import * as invoices from './invoices.ts';
 import * as journal from './journal.ts';
 import * as mail from './mail.ts';
 import * as parties from './parties.ts';
+import * as reports from './reports.ts';
 import * as payments from './payments.ts';
 import * as services from './services.ts';
 import * as system from './system.ts';
@@ -22,7 +23,7 @@ export * from './contract.ts';
 export * from './errorStatuses.ts';
 
 /** The contracts by name (`contracts.getParty`), for handlers and MCP tools. */
-export const contracts = { ...system, ...company, ...bank, ...parties, ...services, ...transactions, ...invoices, ...documents, ...mail, ...payments, ...journal, ...fiscalYears } as const;
+export const contracts = { ...system, ...company, ...bank, ...parties, ...services, ...transactions, ...invoices, ...documents, ...mail, ...payments, ...journal, ...fiscalYears, ...reports } as const;
 export type ContractName = keyof typeof contracts;
 
 export const CONTRACTS: readonly Contract[] = Object.values(contracts);

@@ -11,6 +11,7 @@ import * as m009 from './009_payments.ts';
 import * as m010 from './010_journal.ts';
 import * as m012 from './012_bank.ts';
 import * as m014 from './014_idempotency.ts';
+import * as m011 from './011_report_indexes.ts';
 
 /**
  * Migrations are listed here rather than discovered on disk, so they load the same
@@ -29,6 +30,7 @@ const migrations: Record<string, { up(k: Knex): Promise<void>; down(k: Knex): Pr
   '010_journal': m010,
   '012_bank': m012,
   '014_idempotency': m014,
+  '011_report_indexes': m011,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

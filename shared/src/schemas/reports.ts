@@ -1,0 +1,191 @@
+/**
+ * Read shapes of the four reports (DESIGN.md §5.4, docs/reports.md). Every amount is a JSON
+ * number in the company's base currency, rounded to its minor unit.
+ *
+ * Signs: account amounts as in the ledger, debit positive and credit negative (a payable,
+ * a revenue and share capital are negative). Only the figures named for what they are keep
+ * their everyday sign: `net_income` (a profit is positive), `total_liabilities_and_equity`
+ * (the right-hand side of the balance sheet, equal to total assets), and the VAT figures
+ * (as on the tax form: tax owed and input tax claimed are both positive).
+ */
+import { currencySchema, dateSchema } from './common.ts';
+
+const amount = { type: 'number', description: 'base currency, ledger sign (debit positive, credit negative)' } as const;
+const category = { type: 'string', enum: ['A', 'L', 'Q', 'I', 'E'], description: 'asset, liability, equity, income, expense' } as const;
+
+export const periodQuerySchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    from: { ...dateSchema, description: 'first day (yyyy-mm-dd); default 1 January of the year of `to`' },
+    to: { ...dateSchema, description: 'last day (yyyy-mm-dd); default today' },
+  },
+} as const;
+
+export const balanceSheetQuerySchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    date: { ...dateSchema, description: 'the balance sheet date (yyyy-mm-dd), lines dated on it included; default today' },
+  },
+} as const;
+
+export const trialBalanceSchema = {
+  type: 'object',
+  required: ['from', 'to', 'currency', 'accounts', 'totals'],
+  properties: {
+    from: dateSchema,
+    to: dateSchema,
+    currency: currencySchema,
+    accounts: {
+      type: 'array',
+      description: 'every account with a posted line up to `to`, by account number',
+      items: {
+        type: 'object',
+        required: ['accno', 'description', 'category', 'opening', 'debit', 'credit', 'closing'],
+        properties: {
+          accno: { type: 'string' },
+          description: { type: 'string' },
+          category,
+          opening: { ...amount, description: 'balance before `from`' },
+          debit: { type: 'number', description: 'sum of the debit lines from `from` to `to` (≥ 0)' },
+          credit: { type: 'number', description: 'sum of the credit lines from `from` to `to` (≤ 0, ledger sign)' },
+          closing: { ...amount, description: 'opening + debit + credit: the balance at the end of `to`' },
+        },
+      },
+    },
+    totals: {
+      type: 'object',
+      description: 'column sums: opening and closing are 0, debit = −credit',
+      required: ['opening', 'debit', 'credit', 'closing'],
+      properties: { opening: amount, debit: { type: 'number' }, credit: { type: 'number' }, closing: amount },
+    },
+  },
+} as const;
+
+const accountAmounts = {
+  type: 'array',
+  items: {
+    type: 'object',
+    required: ['accno', 'description', 'amount'],
+    properties: { accno: { type: 'string' }, description: { type: 'string' }, amount },
+  },
+} as const;
+
+const section = (description: string) => ({
+  type: 'object',
+  description,
+  required: ['accounts', 'total'],
+  properties: { accounts: accountAmounts, total: amount },
+}) as const;
+
+export const incomeStatementSchema = {
+  type: 'object',
+  required: ['from', 'to', 'currency', 'income', 'expenses', 'net_income'],
+  properties: {
+    from: dateSchema,
+    to: dateSchema,
+    currency: currencySchema,
+    income: section('income accounts (category I), their movement in the period without closing entries; revenue is negative'),
+    expenses: section('expense accounts (category E), their movement in the period without closing entries'),
+    net_income: { type: 'number', description: 'the result: −(income.total + expenses.total); a profit is positive' },
+  },
+} as const;
+
+export const balanceSheetSchema = {
+  type: 'object',
+  required: ['date', 'currency', 'fiscal_year_start', 'assets', 'liabilities', 'equity', 'total_assets', 'total_liabilities_and_equity'],
+  properties: {
+    date: dateSchema,
+    currency: currencySchema,
+    fiscal_year_start: { ...dateSchema, description: 'first day of the fiscal (calendar) year of `date`' },
+    assets: section('asset accounts (category A), balance at the end of `date`'),
+    liabilities: section('liability accounts (category L), negative'),
+    equity: {
+      type: 'object',
+      description: 'equity accounts (category Q) and the results not yet closed to them',
+      required: ['accounts', 'current_year_result', 'earlier_years_result', 'total'],
+      properties: {
+        accounts: accountAmounts,
+        current_year_result: { ...amount, description: 'income and expense lines from fiscal_year_start to `date` (ledger sign: a profit is negative)' },
+        earlier_years_result: { ...amount, description: 'income and expense lines of earlier years whose closing entry is not booked (0 when all are closed)' },
+        total: amount,
+      },
+    },
+    total_assets: { type: 'number', description: 'assets.total' },
+    total_liabilities_and_equity: {
+      type: 'number',
+      description: '−(liabilities.total + equity.total): the right-hand side as printed; always equal to total_assets',
+    },
+  },
+} as const;
+
+const baseAndTax = {
+  type: 'object',
+  required: ['base', 'tax'],
+  properties: { base: { type: 'number', description: 'taxable amount (net)' }, tax: { type: 'number' } },
+} as const;
+
+export const vatReportSchema = {
+  type: 'object',
+  required: ['from', 'to', 'currency', 'codes', 'output', 'input', 'net_due', 'other_movements', 'swiss_vat_return'],
+  properties: {
+    from: dateSchema,
+    to: dateSchema,
+    currency: currencySchema,
+    codes: {
+      type: 'array',
+      description: 'per tax code and rate, from the posted AR/AP documents dated in the period; output before input, then by code and rate',
+      items: {
+        type: 'object',
+        required: ['code', 'description', 'account', 'rate', 'side', 'base', 'tax'],
+        properties: {
+          code: { type: ['string', 'null'], description: 'the tax code (null when the tax account has no tax code at that rate)' },
+          description: { type: ['string', 'null'] },
+          account: { type: 'string', description: 'the tax account number' },
+          rate: { type: ['number', 'null'], description: 'rate as a fraction (0.081)' },
+          side: { type: 'string', enum: ['output', 'input'], description: 'output: sales (customer documents); input: purchases (vendor documents)' },
+          base: { type: 'number', description: 'taxable amount (net), positive for sales and purchases, negative for their reversals' },
+          tax: { type: 'number', description: 'tax, same sign as base' },
+        },
+      },
+    },
+    output: { ...baseAndTax, description: 'output tax (sales), summed over the codes' },
+    input: { ...baseAndTax, description: 'input tax (purchases), summed over the codes' },
+    net_due: { type: 'number', description: 'output.tax − input.tax: payable when positive, a credit when negative' },
+    other_movements: {
+      type: 'array',
+      description: 'movements of the tax accounts in the period that come from no AR/AP document (journal entries: VAT settlements, corrections); not part of net_due',
+      items: {
+        type: 'object',
+        required: ['account', 'description', 'amount'],
+        properties: { account: { type: 'string' }, description: { type: 'string' }, amount },
+      },
+    },
+    swiss_vat_return: {
+      description: 'figures of the Swiss VAT return, effective method (CHF companies; null otherwise); see docs/reports.md for the mapping',
+      anyOf: [
+        { type: 'null' },
+        {
+          type: 'object',
+          required: ['200', '289', '299', '302', '312', '342', '382', '399', '400', '405', '479', '500', '510'],
+          properties: {
+            '200': { type: 'number', description: 'total agreed consideration (all sales, net)' },
+            '289': { type: 'number', description: 'deductions: sales without tax code (exports, supplies abroad, exempt supplies)' },
+            '299': { type: 'number', description: 'taxable turnover: 200 − 289' },
+            '302': { ...baseAndTax, description: 'standard rate 8.1 %' },
+            '312': { ...baseAndTax, description: 'reduced rate 2.6 %' },
+            '342': { ...baseAndTax, description: 'accommodation rate 3.8 %' },
+            '382': { ...baseAndTax, description: 'any other rate (e.g. the rates before 2024)' },
+            '399': { type: 'number', description: 'total tax: 302 + 312 + 342 + 382' },
+            '400': { type: 'number', description: 'input tax on material and services (lines on accounts of class 4)' },
+            '405': { type: 'number', description: 'input tax on investments and other operating costs (every other line)' },
+            '479': { type: 'number', description: 'total input tax: 400 + 405' },
+            '500': { type: 'number', description: 'amount payable: 399 − 479 when positive, else 0' },
+            '510': { type: 'number', description: 'credit in favour of the taxable person: 479 − 399 when positive, else 0' },
+          },
+        },
+      ],
+    },
+  },
+} as const;
