@@ -7,6 +7,7 @@ import { ApiError, errorMiddleware } from './errors.ts';
 import { requestContext } from './requestContext.ts';
 import { mountRoutes } from './route.ts';
 import { IdempotencyKeys } from './idempotency.ts';
+import { LedgerMetrics } from './metrics.ts';
 import { clientRoutes } from '../modules/index.ts';
 import { metaRouter } from '../modules/meta/routes.ts';
 import { internalApi } from '../modules/internal/routes.ts';
@@ -18,8 +19,13 @@ export function createApp(deps: AppDeps): Koa {
   app.context.config = config; // handlers read limits (e.g. fileLimit) from ctx.config
   const verifier = new ServiceCredentialVerifier(config);
 
+  const metrics = new LedgerMetrics(db);
   app.use(requestContext(log));
+  // outside the error middleware: it counts the status the caller finally gets
+  app.use(metrics.middleware());
   app.use(errorMiddleware(log));
+  // GET /metrics on the ledger's own (internal) port; the gateway forwards only /client/*
+  app.use(metrics.route());
   // bodies are read only once the caller is known (below and in internalApi): an
   // unauthenticated request never makes the ledger buffer or parse a body
   const body = readBody(config);

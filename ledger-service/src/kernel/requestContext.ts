@@ -2,11 +2,18 @@ import { randomUUID } from 'node:crypto';
 import type { Context, Next } from 'koa';
 import type { Logger } from '../logger.ts';
 
+/**
+ * An incoming X-Request-Id is kept when it is 1–128 safe characters — the gateway's rule
+ * (mcp-gateway/src/requestContext.ts), so the id the gateway logs for an MCP call or a
+ * forwarded request is the one the ledger logs too; anything else is replaced by a new id.
+ */
+export const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
 /** Request id (kept from X-Request-Id when well-formed) and one structured log line per request. */
 export function requestContext(log: Logger) {
   return async function withRequestId(ctx: Context, next: Next) {
     const incoming = ctx.get('X-Request-Id');
-    const id = /^[A-Za-z0-9._-]{8,100}$/.test(incoming) ? incoming : randomUUID();
+    const id = REQUEST_ID.test(incoming) ? incoming : randomUUID();
     ctx.state.requestId = id;
     ctx.state.log = log.child({ reqId: id });
     ctx.set('X-Request-Id', id);
