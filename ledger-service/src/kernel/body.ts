@@ -1,5 +1,6 @@
 import type { Context, Middleware, Next } from 'koa';
 import { HttpMethodEnum, koaBody } from 'koa-body';
+import { CONTRACTS, type Contract } from '@ledger/shared';
 import type { LedgerConfig } from '../config.ts';
 import { ApiError } from './errors.ts';
 import { assertStorableJson } from './validate.ts';
@@ -7,6 +8,13 @@ import { assertStorableJson } from './validate.ts';
 /** What a request body may be: JSON everywhere, multipart where files are uploaded. */
 export const ACCEPTED_TYPES = ['application/json', 'multipart/form-data'] as const;
 const UNSUPPORTED_TYPE = 'Send the body as application/json (or multipart/form-data for AR/AP transactions with files).';
+
+/**
+ * Media types some endpoints take as the body itself, a file (contract `textBody`, e.g. a
+ * bank statement as application/xml or text/csv): read as text up to the file limit, and
+ * accepted only by the endpoints that name the type (assertBodyType, in the route).
+ */
+const TEXT_TYPES = [...new Set(CONTRACTS.flatMap((c: Contract) => c.textBody ?? []))];
 
 /** Methods whose body is read; a body on GET/DELETE is ignored, as before. */
 const PARSED_METHODS = new Set(['POST', 'PUT', 'PATCH']);
@@ -49,6 +57,14 @@ export function readBody(config: LedgerConfig): Middleware {
     if (!PARSED_METHODS.has(ctx.method)) return next();
     // no body at all; type-is counts `Content-Length: 0` (what fetch sends on an empty POST) as a body
     if (ctx.request.length === 0) return next();
+    if (TEXT_TYPES.length > 0) {
+      const textType = ctx.request.is(...TEXT_TYPES);
+      if (typeof textType === 'string') {
+        ctx.request.body = await readText(ctx, config.fileLimit);
+        ctx.state.textBodyType = textType;
+        return next();
+      }
+    }
     const type = ctx.request.is(...ACCEPTED_TYPES);
     if (type === null) return next();
     if (type === false) throw new ApiError('unsupported_media_type', `Unsupported Content-Type "${ctx.get('Content-Type')}". ${UNSUPPORTED_TYPE}`);
@@ -62,6 +78,58 @@ export function readBody(config: LedgerConfig): Middleware {
       await next();
     });
   };
+}
+
+/**
+ * A text body (a file sent as the body) up to `limit` bytes, decoded with its charset
+ * (default UTF-8; invalid bytes are the client's error). Compressed text bodies are refused.
+ */
+async function readText(ctx: Context, limit: number): Promise<string> {
+  const encoding = ctx.get('Content-Encoding').trim().toLowerCase();
+  if (encoding !== '' && encoding !== 'identity') {
+    throw new ApiError('unsupported_media_type', 'Content-Encoding is supported for application/json bodies only; send files uncompressed.');
+  }
+  const tooLarge = () => new ApiError('payload_too_large', `The file is larger than allowed (${limit} bytes).`);
+  if ((ctx.request.length ?? 0) > limit) throw tooLarge();
+  const charset = (ctx.request.charset || 'utf-8').toLowerCase();
+  let decoder: TextDecoder;
+  try {
+    decoder = new TextDecoder(charset, { fatal: true });
+  } catch {
+    throw new ApiError('unsupported_media_type', `Unsupported charset "${charset}"; send the file as UTF-8.`);
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > limit) throw tooLarge();
+      chunks.push(chunk);
+    }
+  } catch (err) {
+    if (err instanceof ApiError) throw err;
+    throw new ApiError('invalid_request', 'The request body ended early.');
+  }
+  try {
+    return decoder.decode(Buffer.concat(chunks));
+  } catch {
+    throw new ApiError('invalid_request', `The file is not valid ${charset} text.`);
+  }
+}
+
+/**
+ * 415 unless the body's type is one the endpoint takes: a file body (text type) only where
+ * the contract names it in `textBody`, and JSON / multipart not where it takes a file.
+ */
+export function assertBodyType(ctx: Context, contract: Contract): void {
+  const textType = ctx.state.textBodyType as string | undefined;
+  const takes = contract.textBody;
+  if (textType !== undefined && !takes?.includes(textType)) {
+    throw new ApiError('unsupported_media_type', `Unsupported Content-Type "${ctx.get('Content-Type')}". ${takes ? `Send the file as ${takes.join(' or ')}.` : UNSUPPORTED_TYPE}`);
+  }
+  if (takes && textType === undefined) {
+    throw new ApiError('unsupported_media_type', `Unsupported Content-Type "${ctx.get('Content-Type')}". Send the file as ${takes.join(' or ')}.`);
+  }
 }
 
 /** formidable sets this on every part; its type declarations omit it. */

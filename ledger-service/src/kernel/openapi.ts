@@ -80,6 +80,9 @@ function errorResponses(contract: Contract): Json {
 }
 
 function requestBody(contract: Contract, side: Side | undefined): Json | undefined {
+  if (contract.textBody) {
+    return { required: true, content: Object.fromEntries(contract.textBody.map((type) => [type, { schema: { type: 'string', description: 'the file itself' } }])) };
+  }
   if (!contract.body) return undefined;
   const schema = forSide(contract.body, side);
   const content: Json = { 'application/json': { schema } };

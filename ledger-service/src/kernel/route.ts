@@ -11,6 +11,7 @@ import { authorize } from '../domain/access.ts';
 import type { Actor } from '../domain/actor.ts';
 import { validateBody, validateQuery } from './validate.ts';
 import { conditional } from './caching.ts';
+import { assertBodyType } from './body.ts';
 import type { ListPage } from '../db/listOrder.ts';
 import { IdempotencyKeys, idempotencyKeyOf, keyedRequest } from './idempotency.ts';
 
@@ -93,6 +94,7 @@ async function serve(ctx: Context, db: Db, keys: IdempotencyKeys, route: Route, 
   // a malformed Idempotency-Key is refused first, on every POST alike
   if (contract.method === 'POST') idempotencyKeyOf(ctx);
   authorize(actor, contract.permission ? forSide(contract.permission, side) : null, contract.scope);
+  assertBodyType(ctx, contract);
   // fingerprinted before prepareBody, which may consume the uploaded files
   const keyed = contract.method === 'POST' ? await keyedRequest(ctx, actor) : undefined;
   const raw = route.prepareBody ? await route.prepareBody(ctx) : ctx.request.body;

@@ -2,6 +2,7 @@ import type { Route } from '../kernel/route.ts';
 import { authRoutes } from './auth/routes.ts';
 import { bankRoutes } from './bank/routes.ts';
 import { bankAccountRoutes } from './bankAccounts/routes.ts';
+import { bankTransactionRoutes } from './bankTransactions/routes.ts';
 import { companyRoutes } from './company/routes.ts';
 import { documentRoutes } from './documents/routes.ts';
 import { fiscalYearRoutes } from './fiscalYears/routes.ts';
@@ -19,4 +20,4 @@ import { transactionRoutes } from './transactions/routes.ts';
  * Every handler under /client/:dataset, one module per area. The kernel pairs them with
  * the contract list (shared/src/contracts): a contract without a handler fails start-up.
  */
-export const clientRoutes: Route[] = [...authRoutes, ...transactionRoutes, ...invoiceRoutes, ...documentRoutes, ...partyRoutes, ...bankAccountRoutes, ...serviceRoutes, ...systemRoutes, ...companyRoutes, ...bankRoutes, ...mailRoutes, ...paymentRoutes, ...journalRoutes, ...fiscalYearRoutes, ...reportRoutes];
+export const clientRoutes: Route[] = [...authRoutes, ...transactionRoutes, ...invoiceRoutes, ...documentRoutes, ...partyRoutes, ...bankAccountRoutes, ...serviceRoutes, ...systemRoutes, ...companyRoutes, ...bankRoutes, ...bankTransactionRoutes, ...mailRoutes, ...paymentRoutes, ...journalRoutes, ...fiscalYearRoutes, ...reportRoutes];

@@ -47,6 +47,8 @@ export interface Contract {
   readonly cacheable?: true;
   /** the body may also come as multipart/form-data: JSON in `jsonPart`, files in `filePart` */
   readonly multipart?: { readonly jsonPart: string; readonly filePart: string };
+  /** the body is a file of one of these media types (not JSON), up to the file limit; the handler gets its text */
+  readonly textBody?: readonly string[];
   // the answer is a file: its bytes, in one of these media types ("*/*": the file's own)
   readonly download?: readonly string[];
 }
@@ -63,7 +65,7 @@ type FromSpec<S> = S extends PerSide<infer T> ? (T extends JSONSchema ? FromSche
 /** (For the wide `Contract` type itself, as the kernel sees every handler: unknown.) */
 type IsWide<C> = Contract extends C ? true : false;
 
-export type BodyOf<C extends Contract> = IsWide<C> extends true ? unknown : C['body'] extends SchemaSpec ? FromSpec<C['body']> : undefined;
+export type BodyOf<C extends Contract> = IsWide<C> extends true ? unknown : C['textBody'] extends readonly string[] ? string : C['body'] extends SchemaSpec ? FromSpec<C['body']> : undefined;
 export type QueryOf<C extends Contract> = IsWide<C> extends true ? unknown : C['query'] extends SchemaSpec ? FromSpec<C['query']> : Record<string, never>;
 export type ResponseOf<C extends Contract> = IsWide<C> extends true ? unknown : C['response'] extends SchemaSpec ? FromSpec<C['response']> : undefined;
 

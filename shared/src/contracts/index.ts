@@ -6,6 +6,7 @@
  */
 import type { Contract } from './contract.ts';
 import * as bank from './bank.ts';
+import * as bankTransactions from './bankTransactions.ts';
 import * as company from './company.ts';
 import * as documents from './documents.ts';
 import * as fiscalYears from './fiscalYears.ts';
@@ -23,7 +24,7 @@ export * from './contract.ts';
 export * from './errorStatuses.ts';
 
 /** The contracts by name (`contracts.getParty`), for handlers and MCP tools. */
-export const contracts = { ...system, ...company, ...bank, ...parties, ...services, ...transactions, ...invoices, ...documents, ...mail, ...payments, ...journal, ...fiscalYears, ...reports } as const;
+export const contracts = { ...system, ...company, ...bank, ...bankTransactions, ...parties, ...services, ...transactions, ...invoices, ...documents, ...mail, ...payments, ...journal, ...fiscalYears, ...reports } as const;
 export type ContractName = keyof typeof contracts;
 
 export const CONTRACTS: readonly Contract[] = Object.values(contracts);

@@ -15,8 +15,9 @@ import { enableTenantRls } from './rls.ts';
  * - `payment_files` keep the generated XML as sent (GET answers exactly that file);
  *   `payment_file_items` one row per document, unique per document, so a document can go
  *   into one file only even when two files are created at the same time.
- * - `ledger_entries.bank_transaction_id`: the source of entries a bank transaction booked
- *   against an account by hand (no AR/AP document behind them).
+ * - A booked bank transaction names what booked it: the payment (`payment_id`, arap_payments)
+ *   or the journal entry (`journal_id`, gl_transactions) of a booking against an account.
+ *   No foreign keys to those tables: they belong to other modules' migrations.
  */
 export async function up(knex: Knex): Promise<void> {
   await knex.schema.alterTable('arap_transactions', (t) => {
@@ -75,6 +76,7 @@ export async function up(knex: Knex): Promise<void> {
     // what the transaction was booked against: a document (payment) or an account
     t.bigInteger('document_id').references('arap_transactions.id');
     t.bigInteger('payment_id');
+    t.bigInteger('journal_id');
     t.bigInteger('booked_account_id').references('accounts.id');
     t.timestamp('booked_at', { useTz: true });
     t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
@@ -83,11 +85,6 @@ export async function up(knex: Knex): Promise<void> {
     t.index(['company_id', 'status']);
   });
   await knex.raw(`alter table bank_transactions add constraint bank_transactions_status_check check (status in ('unmatched','matched','booked'))`);
-
-  await knex.schema.alterTable('ledger_entries', (t) => {
-    t.bigInteger('bank_transaction_id').references('bank_transactions.id');
-    t.index(['bank_transaction_id']);
-  });
 
   for (const table of ['payment_files', 'payment_file_items', 'bank_transactions']) {
     await enableTenantRls(knex, table);
@@ -98,9 +95,6 @@ export async function up(knex: Knex): Promise<void> {
 }
 
 export async function down(knex: Knex): Promise<void> {
-  await knex.schema.alterTable('ledger_entries', (t) => {
-    t.dropColumn('bank_transaction_id');
-  });
   for (const t of ['bank_transactions', 'payment_file_items', 'payment_files']) await knex.schema.dropTableIfExists(t);
   await knex.schema.alterTable('arap_transactions', (t) => {
     t.dropColumn('payment_reference');

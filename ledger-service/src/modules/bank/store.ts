@@ -72,3 +72,21 @@ export async function insertBankAccount(tx: Tx, companyId: number, account: Reso
 export async function updateBankAccount(tx: Tx, id: number, account: ResolvedBankAccount): Promise<void> {
   await tx('bank_accounts').where({ id }).update({ ...columns(account), updated_at: tx.fn.now() });
 }
+
+/** A bank account with its chart account's id, as the bank statement import and payment files need it. */
+export interface BankAccountWithChart extends BankAccount {
+  account_id: number;
+}
+
+/** The company's bank account whose IBAN or QR-IBAN this is (electronic format), or undefined. */
+export async function findBankAccountByIban(tx: Tx, iban: string): Promise<BankAccountWithChart | undefined> {
+  const row = (await readQuery(tx).where((w) => w.where('b.iban', iban).orWhere('b.qr_iban', iban))
+    .first([...READ_COLUMNS, 'b.account_id'])) as (BankAccountRow & { account_id: number | string }) | undefined;
+  return row && { ...toReadShape(row), account_id: Number(row.account_id) };
+}
+
+/** One bank account with its chart account's id, or undefined. */
+export async function findBankAccountWithChart(tx: Tx, id: number): Promise<BankAccountWithChart | undefined> {
+  const row = (await readQuery(tx).where('b.id', id).first([...READ_COLUMNS, 'b.account_id'])) as (BankAccountRow & { account_id: number | string }) | undefined;
+  return row && { ...toReadShape(row), account_id: Number(row.account_id) };
+}

@@ -1,0 +1,230 @@
+import type { BodyOf, ResponseOf, contracts } from '@ledger/shared';
+import { Money } from '@ledger/shared';
+import type { Decimal } from 'decimal.js';
+import type { Tx } from '../../db/knex.ts';
+import { recordAudit } from '../../db/audit.ts';
+import { DomainError, conflict, notFound, ruleInvalid } from '../../domain/errors.ts';
+import type { ServiceContext } from '../serviceContext.ts';
+import { findBankAccountByIban, findBankAccountWithChart, type BankAccountWithChart } from '../bank/store.ts';
+import { recordPayment } from '../payments/service.ts';
+import { createJournalEntry } from '../journal/service.ts';
+import { parseCamt } from './camt.ts';
+import { parseCsv } from './csv.ts';
+import {
+  checkBalances, entryKeys, matchDocument, numberTokens, type BalanceCheck, type MatchCandidates, type OpenDocument, type ParsedStatement,
+} from './rules.ts';
+import {
+  findTransaction, insertTransactions, listTransactions, lockTransaction, markBooked, matchCandidates,
+  type BankTransactionRead, type InsertedTransaction, type TransactionFilter,
+} from './store.ts';
+
+/**
+ * Bank statement import, matching and booking (DESIGN.md §5.5, docs/bank.md). Every
+ * function runs inside the request's tenant transaction: a refused file writes nothing.
+ * Payments are recorded through the payments module (recordPayment), bookings against an
+ * account through the journal module (createJournalEntry): this module writes no ledger
+ * lines itself.
+ */
+
+export type ImportResult = ResponseOf<typeof contracts.importBankTransactions>;
+
+/** The statements of a file, by its media type. */
+export function parseStatementFile(text: string, mediaType: string): ParsedStatement[] {
+  return mediaType === 'text/csv' ? [parseCsv(text)] : parseCamt(text);
+}
+
+async function accountForStatement(c: ServiceContext, s: ParsedStatement, given: BankAccountWithChart | undefined): Promise<BankAccountWithChart> {
+  if (s.iban !== null) {
+    const named = await findBankAccountByIban(c.tx, s.iban);
+    if (!named) throw ruleInvalid(`IBAN ${s.iban} of the statement is not a bank account of the company (GET /bank/accounts).`);
+    if (given && given.id !== named.id) {
+      throw ruleInvalid(`The statement is for IBAN ${s.iban} (bank account ${named.id}), not for bank account ${given.id} named by ?account=.`, '/account');
+    }
+    return named;
+  }
+  if (!given) {
+    throw ruleInvalid(`The ${s.source === 'csv' ? 'CSV file' : 'statement'} does not name its account by IBAN${s.accountLabel ? ` (it says "${s.accountLabel}")` : ''}: name the bank account with ?account=<id>.`, '/account');
+  }
+  return given;
+}
+
+/** Entries, statement and balances must all be in the account's currency. */
+function assertCurrency(s: ParsedStatement, account: BankAccountWithChart): void {
+  const expected = account.currency;
+  const wrong = (what: string, currency: string) =>
+    ruleInvalid(`${what} is in ${currency}, but bank account ${account.id} (${account.iban}) is in ${expected}.`);
+  if (s.currency !== null && s.currency !== expected) throw wrong(`The statement${s.id ? ` ${s.id}` : ''}`, s.currency);
+  for (const b of [s.opening, s.closing]) if (b && b.currency !== expected) throw wrong('A balance of the statement', b.currency);
+  const entry = s.entries.find((e) => e.currency !== expected);
+  if (entry) throw wrong(`The entry of ${entry.date} over ${entry.amount.abs().toFixed()}`, entry.currency);
+}
+
+export async function importStatementFile(
+  c: ServiceContext, text: string, mediaType: string, query: { account?: number },
+): Promise<ImportResult> {
+  const statements = parseStatementFile(text, mediaType);
+  let given: BankAccountWithChart | undefined;
+  if (query.account !== undefined) {
+    given = await findBankAccountWithChart(c.tx, query.account);
+    if (!given) throw ruleInvalid(`No bank account with id ${query.account}.`, '/account');
+  }
+  // every statement is checked before anything is written
+  const accounts: BankAccountWithChart[] = [];
+  for (const s of statements) {
+    const account = await accountForStatement(c, s, given);
+    assertCurrency(s, account);
+    accounts.push(account);
+  }
+
+  let imported = 0;
+  let duplicates = 0;
+  let matched = 0;
+  const checks: (BalanceCheck & { source: ParsedStatement['source']; account_id: number; entries: number; skipped: number })[] = [];
+  for (const [i, s] of statements.entries()) {
+    const account = accounts[i]!;
+    const keys = entryKeys(s.entries);
+    const inserted = await insertTransactions(c.tx, c.company.id, account.id, s.entries.map((e, j) => ({ ...e, key: keys[j]!, source: s.source })));
+    imported += inserted.length;
+    duplicates += s.entries.length - inserted.length;
+    matched += await matchAndBook(c, account, inserted);
+    checks.push({ source: s.source, account_id: account.id, entries: s.entries.length, skipped: s.skipped, ...checkBalances(s) });
+  }
+  await recordAudit(c.tx, c.company.id, c.actor, 'bank_import', null, 'import', {
+    media_type: mediaType, statements: checks.map((s) => ({ statement: s.statement, account_id: s.account_id, balanced: s.balanced })), imported, duplicates, matched,
+  });
+  const balanced = checks.some((s) => s.balanced === false) ? false : checks.some((s) => s.balanced === true) ? true : null;
+  return { imported, duplicates, matched, balanced, statements: checks };
+}
+
+/** The candidates the new transactions could pay, in three indexed lookups. */
+async function candidatesFor(tx: Tx, rows: readonly InsertedTransaction[]): Promise<MatchCandidates> {
+  const references = new Set<string>();
+  const numbers = new Set<string>();
+  const endToEndIds = new Set<string>();
+  for (const r of rows) {
+    if (r.reversal) continue;
+    if (new Money(r.amount).isPositive()) {
+      if (r.reference !== null) references.add(r.reference);
+      if (r.text !== null) for (const t of numberTokens(r.text)) numbers.add(t);
+    } else if (r.end_to_end_id !== null) endToEndIds.add(r.end_to_end_id);
+  }
+  const found = await matchCandidates(tx, { references: [...references], numbers: [...numbers], endToEndIds: [...endToEndIds] });
+  const byReference = new Map<string, OpenDocument>();
+  const byNumber = new Map<string, OpenDocument>();
+  const documents = new Map<number, OpenDocument>(found.documents.map((d) => [d.id, d]));
+  for (const d of documents.values()) {
+    if (d.vc !== 'customer') continue;
+    if (d.qrReference !== null) byReference.set(d.qrReference, d);
+    byNumber.set(d.invNumber, d);
+  }
+  const byEndToEnd = new Map<string, OpenDocument & { fileAmount: Decimal }>();
+  for (const p of found.payments) byEndToEnd.set(p.endToEndId, { ...documents.get(p.documentId)!, fileAmount: new Money(p.amount) });
+  return { byReference, byNumber, byEndToEnd };
+}
+
+/**
+ * Books the new transactions the matching rules pair with exactly one open document, as that
+ * document's payment on the bank account's chart account. A payment the payments module
+ * refuses (closed period, approval limit, a foreign-currency document needing a rate, the
+ * account's link) leaves the transaction unmatched for a person to book: each attempt runs
+ * in a savepoint, so a refusal undoes only itself.
+ */
+async function matchAndBook(c: ServiceContext, account: BankAccountWithChart, rows: readonly InsertedTransaction[]): Promise<number> {
+  if (rows.length === 0) return 0;
+  const candidates = await candidatesFor(c.tx, rows);
+  let matched = 0;
+  for (const r of rows) {
+    const amount = new Money(r.amount);
+    const doc = matchDocument({ amount, currency: r.currency, reference: r.reference, endToEndId: r.end_to_end_id, text: r.text, reversal: r.reversal }, candidates);
+    if (!doc) continue;
+    try {
+      await c.tx.transaction(async (sp) => {
+        const { id } = await recordPayment({ ...c, tx: sp }, doc.vc, {
+          document_id: doc.id, date: r.date, amount: amount.abs().toFixed(), account: account.account, memo: r.text ?? undefined, source: `bank transaction ${r.id}`,
+        });
+        await markBooked(sp, r.id, 'matched', { documentId: doc.id, paymentId: id });
+      });
+      // the document is paid now: a second transaction of the same import must not pay it again
+      doc.open = doc.open.minus(amount.abs());
+      matched++;
+    } catch (err) {
+      if (!(err instanceof DomainError)) throw err;
+    }
+  }
+  return matched;
+}
+
+export async function bankTransactionById(tx: Tx, id: number): Promise<BankTransactionRead> {
+  const row = await findTransaction(tx, id);
+  if (!row) throw notFound(`No bank transaction with id ${id}.`);
+  return row;
+}
+
+export function listBankTransactions(tx: Tx, f: TransactionFilter) {
+  return listTransactions(tx, f);
+}
+
+type BookInput = BodyOf<typeof contracts.bookBankTransaction>;
+
+/**
+ * Books an unmatched transaction by hand: as the payment of a document (a credit pays a
+ * customer document, a debit a vendor document) or against a chart account (a posted
+ * journal entry, bank account against that account). The row is locked first, so booking
+ * the same transaction twice — also concurrently — is a 409.
+ */
+export async function bookBankTransaction(c: ServiceContext, id: number, input: BookInput): Promise<BankTransactionRead> {
+  if ((input.document_id === undefined) === (input.account === undefined)) {
+    throw ruleInvalid('Send either document_id (book as a payment of that document) or account (book against that chart account).', input.document_id === undefined ? '/document_id' : '/account');
+  }
+  const row = await lockTransaction(c.tx, id);
+  if (!row) throw notFound(`No bank transaction with id ${id}.`);
+  if (row.status !== 'unmatched') throw conflict(`Bank transaction ${id} is already ${row.status}.`);
+  const bank = (await findBankAccountWithChart(c.tx, row.bank_account_id))!;
+  const amount = new Money(row.amount);
+  if (amount.isZero()) throw ruleInvalid(`Bank transaction ${id} is over 0.00 ${row.currency}; there is nothing to book.`);
+  const memo = input.description ?? row.text ?? row.counterparty ?? undefined;
+
+  if (input.document_id !== undefined) {
+    const vc = amount.isPositive() ? 'customer' : 'vendor';
+    const doc = (await c.tx('arap_transactions').where({ id: input.document_id, vc }).first('currency')) as { currency: string } | undefined;
+    if (!doc) {
+      throw ruleInvalid(`No ${vc} document with id ${input.document_id}: a ${amount.isPositive() ? 'credit pays a customer' : 'debit pays a vendor'} document.`, '/document_id');
+    }
+    if (doc.currency.trim() !== row.currency) {
+      throw ruleInvalid(`Document ${input.document_id} is in ${doc.currency.trim()}, the bank transaction in ${row.currency}.`, '/document_id');
+    }
+    const { id: paymentId } = await recordPayment(c, vc, {
+      document_id: input.document_id, date: row.date, amount: amount.abs().toFixed(), account: bank.account,
+      ...(input.exchangerate === undefined ? {} : { exchangerate: String(input.exchangerate) }), memo, source: `bank transaction ${id}`,
+    });
+    await markBooked(c.tx, id, 'booked', { documentId: input.document_id, paymentId });
+  } else {
+    const accno = input.account!;
+    const chart = (await c.tx('accounts').where({ accno }).first('id')) as { id: number | string } | undefined;
+    if (!chart) throw ruleInvalid(`Account ${accno} does not exist in the chart of accounts.`, '/account');
+    const value = amount.abs().toNumber();
+    // money in: bank debit, the account credit; money out: the other way round
+    const bankLine = { account: bank.account, ...(amount.isPositive() ? { debit: value } : { credit: value }) };
+    const otherLine = { account: accno, ...(amount.isPositive() ? { credit: value } : { debit: value }) };
+    let journal: { id: number };
+    try {
+      journal = await createJournalEntry(c, {
+        input: {
+          transdate: row.date, description: memo, curr: row.currency, pending: '0', lines: [bankLine, otherLine],
+          ...(input.exchangerate === undefined ? {} : { exchangerate: input.exchangerate }),
+        },
+        files: [],
+      });
+    } catch (err) {
+      // the journal's refusal of its second line is a refusal of the account sent
+      if (err instanceof DomainError && err.field?.startsWith('/lines/1')) throw new DomainError(err.code, err.message, '/account');
+      if (err instanceof DomainError && err.field?.startsWith('/transdate')) throw new DomainError(err.code, err.message);
+      throw err;
+    }
+    await markBooked(c.tx, id, 'booked', { accountId: Number(chart.id), journalId: journal.id });
+  }
+  await recordAudit(c.tx, c.company.id, c.actor, 'bank_transaction', id, 'book', {
+    ...(input.document_id !== undefined ? { document_id: input.document_id } : { account: input.account }), amount: amount.toNumber(), currency: row.currency,
+  });
+  return bankTransactionById(c.tx, id);
+}

@@ -1,0 +1,59 @@
+/**
+ * Bank transactions (DESIGN.md §5.5, docs/bank.md): statement import (camt.053 / camt.054
+ * .001.04 and .001.08, CSV), the imported transactions, and booking them by hand.
+ */
+import {
+  bankBookSchema, bankImportQuerySchema, bankImportResultSchema, bankTransactionListQuerySchema, bankTransactionSchema, STATEMENT_MEDIA_TYPES,
+} from '../schemas/bank.ts';
+import { contract } from './contract.ts';
+
+export const importBankTransactions = contract({
+  name: 'importBankTransactions',
+  method: 'POST',
+  path: '/bank/transactions/import',
+  summary:
+    'Import a bank statement: the file as the body (application/xml camt.053/camt.054 .001.04/.001.08, or text/csv ' +
+    'date,amount,currency,counterparty,iban,reference,description); duplicates skipped, balances checked, payments matched and booked',
+  permission: 'bank.import',
+  scope: null,
+  query: bankImportQuerySchema,
+  textBody: STATEMENT_MEDIA_TYPES,
+  response: bankImportResultSchema,
+  errors: ['payload_too_large', 'unsupported_media_type', 'closed_period'],
+});
+
+export const listBankTransactions = contract({
+  name: 'listBankTransactions',
+  method: 'GET',
+  path: '/bank/transactions',
+  summary: 'Imported bank transactions with IBANs and counterparties; filters account, from, to, status, counterparty, amount',
+  permission: 'bank.bank_accounts',
+  scope: 'bank:read',
+  query: bankTransactionListQuerySchema,
+  response: { type: 'array', items: bankTransactionSchema },
+  list: true,
+  errors: [],
+});
+
+export const getBankTransaction = contract({
+  name: 'getBankTransaction',
+  method: 'GET',
+  path: '/bank/transactions/:id',
+  summary: 'One imported bank transaction',
+  permission: 'bank.bank_accounts',
+  scope: 'bank:read',
+  response: bankTransactionSchema,
+  errors: [],
+});
+
+export const bookBankTransaction = contract({
+  name: 'bookBankTransaction',
+  method: 'POST',
+  path: '/bank/transactions/:id/book',
+  summary: 'Book an unmatched bank transaction by hand: { document_id } as that document\'s payment, or { account } against a chart account; 409 when already booked',
+  permission: 'bank.import',
+  scope: null,
+  body: bankBookSchema,
+  response: bankTransactionSchema,
+  errors: ['conflict', 'overpayment', 'closed_period', 'amount_exceeded'],
+});
