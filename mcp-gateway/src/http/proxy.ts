@@ -124,6 +124,8 @@ export function forwardToLedger(ledgerUrl: string, dispatcher: Dispatcher, publi
       if (value === undefined || HOP_BY_HOP.has(name)) continue;
       out[name] = value;
     }
+    // the caller gets the id the gateway logged (the ledger's is the same when it kept ours)
+    if (typeof ctx.state.requestId === 'string') out['x-request-id'] = ctx.state.requestId;
     ctx.res.writeHead(upstream.statusCode, out);
     try {
       await pipeline(upstream.body, ctx.res);

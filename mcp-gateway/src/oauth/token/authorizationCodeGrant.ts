@@ -2,7 +2,8 @@
  * grant_type=authorization_code (RFC 6749 §4.1.3 with PKCE, RFC 7636, and the resource
  * indicator, RFC 8707): a code from the consent page becomes a connection and its first
  * tokens. The code is claimed before anything else is checked, so a failed attempt spends
- * it too; a second presentation ends whatever the first one created (RFC 9700 §4.5).
+ * it too; a second presentation is refused and ends whatever the first one created (RFC
+ * 9700 §4.5), also when both arrive at once (at one replica or two).
  */
 import type { GatewayDeps } from '../../deps.ts';
 import type { IssuedTokens } from '../connections.ts';
@@ -61,10 +62,13 @@ export function authorizationCodeGrant(deps: GatewayDeps, codes: CodeStore) {
       });
       return { ...created, ...(await codes.attachConnection(trx, hash, created.connection.id)) };
     });
-    // a replay that raced this exchange ends the new connection as well
+    // A replay that raced this exchange: this, the first use, is still answered (RFC 6749
+    // §4.1.2 denies the later use, so one of two concurrent redemptions succeeds), but the
+    // tokens issued from the code are revoked, as they are when the replay comes after.
     if (replayed) {
       await connections.end(connection.id, 'code_replay');
-      throw new TokenError('invalid_grant', REPLAYED);
+      log.warn({ conn: connection.id, client: clientId }, 'authorization code replayed during its exchange: connection ended');
+      return tokens;
     }
     log.info({ conn: connection.id, client: clientId, dataset: connection.dataset }, 'connection created');
     return tokens;
