@@ -16,30 +16,17 @@ interface Part {
   bindings: Knex.RawBinding[];
 }
 
-/**
- * Whether ledger_entries has the `closing` flag of fiscal-year closing entries (migration
- * 010, written alongside this module). Without it there are no closing entries to leave
- * out; asked once per process, after the migrations ran.
- */
-let closingColumn: Promise<boolean> | undefined;
-function hasClosingColumn(tx: Tx): Promise<boolean> {
-  closingColumn ??= tx
-    .raw(`select 1 from information_schema.columns where table_schema = current_schema() and table_name = 'ledger_entries' and column_name = 'closing'`)
-    .then((r: { rows: unknown[] }) => r.rows.length > 0);
-  return closingColumn;
-}
-
 /** Company id as an explicit condition as well: RLS filters the same rows, this lets the planner use the indexes' first column. */
-function rangeParts(companyId: number, bucket: string, range: DateRange, excludeClosing: boolean, closingColumn: boolean): Part[] {
+function rangeParts(companyId: number, bucket: string, range: DateRange, excludeClosing: boolean): Part[] {
   const split = splitRange(range);
   const parts: Part[] = [];
-  const notClosing = excludeClosing && closingColumn ? ' and not closing' : '';
-  const balancesNotClosing = excludeClosing ? ' and not closing' : '';
+  // the closing entries of fiscal years (ledger_entries.closing, migration 010)
+  const notClosing = excludeClosing ? ' and not closing' : '';
   if (split.months) {
     const from = split.months.from;
     parts.push({
       sql: `select account_id, ?::text as bucket, debit, credit from ledger_balances
-             where company_id = ? and month <= ?${from === null ? '' : ' and month >= ?'}${balancesNotClosing}`,
+             where company_id = ? and month <= ?${from === null ? '' : ' and month >= ?'}${notClosing}`,
       bindings: [bucket, companyId, split.months.to, ...(from === null ? [] : [from])],
     });
   }
@@ -64,8 +51,7 @@ export async function bucketSums(
   buckets: Readonly<Record<string, DateRange>>,
   opts: { excludeClosing?: boolean; categories?: readonly Category[] } = {},
 ): Promise<BucketSums[]> {
-  const closing = opts.excludeClosing ? await hasClosingColumn(tx) : false;
-  const parts = Object.entries(buckets).flatMap(([bucket, range]) => rangeParts(companyId, bucket, range, opts.excludeClosing ?? false, closing));
+  const parts = Object.entries(buckets).flatMap(([bucket, range]) => rangeParts(companyId, bucket, range, opts.excludeClosing ?? false));
   if (parts.length === 0) return [];
   const categories = opts.categories ?? ['A', 'L', 'Q', 'I', 'E'];
   const { rows } = (await tx.raw(

@@ -183,3 +183,38 @@ t.test('periods: defaults, from after to, bad dates; permission', async (t) => {
   const vat = await eur.api('GET', '/reports/vat?from=2025-01-01&to=2025-12-31');
   t.equal(vat.body.swiss_vat_return, null);
 });
+
+t.test('ledger_balances: trigger deltas for inserts and deletes, merged by the reports without changing a figure', async (t) => {
+  const s = await workedExample(t);
+  const before = (await s.api('GET', '/reports/trial_balance?from=2025-01-01&to=2025-03-31')).body;
+  // 1,100 statements of two lines each: 2,200 delta rows, then a deletion of some of them
+  await s.q(async (tx) => {
+    const [bank, rent] = await Promise.all(['1020', '6000'].map(async (accno) => (await tx('accounts').where({ accno }).first('id')).id as number));
+    for (let i = 0; i < 1100; i++) {
+      const date = `2025-0${1 + (i % 3)}-${String(1 + (i % 28)).padStart(2, '0')}`;
+      await tx('ledger_entries').insert([
+        { company_id: s.co.company.id, account_id: rent, date, amount: '1.25', fx_amount: '1.25', currency: 'CHF', kind: 'amount' },
+        { company_id: s.co.company.id, account_id: bank, date, amount: '-1.25', fx_amount: '-1.25', currency: 'CHF', kind: 'amount' },
+      ]);
+    }
+    await tx.raw(`delete from ledger_entries where id in (select id from ledger_entries where transaction_id is null and amount = 1.25 and date < '2025-01-15')`);
+  });
+  const count = () => s.q(async (tx) => (await tx.raw(`select count(*) filter (where not compacted)::int as fresh, count(*)::int as total from ledger_balances`)).rows[0]);
+  t.ok((await count()).fresh > 2000, 'one delta row per statement, account and month');
+  const after = (await s.api('GET', '/reports/trial_balance?from=2025-01-01&to=2025-03-31')).body;
+  const merged = await count();
+  t.equal(merged.fresh, 0, 'the report merged the deltas');
+  t.ok(merged.total < 40, `into one row per account, month and closing flag (${merged.total})`);
+  // the same figures as a plain sum over the lines
+  const plain = await s.q(async (tx) => (await tx.raw(
+    `select a.accno, sum(e.amount) filter (where e.date < '2025-01-01') as opening, sum(e.amount) filter (where e.date >= '2025-01-01' and e.amount > 0) as debit,
+            sum(e.amount) filter (where e.date >= '2025-01-01' and e.amount < 0) as credit
+       from ledger_entries e join accounts a on a.id = e.account_id where e.date <= '2025-03-31' group by a.accno order by a.accno`,
+  )).rows as { accno: string; opening: string | null; debit: string | null; credit: string | null }[]);
+  const n = (v: string | null) => Number(v ?? 0);
+  t.same(after.accounts.map((a: { accno: string; opening: number; debit: number; credit: number }) => [a.accno, a.opening, a.debit, a.credit]),
+    plain.map((r) => [r.accno, n(r.opening), n(r.debit), n(r.credit)]));
+  const rentBefore = before.accounts.find((a: { accno: string }) => a.accno === '6000').debit;
+  const rentAfter = after.accounts.find((a: { accno: string }) => a.accno === '6000').debit;
+  t.ok(rentAfter > rentBefore, 'the inserted lines count, the deleted ones not');
+});
