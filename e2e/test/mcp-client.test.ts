@@ -16,7 +16,7 @@ import { mcpPost, tokenRequest } from './support/rawOAuth.ts';
 import { billFlow, createDemo, invoiceFlow, person, recordingFetch, rest, type DemoCompany } from './support/scenario.ts';
 
 const GRANTED_TOOLS = [
-  'get_chart_of_accounts', 'list_tax_codes', 'trial_balance', 'income_statement', 'balance_sheet', 'vat_report',
+  'get_chart_of_accounts', 'list_tax_codes', 'list_fiscal_years', 'list_journal_entries', 'get_journal_entry', 'list_ledger_lines', 'trial_balance', 'income_statement', 'balance_sheet', 'vat_report',
   'list_invoices', 'get_invoice', 'create_invoice', 'update_invoice', 'list_bills', 'get_bill', 'create_bill', 'update_bill', 'approve_bill', 'list_services', 'list_workstation', 'email_invoice', 'send_reminder', 'get_invoice_pdf',
   'search_vendors', 'get_vendor', 'create_vendor', 'update_vendor', 'search_customers', 'get_customer', 'create_customer', 'update_customer',
 ];
@@ -76,7 +76,7 @@ for (const adapter of MCP_CLIENTS) {
     const listed = await client.listTools();
     const tools = listed.map((x) => x.name);
     t.same(tools, GRANTED_TOOLS, 'tools/list: granted areas, deterministic order');
-    t.same(tools.slice(0, 3), ['get_chart_of_accounts', 'list_tax_codes', 'trial_balance'], 'deterministic order');
+    t.same(tools.slice(0, 3), ['get_chart_of_accounts', 'list_tax_codes', 'list_fiscal_years'], 'deterministic order');
     t.ok(['create_vendor', 'create_bill', 'approve_bill'].every((n) => tools.includes(n)));
     t.notOk(tools.some((n) => n.includes('bank')), 'no bank tools without bank access');
     t.equal(listed.find((x) => x.name === 'approve_bill')!.annotations?.destructiveHint, true);

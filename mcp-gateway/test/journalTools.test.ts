@@ -52,7 +52,10 @@ t.test('journal tools through the gateway', async (t) => {
 
     const got = ok(await call('get_journal_entry', { id }));
     t.same(got.lines.map((l: { account: string; debit: number; credit: number }) => [l.account, l.debit, l.credit]), [['1020', 2500, 0], ['2800', 0, 2500]]);
-    t.same(ok(await call('list_journal_entries', { from: '2024-01-01', to: '2024-12-31' })).journal_entries.map((e: { id: number }) => e.id), [id]);
+    const list = await call('list_journal_entries', { from: '2024-01-01', to: '2024-12-31' });
+    t.same(ok(list).journal_entries.map((e: { id: number }) => e.id), [id]);
+    t.equal(list.content?.[0]?.text, 'Found 1 journal entry.');
+    t.equal((await call('list_journal_entries', { from: '2025-01-01', to: '2025-01-02' })).content?.[0]?.text, 'Found 0 journal entries.');
 
     const ledger = await call('list_ledger_lines', { account: '1020', from: '2024-01-01' });
     t.match(ok(ledger), { account: '1020', opening: 0, closing: 2500, total: 1, lines: [{ debit: 2500, balance: 2500, source: { kind: 'journal_entry', id, number: 'GL-000001' } }] });

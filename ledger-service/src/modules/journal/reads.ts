@@ -149,18 +149,6 @@ interface LedgerLineRow {
 }
 
 /**
- * Whether ledger_entries has `payment_id` (added by the payments migration 009): payment
- * lines name their payment as source then; without it they show as the document they pay.
- */
-async function hasPaymentIds(tx: Tx): Promise<boolean> {
-  const { rows } = await tx.raw<{ rows: { present: boolean }[] }>(
-    `select exists (select 1 from information_schema.columns
-       where table_schema = current_schema() and table_name = 'ledger_entries' and column_name = 'payment_id') as present`,
-  );
-  return rows[0]?.present === true;
-}
-
-/**
  * The ledger of one account, computed in SQL: the opening balance (everything before
  * `from`), the period's totals and line count in one aggregate over the account's index
  * range, and one page of lines whose running balance is a window sum over the whole period
@@ -190,11 +178,9 @@ export async function readLedger(tx: Tx, q: LedgerQuery): Promise<{ ledger: Reco
   const total = Number(totals!.n);
   const closing = opening.plus(debit).minus(credit);
 
-  const payments = await hasPaymentIds(tx);
-  const paymentColumn = payments ? 'e.payment_id' : 'null::bigint';
   const { rows } = await tx.raw<{ rows: LedgerLineRow[] }>(
     `with period as (
-       select e.id, e.date, e.amount, e.fx_amount, e.currency, e.closing, e.transaction_id, e.journal_id, ${paymentColumn} as payment_id,
+       select e.id, e.date, e.amount, e.fx_amount, e.currency, e.closing, e.transaction_id, e.journal_id, e.payment_id,
               sum(e.amount) over (order by e.date, e.id rows between unbounded preceding and current row) as running
          from ledger_entries e
         where e.account_id = ? and (?::date is null or e.date >= ?::date) and (?::date is null or e.date <= ?::date)

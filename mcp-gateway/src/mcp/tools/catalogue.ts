@@ -11,6 +11,7 @@ import { accountingTools } from './accounting.ts';
 import { bankTools } from './bank.ts';
 import { contactTools } from './contacts.ts';
 import { invoiceTools } from './invoices.ts';
+import { journalTools, journalWriteTools } from './journal.ts';
 import { reportTools } from './reports.ts';
 import { toolScope, type ObjectSchema, type ResolvedTool, type ToolDeclaration } from './declare.ts';
 import { resolveTool } from './derive.ts';
@@ -34,8 +35,7 @@ function createValidator(): AjvJsonSchemaValidator {
 
 /** Every declared tool, unresolved (the docs tables and the consistency tests read them too). */
 export const DECLARATIONS: readonly ToolDeclaration[] = [
-  // the report tools come after the journal tools (journalTools, tools/journal.ts) once those are declared
-  ...accountingTools, ...reportTools, ...invoiceTools, ...contactTools, ...bankTools].sort(
+  ...accountingTools, ...journalTools, ...reportTools, ...journalWriteTools, ...invoiceTools, ...contactTools, ...bankTools].sort(
   (a, b) => AREAS.indexOf(a.area) - AREAS.indexOf(b.area),
 );
 

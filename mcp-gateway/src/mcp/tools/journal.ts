@@ -5,7 +5,7 @@
 import { contracts, requestsPosting, type JournalEntryInput } from '@ledger/shared';
 import type { ToolDeclaration } from './declare.ts';
 import { isRecord } from './isRecord.ts';
-import { idOf, plural, summaries } from './summaries.ts';
+import { idOf, plural } from './summaries.ts';
 
 const ENTRY_SHAPE =
   'Booked exactly as sent: give transdate and 2–500 lines, each with an account number and either debit or credit ' +
@@ -37,7 +37,10 @@ export const journalTools: ToolDeclaration[] = [
     access: 'read',
     contract: contracts.listJournalEntries,
     listKey: 'journal_entries',
-    summary: summaries.list('journal entry'),
+    summary: (result) => {
+      const n = Array.isArray(result) ? result.length : 0;
+      return `Found ${n} journal ${n === 1 ? 'entry' : 'entries'}.`;
+    },
   },
   {
     name: 'get_journal_entry',
