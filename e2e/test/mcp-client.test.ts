@@ -17,7 +17,7 @@ import { billFlow, createDemo, invoiceFlow, person, recordingFetch, rest, type D
 
 const GRANTED_TOOLS = [
   'get_chart_of_accounts', 'list_tax_codes', 'list_fiscal_years', 'list_journal_entries', 'get_journal_entry', 'list_ledger_lines', 'trial_balance', 'income_statement', 'balance_sheet', 'vat_report',
-  'list_invoices', 'get_invoice', 'create_invoice', 'update_invoice', 'list_bills', 'get_bill', 'create_bill', 'update_bill', 'approve_bill', 'list_services', 'list_workstation', 'email_invoice', 'send_reminder', 'get_invoice_pdf',
+  'list_invoices', 'get_invoice', 'create_invoice', 'update_invoice', 'list_bills', 'get_bill', 'aging_report', 'create_bill', 'update_bill', 'approve_bill', 'record_payment', 'list_services', 'list_workstation', 'email_invoice', 'send_reminder', 'get_invoice_pdf',
   'search_vendors', 'get_vendor', 'create_vendor', 'update_vendor', 'search_customers', 'get_customer', 'create_customer', 'update_customer',
 ];
 

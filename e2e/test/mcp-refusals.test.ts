@@ -75,7 +75,7 @@ t.test('MCP endpoint refusals', async (t) => {
     t.teardown(() => client.close());
     const names = (await client.listTools()).tools.map((x) => x.name);
     t.same(names, [
-      'get_chart_of_accounts', 'list_tax_codes', 'list_fiscal_years', 'list_journal_entries', 'get_journal_entry', 'list_ledger_lines', 'trial_balance', 'income_statement', 'balance_sheet', 'vat_report', 'list_invoices', 'get_invoice', 'list_bills', 'get_bill', 'list_services', 'list_workstation', 'get_invoice_pdf',
+      'get_chart_of_accounts', 'list_tax_codes', 'list_fiscal_years', 'list_journal_entries', 'get_journal_entry', 'list_ledger_lines', 'trial_balance', 'income_statement', 'balance_sheet', 'vat_report', 'list_invoices', 'get_invoice', 'list_bills', 'get_bill', 'aging_report', 'list_services', 'list_workstation', 'get_invoice_pdf',
       'search_vendors', 'get_vendor', 'search_customers', 'get_customer',
     ], 'only read tools');
 
