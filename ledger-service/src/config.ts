@@ -30,6 +30,8 @@ export interface LedgerConfig {
    * that share a database but must not send each other's mail (tests) name their own.
    */
   mailQueue: string;
+  /** the pg-boss queue of inbox extraction jobs (modules/inbox); default `inbox_extract`; tests name their own */
+  inboxQueue?: string;
   /** how long a POST waits for another one holding its Idempotency-Key before a 409 (ms; default 10 s) */
   idempotencyWaitMs?: number;
 }

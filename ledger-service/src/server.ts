@@ -10,6 +10,8 @@ import { lockEmbedded } from './db/embeddedLock.ts';
 import { createApp } from './kernel/app.ts';
 import { loadEncryptionKey } from './secretKey.ts';
 import { startMailWorker, type MailWorkerOptions } from './modules/mail/worker.ts';
+import { startInboxWorker, type InboxWorkerOptions } from './modules/inbox/worker.ts';
+import { configureDocumentStore, documentStoreFromEnv } from './modules/files/storage.ts';
 
 export interface Database {
   db: Db;
@@ -51,12 +53,18 @@ export interface RunningLedger {
   db: Db;
   log: Logger;
   server: Server;
+  /** resolves once the background workers take jobs */
+  workersReady: Promise<void>;
   close(): Promise<void>;
 }
 
 /** Starts the HTTP server; close() lets in-flight requests finish, then releases the database. */
 export async function startLedger(
-  opts: { config?: LedgerConfig; database?: Database; migrate?: boolean; mail?: MailWorkerOptions | false } = {},
+  opts: {
+    config?: LedgerConfig; database?: Database; migrate?: boolean; mail?: MailWorkerOptions | false;
+    /** the inbox's extraction worker (modules/inbox); false: none (another process works the queue) */
+    inbox?: InboxWorkerOptions | false;
+  } = {},
 ): Promise<RunningLedger> {
   const config = opts.config ?? loadConfig();
   const log = createLogger(config.logLevel);
@@ -64,6 +72,11 @@ export async function startLedger(
   if (opts.migrate) await migrateLatest(database.db);
   // the e-mail sender (modules/mail): every ledger process sends from the durable queue
   const mail = opts.mail === false ? undefined : startMailWorker({ db: database.db, databaseUrl: database.url, config, log, options: opts.mail });
+  // where document bytes go (DOCUMENT_STORE, DOCUMENT_DIR; docs/documents.md), and the inbox's extraction worker
+  configureDocumentStore(documentStoreFromEnv(process.env, config.dataDir));
+  const inbox = opts.inbox === false
+    ? undefined
+    : startInboxWorker({ db: database.db, databaseUrl: database.url, log, options: { queue: config.inboxQueue, ...opts.inbox } });
   const app = createApp({ db: database.db, config, log, encryptionKey: loadEncryptionKey(config) });
   const handle = app.callback();
   const server = createServer((req, res) => {
@@ -81,6 +94,7 @@ export async function startLedger(
     db: database.db,
     log,
     server,
+    workersReady: inbox?.ready ?? Promise.resolve(),
     close() {
       closing ??= (async () => {
         // in-flight requests finish; keep-alive sockets are closed as soon as they go idle,
@@ -96,6 +110,7 @@ export async function startLedger(
           server.closeIdleConnections();
         });
         await mail?.stop();
+        await inbox?.stop();
         if (!opts.database) await database.close();
       })();
       return closing;

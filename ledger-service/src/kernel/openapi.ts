@@ -86,7 +86,17 @@ function requestBody(contract: Contract, side: Side | undefined): Json | undefin
   if (!contract.body) return undefined;
   const schema = forSide(contract.body, side);
   const content: Json = { 'application/json': { schema } };
-  if (contract.multipart) {
+  if (contract.multipart && !contract.multipart.jsonPart) {
+    // one file part and nothing else (the inbox upload)
+    const { filePart } = contract.multipart;
+    content['multipart/form-data'] = {
+      schema: {
+        type: 'object',
+        required: [filePart],
+        properties: { [filePart]: { type: 'string', contentMediaType: 'application/octet-stream', description: 'the file, with its Content-Type and filename' } },
+      },
+    };
+  } else if (contract.multipart?.jsonPart) {
     const { jsonPart, filePart } = contract.multipart;
     content['multipart/form-data'] = {
       schema: {

@@ -5,6 +5,8 @@ import { bankAccountRoutes } from './bankAccounts/routes.ts';
 import { bankTransactionRoutes } from './bankTransactions/routes.ts';
 import { companyRoutes } from './company/routes.ts';
 import { documentRoutes } from './documents/routes.ts';
+import { fileRoutes } from './files/routes.ts';
+import { inboxRoutes } from './inbox/routes.ts';
 import { fiscalYearRoutes } from './fiscalYears/routes.ts';
 import { invoiceRoutes } from './invoices/routes.ts';
 import { journalRoutes } from './journal/routes.ts';
@@ -20,4 +22,4 @@ import { transactionRoutes } from './transactions/routes.ts';
  * Every handler under /client/:dataset, one module per area. The kernel pairs them with
  * the contract list (shared/src/contracts): a contract without a handler fails start-up.
  */
-export const clientRoutes: Route[] = [...authRoutes, ...transactionRoutes, ...invoiceRoutes, ...documentRoutes, ...partyRoutes, ...bankAccountRoutes, ...serviceRoutes, ...systemRoutes, ...companyRoutes, ...bankRoutes, ...bankTransactionRoutes, ...mailRoutes, ...paymentRoutes, ...journalRoutes, ...fiscalYearRoutes, ...reportRoutes];
+export const clientRoutes: Route[] = [...authRoutes, ...transactionRoutes, ...invoiceRoutes, ...documentRoutes, ...partyRoutes, ...bankAccountRoutes, ...serviceRoutes, ...systemRoutes, ...companyRoutes, ...bankRoutes, ...bankTransactionRoutes, ...mailRoutes, ...fileRoutes, ...inboxRoutes, ...paymentRoutes, ...journalRoutes, ...fiscalYearRoutes, ...reportRoutes];

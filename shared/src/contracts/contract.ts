@@ -45,8 +45,8 @@ export interface Contract {
   readonly list?: true;
   /** ETag / Cache-Control, honours If-None-Match (304) */
   readonly cacheable?: true;
-  /** the body may also come as multipart/form-data: JSON in `jsonPart`, files in `filePart` */
-  readonly multipart?: { readonly jsonPart: string; readonly filePart: string };
+  /** the body may also come as multipart/form-data: JSON in `jsonPart` (none: the file alone), files in `filePart` */
+  readonly multipart?: { readonly jsonPart?: string; readonly filePart: string };
   /** the body is a file of one of these media types (not JSON), up to the file limit; the handler gets its text */
   readonly textBody?: readonly string[];
   // the answer is a file: its bytes, in one of these media types ("*/*": the file's own)

@@ -7,6 +7,7 @@ import * as m005 from './005_company_bank.ts';
 import * as m006 from './006_services.ts';
 import * as m007 from './007_invoices.ts';
 import * as m008 from './008_mail.ts';
+import * as m013 from './013_documents.ts';
 import * as m009 from './009_payments.ts';
 import * as m010 from './010_journal.ts';
 import * as m012 from './012_bank.ts';
@@ -31,6 +32,7 @@ const migrations: Record<string, { up(k: Knex): Promise<void>; down(k: Knex): Pr
   '012_bank': m012,
   '014_idempotency': m014,
   '011_report_indexes': m011,
+  '013_documents': m013,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

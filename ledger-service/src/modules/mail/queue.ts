@@ -34,10 +34,18 @@ function transactionExecutor(tx: Tx): PgBoss.Db {
 
 /** Queues the send of a message inside the transaction `tx` (which inserted the message). */
 export async function enqueueSend(tx: Tx, queue: string, job: SendJob): Promise<void> {
+  await enqueueJob(tx, queue, { ...job });
+}
+
+/**
+ * Queues a job inside the transaction `tx`: it exists exactly when the rows it names do.
+ * The same mechanism serves other queues of the ledger (the inbox's extraction jobs).
+ */
+export async function enqueueJob(tx: Tx, queue: string, data: object): Promise<void> {
   const db = transactionExecutor(tx);
   const boss = new PgBoss({ db, schema: PGBOSS_SCHEMA });
-  const id = await boss.send(queue, { ...job }, { db });
-  if (!id) throw new Error(`mail queue "${queue}" does not exist (the mail worker creates it at start)`);
+  const id = await boss.send(queue, data, { db });
+  if (!id) throw new Error(`queue "${queue}" does not exist (its worker creates it at start)`);
 }
 
 /** A pg-boss instance with its own small pool, for the worker; the schema must be migrated. */

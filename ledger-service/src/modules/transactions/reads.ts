@@ -5,6 +5,8 @@ import { orderBySql, type ListPage } from '../../db/listOrder.ts';
 import type { DocumentType, HeaderRow } from './store.ts';
 import type { Vc } from './posting.ts';
 import { taxTotals } from './tax.ts';
+import { documentBytes } from '../files/store.ts';
+import type { StorageKind } from '../files/storage.ts';
 import { paymentStatus } from '../invoices/rules.ts';
 
 /** The read shapes of AR/AP transactions: one document with its lines, tax, postings and files; and list rows. */
@@ -237,8 +239,15 @@ export async function listTransactions(tx: Tx, vc: Vc, f: ListFilter): Promise<L
 }
 
 export async function readFile(tx: Tx, vc: Vc, id: number, fileId: number, type: DocumentType = 'transaction') {
-  return (await tx('arap_files as f')
+  const row = (await tx('arap_files as f')
     .join('arap_transactions as t', 't.id', 'f.transaction_id')
+    .leftJoin('documents as d', 'd.id', 'f.document_id')
     .where({ 'f.id': fileId, 'f.transaction_id': id, 't.vc': vc, 't.type': type })
-    .first('f.name', 'f.media_type', 'f.data')) as { name: string; media_type: string; data: Buffer } | undefined;
+    .first('f.name', 'f.media_type', 'f.data', 'f.company_id', 'd.id as document_id', 'd.sha256', 'd.storage')) as
+    | { name: string; media_type: string; data: Buffer | null; company_id: number; document_id: number | null; sha256: string; storage: StorageKind }
+    | undefined;
+  if (!row) return undefined;
+  // the bytes live in the document store (modules/files, migration 013), once per company
+  const data = row.data ?? (await documentBytes(tx, row.company_id, { id: row.document_id!, sha256: row.sha256, storage: row.storage }));
+  return { name: row.name, media_type: row.media_type, data };
 }

@@ -6,6 +6,7 @@ import { nextNumber } from '../../db/sequences.ts';
 import { DEFAULT_NUMBER_FORMATS } from '../../domain/numbering.ts';
 import type { auditRow } from '../../db/audit.ts';
 import type { FileContent } from './dataUri.ts';
+import { putDocument } from '../files/store.ts';
 import type { LedgerLine, Posting, Vc } from './posting.ts';
 import type { ResolvedLine, ResolvedTransaction } from './rules.ts';
 import { conflict } from '../../domain/errors.ts';
@@ -268,11 +269,13 @@ export async function insertFiles(tx: Tx, companyId: number, id: number, files: 
     return true;
   });
   if (fresh.length === 0) return 0;
-  await tx('arap_files').insert(
-    fresh.map((f) => ({
-      company_id: companyId, transaction_id: id, name: f.name, media_type: f.mediaType, size: f.data.length, data: f.data, sha256: f.sha256,
-    })),
-  );
+  // the bytes go to the document store, once per company (modules/files); the row links the document
+  const rows = [];
+  for (const f of fresh) {
+    const doc = await putDocument(tx, companyId, f, 'upload');
+    rows.push({ company_id: companyId, transaction_id: id, name: f.name, media_type: f.mediaType, size: f.data.length, sha256: f.sha256, document_id: doc.id });
+  }
+  await tx('arap_files').insert(rows);
   return fresh.length;
 }
 

@@ -1,0 +1,228 @@
+import { electronicFormatIBAN, isValidIBAN } from 'ibantools';
+import { compactReference, isCreditorReference, isQrIban, isQrReference } from '@ledger/shared/references';
+import type { Proposal } from '@ledger/shared/schemas/files';
+import { DomainError } from '../../domain/errors.ts';
+
+/**
+ * The pure rules of the inbox: what a file is (by its bytes), what a Swiss QR-bill payload
+ * says (Swiss Implementation Guidelines QR-bill 2.3, `SPC` version 0200; Swico S1 billing
+ * information) and the bill it proposes.
+ */
+
+export type InboxMediaType = 'application/pdf' | 'image/png' | 'image/jpeg';
+
+/**
+ * The media type the bytes are, whatever the upload declared: a PDF starts with `%PDF-`
+ * (within its first 1024 bytes, as readers accept), PNG and JPEG with their signatures.
+ * Anything else is 415.
+ */
+export function sniffMediaType(data: Buffer, declared: string | undefined): InboxMediaType {
+  if (data.length >= 8 && data.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'image/png';
+  if (data.length >= 3 && data[0] === 0xff && data[1] === 0xd8 && data[2] === 0xff) return 'image/jpeg';
+  if (data.subarray(0, 1024).includes('%PDF-')) return 'application/pdf';
+  throw new DomainError(
+    'unsupported_media_type',
+    `The inbox takes PDF, PNG or JPEG files; these bytes${declared ? ` (declared ${declared})` : ''} are none of them.`,
+  );
+}
+
+// --- the QR-bill payload ------------------------------------------------------------------
+
+export interface QrAddress {
+  name: string;
+  street?: string;
+  house_number?: string;
+  zip?: string;
+  city?: string;
+  country?: string;
+}
+
+export interface Billing {
+  document_number?: string;
+  document_date?: string;
+  customer_reference?: string;
+  vat_number?: string;
+  payment_days?: number;
+}
+
+export interface QrBill {
+  iban: string;
+  creditor: QrAddress;
+  /** two decimals, as in the payload ("1234.50"); absent when the bill leaves it open */
+  amount?: string;
+  currency: 'CHF' | 'EUR';
+  debtor?: QrAddress;
+  reference_type: 'QRR' | 'SCOR' | 'NON';
+  reference?: string;
+  message?: string;
+  billing_information?: string;
+  billing?: Billing;
+}
+
+/** A QR code that is a Swiss QR-bill but breaks its rules: why, for the entry's `reason`. */
+export class QrBillInvalid extends Error {}
+
+export const isSwissQrPayload = (text: string) => /^\uFEFF?SPC\r?\n/.test(text);
+
+/** Addresses: type S (structured: street, house number, zip, city) or K (combined: two lines). */
+function address(f: string[], at: number, what: string): QrAddress | undefined {
+  const [type, name, l1, l2, zip, city, country] = f.slice(at, at + 7).map((s) => (s ?? '').trim());
+  if (!type && !name) return undefined;
+  if (type !== 'S' && type !== 'K') throw new QrBillInvalid(`${what} address type must be S or K, got "${type}"`);
+  if (!name) throw new QrBillInvalid(`${what} name is missing`);
+  if (!/^[A-Z]{2}$/.test(country ?? '')) throw new QrBillInvalid(`${what} country must be a two-letter code, got "${country}"`);
+  if (type === 'K' && (zip || city)) throw new QrBillInvalid(`${what} combined address (K) must leave postal code and town empty`);
+  if (type === 'S' && (!zip || !city)) throw new QrBillInvalid(`${what} structured address (S) needs postal code and town`);
+  const out: QrAddress = { name };
+  if (l1) out.street = l1;
+  if (l2) out.house_number = l2;
+  if (zip) out.zip = zip;
+  if (city) out.city = city;
+  out.country = country;
+  return out;
+}
+
+/**
+ * Parses and validates a QR-bill payload: header SPC/0200/1, a valid CH/LI IBAN, the
+ * creditor, amount (0.01–999999999.99 with two decimals, or empty), currency CHF/EUR, the
+ * reference by type (QRR: 27 digits with the mod-10 check digit, only with a QR-IBAN;
+ * SCOR: RF + mod-97, not with a QR-IBAN; NON: none), the EPD trailer.
+ */
+export function parseQrBill(text: string): QrBill {
+  const f = text.replace(/^\uFEFF/, '').split(/\r\n|\n|\r/);
+  if (f[0] !== 'SPC') throw new QrBillInvalid('not a Swiss QR-bill (no SPC header)');
+  if (!/^02\d\d$/.test(f[1] ?? '')) throw new QrBillInvalid(`QR-bill version ${f[1]} is not supported (0200)`);
+  if (f[2] !== '1') throw new QrBillInvalid(`QR-bill coding type must be 1, got "${f[2]}"`);
+  const iban = electronicFormatIBAN(f[3] ?? '') ?? '';
+  if (!/^(CH|LI)/.test(iban) || !isValidIBAN(iban)) throw new QrBillInvalid(`the IBAN "${f[3]}" is not a valid Swiss or Liechtenstein IBAN`);
+  const creditor = address(f, 4, 'creditor');
+  if (!creditor) throw new QrBillInvalid('the creditor is missing');
+  const rawAmount = (f[18] ?? '').trim();
+  if (rawAmount && (!/^\d{1,9}\.\d{2}$/.test(rawAmount) || /^0+\.00$/.test(rawAmount))) {
+    throw new QrBillInvalid(`the amount "${rawAmount}" must be 0.01–999999999.99 with two decimals`);
+  }
+  const currency = f[19];
+  if (currency !== 'CHF' && currency !== 'EUR') throw new QrBillInvalid(`the currency must be CHF or EUR, got "${currency}"`);
+  const debtor = address(f, 20, 'debtor');
+  const refType = f[27];
+  const reference = compactReference(f[28] ?? '');
+  const qrIban = isQrIban(iban);
+  if (refType === 'QRR') {
+    if (!qrIban) throw new QrBillInvalid('a QR reference (QRR) needs a QR-IBAN');
+    if (!isQrReference(reference)) throw new QrBillInvalid(`the QR reference "${f[28]}" is not 27 digits with a valid check digit`);
+  } else if (refType === 'SCOR') {
+    if (qrIban) throw new QrBillInvalid('a QR-IBAN needs a QR reference (QRR)');
+    if (!isCreditorReference(reference)) throw new QrBillInvalid(`the creditor reference "${f[28]}" has a wrong check digit or form`);
+  } else if (refType === 'NON') {
+    if (qrIban) throw new QrBillInvalid('a QR-IBAN needs a QR reference (QRR)');
+    if (reference) throw new QrBillInvalid('reference type NON must carry no reference');
+  } else {
+    throw new QrBillInvalid(`the reference type must be QRR, SCOR or NON, got "${refType}"`);
+  }
+  if (f[30] !== 'EPD') throw new QrBillInvalid('the QR-bill trailer EPD is missing');
+  const message = (f[29] ?? '').trim();
+  const billingInformation = (f[31] ?? '').trim();
+  const bill: QrBill = { iban, creditor, currency, reference_type: refType };
+  if (rawAmount) bill.amount = rawAmount;
+  if (debtor) bill.debtor = debtor;
+  if (reference) bill.reference = reference;
+  if (message) bill.message = message;
+  if (billingInformation) {
+    bill.billing_information = billingInformation;
+    const billing = parseBillingInformation(billingInformation);
+    if (billing) bill.billing = billing;
+  }
+  return bill;
+}
+
+/** A YYMMDD date of the billing information as yyyy-mm-dd (20YY), or undefined when it is no date. */
+function swicoDate(s: string | undefined): string | undefined {
+  const m = /^(\d{2})(\d{2})(\d{2})/.exec(s ?? '');
+  if (!m) return undefined;
+  const iso = `20${m[1]}-${m[2]}-${m[3]}`;
+  const d = new Date(`${iso}T00:00:00Z`);
+  return Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== iso ? undefined : iso;
+}
+
+/**
+ * Swico S1 billing information (`//S1/10/10201409/11/190512/30/106017086/40/2:10;0:30`):
+ * /10/ invoice number, /11/ invoice date (YYMMDD; the first of a period), /20/ customer
+ * reference, /30/ the creditor's UID, /40/ conditions (discount %:days; the 0 % one is
+ * the net payment term). Other syntaxes and tags are kept as text only.
+ */
+export function parseBillingInformation(s: string): Billing | undefined {
+  if (!s.startsWith('//S1/')) return undefined;
+  const tags = new Map<string, string>();
+  // values escape a slash as \/
+  const parts = s.slice('//S1/'.length).split(/(?<!\\)\//).map((p) => p.replace(/\\\//g, '/'));
+  for (let i = 0; i + 1 < parts.length; i += 2) tags.set(parts[i]!, parts[i + 1]!);
+  const out: Billing = {};
+  if (tags.get('10')) out.document_number = tags.get('10')!;
+  const date = swicoDate(tags.get('11'));
+  if (date) out.document_date = date;
+  if (tags.get('20')) out.customer_reference = tags.get('20')!;
+  if (tags.get('30')) out.vat_number = `CHE-${tags.get('30')!.replace(/^(\d{3})(\d{3})(\d{3})$/, '$1.$2.$3')}`;
+  const net = (tags.get('40') ?? '').split(';').map((c) => c.split(':')).find(([pct]) => Number(pct) === 0);
+  if (net && /^\d{1,4}$/.test(net[1] ?? '')) out.payment_days = Number(net[1]);
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
+// --- the proposal -------------------------------------------------------------------------
+
+export interface VendorMatch {
+  id: number;
+  vendornumber: string;
+  name: string;
+  matched_by: 'iban' | 'name';
+  /** the vendor's bank account with the QR-bill's IBAN, when it has one */
+  bank_account_id?: number;
+}
+
+export interface UsualAccounts {
+  account: string;
+  taxAccount?: string;
+  source: 'last_bill' | 'default';
+}
+
+const addDays = (iso: string, days: number) => new Date(Date.parse(`${iso}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+
+/**
+ * The draft bill a QR-bill proposes: dated the billing information's invoice date (else
+ * today), due after its net payment term; the amount as one gross line on the vendor's
+ * usual expense and tax accounts; the document number from the billing information, else
+ * the reference; the vendor's bank account and the reference for the payment file.
+ */
+export function proposeBill(qr: QrBill, vendor: VendorMatch | null, accounts: UsualAccounts | null, today: string): Proposal {
+  const invDate = qr.billing?.document_date ?? today;
+  const documentNumber = qr.billing?.document_number ?? qr.reference;
+  const description = [qr.creditor.name, qr.message].filter(Boolean).join(': ');
+  const bill: Proposal['bill'] = { invDate, curr: qr.currency, taxincluded: true };
+  if (vendor) bill.vendor_id = vendor.id;
+  if (qr.billing?.payment_days !== undefined) bill.dueDate = addDays(invDate, qr.billing.payment_days);
+  if (documentNumber) bill.documentNumber = documentNumber.slice(0, 100);
+  if (description) bill.description = description.slice(0, 2000);
+  if (qr.amount && accounts) {
+    bill.lines = [{ account: accounts.account, amount: Number(qr.amount), ...(accounts.taxAccount ? { taxAccount: accounts.taxAccount } : {}) }];
+  }
+  if (vendor?.bank_account_id) bill.vc_bank_id = vendor.bank_account_id;
+  if (qr.reference) bill.paymentReference = qr.reference;
+  const proposal: Proposal = { bill, account_source: accounts?.source ?? 'none' };
+  if (!vendor) {
+    const c = qr.creditor;
+    // a combined (K) address: line 1 is street and number, line 2 "postal code town"
+    const town = c.zip ? undefined : /^([0-9]{4,5})\s+(.+)$/.exec(c.house_number ?? '');
+    const zip = c.zip ?? town?.[1];
+    const city = c.city ?? town?.[2];
+    proposal.new_vendor = {
+      name: c.name.slice(0, 200),
+      ...(c.street ? { address1: c.street.slice(0, 200) } : {}),
+      ...(c.house_number && !town ? { street: c.house_number.slice(0, 50) } : {}),
+      ...(zip ? { zipcode: zip.slice(0, 20) } : {}),
+      ...(city ? { city: city.slice(0, 100) } : {}),
+      ...(c.country ? { country: c.country } : {}),
+      ...(qr.billing?.vat_number ? { taxnumber: qr.billing.vat_number } : {}),
+    };
+  }
+  if (!vendor?.bank_account_id) proposal.new_bank_account = { iban: qr.iban };
+  return proposal;
+}

@@ -1,0 +1,214 @@
+import type { InboxBook, InboxStatus, Proposal } from '@ledger/shared/schemas/files';
+import type { TransactionInput } from '@ledger/shared';
+import type { Tx } from '../../db/knex.ts';
+import type { ListPage } from '../../db/listOrder.ts';
+import { recordAudit } from '../../db/audit.ts';
+import { authorize } from '../../domain/access.ts';
+import { conflict, notFound, ruleInvalid } from '../../domain/errors.ts';
+import type { ServiceContext } from '../serviceContext.ts';
+import { documentBytes, putDocument } from '../files/store.ts';
+import { enqueueJob } from '../mail/queue.ts';
+import { addParty } from '../parties/service.ts';
+import { addVendorBankAccount } from '../bankAccounts/service.ts';
+import { createTransaction, today, type WriteContext } from '../transactions/service.ts';
+import { extractFile, UnreadableFile, type Extraction } from './extract.ts';
+import { isSwissQrPayload, parseQrBill, proposeBill, QrBillInvalid, type InboxMediaType, type QrBill, type VendorMatch } from './rules.ts';
+import { bankAccountOf, entryRow, insertEntry, listEntries, updateEntry, usualAccounts, vendorByIban, vendorByName, type EntryRow } from './store.ts';
+
+/**
+ * The AI inbox workflow: upload (document + entry + extraction job in one transaction),
+ * extraction (the job: read the file outside any transaction, then record the result),
+ * booking (the proposal becomes a draft vendor transaction with the file) and discarding.
+ */
+
+export interface ExtractJob {
+  companyId: number;
+  entryId: number;
+}
+
+/** Longest text kept of a PDF. */
+const TEXT_LIMIT = 4000;
+
+export interface InboxUrls {
+  /** `{base_url}/documents`, absolute */
+  documents: string;
+}
+
+export function toEntryRead(row: EntryRow, urls: InboxUrls): Record<string, unknown> & { id: number } {
+  return {
+    id: row.id,
+    status: row.status,
+    document_id: row.document_id,
+    name: row.name,
+    media_type: row.media_type,
+    size: Number(row.size),
+    created_at: row.created_at.toISOString(),
+    ...(row.extracted_at ? { extracted_at: row.extracted_at.toISOString() } : {}),
+    ...(row.reason ? { reason: row.reason } : {}),
+    ...(row.text ? { text: row.text } : {}),
+    ...(row.extracted ? { extracted: row.extracted } : {}),
+    ...(row.transaction_id ? { transaction_id: row.transaction_id } : {}),
+    content_url: `${urls.documents}/${row.document_id}/content`,
+  };
+}
+
+async function requireEntry(tx: Tx, id: number, lock = false): Promise<EntryRow> {
+  const row = await entryRow(tx, id, { lock });
+  if (!row) throw notFound(`No inbox entry with id ${id}.`);
+  return row;
+}
+
+export interface Upload {
+  name: string;
+  mediaType: InboxMediaType;
+  data: Buffer;
+}
+
+/** Stores the file (once per content), adds the entry and queues its extraction: all or nothing. */
+export async function upload(c: ServiceContext, file: Upload, queue: string, urls: InboxUrls) {
+  const doc = await putDocument(c.tx, c.company.id, { name: file.name, mediaType: file.mediaType, data: file.data }, 'inbox');
+  const id = await insertEntry(c.tx, c.company.id, { documentId: doc.id, name: file.name, createdBy: c.actor.userId });
+  await enqueueJob(c.tx, queue, { companyId: c.company.id, entryId: id } satisfies ExtractJob);
+  await recordAudit(c.tx, c.company.id, c.actor, 'inbox_entry', id, 'upload', {
+    document_id: doc.id, name: file.name, media_type: file.mediaType, size: file.data.length, sha256: doc.sha256,
+  });
+  return toEntryRead(await requireEntry(c.tx, id), urls);
+}
+
+export async function listInbox(tx: Tx, q: { status?: InboxStatus; limit?: number; offset?: number; sort?: string }, urls: InboxUrls) {
+  const page = await listEntries(tx, q);
+  return { rows: page.rows.map((r) => toEntryRead(r, urls)), total: page.total } satisfies ListPage<unknown>;
+}
+
+export async function inboxEntry(tx: Tx, id: number, urls: InboxUrls) {
+  return toEntryRead(await requireEntry(tx, id), urls);
+}
+
+export async function discard(c: ServiceContext, id: number): Promise<void> {
+  const row = await requireEntry(c.tx, id, true);
+  if (row.status === 'discarded') return;
+  if (row.status === 'booked') throw conflict(`Inbox entry ${id} is booked (vendor transaction ${row.transaction_id}); reverse or delete the bill instead.`);
+  await updateEntry(c.tx, id, { status: 'discarded' });
+  await recordAudit(c.tx, c.company.id, c.actor, 'inbox_entry', id, 'discard', { previous_status: row.status });
+}
+
+// --- extraction -----------------------------------------------------------------------------
+
+/** What extraction found, ready to be recorded. */
+export type ExtractionResult =
+  | { kind: 'failed'; reason: string; text?: string }
+  | { kind: 'text'; text: string }
+  | { kind: 'qr_bill'; text: string; qr: QrBill };
+
+/** Reads a file: never throws for what is wrong with the file itself. */
+export async function readInboxFile(data: Buffer, mediaType: InboxMediaType): Promise<ExtractionResult> {
+  let found: Extraction;
+  try {
+    found = await extractFile(data, mediaType);
+  } catch (err) {
+    if (err instanceof UnreadableFile) return { kind: 'failed', reason: err.message };
+    throw err;
+  }
+  const text = found.text.slice(0, TEXT_LIMIT);
+  const payload = found.qrCodes.find(isSwissQrPayload);
+  if (!payload) return { kind: 'text', text };
+  try {
+    return { kind: 'qr_bill', text, qr: parseQrBill(payload) };
+  } catch (err) {
+    if (err instanceof QrBillInvalid) return { kind: 'failed', reason: `The QR-bill is not valid: ${err.message}.`, text };
+    throw err;
+  }
+}
+
+async function matchVendor(tx: Tx, qr: QrBill): Promise<VendorMatch | null> {
+  const byIban = await vendorByIban(tx, qr.iban);
+  if (byIban) return byIban;
+  const byName = await vendorByName(tx, qr.creditor.name);
+  if (!byName) return null;
+  const account = await bankAccountOf(tx, byName.id, qr.iban);
+  return account ? { ...byName, bank_account_id: account } : byName;
+}
+
+/** The `extracted` object of an entry: the QR-bill, the vendor it matches, the proposed bill. */
+export async function describeQrBill(tx: Tx, qr: QrBill, date: string): Promise<Record<string, unknown>> {
+  const vendor = await matchVendor(tx, qr);
+  const accounts = await usualAccounts(tx, vendor?.id);
+  const proposal = proposeBill(qr, vendor, accounts, date);
+  const { amount, ...rest } = qr;
+  const { bank_account_id: _b, ...vendorRead } = vendor ?? { bank_account_id: undefined };
+  return {
+    ...rest,
+    // the payload's two-decimal amount as a JSON number (read shapes carry numbers, not strings)
+    ...(amount ? { amount: Number(amount) } : {}),
+    vendor: vendor ? vendorRead : null,
+    proposal,
+  };
+}
+
+/** Loads what the job needs; undefined when the entry is gone or no longer new (a job delivered again). */
+export async function loadForExtraction(tx: Tx, companyId: number, id: number): Promise<{ data: Buffer; mediaType: InboxMediaType } | undefined> {
+  const row = await entryRow(tx, id);
+  if (!row || row.status !== 'new') return undefined;
+  return { data: await documentBytes(tx, companyId, { id: row.document_id, sha256: row.sha256, storage: row.storage }), mediaType: row.media_type };
+}
+
+/** Records the result, unless the entry moved on meanwhile (discarded while extraction ran). */
+export async function recordExtraction(tx: Tx, id: number, result: ExtractionResult, date: string): Promise<InboxStatus | undefined> {
+  const row = await entryRow(tx, id, { lock: true });
+  if (!row || row.status !== 'new') return undefined;
+  const at = tx.raw('now()');
+  if (result.kind === 'failed') {
+    await updateEntry(tx, id, { status: 'failed', reason: result.reason.slice(0, 1000), text: result.text || null, extracted_at: at });
+    return 'failed';
+  }
+  const extracted = result.kind === 'qr_bill' ? await describeQrBill(tx, result.qr, date) : null;
+  await updateEntry(tx, id, { status: 'extracted', text: result.text || null, extracted, extracted_at: at });
+  return 'extracted';
+}
+
+// --- booking --------------------------------------------------------------------------------
+
+type Bill = Record<string, unknown> & { vendor_id?: number; vendornumber?: string; vc_bank_id?: number; lines?: unknown[] };
+
+/**
+ * Creates the draft bill of an extracted entry: the proposal with the overrides on top.
+ * Without a vendor in the overrides the proposal's vendor is used, or its new vendor is
+ * created (needs vendors.add_vendor). The vendor gets the QR-bill's IBAN as bank account
+ * unless it has it (or the overrides name one), so the bill can go into a payment file.
+ */
+export async function book(c: WriteContext, id: number, body: InboxBook): Promise<{ id: number; transaction_id: number; vendor_id: number }> {
+  const row = await requireEntry(c.tx, id, true);
+  if (row.status === 'booked') throw conflict(`Inbox entry ${id} is already booked as vendor transaction ${row.transaction_id}.`);
+  if (row.status !== 'extracted') throw conflict(`Inbox entry ${id} is ${row.status}; only extracted entries can be booked.`);
+  const extracted = row.extracted as { iban?: string; proposal?: Proposal } | null;
+  const proposal = extracted?.proposal;
+  const overrides = (body.overrides ?? {}) as Bill;
+  const vendorOverridden = overrides.vendor_id !== undefined || overrides.vendornumber !== undefined;
+  const bill: Bill = { invDate: today(), ...(proposal?.bill ?? {}), ...overrides };
+  if (vendorOverridden) {
+    // the proposal's vendor and its bank account are replaced by the override's
+    if (overrides.vendor_id === undefined) delete bill.vendor_id;
+    if (overrides.vendornumber === undefined) delete bill.vendornumber;
+    if (overrides.vc_bank_id === undefined) delete bill.vc_bank_id;
+  }
+  let vendorId = bill.vendor_id;
+  if (vendorId === undefined && bill.vendornumber === undefined) {
+    if (!proposal?.new_vendor) throw ruleInvalid('The entry names no vendor: give overrides.vendor_id.', '/overrides/vendor_id');
+    authorize(c.actor, 'vendors.add_vendor', null);
+    vendorId = (await addParty(c, 'vendor', proposal.new_vendor)).id;
+    bill.vendor_id = vendorId;
+  }
+  if (!bill.lines) throw ruleInvalid('The proposal has no amount or no expense account: give overrides.lines.', '/overrides/lines');
+  if (vendorId === undefined) {
+    const found = (await c.tx('parties').where({ vc: 'vendor', number: bill.vendornumber }).first('id')) as { id: number } | undefined;
+    vendorId = found?.id;
+  }
+  if (extracted?.iban && bill.vc_bank_id === undefined && vendorId !== undefined) {
+    bill.vc_bank_id = (await bankAccountOf(c.tx, vendorId, extracted.iban)) ?? (await addVendorBankAccount(c, vendorId, { iban: extracted.iban })).id;
+  }
+  const data = await documentBytes(c.tx, c.company.id, { id: row.document_id, sha256: row.sha256, storage: row.storage });
+  const created = await createTransaction(c, { input: bill as unknown as TransactionInput, files: [{ name: row.name, mediaType: row.media_type, data }] });
+  await updateEntry(c.tx, id, { status: 'booked', transaction_id: created.id });
+  await recordAudit(c.tx, c.company.id, c.actor, 'inbox_entry', id, 'book', { transaction_id: created.id, vendor_id: vendorId ?? null });
+  return { id, transaction_id: created.id, vendor_id: vendorId! };
+}

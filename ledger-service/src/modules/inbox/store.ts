@@ -1,0 +1,112 @@
+import type { Knex } from 'knex';
+import type { InboxStatus } from '@ledger/shared/schemas/files';
+import type { Tx } from '../../db/knex.ts';
+import { orderBySql, type ListPage } from '../../db/listOrder.ts';
+import type { InboxMediaType, UsualAccounts, VendorMatch } from './rules.ts';
+
+/** The inbox's SQL (`inbox_entries`, migration 013) and the look-ups extraction needs. */
+
+export interface EntryRow {
+  id: number;
+  document_id: number;
+  name: string;
+  status: InboxStatus;
+  reason: string | null;
+  text: string | null;
+  extracted: Record<string, unknown> | null;
+  transaction_id: number | null;
+  created_at: Date;
+  extracted_at: Date | null;
+  media_type: InboxMediaType;
+  size: number;
+  sha256: string;
+  storage: 'postgres' | 'directory';
+}
+
+const ENTRY_COLUMNS = ['e.*', 'd.media_type', 'd.size', 'd.sha256', 'd.storage'];
+
+export async function insertEntry(tx: Tx, companyId: number, e: { documentId: number; name: string; createdBy: number | null }): Promise<number> {
+  const [row] = (await tx('inbox_entries')
+    .insert({ company_id: companyId, document_id: e.documentId, name: e.name, created_by: e.createdBy })
+    .returning('id')) as { id: number }[];
+  return row!.id;
+}
+
+export async function entryRow(tx: Tx, id: number, opts: { lock?: boolean } = {}): Promise<EntryRow | undefined> {
+  const q = tx('inbox_entries as e').join('documents as d', 'd.id', 'e.document_id').where('e.id', id).first(ENTRY_COLUMNS);
+  if (opts.lock) q.forUpdate('e');
+  return (await q) as EntryRow | undefined;
+}
+
+const ENTRY_ORDER = { created_at: 'e.created_at', id: 'e.id' };
+
+export async function listEntries(tx: Tx, q: { status?: InboxStatus; limit?: number; offset?: number; sort?: string }): Promise<ListPage<EntryRow>> {
+  const where = (b: Knex.QueryBuilder) => (q.status ? b.where('e.status', q.status) : b);
+  const rows = (await where(tx('inbox_entries as e').join('documents as d', 'd.id', 'e.document_id'))
+    .select(ENTRY_COLUMNS)
+    .orderByRaw(orderBySql(q.sort ?? '-created_at', ENTRY_ORDER, 'e.id'))
+    .limit(q.limit ?? 100)
+    .offset(q.offset ?? 0)) as EntryRow[];
+  const [{ n }] = (await where(tx('inbox_entries as e')).count({ n: '*' })) as [{ n: string | number }];
+  return { rows, total: Number(n) };
+}
+
+export async function updateEntry(tx: Tx, id: number, fields: Partial<Pick<EntryRow, 'status' | 'reason' | 'text' | 'transaction_id'>> & { extracted?: unknown; extracted_at?: Knex.Raw }): Promise<void> {
+  const values: Record<string, unknown> = { ...fields, updated_at: tx.fn.now() };
+  if ('extracted' in fields) values.extracted = fields.extracted === null ? null : JSON.stringify(fields.extracted);
+  await tx('inbox_entries').where({ id }).update(values);
+}
+
+/** The vendor owning a bank account with this IBAN (the oldest account first). */
+export async function vendorByIban(tx: Tx, iban: string): Promise<VendorMatch | undefined> {
+  const row = (await tx('vendor_bank_accounts as b')
+    .join('parties as p', 'p.id', 'b.party_id')
+    .where({ 'p.vc': 'vendor' })
+    .whereRaw(`upper(replace(b.iban, ' ', '')) = ?`, [iban])
+    .orderBy('b.id')
+    .first('p.id', 'p.number', 'p.name', 'b.id as bank_account_id')) as { id: number; number: string; name: string; bank_account_id: number } | undefined;
+  return row && { id: row.id, vendornumber: row.number, name: row.name, matched_by: 'iban', bank_account_id: row.bank_account_id };
+}
+
+/** A vendor of this name (case and surrounding spaces ignored), the oldest first. */
+export async function vendorByName(tx: Tx, name: string): Promise<VendorMatch | undefined> {
+  const row = (await tx('parties')
+    .where({ vc: 'vendor' })
+    .whereRaw('lower(trim(name)) = lower(trim(?))', [name])
+    .orderBy('id')
+    .first('id', 'number', 'name')) as { id: number; number: string; name: string } | undefined;
+  return row && { id: row.id, vendornumber: row.number, name: row.name, matched_by: 'name' };
+}
+
+export async function bankAccountOf(tx: Tx, vendorId: number, iban: string): Promise<number | undefined> {
+  const row = (await tx('vendor_bank_accounts')
+    .where({ party_id: vendorId })
+    .whereRaw(`upper(replace(iban, ' ', '')) = ?`, [iban])
+    .orderBy('id')
+    .first('id')) as { id: number } | undefined;
+  return row?.id;
+}
+
+/**
+ * The vendor's usual accounts: the first line of its last posted bill (AP transaction or
+ * invoice); without one, the chart's first expense account open to AP lines.
+ */
+export async function usualAccounts(tx: Tx, vendorId: number | undefined): Promise<UsualAccounts | null> {
+  if (vendorId !== undefined) {
+    const last = (await tx('arap_transactions as t')
+      .join('arap_lines as l', 'l.transaction_id', 't.id')
+      .join('accounts as a', 'a.id', 'l.account_id')
+      .leftJoin('accounts as ta', 'ta.id', 'l.tax_account_id')
+      .where({ 't.vc': 'vendor', 't.party_id': vendorId, 't.status': 'posted' })
+      .whereNull('t.reversal_of_id')
+      .orderBy([{ column: 't.inv_date', order: 'desc' }, { column: 't.id', order: 'desc' }, { column: 'l.position', order: 'asc' }])
+      .first('a.accno', 'ta.accno as tax_accno')) as { accno: string; tax_accno: string | null } | undefined;
+    if (last) return { account: last.accno, ...(last.tax_accno ? { taxAccount: last.tax_accno } : {}), source: 'last_bill' };
+  }
+  const fallback = (await tx('accounts')
+    .where({ category: 'E' })
+    .whereRaw(`(':' || link || ':') like '%:AP_amount:%'`)
+    .orderBy('accno')
+    .first('accno')) as { accno: string } | undefined;
+  return fallback ? { account: fallback.accno, source: 'default' } : null;
+}

@@ -1,0 +1,77 @@
+import type PgBoss from 'pg-boss';
+import { withTenant, type Db } from '../../db/knex.ts';
+import { INBOX_QUEUE, INBOX_QUEUE_OPTIONS } from '../../db/migrations/013_documents.ts';
+import type { Logger } from '../../logger.ts';
+import { createQueueClient } from '../mail/queue.ts';
+import { today } from '../transactions/service.ts';
+import { loadForExtraction, readInboxFile, recordExtraction, type ExtractJob } from './service.ts';
+
+/**
+ * Extraction of inbox uploads from the durable queue (pg-boss, the mechanism of the mail
+ * outbox with its own queue): one job per entry, written in the upload's transaction, so an
+ * upload answers at once and its extraction survives restarts. Every ledger process works
+ * the queue; pg-boss hands each job to one of them. The file is read outside any database
+ * transaction; the result is recorded in a short one. What is wrong with a file (corrupt
+ * PDF, invalid QR-bill) is a result (`failed` with its reason), not a job failure: only
+ * outages are retried.
+ */
+export interface InboxWorkerOptions {
+  queue?: string;
+  /** how often an idle worker looks for jobs, seconds */
+  pollingIntervalSeconds?: number;
+}
+
+export interface InboxWorker {
+  /** resolves once the worker takes jobs (or gave up starting: it retries in the background) */
+  ready: Promise<void>;
+  stop(): Promise<void>;
+}
+
+export function startInboxWorker(deps: { db: Db; databaseUrl: string; log: Logger; options?: InboxWorkerOptions }): InboxWorker {
+  const { db, log } = deps;
+  const queue = deps.options?.queue ?? INBOX_QUEUE;
+  let boss: PgBoss | undefined;
+  let stopped = false;
+  let retryTimer: NodeJS.Timeout | undefined;
+
+  const start = async (): Promise<void> => {
+    const client = createQueueClient(deps.databaseUrl);
+    client.on('error', (err: Error) => log.error({ err }, 'inbox queue error'));
+    try {
+      await client.start();
+      await client.createQueue(queue, { name: queue, ...INBOX_QUEUE_OPTIONS } as PgBoss.Queue);
+      await client.work<ExtractJob>(queue, { batchSize: 1, pollingIntervalSeconds: deps.options?.pollingIntervalSeconds ?? 1 }, async (jobs) => {
+        for (const job of jobs) await extractOne(db, log, job.data);
+      });
+    } catch (err) {
+      log.warn({ err }, 'inbox worker could not start; retrying in 10 s');
+      await client.stop({ graceful: false, wait: true }).catch(() => {});
+      if (!stopped) retryTimer = setTimeout(() => void (started = start()), 10_000);
+      return;
+    }
+    boss = client;
+    if (stopped) await client.stop({ graceful: true, wait: true, timeout: 10_000 });
+  };
+  let started = start();
+
+  return {
+    ready: started,
+    async stop() {
+      stopped = true;
+      clearTimeout(retryTimer);
+      await started;
+      await boss?.stop({ graceful: true, wait: true, timeout: 10_000 });
+    },
+  };
+}
+
+/** One entry: load, read the file, record the result. Database errors throw (pg-boss retries). */
+export async function extractOne(db: Db, log: Logger, job: ExtractJob): Promise<void> {
+  const { companyId, entryId } = job;
+  const file = await withTenant(db, companyId, (tx) => loadForExtraction(tx, companyId, entryId));
+  if (!file) return;
+  const started = performance.now();
+  const result = await readInboxFile(file.data, file.mediaType);
+  const status = await withTenant(db, companyId, (tx) => recordExtraction(tx, entryId, result, today()));
+  log.info({ companyId, entryId, status, result: result.kind, ms: Math.round(performance.now() - started) }, 'inbox entry read');
+}
