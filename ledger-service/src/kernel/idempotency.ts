@@ -27,6 +27,7 @@ import type { Context } from 'koa';
 import type { Tx } from '../db/knex.ts';
 import type { Actor } from '../domain/actor.ts';
 import { decryptSecret, encryptSecret } from '../domain/secrets.ts';
+import { canonicalJson } from '@ledger/shared/canonicalJson';
 import { ApiError, apiErrorBody, toApiError } from './errors.ts';
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
@@ -78,18 +79,6 @@ export function idempotencyKeyOf(ctx: Context): string | undefined {
  */
 export function callerOf(actor: Actor): string {
   return actor.via.kind === 'api_key' ? `key:${actor.via.id}` : `user:${actor.userId}`;
-}
-
-/** JSON with object keys sorted at every level, so key order in the body does not matter. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value ?? null);
 }
 
 interface UploadedFile {

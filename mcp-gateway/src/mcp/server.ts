@@ -5,7 +5,7 @@
 import { McpServer, type CallToolResult } from '@modelcontextprotocol/server';
 import type { CatalogueTool } from './tools/catalogue.ts';
 import { toolError, toToolResult } from './tools/result.ts';
-import { buildLedgerRequest } from './tools/request.ts';
+import { buildLedgerRequest, idempotencyKeyFor } from './tools/request.ts';
 import { toolAnnotations, type ToolAnnotations } from './tools/declare.ts';
 import type { McpConnection, McpDeps } from './types.ts';
 
@@ -21,12 +21,15 @@ async function runTool(
   connection: McpConnection,
   tool: CatalogueTool,
   input: Record<string, unknown>,
+  /** the JSON-RPC id of the tools/call: with the connection, it keys the ledger write */
+  rpcId: string | number,
 ): Promise<CallToolResult> {
   const { declaration } = tool;
   const request = buildLedgerRequest(declaration, connection.dataset, input);
+  const key = idempotencyKeyFor(connection.id, rpcId, declaration.name, request);
   const started = performance.now();
   try {
-    const res = await deps.callLedger(connection, request.method, request.path, request.body);
+    const res = await deps.callLedger(connection, request.method, request.path, request.body, key ? { 'Idempotency-Key': key } : undefined);
     if (res.status >= 500) {
       deps.log.error({ conn: connection.id, tool: declaration.name, status: res.status }, 'ledger error during MCP tool call');
     }
@@ -78,7 +81,7 @@ export function buildMcpServer(
 ): McpServer {
   const server = new McpServer(SERVER_INFO, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
   for (const tool of tools) {
-    server.registerTool(tool.declaration.name, toolConfig(tool), (args: Record<string, unknown>) => runTool(deps, connection, tool, args));
+    server.registerTool(tool.declaration.name, toolConfig(tool), (args: Record<string, unknown>, ctx) => runTool(deps, connection, tool, args, ctx.mcpReq.id));
   }
   return server;
 }

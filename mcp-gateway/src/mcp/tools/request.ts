@@ -1,4 +1,6 @@
 /** Turns a tool declaration and validated input into the ledger REST request. */
+import { createHash } from 'node:crypto';
+import { canonicalJson } from '@ledger/shared/canonicalJson';
 import type { LedgerMethod } from '../types.ts';
 import type { ResolvedTool, ToolInput } from './declare.ts';
 
@@ -31,4 +33,19 @@ export function buildLedgerRequest(tool: Pick<ResolvedTool, 'name' | 'rest'>, da
   const { method } = tool.rest;
   if (method === 'GET' || method === 'DELETE') return { method, path: base + queryString(rest) };
   return { method, path: base, body: { ...rest, ...tool.rest.fixedBody } };
+}
+
+/**
+ * The Idempotency-Key a write tool sends with its ledger POST (docs/mcp.md "Retries"): a
+ * hash of the connection, the JSON-RPC request id (with its type: 7 and "7" are different
+ * ids), the tool and the request it makes. An assistant retrying a `tools/call` — same id,
+ * same arguments, at any gateway replica — gets the ledger's kept answer instead of a second
+ * booking. The arguments are part of the key because JSON-RPC ids restart with every MCP
+ * session (SDK clients count from 0): without them a new conversation's first call would
+ * meet the last one's key and be refused as "another request". Reads send no key.
+ */
+export function idempotencyKeyFor(connectionId: string, rpcId: string | number, tool: string, request: LedgerRequest): string | undefined {
+  if (request.method !== 'POST') return undefined;
+  const material = JSON.stringify([connectionId, typeof rpcId, String(rpcId), tool, request.method, request.path, canonicalJson(request.body ?? null)]);
+  return `mcp-${createHash('sha256').update(material).digest('base64url')}`;
 }
