@@ -7,6 +7,8 @@
  */
 import t from 'tap';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { migrateLatest, openDb } from '../src/db/knex.ts';
+import { migrationSource } from '../src/db/migrations/index.ts';
 import { authorize, Browser, defaultClient, pkce, postForm, postgresStore, REDIRECT, registerClient, startReplica, startStack, TEST_REDIS_URL, type Stack } from './helpers.ts';
 
 const REDIS_URL = TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -133,5 +135,21 @@ t.test('the MCP limit per connection counts across replicas', async (t) => {
     t.equal(over.status, 429, `the fifth in the minute is refused at ${base === a ? 'A' : 'B'}`);
     t.ok(Number(over.headers.get('retry-after')) >= 1);
     await over.body?.cancel();
+  }
+});
+
+t.test('replicas starting together on a fresh Postgres store: one migrates, every one starts', async (t) => {
+  const all = await migrationSource.getMigrations([]);
+  for (let round = 0; round < 3; round++) {
+    const store = await postgresStore();
+    const dbs = [0, 1, 2].map(() => openDb({ kind: 'postgres', url: store.url }));
+    try {
+      const applied = await Promise.all(dbs.map((db) => migrateLatest(db)));
+      t.same(applied.map((names) => names.length).sort((x, y) => x - y), [0, 0, all.length], `round ${round}: the migrations ran once`);
+      for (const db of dbs) t.same(await db('connections').select('id'), [], 'the schema is there for each');
+    } finally {
+      await Promise.all(dbs.map((db) => db.destroy()));
+      await store.drop();
+    }
   }
 });
