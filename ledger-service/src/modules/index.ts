@@ -3,6 +3,7 @@ import { authRoutes } from './auth/routes.ts';
 import { bankRoutes } from './bank/routes.ts';
 import { bankAccountRoutes } from './bankAccounts/routes.ts';
 import { bankTransactionRoutes } from './bankTransactions/routes.ts';
+import { paymentFileRoutes } from './paymentFiles/routes.ts';
 import { companyRoutes } from './company/routes.ts';
 import { documentRoutes } from './documents/routes.ts';
 import { fileRoutes } from './files/routes.ts';
@@ -22,4 +23,4 @@ import { transactionRoutes } from './transactions/routes.ts';
  * Every handler under /client/:dataset, one module per area. The kernel pairs them with
  * the contract list (shared/src/contracts): a contract without a handler fails start-up.
  */
-export const clientRoutes: Route[] = [...authRoutes, ...transactionRoutes, ...invoiceRoutes, ...documentRoutes, ...partyRoutes, ...bankAccountRoutes, ...serviceRoutes, ...systemRoutes, ...companyRoutes, ...bankRoutes, ...bankTransactionRoutes, ...mailRoutes, ...fileRoutes, ...inboxRoutes, ...paymentRoutes, ...journalRoutes, ...fiscalYearRoutes, ...reportRoutes];
+export const clientRoutes: Route[] = [...authRoutes, ...transactionRoutes, ...invoiceRoutes, ...documentRoutes, ...partyRoutes, ...bankAccountRoutes, ...serviceRoutes, ...systemRoutes, ...companyRoutes, ...bankRoutes, ...bankTransactionRoutes, ...paymentFileRoutes, ...mailRoutes, ...fileRoutes, ...inboxRoutes, ...paymentRoutes, ...journalRoutes, ...fiscalYearRoutes, ...reportRoutes];

@@ -7,6 +7,7 @@
 import type { Contract } from './contract.ts';
 import * as bank from './bank.ts';
 import * as bankTransactions from './bankTransactions.ts';
+import * as paymentFiles from './paymentFiles.ts';
 import * as company from './company.ts';
 import * as documents from './documents.ts';
 import * as files from './files.ts';
@@ -26,7 +27,7 @@ export * from './contract.ts';
 export * from './errorStatuses.ts';
 
 /** The contracts by name (`contracts.getParty`), for handlers and MCP tools. */
-export const contracts = { ...system, ...company, ...bank, ...bankTransactions, ...parties, ...services, ...transactions, ...invoices, ...documents, ...mail, ...inbox, ...files, ...payments, ...journal, ...fiscalYears, ...reports } as const;
+export const contracts = { ...system, ...company, ...bank, ...bankTransactions, ...paymentFiles, ...parties, ...services, ...transactions, ...invoices, ...documents, ...mail, ...inbox, ...files, ...payments, ...journal, ...fiscalYears, ...reports } as const;
 export type ContractName = keyof typeof contracts;
 
 export const CONTRACTS: readonly Contract[] = Object.values(contracts);

@@ -107,3 +107,60 @@ export const bankBookSchema = {
     },
   },
 } as const;
+
+export const paymentFileCreateSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['bank_account_id', 'execution_date'],
+  properties: {
+    bank_account_id: { ...idSchema, description: 'the company bank account to pay from (GET /bank/accounts)' },
+    execution_date: { ...dateSchema, description: 'requested execution date of the payments' },
+    document_ids: {
+      type: 'array', minItems: 1, maxItems: 10000, uniqueItems: true, items: idSchema,
+      description: 'pay these vendor documents; default all posted, open vendor documents with payment_file 1 and a vc_bank_id not in a file yet',
+    },
+  },
+} as const;
+
+export const paymentFileCreatedSchema = {
+  type: 'object',
+  required: ['id', 'count', 'total'],
+  properties: {
+    id: idSchema,
+    count: { type: 'integer', description: 'payments in the file (one per document)' },
+    total: { type: 'number', description: 'sum of the payments (the file\'s CtrlSum, whatever their currencies)' },
+  },
+} as const;
+
+export const paymentFileSchema = {
+  type: 'object',
+  required: ['id', 'bank_account_id', 'execution_date', 'message_id', 'count', 'total', 'created_at'],
+  properties: {
+    id: idSchema,
+    bank_account_id: idSchema,
+    execution_date: dateSchema,
+    message_id: { type: 'string', description: 'the file\'s MsgId' },
+    count: { type: 'integer' },
+    total: { type: 'number' },
+    created_at: { type: 'string', format: 'date-time' },
+    payments: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          document_id: idSchema, number: { type: 'string' }, end_to_end_id: { type: 'string' }, amount: { type: 'number' }, currency: { type: 'string' },
+        },
+      },
+    },
+  },
+} as const;
+
+export const paymentFileListQuerySchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    bank_account_id: idSchema,
+    sort: sortSchema(['id', 'execution_date'] as const, '-id', 'id or execution_date (then id)'),
+    ...pageQueryProperties,
+  },
+} as const;
