@@ -10,6 +10,7 @@ import { AREAS, scopeSatisfied } from '@ledger/shared';
 import { accountingTools } from './accounting.ts';
 import { bankTools } from './bank.ts';
 import { contactTools } from './contacts.ts';
+import { documentTools } from './documents.ts';
 import { invoiceTools } from './invoices.ts';
 import { journalTools, journalWriteTools } from './journal.ts';
 import { reportTools } from './reports.ts';
@@ -35,7 +36,7 @@ function createValidator(): AjvJsonSchemaValidator {
 
 /** Every declared tool, unresolved (the docs tables and the consistency tests read them too). */
 export const DECLARATIONS: readonly ToolDeclaration[] = [
-  ...accountingTools, ...journalTools, ...reportTools, ...journalWriteTools, ...invoiceTools, ...contactTools, ...bankTools].sort(
+  ...accountingTools, ...journalTools, ...reportTools, ...journalWriteTools, ...invoiceTools, ...contactTools, ...bankTools, ...documentTools].sort(
   (a, b) => AREAS.indexOf(a.area) - AREAS.indexOf(b.area),
 );
 
