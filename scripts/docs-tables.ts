@@ -80,9 +80,15 @@ function kind(tool: ResolvedTool): string {
   return a.readOnlyHint ? 'read-only' : a.destructiveHint ? 'destructive' : 'additive';
 }
 
+function restCells(tool: ResolvedTool): string {
+  const own = code(`${tool.rest.method} ${tool.rest.path}`);
+  const alt = tool.alternative;
+  return alt ? `${own}; with \`${alt.field}\`: ${code(`${alt.rest.method} ${alt.rest.path}`)}` : own;
+}
+
 export function renderToolTable(tools: readonly ResolvedTool[] = CATALOGUE.map((t) => t.declaration)): string {
   const rows = tools.map((t) => [
-    code(t.name), AREA_LABELS[t.area], t.access, toolScope(t), code(`${t.rest.method} ${t.rest.path}`), kind(t),
+    code(t.name), AREA_LABELS[t.area], t.access, toolScope(t), restCells(t), kind(t),
   ]);
   return table(['Tool', 'Area', 'Access', 'Scope', 'REST call (relative to `{base_url}`)', 'Kind'], rows);
 }

@@ -3,7 +3,8 @@
  * v1 with dynamic registration, v2 with a Client ID Metadata Document): 401 → protected-resource
  * metadata → authorization-server metadata → (registration) → authorize (sign-in with password +
  * TOTP, consent) → token → tools/list → create_vendor → create_bill → approve_bill;
- * create_customer → create_invoice (posted, two items) → get_invoice_pdf → email_invoice; ledger
+ * create_customer → create_invoice (draft, two items) → update_invoice (approve) → get_invoice_pdf →
+ * email_invoice → the mail at a loopback SMTP server; create_invoice with lines (an AR transaction); ledger
  * errors as tool errors; then REST with an API key and the audit log; refresh rotation; a token
  * bound to its company's MCP URL; and the end of the connection — disconnected from System →
  * Management → AI connections, or by reusing a rotated refresh token — seen by the client.
@@ -11,6 +12,7 @@
 import t, { type Test } from 'tap';
 import { Browser, authorizeInBrowser, parseForms } from './support/browser.ts';
 import { MCP_CLIENTS, type McpClientAdapter } from './support/mcpClients.ts';
+import { startSmtpTestServer } from '../../ledger-service/test/support/smtpServer.ts';
 import { startStack } from './support/processes.ts';
 import { mcpPost, tokenRequest } from './support/rawOAuth.ts';
 import { billFlow, createDemo, invoiceFlow, person, recordingFetch, rest, type DemoCompany } from './support/scenario.ts';
@@ -24,7 +26,10 @@ const GRANTED_TOOLS = [
 for (const adapter of MCP_CLIENTS) {
   t.test(adapter.title, async (t) => {
     const identity = await adapter.identify(t);
-    const stack = await startStack(t, identity.gatewayEnv);
+    // the ledger sends through a real SMTP server on loopback (its own mail queue: processes.ts)
+    const smtp = await startSmtpTestServer();
+    t.teardown(() => smtp.stop());
+    const stack = await startStack(t, identity.gatewayEnv, { env: { SMTP_URL: smtp.url } });
     const demo = await createDemo(stack);
     const other = await createDemo(stack);
     const mcpUrl = new URL(demo.mcp_url);
@@ -93,9 +98,11 @@ for (const adapter of MCP_CLIENTS) {
     const unknownVendor = await client.callTool('create_bill', { vendornumber: 'NO-SUCH-VENDOR', invDate: '2026-01-15', lines: [{ account: '4000', amount: 1 }] });
     t.equal((unknownVendor.structuredContent as { error: { code: string } }).error.code, 'vc_not_found');
 
-    // a customer invoice with items: created posted, printed as PDF, e-mailed to the customer
+    // a customer invoice with items: created as a draft, approved, printed as PDF, e-mailed to the customer
     const invoice = await invoiceFlow((name, args) => client.callTool(name, args), adapter.label);
-    t.equal(invoice.createdText, `Created invoice ${invoice.invoiceId} as posted.`, 'create_invoice: posted at once');
+    t.equal(invoice.createdText, `Created invoice ${invoice.invoiceId} as a draft.`, 'create_invoice: a draft for review');
+    t.match(invoice.approved, { id: invoice.invoiceId, status: 'posted' }, 'update_invoice with pending "0": approved and posted');
+    t.match(invoice.approved.qr_reference, /^\d{27}$|^RF/, 'posting gave it its payment reference');
     t.equal(invoice.pdf.mimeType, 'application/pdf', 'get_invoice_pdf: an embedded PDF resource');
     t.match(invoice.pdf.uri, `/arap/invoice/customer/${invoice.invoiceId}/pdf`);
     t.equal(invoice.pdf.bytes.subarray(0, 5).toString(), '%PDF-', 'the blob is the PDF');
@@ -104,6 +111,19 @@ for (const adapter of MCP_CLIENTS) {
     const gotInvoice = (await client.callTool('get_invoice', { id: invoice.invoiceId })).structuredContent as { id: number; kind: string; items: unknown[] };
     t.match(gotInvoice, { id: invoice.invoiceId, kind: 'invoice' }, 'get_invoice: the invoice with items, kind "invoice"');
     t.equal(gotInvoice.items.length, 2, 'with its two items');
+    t.equal(invoice.arTransaction.text, `Created AR transaction ${invoice.arTransaction.id} as posted.`, 'create_invoice with lines: an AR transaction');
+    t.match(invoice.arTransaction.read, { id: invoice.arTransaction.id, kind: 'transaction', status: 'posted', grossAmount: 200 }, 'get_invoice reads it, kind "transaction"');
+
+    // the e-mail arrives at the SMTP server: to the customer, the invoice PDF attached
+    const deadline = Date.now() + 30_000;
+    while (smtp.received.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    t.equal(smtp.received.length, 1, 'email_invoice: one message delivered over SMTP');
+    const mail = smtp.received[0]!;
+    t.same(mail.envelopeTo, [invoice.customerEmail], "to the customer's address");
+    t.equal(mail.parsed.messageId, invoice.mailed.message_id, 'the Message-ID email_invoice answered');
+    const attachment = mail.parsed.attachments.find((a) => a.mimeType === 'application/pdf');
+    t.ok(attachment, 'with the invoice PDF attached');
+    t.equal(Buffer.from(attachment!.content as ArrayBuffer).subarray(0, 5).toString(), '%PDF-');
 
     // 4. REST with the API key: the bill exists, is posted, and the audit log names the AI connection
     const api = rest(demo);

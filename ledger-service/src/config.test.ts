@@ -12,6 +12,8 @@ t.test('every setting is validated, with one line naming the variable', async (t
     [{ PUBLIC_URL: 'not a url' }, 'PUBLIC_URL must be a URL, got "not a url"'],
     [{ DATABASE_URL: 'mysql://db.example/ledger' }, 'DATABASE_URL must be a postgres:// URL'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent; got "loud"'],
+    [{ MAIL_QUEUE: 'mail queue' }, 'MAIL_QUEUE must be 1–64 letters, digits, "_", "-" or "."'],
+    [{ SMTP_URL: 'http://mail.example' }, 'SMTP_URL must be an smtp:// or smtps:// URL'],
   ];
   for (const [env, message] of cases) t.throws(() => loadConfig(env), new ConfigError(message), JSON.stringify(env));
 });
@@ -19,7 +21,9 @@ t.test('every setting is validated, with one line naming the variable', async (t
 t.test('defaults; an empty variable counts as unset', async (t) => {
   const defaults = loadConfig({});
   t.match(defaults, { databaseUrl: undefined, dataDir: './data', port: 3001, host: '127.0.0.1', publicUrl: 'http://localhost:3000', logLevel: 'info', jsonLimit: 15 * 1024 * 1024 });
-  t.same(loadConfig({ LOG_LEVEL: '', PUBLIC_URL: '', DATA_DIR: '', LEDGER_PORT: '' }), defaults);
+  t.same(loadConfig({ LOG_LEVEL: '', PUBLIC_URL: '', DATA_DIR: '', LEDGER_PORT: '', MAIL_QUEUE: '' }), defaults);
+  t.equal(defaults.mailQueue, 'mail_send');
+  t.equal(loadConfig({ MAIL_QUEUE: 'e2e_mail.1' }).mailQueue, 'e2e_mail.1', 'a ledger sharing a database names its own mail queue');
   t.equal(loadConfig({ DATABASE_URL: 'postgres://u@db.example:5432/ledger/' }).databaseUrl, 'postgres://u@db.example:5432/ledger');
 });
 

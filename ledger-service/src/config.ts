@@ -54,8 +54,15 @@ export function loadConfig(env: EnvVars = process.env): LedgerConfig {
     encryptionKey: readText(env, 'LEDGER_ENCRYPTION_KEY'),
     gatewayPublicJwk: readText(env, 'GATEWAY_PUBLIC_JWK'),
     smtpUrl: readSmtpUrl(env),
-    mailQueue: 'mail_send',
+    mailQueue: readMailQueue(env),
   };
+}
+
+/** `MAIL_QUEUE`: a pg-boss queue name (letters, digits, `_ - .`), default `mail_send`. */
+function readMailQueue(env: EnvVars): string {
+  const name = readText(env, 'MAIL_QUEUE') ?? 'mail_send';
+  if (!/^[A-Za-z0-9_.-]{1,64}$/.test(name)) throw new ConfigError('MAIL_QUEUE must be 1–64 letters, digits, "_", "-" or "."');
+  return name;
 }
 
 function readSmtpUrl(env: EnvVars): string | undefined {

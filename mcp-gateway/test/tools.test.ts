@@ -5,7 +5,7 @@
  */
 import t from 'tap';
 import {
-  CONTRACTS, contracts, customerInvoiceSchema, errorBodySchema, documentListRowSchema, documentReadSchema, endpointKey as contractKey, findContract, forSide, idSchema, partySchemas, partySearchQuerySchema,
+  CONTRACTS, contracts, customerInvoiceSchema, customerTransactionSchema, errorBodySchema, documentListRowSchema, documentReadSchema, endpointKey as contractKey, findContract, forSide, idSchema, partySchemas, partySearchQuerySchema,
   PERMISSIONS, scopeSatisfied, transactionReadSchema, vendorTransactionSchema, type Permission,
 } from '@ledger/shared';
 import { CATALOGUE, DECLARATIONS, findTool } from '../src/mcp/tools/catalogue.ts';
@@ -107,12 +107,24 @@ t.test('create_invoice / update_invoice: customer invoices with items over the i
   t.same(created.rest, { method: 'POST', path: '/arap/invoice/customer', fixedBody: { type: 'invoice' } });
   t.notOk('type' in created.input.properties, 'type is fixed');
   t.ok('items' in created.input.properties && 'pending' in created.input.properties && 'notes' in created.input.properties, 'items, pending and the customer fields');
-  t.same(created.input.required, customerInvoiceSchema.required);
+  t.same(created.input.required, ['invDate'], 'what both bodies require');
+  t.same(created.input.oneOf, [{ required: ['items'] }, { required: ['lines'] }], 'items (an invoice) or lines (an AR transaction), not both');
+  t.same(created.alternative?.rest, { method: 'POST', path: '/arap/transaction/customer', fixedBody: { type: 'transaction' } });
+  t.equal(created.alternative?.contract, contracts.createTransaction);
+  t.same(created.input.properties.lines, customerTransactionSchema.properties.lines, 'lines as the AR transaction takes them');
+  t.same(created.input.properties.items, customerInvoiceSchema.properties.items);
   t.equal(toolAnnotations(created).destructiveHint, false);
+  t.same(buildLedgerRequest(created, 'acme', { customer_id: 3, invDate: '2026-01-02', items: [{ quantity: 1 }] }), {
+    method: 'POST', path: '/client/acme/arap/invoice/customer', body: { customer_id: 3, invDate: '2026-01-02', items: [{ quantity: 1 }], type: 'invoice' },
+  }, 'items: the invoice contract');
+  t.same(buildLedgerRequest(created, 'acme', { customer_id: 3, invDate: '2026-01-02', lines: [{ account: '3400', amount: 5 }] }), {
+    method: 'POST', path: '/client/acme/arap/transaction/customer', body: { customer_id: 3, invDate: '2026-01-02', lines: [{ account: '3400', amount: 5 }], type: 'transaction' },
+  }, 'lines: the AR transaction contract, typed as a transaction');
   const text = (input: Record<string, unknown>) => toolSuccess(created, input, { id: 8 }).content[0];
   t.match(text({ pending: '0' }), { text: 'Created invoice 8 as posted.' });
   t.match(text({ pending: 0 }), { text: 'Created invoice 8 as posted.' });
   t.match(text({}), { text: 'Created invoice 8 as a draft.' });
+  t.match(text({ lines: [] }), { text: 'Created AR transaction 8 as a draft.' });
   const updated = tool('update_invoice');
   t.same(updated.rest, { method: 'POST', path: '/arap/invoice/customer/:id', fixedBody: { type: 'invoice' } });
   t.same(updated.input.required, ['id', ...customerInvoiceSchema.required]);
@@ -138,6 +150,8 @@ t.test('a declaration that does not fit its contract is refused at start-up', as
     ['listKey on a single record', { listKey: 'vendors' }, /does not answer a list: drop listKey/],
     ['an unknown path parameter', { params: { fileId: 'file' } }, /has no parameter :fileId/],
     ['a fixed field the body lacks', { access: 'write', contract: contracts.createParty, fixedBody: { pending: '0' } }, /fixed field pending is not in createParty's body/],
+    ['an alternative whose field the main body has too', { access: 'write', area: 'invoices', side: 'customer', contract: contracts.createInvoice, alternative: { field: 'invDate', contract: contracts.createTransaction } }, /field invDate must be in createTransaction's body only/],
+    ['an alternative that answers differently', { access: 'write', area: 'invoices', side: 'customer', contract: contracts.createInvoice, alternative: { field: 'lines', contract: contracts.updateTransaction } }, /lines must be in|answer differently/],
   ];
   for (const [why, change, message] of refused) t.throws(() => resolveTool({ ...base, ...change }), message, why);
 });

@@ -5,6 +5,7 @@
  * a service credential themselves (to prove checks at the ledger).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -94,6 +95,8 @@ export async function startStack(t: Teardown, extraGatewayEnv: NodeJS.ProcessEnv
     GATEWAY_DB: join(dataDir, 'gateway.sqlite'),
     // stacks run side by side: each gateway's /metrics listener on a free port of its own
     GATEWAY_METRICS_PORT: '0',
+    // stacks share the test database: each sends only its own mail (its own pg-boss queue)
+    MAIL_QUEUE: `e2e_mail_${randomBytes(6).toString('hex')}`,
     GATEWAY_PRIVATE_JWK: JSON.stringify(await exportJWK(privateKey)),
     GATEWAY_PUBLIC_JWK: JSON.stringify({ ...(await exportJWK(publicKey)), alg: 'EdDSA' }),
     ...opts.env,

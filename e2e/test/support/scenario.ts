@@ -96,10 +96,14 @@ export interface InvoiceFlowResult {
   invoiceId: number;
   /** the text beside create_invoice's structured content */
   createdText: string;
+  /** update_invoice's answer when the draft was approved (posted) */
+  approved: Record<string, any>;
   /** get_invoice_pdf's embedded resource */
   pdf: { uri: string; mimeType: string; bytes: Buffer };
   /** what email_invoice answered */
   mailed: Record<string, any>;
+  /** create_invoice with lines: the AR transaction, create_invoice's text and get_invoice's read */
+  arTransaction: { id: number; text: string; read: Record<string, any> };
 }
 
 /**
@@ -120,18 +124,20 @@ export async function invoiceFlow(callTool: CallTool, label: string): Promise<In
   const salesTaxAccounts = new Set(accounts.filter((a) => String(a.link ?? '').split(':').includes('AR_tax')).map((a) => String(a.accno)));
   const tax = taxes.find((x) => salesTaxAccounts.has(String(x.accno)) && Number(x.rate) > 0 && x.valid_from <= today && (x.valid_to === null || x.valid_to >= today));
   const taxAccount = tax ? { taxAccount: String(tax.accno) } : {};
-  const created = await callTool('create_invoice', {
+  const invoice = {
     customer_id: customer.id,
     invDate: today,
-    pending: '0',
     notes: `${label}: thank you for your order`,
     items: [
       { description: 'Consulting', quantity: 3, unit: 'h', price: 150, account: String(income.accno), ...taxAccount },
       { description: 'Travel flat rate', quantity: 1, price: 80.5, account: String(income.accno), ...taxAccount },
     ],
-  });
+  };
+  // a draft for review, then approved: the complete invoice again with pending "0" posts it
+  const created = await callTool('create_invoice', invoice);
   const invoiceId = structured('create_invoice', created).id as number;
   const createdText = (created.content?.[0] as { text?: string } | undefined)?.text ?? '';
+  const approved = structured('update_invoice', await callTool('update_invoice', { id: invoiceId, ...invoice, pending: '0' }));
 
   const pdfResult = await callTool('get_invoice_pdf', { id: invoiceId });
   if (pdfResult.isError) throw new Error(`get_invoice_pdf failed: ${JSON.stringify(pdfResult.content)}`);
@@ -142,5 +148,17 @@ export async function invoiceFlow(callTool: CallTool, label: string): Promise<In
   const pdf = { uri: resource.resource.uri, mimeType: resource.resource.mimeType, bytes: Buffer.from(resource.resource.blob, 'base64') };
 
   const mailed = structured('email_invoice', await callTool('email_invoice', { id: invoiceId }));
-  return { customerId: customer.id, customerEmail, invoiceId, createdText, pdf, mailed };
+
+  // create_invoice with lines instead of items: an AR transaction, posted
+  const arCreated = await callTool('create_invoice', {
+    customer_id: customer.id, invDate: today, pending: '0', description: `${label}: deposit`,
+    lines: [{ account: String(income.accno), amount: 200, description: 'Deposit' }],
+  });
+  const arId = structured('create_invoice', arCreated).id as number;
+  const arTransaction = {
+    id: arId,
+    text: (arCreated.content?.[0] as { text?: string } | undefined)?.text ?? '',
+    read: structured('get_invoice', await callTool('get_invoice', { id: arId })),
+  };
+  return { customerId: customer.id, customerEmail, invoiceId, createdText, approved, pdf, mailed, arTransaction };
 }

@@ -20,7 +20,7 @@ import { McpAnswer, type TokenRefusal } from './answer.ts';
 import { ConnectionRateLimiter } from './rateLimit.ts';
 import { buildMcpServer } from './server.ts';
 import { ADMISSION, type Admitted, type JsonRpcRequest, type StepEnv } from './steps.ts';
-import { endpointKey } from './tools/declare.ts';
+import { endpointKeys } from './tools/declare.ts';
 import { toolsForScopes, type CatalogueTool } from './tools/catalogue.ts';
 import type { LedgerResponse, McpConnection, McpDeps } from './types.ts';
 
@@ -129,7 +129,7 @@ export function createMcpEndpoint(deps: McpDeps): McpEndpoint {
     // tools/list shows scopes ∩ role; a call goes through with the scope and the ledger enforces the role
     if (!requests.some((r) => r.method === 'tools/list')) return byScope;
     const endpoints = await access.permittedEndpoints(connection);
-    return endpoints ? byScope.filter((t) => endpoints.has(endpointKey(t.declaration))) : byScope;
+    return endpoints ? byScope.filter((t) => endpointKeys(t.declaration).some((key) => endpoints.has(key))) : byScope;
   }
 
   /** Hands an admitted request to the SDK, authenticated as its connection. */

@@ -13,6 +13,7 @@ import * as m010 from './010_journal.ts';
 import * as m012 from './012_bank.ts';
 import * as m014 from './014_idempotency.ts';
 import * as m011 from './011_report_indexes.ts';
+import * as m015 from './015_payment_reference_sequence.ts';
 
 /**
  * Migrations are listed here rather than discovered on disk, so they load the same
@@ -33,6 +34,7 @@ const migrations: Record<string, { up(k: Knex): Promise<void>; down(k: Knex): Pr
   '014_idempotency': m014,
   '011_report_indexes': m011,
   '013_documents': m013,
+  '015_payment_reference_sequence': m015,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

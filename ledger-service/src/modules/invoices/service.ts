@@ -1,4 +1,4 @@
-import { asTransactionInput, customerFieldsOf, partyRefOf, type InvoiceInput, type Vc } from '@ledger/shared';
+import { asTransactionInput, customerFieldsOf, partyRefOf, requestsPosting, type InvoiceInput, type Vc } from '@ledger/shared';
 import type { Tx } from '../../db/knex.ts';
 import { findServiceForItem } from '../services/store.ts';
 import {
@@ -10,8 +10,8 @@ import type { TransactionRead } from '../transactions/reads.ts';
 import { DomainError, ruleInvalid } from '../../domain/errors.ts';
 import { readInvoice } from './reads.ts';
 import { dueDateFromTerms, fillItem, itemLine, type FilledItem } from './rules.ts';
-import { copyToReversal, invoiceColumns, partyTerms, replaceItems } from './store.ts';
-import { assignPaymentReference } from './paymentReference.ts';
+import { copyToReversal, invoiceColumns, itemRows, partyTerms } from './store.ts';
+import { assignPaymentReference, newPaymentReference } from './paymentReference.ts';
 
 /**
  * The invoice workflow: the AR/AP transaction workflow (states, numbering, closed period,
@@ -62,13 +62,15 @@ async function toDocumentWrite(c: InvoiceContext, input: InvoiceInput, files: Fi
     input: asTransactionInput(input, lines, dueDate),
     files,
     typeColumns: invoiceColumns({ ...own, terms }),
-    afterSave: (tx: Tx, id: number) => replaceItems(tx, c.company.id, id, items),
+    children: itemRows(items),
   };
 }
 
 export async function createInvoice(c: InvoiceContext, input: InvoiceInput, files: FileContent[]): Promise<{ id: number }> {
-  const { id, status } = await itemPointers(createTransaction(asInvoice(c), await toDocumentWrite(c, input, files)));
-  if (status === 'posted') await assignPaymentReference(c, id);
+  const doc = await toDocumentWrite(c, input, files);
+  // posted at once: the reference is drawn first and written with the header
+  const reference = c.vc === 'customer' && requestsPosting(input) ? await newPaymentReference(c.tx, c.company.id) : undefined;
+  const { id } = await itemPointers(createTransaction(asInvoice(c), reference === undefined ? doc : { ...doc, typeColumns: { ...doc.typeColumns, qr_reference: reference } }));
   return { id };
 }
 

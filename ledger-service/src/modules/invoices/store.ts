@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { CustomerInvoiceInput, Vc } from '@ledger/shared';
 import type { Tx } from '../../db/knex.ts';
+import type { ChildRows } from '../transactions/store.ts';
 import type { FilledItem } from './rules.ts';
 
 /** Rows of invoice_items and the invoice columns of arap_transactions. Runs inside the caller's transaction. */
@@ -16,13 +17,12 @@ export function invoiceColumns(fields: Pick<CustomerInvoiceInput, 'notes' | 'ter
   };
 }
 
-/** Replaces the invoice's items (positions 1…n, the positions of its lines). */
-export async function replaceItems(tx: Tx, companyId: number, id: number, items: readonly FilledItem[]): Promise<void> {
-  await tx('invoice_items').where({ transaction_id: id }).delete();
-  await tx('invoice_items').insert(
-    items.map((item, i) => ({
-      company_id: companyId,
-      transaction_id: id,
+/** The invoice's items as child rows of its document (positions 1…n, the positions of its lines). */
+export function itemRows(items: readonly FilledItem[]): ChildRows {
+  return {
+    table: 'invoice_items',
+    columns: { position: 'int', service_id: 'bigint', partnumber: 'text', description: 'text', quantity: 'numeric', unit: 'text', price: 'numeric', discount: 'numeric' },
+    rows: items.map((item, i) => ({
       position: i + 1,
       service_id: item.serviceId,
       partnumber: item.partnumber,
@@ -32,7 +32,7 @@ export async function replaceItems(tx: Tx, companyId: number, id: number, items:
       price: item.price.toString(),
       discount: item.discount.toString(),
     })),
-  );
+  };
 }
 
 /** A reversal of an invoice: the original's invoice fields, and its items with the quantity negated. */

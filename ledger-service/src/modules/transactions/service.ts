@@ -7,7 +7,7 @@ import { loadRuleContext } from './ruleContext.ts';
 import { readFile, readTransaction, type ReadOptions, type TransactionRead } from './reads.ts';
 import {
   deleteEntries, deleteFile, deleteHeader, hasPayments, insertDocument, insertEntries, insertFiles, insertHeader, lockHeader,
-  numberTaken, replaceLines, sequenceKind, updateHeader, type DocumentType, type HeaderRow,
+  numberTaken, replaceChildren, replaceLines, sequenceKind, updateHeader, type ChildRows, type DocumentType, type HeaderRow,
 } from './store.ts';
 import type { Actor } from '../../domain/actor.ts';
 import type { FileContent } from './dataUri.ts';
@@ -61,8 +61,11 @@ export interface DocumentWrite {
   files: FileContent[];
   /** the kind's own header columns (invoice fields) */
   typeColumns?: Readonly<Record<string, Knex.Value>>;
-  /** writes the kind's own rows once header and lines are saved (invoice items) */
-  afterSave?(tx: Tx, id: number): Promise<void>;
+  /**
+   * The kind's own child rows (invoice items): written in the create statement itself (so
+   * numbering holds its lock no longer than for a transaction), replaced on update.
+   */
+  children?: ChildRows;
 }
 
 /** Posting changes the books: it needs the side's approve permission besides the posting permission. */
@@ -124,9 +127,8 @@ export async function createTransaction(c: WriteContext, doc: DocumentWrite): Pr
   const number = own === undefined ? { sequence: sequenceKind(c.vc) } : { own };
   // a taken explicit number is a conflict; a sequence number already used by hand is skipped
   for (let attempt = 0; attempt < 1000; attempt++) {
-    const created = await insertDocument(c.tx, c.company, c.vc, { number, resolved, posting: computed, fields, audit });
+    const created = await insertDocument(c.tx, c.company, c.vc, { number, resolved, posting: computed, fields, audit, ...(doc.children ? { children: doc.children } : {}) });
     if (created) {
-      await doc.afterSave?.(c.tx, created.id);
       await insertFiles(c.tx, c.company.id, created.id, doc.files);
       return { ...created, status };
     }
@@ -149,7 +151,7 @@ async function saveOver(c: WriteContext, current: HeaderRow, doc: DocumentWrite,
   await replaceLines(c.tx, c.company.id, current.id, resolved.posting.lines, computed, true);
   await deleteEntries(c.tx, current.id);
   if (posting) await insertEntries(c.tx, c.company.id, current.id, resolved.invDate, resolved.currency, computed.entries);
-  await doc.afterSave?.(c.tx, current.id);
+  if (doc.children) await replaceChildren(c.tx, c.company.id, current.id, doc.children);
   await insertFiles(c.tx, c.company.id, current.id, doc.files);
   await recordAudit(c.tx, c.company.id, c.actor, kind.entity(c.vc), current.id, action, { previous });
 }

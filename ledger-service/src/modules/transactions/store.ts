@@ -186,6 +186,35 @@ export interface NewDocument {
   fields: HeaderFields;
   /** the audit entry; its entity_id is the new document's id, `invNumber` is added to its details */
   audit: ReturnType<typeof auditRow>;
+  children?: ChildRows;
+}
+
+/**
+ * Rows of a table that hangs off a document by `transaction_id` (invoice_items): its name,
+ * the SQL type of each column the rows carry, and the rows (company_id and transaction_id
+ * are added).
+ */
+export interface ChildRows {
+  table: string;
+  columns: Readonly<Record<string, string>>;
+  rows: readonly Record<string, string | number | null>[];
+}
+
+const SQL_NAME = /^[a-z_][a-z0-9_]*$/;
+
+/** `insert into <table> (...) select ..., x.<col> from <source>, jsonb_to_recordset(?) as x(...)`, names checked. */
+function childInsert(children: ChildRows, idSource: string, idExpr: string): string {
+  const names = Object.keys(children.columns);
+  for (const name of [children.table, ...names]) if (!SQL_NAME.test(name)) throw new Error(`not an SQL name: ${name}`);
+  const types = names.map((n) => `${n} ${children.columns[n]}`).join(', ');
+  return `insert into ${children.table} (company_id, transaction_id, ${names.join(', ')})
+       select ?, ${idExpr}, ${names.map((n) => `x.${n}`).join(', ')} from ${idSource}jsonb_to_recordset(?::jsonb) as x(${types})`;
+}
+
+/** Replaces a document's child rows (update). */
+export async function replaceChildren(tx: Tx, companyId: number, id: number, children: ChildRows): Promise<void> {
+  await tx(children.table).where({ transaction_id: id }).delete();
+  if (children.rows.length > 0) await tx.raw(childInsert(children, '', '?'), [companyId, id, JSON.stringify(children.rows)]);
 }
 
 /**
@@ -227,6 +256,7 @@ export async function insertDocument(tx: Tx, company: Company, vc: Vc, doc: NewD
      a as (
        insert into audit_log (company_id, user_id, via, via_id, via_label, entity, entity_id, action, details)
        select ?, ?, ?, ?, ?, ?, h.id::text, ?, jsonb_build_object('invNumber', h.inv_number) || ?::jsonb from h)
+     ${doc.children ? `, c as (${childInsert(doc.children, 'h, ', 'h.id')})` : ''}
      select id, inv_number from h`,
     [
       ...numberBindings,
@@ -234,6 +264,7 @@ export async function insertDocument(tx: Tx, company: Company, vc: Vc, doc: NewD
       company.id, JSON.stringify(lineRows(doc.resolved.posting.lines, doc.posting)),
       company.id, JSON.stringify(entries),
       a.company_id, a.user_id, a.via, a.via_id, a.via_label, a.entity, a.action, a.details ?? '{}',
+      ...(doc.children ? [company.id, JSON.stringify(doc.children.rows)] : []),
     ],
   );
   const row = rows[0];

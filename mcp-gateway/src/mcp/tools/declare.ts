@@ -17,6 +17,8 @@ export interface ObjectSchema {
   readonly description?: string;
   /** output schemas: the answer's shape or the tool error's */
   readonly anyOf?: readonly object[];
+  /** input schemas of tools with an alternative contract: exactly one of the two bodies' required sets */
+  readonly oneOf?: readonly object[];
 }
 
 export type ToolInput = Readonly<Record<string, unknown>>;
@@ -47,6 +49,12 @@ export interface ToolDeclaration {
    * the input schema, so an assistant never sees a field whose value it cannot choose.
    */
   fixedBody?: Readonly<Record<string, unknown>>;
+  /**
+   * A second endpoint the tool calls when the input carries `field` (create_invoice: `items`
+   * make an invoice, `lines` an AR transaction). The input schema is the union of the two
+   * bodies with exactly one of their required sets; both contracts must answer alike.
+   */
+  alternative?: { field: string; contract: Contract | ContractName; fixedBody?: Readonly<Record<string, unknown>> };
   /** key wrapping an array result in structuredContent (structured content must be an object); required for list contracts */
   listKey?: string;
   /** the short text returned beside structuredContent */
@@ -66,9 +74,11 @@ export interface RestCall {
 }
 
 /** A declaration with everything its contract gives it. */
-export interface ResolvedTool extends ToolDeclaration {
+export interface ResolvedTool extends Omit<ToolDeclaration, 'alternative'> {
   contract: Contract;
   rest: RestCall;
+  /** the REST call made instead of `rest` when the input carries `field` */
+  alternative?: { field: string; contract: Contract; rest: RestCall };
   input: ObjectSchema;
   /** what structuredContent of a successful call looks like; absent for answers without a body */
   output?: ObjectSchema;
@@ -82,6 +92,16 @@ export function toolScope(tool: Pick<ToolDeclaration, 'area' | 'access'>): Scope
 export function endpointKey(tool: Pick<ResolvedTool, 'rest'> & { side?: Side | undefined }): string {
   // a tool whose input names the side keeps `:vc` in its REST path; its declared side's endpoint stands for it
   return `${tool.rest.method} ${tool.side ? tool.rest.path.replace(':vc', tool.side) : tool.rest.path}`;
+}
+
+/** Every endpoint a tool may call: its own and its alternative's. */
+export function endpointKeys(tool: Pick<ResolvedTool, 'rest' | 'alternative'>): string[] {
+  return tool.alternative ? [endpointKey(tool), endpointKey(tool.alternative)] : [endpointKey(tool)];
+}
+
+/** The REST call for this input: the alternative's when the input carries its field. */
+export function restCallFor(tool: Pick<ResolvedTool, 'rest' | 'alternative'>, input: Readonly<Record<string, unknown>>): RestCall {
+  return tool.alternative && input[tool.alternative.field] !== undefined ? tool.alternative.rest : tool.rest;
 }
 
 export interface ToolAnnotations {

@@ -9,7 +9,7 @@
  * that does not match) throws here, at start-up, naming the tool.
  */
 import { errorBodySchema, findContract, forSide, idSchema, isPerSide, PERMISSIONS, scopeSatisfied, SIDES, vcSchema, type Contract, type Permission } from '@ledger/shared';
-import { toolScope, type ObjectSchema, type ResolvedTool, type ToolDeclaration } from './declare.ts';
+import { toolScope, type ObjectSchema, type ResolvedTool, type RestCall, type ToolDeclaration } from './declare.ts';
 import { withoutSharedFormats } from './formats.ts';
 import { isRecord } from './isRecord.ts';
 
@@ -107,19 +107,67 @@ function outputSchema(d: ToolDeclaration, c: Contract): ObjectSchema | undefined
 }
 
 
+function restCall(d: Pick<ToolDeclaration, 'side' | 'sideInInput' | 'fixedBody'>, contract: Contract): RestCall {
+  return {
+    method: contract.method,
+    path: d.side && !d.sideInInput ? contract.path.replace(':vc', d.side) : contract.path,
+    ...(d.fixedBody ? { fixedBody: d.fixedBody } : {}),
+  };
+}
+
+/**
+ * The input of a tool with two bodies: every field of either (a field both declare
+ * differently takes either shape), required what both require, and exactly one of the two
+ * required sets (`items` or `lines`), so the call goes to one contract whose own schema the
+ * ledger then applies in full.
+ */
+function unionInput(tool: string, a: ObjectSchema, b: ObjectSchema): ObjectSchema {
+  const properties: Record<string, object> = { ...a.properties };
+  for (const [name, schema] of Object.entries(b.properties)) {
+    const own = properties[name];
+    properties[name] = own === undefined || JSON.stringify(own) === JSON.stringify(schema) ? schema : { anyOf: [own, schema] };
+  }
+  const ra = a.required ?? [];
+  const rb = b.required ?? [];
+  const onlyA = ra.filter((n) => !rb.includes(n));
+  const onlyB = rb.filter((n) => !ra.includes(n));
+  if (onlyA.length === 0 || onlyB.length === 0) throw new ToolDeclarationError(tool, 'the two bodies must each require a field the other does not');
+  const shared = ra.filter((n) => rb.includes(n));
+  return {
+    type: 'object',
+    additionalProperties: false,
+    ...(shared.length > 0 ? { required: shared } : {}),
+    properties,
+    oneOf: [{ required: onlyA }, { required: onlyB }],
+  };
+}
+
 export function resolveTool(d: ToolDeclaration): ResolvedTool {
   const contract = contractOf(d);
   checkFit(d, contract);
   const output = outputSchema(d, contract);
+  const input = inputSchema(d, contract);
+  const { alternative: _declared, ...declaration } = d;
+  if (!d.alternative) return { ...declaration, contract, rest: restCall(d, contract), input, ...(output ? { output } : {}) };
+
+  const { field, fixedBody } = d.alternative;
+  const { fixedBody: _own, alternative: _alt, ...base } = d;
+  const alt: ToolDeclaration = { ...base, contract: d.alternative.contract, ...(fixedBody ? { fixedBody } : {}) };
+  const altContract = contractOf(alt);
+  checkFit(alt, altContract);
+  const altInput = inputSchema(alt, altContract);
+  if (!(field in altInput.properties) || field in input.properties) {
+    throw new ToolDeclarationError(d.name, `the alternative's field ${field} must be in ${altContract.name}'s body only`);
+  }
+  if (JSON.stringify(outputSchema(alt, altContract)) !== JSON.stringify(output)) {
+    throw new ToolDeclarationError(d.name, `${contract.name} and ${altContract.name} answer differently`);
+  }
   return {
-    ...d,
+    ...declaration,
     contract,
-    rest: {
-      method: contract.method,
-      path: d.side && !d.sideInInput ? contract.path.replace(':vc', d.side) : contract.path,
-      ...(d.fixedBody ? { fixedBody: d.fixedBody } : {}),
-    },
-    input: inputSchema(d, contract),
+    rest: restCall(d, contract),
+    alternative: { field, contract: altContract, rest: restCall(alt, altContract) },
+    input: unionInput(d.name, input, altInput),
     ...(output ? { output } : {}),
   };
 }

@@ -54,7 +54,9 @@ export const invoiceTools: ToolDeclaration[] = [
     title: 'Create customer invoice',
     description:
       'Create a customer invoice with items. Without pending it is saved as a draft for review; pending "0" posts it at once ' +
-      `(it gets its payment reference; then get_invoice_pdf prints it and email_invoice sends it). ${INVOICE_SHAPE}`,
+      `(it gets its payment reference; then get_invoice_pdf prints it and email_invoice sends it). ${INVOICE_SHAPE} ` +
+      'Alternatively send lines instead of items (each { account, amount, taxAccount?, description? }) to book an AR ' +
+      'transaction without items (no PDF); the invoice-only fields (notes, terms, order numbers) do not apply then.',
     area: 'invoices',
     access: 'write',
     destructive: false,
@@ -62,9 +64,10 @@ export const invoiceTools: ToolDeclaration[] = [
     contract: contracts.createInvoice,
     side: 'customer',
     fixedBody: { type: 'invoice' },
+    alternative: { field: 'lines', contract: contracts.createTransaction, fixedBody: { type: 'transaction' } },
     // the input passed the body schema, so pending is "0", 0 or absent
     summary: (result, input) =>
-      `Created invoice ${idOf(result, input)} as ${requestsPosting(input as Pick<CustomerInvoiceInput, 'pending'>) ? 'posted' : 'a draft'}.`,
+      `Created ${input.lines === undefined ? 'invoice' : 'AR transaction'} ${idOf(result, input)} as ${requestsPosting(input as Pick<CustomerInvoiceInput, 'pending'>) ? 'posted' : 'a draft'}.`,
   },
   {
     name: 'update_invoice',

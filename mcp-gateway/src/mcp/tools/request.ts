@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '@ledger/shared/canonicalJson';
 import type { LedgerMethod } from '../types.ts';
-import type { ResolvedTool, ToolInput } from './declare.ts';
+import { restCallFor, type ResolvedTool, type ToolInput } from './declare.ts';
 
 export interface LedgerRequest {
   method: LedgerMethod;
@@ -21,18 +21,19 @@ function queryString(fields: Record<string, unknown>): string {
   return s ? `?${s}` : '';
 }
 
-export function buildLedgerRequest(tool: Pick<ResolvedTool, 'name' | 'rest'>, dataset: string, input: ToolInput): LedgerRequest {
+export function buildLedgerRequest(tool: Pick<ResolvedTool, 'name' | 'rest' | 'alternative'>, dataset: string, input: ToolInput): LedgerRequest {
+  const call = restCallFor(tool, input);
   const rest: Record<string, unknown> = { ...input };
-  const path = tool.rest.path.replace(/:([A-Za-z_]\w*)/g, (_m, name: string) => {
+  const path = call.path.replace(/:([A-Za-z_]\w*)/g, (_m, name: string) => {
     const value = rest[name];
     if (value === undefined || value === null) throw new Error(`tool ${tool.name}: input lacks path parameter ${name}`);
     delete rest[name];
     return encodeURIComponent(String(value));
   });
   const base = `/client/${encodeURIComponent(dataset)}${path}`;
-  const { method } = tool.rest;
+  const { method } = call;
   if (method === 'GET' || method === 'DELETE') return { method, path: base + queryString(rest) };
-  return { method, path: base, body: { ...rest, ...tool.rest.fixedBody } };
+  return { method, path: base, body: { ...rest, ...call.fixedBody } };
 }
 
 /**
