@@ -37,6 +37,8 @@ export interface ClusterProcess {
   /** its own address (bypassing haproxy) */
   url: string;
   child: ChildProcess;
+  /** its Prometheus endpoint (the ledger's own port; the gateway's GATEWAY_METRICS_PORT) */
+  metricsUrl: string;
   /** SIGKILL, as a crash would */
   kill(): Promise<void>;
 }
@@ -130,9 +132,19 @@ ${servers('l', p.ledgers, '')}
 `;
 }
 
-export async function startCluster(t: Teardown, opts: { gatewayEnv?: NodeJS.ProcessEnv } = {}): Promise<Cluster> {
+export interface ClusterOptions {
+  /** the ledgers' database (default TEST_DATABASE_URL); the gateways' schema is made in it too */
+  databaseUrl?: string;
+  /** environment for all four processes (e.g. LOG_LEVEL) */
+  env?: NodeJS.ProcessEnv;
+  /** environment for the gateways only (e.g. MCP_RATE_LIMIT) */
+  gatewayEnv?: NodeJS.ProcessEnv;
+}
+
+export async function startCluster(t: Teardown, opts: ClusterOptions = {}): Promise<Cluster> {
+  const databaseUrl = opts.databaseUrl ?? TEST_DATABASE_URL;
   const dir = mkdtempSync(join(tmpdir(), 'e2e-cluster-'));
-  const [publicPort, ledgerLbPort, redisPort, l1, l2, g1, g2] = await Promise.all(Array.from({ length: 7 }, () => freePort()));
+  const [publicPort, ledgerLbPort, redisPort, l1, l2, g1, g2, m1, m2] = await Promise.all(Array.from({ length: 9 }, () => freePort()));
   const lines: LogLine[] = [];
   const logs = () => lines.slice(-80).map((l) => `[${l.process}] ${JSON.stringify(l.entry)}`).join('\n');
   const children: ChildProcess[] = [];
@@ -169,17 +181,17 @@ export async function startCluster(t: Teardown, opts: { gatewayEnv?: NodeJS.Proc
 
   // the gateways' state: a schema of its own in the test database
   const schema = `gw_cluster_${randomBytes(5).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  const admin = new pg.Client({ connectionString: databaseUrl });
   await admin.connect();
   await admin.query(`create schema "${schema}"`);
   await admin.end();
   t.teardown(async () => {
-    const c = new pg.Client({ connectionString: TEST_DATABASE_URL });
+    const c = new pg.Client({ connectionString: databaseUrl });
     await c.connect();
     await c.query(`drop schema if exists "${schema}" cascade`);
     await c.end();
   });
-  const gatewayDb = new URL(TEST_DATABASE_URL);
+  const gatewayDb = new URL(databaseUrl);
   gatewayDb.searchParams.set('options', `-c search_path=${schema}`);
 
   const { privateKey, publicKey } = await generateKeyPair('EdDSA', { crv: 'Ed25519', extractable: true });
@@ -191,7 +203,7 @@ export async function startCluster(t: Teardown, opts: { gatewayEnv?: NodeJS.Proc
     NODE_ENV: 'test',
     // info: the request lines carry the request ids the tests look for
     LOG_LEVEL: 'info',
-    DATABASE_URL: TEST_DATABASE_URL,
+    DATABASE_URL: databaseUrl,
     PUBLIC_URL: apiUrl,
     LEDGER_URL: ledgerLbUrl,
     HOST: '127.0.0.1',
@@ -203,12 +215,12 @@ export async function startCluster(t: Teardown, opts: { gatewayEnv?: NodeJS.Proc
     GATEWAY_DATABASE_URL: gatewayDb.toString(),
     REDIS_URL: `redis://127.0.0.1:${redisPort}`,
     TRUST_PROXY: '1',
-    GATEWAY_METRICS_PORT: '0',
+    ...opts.env,
   };
   await waitUntil('redis', async () => spawnSync('redis-cli', ['-p', String(redisPort), 'ping']).stdout.toString().includes('PONG'), logs, redis);
 
-  const processOf = (name: string, url: string, child: ChildProcess): ClusterProcess => ({
-    name, url, child,
+  const processOf = (name: string, url: string, child: ChildProcess, metricsUrl: string): ClusterProcess => ({
+    name, url, child, metricsUrl,
     async kill() {
       child.kill('SIGKILL');
       await waitForExit(child);
@@ -217,13 +229,15 @@ export async function startCluster(t: Teardown, opts: { gatewayEnv?: NodeJS.Proc
   const ledgers = [l1, l2].map((port, i) => {
     const name = `ledger${i + 1}`;
     const child = start(name, process.execPath, [LEDGER_BIN, 'serve'], { ...env, LEDGER_PORT: String(port), DATA_DIR: join(dir, name) });
-    return processOf(name, `http://127.0.0.1:${port}`, child);
+    return processOf(name, `http://127.0.0.1:${port}`, child, `http://127.0.0.1:${port}/metrics`);
   });
   for (const l of ledgers) await waitUntil(l.name, ok(`${l.url}/readyz`), logs, l.child);
-  const gateways = [g1, g2].map((port, i) => {
+  const gateways = [[g1, m1], [g2, m2]].map(([port, metricsPort], i) => {
     const name = `gateway${i + 1}`;
-    const child = start(name, process.execPath, [GATEWAY_BIN, 'serve'], { ...env, PORT: String(port), DATA_DIR: join(dir, name), ...opts.gatewayEnv });
-    return processOf(name, `http://127.0.0.1:${port}`, child);
+    const child = start(name, process.execPath, [GATEWAY_BIN, 'serve'], {
+      ...env, PORT: String(port), GATEWAY_METRICS_PORT: String(metricsPort), DATA_DIR: join(dir, name), ...opts.gatewayEnv,
+    });
+    return processOf(name, `http://127.0.0.1:${port}`, child, `http://127.0.0.1:${metricsPort}/metrics`);
   });
   // one after the other would also do; together they race for the migration lock, as replicas do
   for (const g of gateways) await waitUntil(g.name, ok(`${g.url}/readyz`), logs, g.child);
