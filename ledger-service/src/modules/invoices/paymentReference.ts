@@ -1,6 +1,6 @@
 import { paymentReference } from '@ledger/shared/references';
 import type { Tx } from '../../db/knex.ts';
-import { getInvoiceBankAccount } from '../company/store.ts';
+import { drawReferenceNumber } from './store.ts';
 import type { WriteContext } from '../transactions/service.ts';
 
 /**
@@ -12,11 +12,8 @@ import type { WriteContext } from '../transactions/service.ts';
  * a creditor reference.
  */
 export async function newPaymentReference(tx: Tx, companyId: number): Promise<string> {
-  const [account, { rows }] = [
-    await getInvoiceBankAccount(tx, companyId),
-    await tx.raw<{ rows: { n: string }[] }>(`select nextval('payment_reference_seq')::text as n`),
-  ];
-  return paymentReference(rows[0]!.n, { qrIban: Boolean(account?.qr_iban) }).reference;
+  const { number, qrIban } = await drawReferenceNumber(tx, companyId);
+  return paymentReference(number, { qrIban }).reference;
 }
 
 /**

@@ -59,3 +59,16 @@ export async function partyTerms(tx: Tx, vc: Vc, ref: { id: number | undefined; 
   const row = (await q.first('terms')) as { terms: number | null } | undefined;
   return row?.terms ?? undefined;
 }
+
+/**
+ * One round trip for a new payment reference: the next number of `payment_reference_seq`
+ * and whether the company's invoice bank account has a QR-IBAN (which decides the kind).
+ */
+export async function drawReferenceNumber(tx: Tx, companyId: number): Promise<{ number: string; qrIban: boolean }> {
+  const { rows } = await tx.raw<{ rows: { n: string; qr_iban: string | null }[] }>(
+    `select nextval('payment_reference_seq')::text as n,
+            (select b.qr_iban from companies c join bank_accounts b on b.id = c.invoice_bank_account_id where c.id = ?) as qr_iban`,
+    [companyId],
+  );
+  return { number: rows[0]!.n, qrIban: Boolean(rows[0]!.qr_iban) };
+}
