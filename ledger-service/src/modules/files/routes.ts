@@ -22,7 +22,9 @@ export const fileRoutes = [
     ctx.set('ETag', etag);
     ctx.set('Accept-Ranges', 'bytes');
     ctx.set('Cache-Control', 'private, max-age=3600');
-    ctx.attachment(safeFileName(row.name), { type: 'attachment' });
+    // an ASCII filename for every client, the exact name as filename* (RFC 6266)
+    const name = safeFileName(row.name);
+    ctx.attachment(name, { type: 'attachment', fallback: name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_') });
     if (noneMatchHits(ctx.get('If-None-Match'), etag)) {
       ctx.status = 304;
       ctx.body = null;
