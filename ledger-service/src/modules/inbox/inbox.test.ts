@@ -101,6 +101,7 @@ t.test('a vector QR-bill PDF (invoices module): read, vendor matched by IBAN, pr
   t.equal(bill.status, 'draft');
   t.equal(bill.documentNumber, 'RE-000042');
   t.equal(bill.vc_bank_id, bank.body.id);
+  t.equal(bill.paymentReference, VECTOR.reference, 'the QR reference, for the payment file');
   t.equal(bill.grossAmount, VECTOR.amount);
   t.same(bill.lines.map((l: any) => [l.account, l.taxAccount]), [['6500', '1170']]);
   t.equal(bill.files.length, 1);
@@ -149,7 +150,7 @@ t.test('an image-only PDF (pdfkit + another QR writer): new vendor proposed; boo
   t.equal(bill.invDate, IMAGE_PDF.invDate);
   t.equal(bill.documentNumber, IMAGE_PDF.documentNumber);
   t.equal(bill.grossAmount, IMAGE_PDF.amount);
-  if ('paymentReference' in bill) t.equal(bill.paymentReference, IMAGE_PDF.reference, 'the reference goes to the payment file');
+  t.equal(bill.paymentReference, IMAGE_PDF.reference, 'the reference goes to the payment file');
   t.equal(bill.files[0].name, 'meier.pdf');
   const download = await fetch(bill.files[0].url, { headers: s.headers });
   t.same(Buffer.from(await download.arrayBuffer()), data, 'the attachment is the uploaded file');
