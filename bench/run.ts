@@ -5,7 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 
-const parts = ['./ledger.ts', './gateway.ts', './invoices.ts', './reports.ts', './cluster.ts', './documents.ts'];
+const parts = ['./ledger.ts', './gateway.ts', './invoices.ts', './reports.ts', './cluster.ts', './documents.ts', './bank.ts'];
 for (const part of parts) {
   if (!existsSync(new URL(part, import.meta.url))) continue;
   const mod = (await import(part)) as { run(): Promise<void> };

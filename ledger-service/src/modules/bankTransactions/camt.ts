@@ -79,7 +79,7 @@ class Reader {
   }
 }
 
-const parser = new XMLParser({
+const options = {
   ignoreAttributes: false,
   attributeNamePrefix: '@',
   parseTagValue: false,
@@ -89,8 +89,31 @@ const parser = new XMLParser({
   ignorePiTags: true,
   // camt files carry no entities beyond the five predefined ones; a DOCTYPE is refused before parsing
   processEntities: true,
-  isArray: (name) => REPEATING.has(localName(name)),
-});
+  isArray: (name: string) => REPEATING.has(localName(name)),
+} as const;
+
+/** Parses one entry's content (kept as text by the document parser) into its tree. */
+const entryParser = new XMLParser(options);
+
+const documentParsers = new Map<string, XMLParser>();
+/**
+ * The document parser for a namespace prefix: entries (<Ntry>) are kept as text and parsed one
+ * at a time, so a statement of many thousand entries never becomes one large tree in memory.
+ */
+function documentParser(prefix: string): XMLParser {
+  let p = documentParsers.get(prefix);
+  if (!p) {
+    p = new XMLParser({ ...options, stopNodes: [`*.${prefix ? `${prefix}:` : ''}Ntry`] });
+    documentParsers.set(prefix, p);
+  }
+  return p;
+}
+
+/** The prefix of the root element (`c` of `<c:Document>`), read before parsing to choose the parser. */
+function rootPrefix(xml: string): string {
+  const m = /^(?:\s|<\?[\s\S]*?\?>|<!--[\s\S]*?-->)*<([A-Za-z_][\w.-]*):[A-Za-z_][\w.-]*[\s/>]/.exec(xml);
+  return m ? m[1]! : '';
+}
 
 /** A decimal amount as camt writes it (no sign, "." decimals, at most 5 decimals), else a 400. */
 function amountOf(text: string | null, where: string): Money {
@@ -137,7 +160,7 @@ export function parseCamt(xml: string): ParsedStatement[] {
   if (/<!DOCTYPE/i.test(xml)) throw fileError('a DOCTYPE is not allowed in ISO 20022 messages.');
   const valid = XMLValidator.validate(xml);
   if (valid !== true) throw fileError(`malformed XML at line ${valid.err.line}, column ${valid.err.col}: ${valid.err.msg}`);
-  const { root, prefix, kind, version } = rootOf(parser.parse(xml) as XmlNode);
+  const { root, prefix, kind, version } = rootOf(documentParser(rootPrefix(xml)).parse(xml) as XmlNode);
   const r = new Reader(prefix);
   const message = r.el(root, kind === 'camt.053' ? 'BkToCstmrStmt' : 'BkToCstmrDbtCdtNtfctn');
   if (!message) throw fileError(`<Document> has no ${kind === 'camt.053' ? 'BkToCstmrStmt' : 'BkToCstmrDbtCdtNtfctn'}.`);
@@ -154,8 +177,11 @@ function readStatement(r: Reader, s: XmlNode, m: { kind: 'camt.053' | 'camt.054'
   const balance = (...codes: string[]) => balances.find((b) => codes.includes(b.code)) ?? null;
   const entries: StatementEntry[] = [];
   let skipped = 0;
-  r.all(s, 'Ntry').forEach((n, i) => {
+  r.all(s, 'Ntry').forEach((raw, i) => {
     const where = `${m.where}, Ntry ${i + 1}`;
+    // a wrapper of another name than Ntry, which is always an array
+    const parsed = (entryParser.parse(`<Entry>${String(raw['#text'] ?? '')}</Entry>`) as XmlNode).Entry;
+    const n: XmlNode = typeof parsed === 'object' && parsed !== null ? (parsed as XmlNode) : {};
     // .04: <Sts>BOOK</Sts>; .08: <Sts><Cd>BOOK</Cd></Sts>. Pending or information entries are not on the account yet.
     const status = r.text(n, 'Sts', 'Cd') ?? r.text(n, 'Sts');
     if (status !== null && status !== 'BOOK') {
