@@ -1,7 +1,7 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import { accountNumberSchema, currencySchema, dateSchema, idSchema } from './common.ts';
 import { pageQueryProperties, sortSchema } from './list.ts';
-import { MAX_AMOUNT, transactionFileSchema } from './transaction.ts';
+import { attachedFilesSchema, MAX_AMOUNT, transactionFileSchema } from './transaction.ts';
 
 /**
  * Journal entries (`/gl/transactions`, DESIGN.md §5.3), the general ledger of one account
@@ -111,13 +111,7 @@ export const journalReadSchema = {
         },
       },
     },
-    files: {
-      type: 'array',
-      items: {
-        type: 'object',
-        properties: { id: idSchema, name: { type: 'string' }, mediaType: { type: 'string' }, size: { type: 'integer' }, url: { type: 'string' } },
-      },
-    },
+    files: attachedFilesSchema,
   },
 } as const;
 

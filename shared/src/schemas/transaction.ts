@@ -38,6 +38,15 @@ export const transactionFileSchema = {
   },
 } as const;
 
+/** The files attached to a document as its read shape lists them (AR/AP documents, journal entries). */
+export const attachedFilesSchema = {
+  type: 'array',
+  items: {
+    type: 'object',
+    properties: { id: idSchema, name: { type: 'string' }, mediaType: { type: 'string' }, size: { type: 'integer' }, url: { type: 'string' } },
+  },
+} as const;
+
 /** The party reference of each side: its id or its number. */
 const partyRefFields = {
   vendor: {
@@ -215,13 +224,7 @@ export const transactionReadSchema = {
       description: "ledger lines of a posted document, base currency, debit positive (its payments' lines are the payments' own: GET /arap/payments/{vc}?document_id=)",
       items: { type: 'object', properties: { account: { type: 'string' }, amount: { type: 'number' }, fxAmount: { type: 'number' } } },
     },
-    files: {
-      type: 'array',
-      items: {
-        type: 'object',
-        properties: { id: idSchema, name: { type: 'string' }, mediaType: { type: 'string' }, size: { type: 'integer' }, url: { type: 'string' } },
-      },
-    },
+    files: attachedFilesSchema,
   },
 } as const;
 
