@@ -77,6 +77,7 @@ t.test('MCP endpoint refusals', async (t) => {
     t.same(names, [
       'get_chart_of_accounts', 'list_tax_codes', 'list_fiscal_years', 'list_journal_entries', 'get_journal_entry', 'list_ledger_lines', 'trial_balance', 'income_statement', 'balance_sheet', 'vat_report', 'list_invoices', 'get_invoice', 'list_bills', 'get_bill', 'aging_report', 'list_services', 'list_workstation', 'get_invoice_pdf',
       'search_vendors', 'get_vendor', 'search_customers', 'get_customer',
+      'list_documents', 'get_document', 'list_inbox',
     ], 'only read tools');
 
     const raw = await mcpPost(mcpUrl, token, { id: 7, method: 'tools/call', params: { name: 'create_vendor', arguments: { name: 'Nope AG' } } });
