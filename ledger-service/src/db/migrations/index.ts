@@ -14,6 +14,7 @@ import * as m012 from './012_bank.ts';
 import * as m014 from './014_idempotency.ts';
 import * as m011 from './011_report_indexes.ts';
 import * as m015 from './015_payment_reference_sequence.ts';
+import * as m016 from './016_documents_once.ts';
 
 /**
  * Migrations are listed here rather than discovered on disk, so they load the same
@@ -35,6 +36,7 @@ const migrations: Record<string, { up(k: Knex): Promise<void>; down(k: Knex): Pr
   '011_report_indexes': m011,
   '013_documents': m013,
   '015_payment_reference_sequence': m015,
+  '016_documents_once': m016,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

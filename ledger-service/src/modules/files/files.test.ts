@@ -1,7 +1,9 @@
 import t from 'tap';
 import { createHash } from 'node:crypto';
 import { withTenant } from '../../db/knex.ts';
-import { arapSetup } from '../../../test/arapHelpers.ts';
+import { arapSetup, CHART } from '../../../test/arapHelpers.ts';
+import { startMailScenario } from '../../../test/support/mailLedger.ts';
+import { insertMessage, loadOutgoingMessage } from '../mail/store.ts';
 import { byteRange } from './rules.ts';
 
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
@@ -126,22 +128,95 @@ t.test('content: media type, disposition, ETag and 304, ranges 206/416', async (
   t.equal(ifRange.status, 200, 'If-Range with another validator: the whole file');
 });
 
-t.test('files of e-mails are documents (registered by the trigger, source email)', async (t) => {
+t.test('a journal entry and an AR transaction with the same PDF: one document listed under both, stored once', async (t) => {
   const s = await arapSetup(t);
-  const attachment = Buffer.from('%PDF-1.4\n% invoice sent by e-mail\n');
-  const messageId = await withTenant(s.ledger.db, s.co.company.id, async (tx) => {
-    const [m] = (await tx('messages')
-      .insert({ company_id: s.co.company.id, kind: 'other', to_addresses: ['a@b.test'], subject: 'Invoice', body: 'see attached', message_id: '<m@test>' })
-      .returning('id')) as { id: number }[];
-    await tx('message_attachments').insert({ company_id: s.co.company.id, message_id: m!.id, position: 0, filename: 'invoice.pdf', media_type: 'application/pdf', data: attachment });
-    return m!.id;
+  const headers = { 'X-API-Key': s.co.apiKey };
+  const entry = await s.api('POST', '/gl/transactions', {
+    transdate: '2024-03-15', description: 'receipt', pending: '0',
+    lines: [{ account: '6500', debit: 50 }, { account: '1020', credit: 50 }],
+    files: [{ name: 'receipt.pdf', data: dataUri(pdf) }],
   });
-  const docs = (await s.api('GET', '/documents?kind=email')).body;
+  t.equal(entry.status, 201, JSON.stringify(entry.body));
+  const ar = await s.api('POST', '/arap/transaction/customer', s.doc('customer', { files: [{ name: 'same.pdf', data: dataUri(pdf) }] }));
+  t.equal(ar.status, 201);
+  const [je, rt] = [(await s.api('GET', `/gl/transactions/${entry.body.id}`)).body, (await s.api('GET', `/arap/transaction/customer/${ar.body.id}`)).body];
+
+  const docs = (await s.api('GET', '/documents')).body;
+  t.equal(docs.length, 1, 'one document for the one content');
+  t.match(docs[0], { name: 'receipt.pdf', source: 'upload', sha256: sha(pdf), size: pdf.length });
+  t.same(docs[0].attached_to, [
+    { kind: 'journal_entry', id: entry.body.id, number: je.reference },
+    { kind: 'customer_transaction', id: ar.body.id, number: rt.invNumber },
+  ]);
+  t.same((await s.api('GET', `/documents?kind=journal_entry&attached_id=${entry.body.id}`)).body.map((d: any) => d.id), [docs[0].id]);
+
+  const stored = await withTenant(s.ledger.db, s.co.company.id, async (tx) => ({
+    rows: (await tx('document_contents').count({ n: '*' }))[0]!.n,
+    bytes: (await tx('document_contents').sum({ n: tx.raw('length(data)') }))[0]!.n,
+    links: (await tx('gl_files').whereNotNull('document_id').count({ n: '*' }))[0]!.n,
+    columns: (await tx.raw(`select column_name from information_schema.columns where table_name = 'gl_files' and column_name = 'data'`)).rows.length,
+  }));
+  t.same(stored, { rows: '1', bytes: String(pdf.length), links: '1', columns: 0 }, 'the bytes once in the store; gl_files has no byte column');
+
+  // the old URL of the journal attachment answers the bytes from the store
+  const old = await fetch(je.files[0].url, { headers });
+  t.equal(old.status, 200);
+  t.equal(old.headers.get('content-type'), 'application/pdf');
+  t.same(Buffer.from(await old.arrayBuffer()), pdf);
+  t.same(Buffer.from(await (await fetch(rt.files[0].url, { headers })).arrayBuffer()), pdf);
+});
+
+t.test('an e-mailed invoice PDF is a document of source email, and the worker sends it from the store', async (t) => {
+  const { smtp, ledger, co, api, customerId } = await startMailScenario(t);
+  const inv = await api('POST', '/arap/invoice/customer', {
+    type: 'invoice', customer_id: customerId, invDate: '2024-03-15', terms: 30, pending: '0',
+    items: [{ description: 'Bookkeeping March', quantity: 2, unit: 'h', price: 150, account: CHART.customer.line, taxAccount: CHART.customer.tax }],
+  });
+  t.equal(inv.status, 201, JSON.stringify(inv.body));
+  const res = await api('POST', `/arap/invoice/customer/${inv.body.id}/email`, {});
+  t.equal(res.status, 202, JSON.stringify(res.body));
+  let invNumber: string;
+  for (;;) {
+    const read = await api('GET', `/arap/invoice/customer/${inv.body.id}`);
+    invNumber = read.body.invNumber;
+    if ((read.body.emails as { status: string }[]).every((e) => e.status !== 'queued')) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  t.equal(smtp.received.length, 1, 'sent');
+  const mailed = Buffer.from(smtp.received[0]!.parsed.attachments[0]!.content as ArrayBuffer);
+  t.equal(mailed.subarray(0, 5).toString(), '%PDF-');
+
+  const docs = (await api('GET', '/documents?kind=email')).body;
   t.equal(docs.length, 1);
-  t.equal(docs[0].source, 'email');
-  t.equal(docs[0].name, 'invoice.pdf');
-  t.equal(docs[0].sha256, sha(attachment));
-  t.same(docs[0].attached_to, [{ kind: 'email', id: messageId, number: null }]);
-  const content = await fetch(docs[0].url, { headers: { 'X-API-Key': s.co.apiKey } });
-  t.same(Buffer.from(await content.arrayBuffer()), attachment);
+  t.match(docs[0], { source: 'email', media_type: 'application/pdf', sha256: sha(mailed), size: mailed.length, name: `${invNumber}.pdf` });
+  t.same(docs[0].attached_to, [{ kind: 'email', id: res.body.id, number: null }]);
+  t.same(Buffer.from(await (await fetch(docs[0].url, { headers: { 'X-API-Key': co.apiKey } })).arrayBuffer()), mailed, 'the document is the bytes sent');
+
+  const stored = await withTenant(ledger.db, co.company.id, async (tx) => ({
+    contents: (await tx('document_contents').count({ n: '*' }))[0]!.n,
+    links: (await tx('message_attachments').whereNotNull('document_id').count({ n: '*' }))[0]!.n,
+    columns: (await tx.raw(`select column_name from information_schema.columns where table_name = 'message_attachments' and column_name = 'data'`)).rows.length,
+  }));
+  t.same(stored, { contents: '1', links: '1', columns: 0 }, 'the bytes once, in the store; no byte column in the outbox');
+});
+
+t.test('the outbox stores the same attachment once: one document, two links, both read back for sending', async (t) => {
+  const s = await arapSetup(t);
+  const attachment = Buffer.from('%PDF-1.4\n% the same file on two e-mails\n');
+  const message = (to: string) => ({
+    transactionId: null, kind: 'other' as const, from: 'books@example.test', to: [to], cc: [], subject: 'Files', text: 'see attached',
+    messageId: `<${to}>`, attachments: [{ filename: 'terms.pdf', mediaType: 'application/pdf', data: attachment }],
+  });
+  const { one, two, loaded, contents } = await withTenant(s.ledger.db, s.co.company.id, async (tx) => {
+    const one = await insertMessage(tx, s.co.company.id, message('a@b.test'));
+    const two = await insertMessage(tx, s.co.company.id, message('c@d.test'));
+    const loaded = [await loadOutgoingMessage(tx, one), await loadOutgoingMessage(tx, two)];
+    return { one, two, loaded, contents: Number((await tx('document_contents').count({ n: '*' }))[0]!.n) };
+  });
+  t.equal(contents, 1, 'the bytes stored once');
+  for (const m of loaded) t.same(m!.attachments, [{ filename: 'terms.pdf', mediaType: 'application/pdf', data: attachment }], 'what the worker sends');
+  const docs = (await s.api('GET', '/documents')).body;
+  t.equal(docs.length, 1);
+  t.match(docs[0], { source: 'email', name: 'terms.pdf', sha256: sha(attachment) });
+  t.same(docs[0].attached_to, [{ kind: 'email', id: one, number: null }, { kind: 'email', id: two, number: null }]);
 });

@@ -4,6 +4,8 @@ import type { Tx } from '../../db/knex.ts';
 import { orderBySql, type ListPage } from '../../db/listOrder.ts';
 import { ruleInvalid } from '../../domain/errors.ts';
 import { compact } from '../transactions/reads.ts';
+import { documentBytes } from '../files/store.ts';
+import type { StorageKind } from '../files/storage.ts';
 
 /** The read shapes of journal entries (one entry, list rows) and the general ledger of one account. */
 
@@ -118,10 +120,17 @@ export async function listJournals(tx: Tx, f: JournalListFilter): Promise<ListPa
   return { rows: rows.map(header), total: Number(counted?.n ?? 0) };
 }
 
-export async function readJournalFile(tx: Tx, id: number, fileId: number) {
-  return (await tx('gl_files').where({ id: fileId, journal_id: id }).first('name', 'media_type', 'data')) as
-    | { name: string; media_type: string; data: Buffer }
+export async function readJournalFile(tx: Tx, id: number, fileId: number): Promise<{ name: string; media_type: string; data: Buffer } | undefined> {
+  const row = (await tx('gl_files as f')
+    .join('documents as d', 'd.id', 'f.document_id')
+    .where({ 'f.id': fileId, 'f.journal_id': id })
+    .first('f.name', 'f.media_type', 'f.company_id', 'd.id as document_id', 'd.sha256', 'd.storage')) as
+    | { name: string; media_type: string; company_id: number; document_id: number; sha256: string; storage: StorageKind }
     | undefined;
+  if (!row) return undefined;
+  // the bytes live in the document store (modules/files, migration 016), once per company
+  const data = await documentBytes(tx, row.company_id, { id: row.document_id, sha256: row.sha256, storage: row.storage });
+  return { name: row.name, media_type: row.media_type, data };
 }
 
 // --- the general ledger of one account -------------------------------------------------

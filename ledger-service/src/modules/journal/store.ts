@@ -7,6 +7,7 @@ import { closedUntil } from '../../db/companies.ts';
 import { nextNumber } from '../../db/sequences.ts';
 import { conflict } from '../../domain/errors.ts';
 import type { FileContent } from '../transactions/dataUri.ts';
+import { putDocument } from '../files/store.ts';
 import type { JournalRuleContext } from './rules.ts';
 
 /** Rows of gl_transactions, gl_lines, gl_files and the journal's ledger_entries. Every function runs inside the caller's transaction. */
@@ -150,9 +151,13 @@ export async function insertJournalFiles(tx: Tx, companyId: number, id: number, 
     return true;
   });
   if (fresh.length > 0) {
-    await tx('gl_files').insert(fresh.map((f) => ({
-      company_id: companyId, journal_id: id, name: f.name, media_type: f.mediaType, size: f.data.length, data: f.data, sha256: f.sha256,
-    })));
+    // the bytes go to the document store, once per company (modules/files, migration 016); the row links the document
+    const rows = [];
+    for (const f of fresh) {
+      const doc = await putDocument(tx, companyId, f, 'upload');
+      rows.push({ company_id: companyId, journal_id: id, name: f.name, media_type: f.mediaType, size: f.data.length, sha256: f.sha256, document_id: doc.id });
+    }
+    await tx('gl_files').insert(rows);
   }
   return fresh.length;
 }

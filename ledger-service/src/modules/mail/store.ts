@@ -1,6 +1,13 @@
 import type { Tx } from '../../db/knex.ts';
+import { documentBytes, putDocument } from '../files/store.ts';
+import type { StorageKind } from '../files/storage.ts';
 
-/** The outbox's SQL: `messages` and `message_attachments` (migration 008), under RLS. */
+/**
+ * The outbox's SQL: `messages` and `message_attachments` (migration 008), under RLS. The
+ * attachments' bytes live in the document store (modules/files, migration 016): an
+ * attachment row links a document of source `email`, so the same PDF e-mailed twice is
+ * stored once and listed under both messages.
+ */
 
 export type MessageKind = 'invoice' | 'reminder' | 'other';
 export type MessageStatus = 'queued' | 'sent' | 'failed';
@@ -54,16 +61,12 @@ export async function insertMessage(tx: Tx, companyId: number, m: NewMessage): P
     .returning('id')) as { id: number }[];
   const id = row!.id;
   if (m.attachments.length > 0) {
-    await tx('message_attachments').insert(
-      m.attachments.map((a, position) => ({
-        company_id: companyId,
-        message_id: id,
-        position,
-        filename: a.filename,
-        media_type: a.mediaType,
-        data: a.data,
-      })),
-    );
+    const rows = [];
+    for (const [position, a] of m.attachments.entries()) {
+      const doc = await putDocument(tx, companyId, { name: a.filename, mediaType: a.mediaType, data: a.data }, 'email');
+      rows.push({ company_id: companyId, message_id: id, position, filename: a.filename, media_type: a.mediaType, document_id: doc.id });
+    }
+    await tx('message_attachments').insert(rows);
   }
   return id;
 }
@@ -83,11 +86,23 @@ interface MessageRow {
 export async function loadOutgoingMessage(tx: Tx, id: number): Promise<OutgoingMessage | undefined> {
   const row = (await tx('messages').where({ id }).first()) as MessageRow | undefined;
   if (!row) return undefined;
-  const attachments = (await tx('message_attachments').where({ message_id: id }).orderBy('position')) as {
+  const links = (await tx('message_attachments as a')
+    .join('documents as d', 'd.id', 'a.document_id')
+    .where({ 'a.message_id': id })
+    .orderBy('a.position')
+    .select('a.filename', 'a.media_type', 'a.company_id', 'd.id as document_id', 'd.sha256', 'd.storage')) as {
     filename: string;
     media_type: string;
-    data: Buffer;
+    company_id: number;
+    document_id: number;
+    sha256: string;
+    storage: StorageKind;
   }[];
+  const attachments = [];
+  for (const a of links) {
+    const data = await documentBytes(tx, a.company_id, { id: a.document_id, sha256: a.sha256, storage: a.storage });
+    attachments.push({ filename: a.filename, mediaType: a.media_type, data });
+  }
   return {
     id: row.id,
     from: row.from_address,
@@ -98,7 +113,7 @@ export async function loadOutgoingMessage(tx: Tx, id: number): Promise<OutgoingM
     messageId: row.message_id,
     status: row.status,
     attempts: row.attempts,
-    attachments: attachments.map((a) => ({ filename: a.filename, mediaType: a.media_type, data: a.data })),
+    attachments,
   };
 }
 
