@@ -1,4 +1,4 @@
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { SaxesParser } from 'saxes';
 import { Money } from '@ledger/shared';
 import { compactReference } from '@ledger/shared/references';
 import { ruleInvalid } from '../../domain/errors.ts';
@@ -12,9 +12,10 @@ import type { ParsedStatement, StatementBalance, StatementEntry } from './rules.
  * DomainError (400) saying what is wrong with the file.
  *
  * The message type is taken from the root element's namespace, not guessed from element
- * names. ISO 20022 documents put every element of the message in that one namespace, so
- * children are looked up by the root's prefix (usually none). The whole file is parsed in
- * memory: its size is bounded by the body limit (LEDGER_FILE_LIMIT).
+ * names. ISO 20022 documents put every element of the message in that one namespace: only
+ * elements of the root's namespace are read, whatever prefix the file binds it to. The text
+ * of the file is bounded by the body limit (LEDGER_FILE_LIMIT); what is built from it while
+ * reading is bounded by one entry (parseCamt).
  */
 
 const NAMESPACES: Record<string, { kind: 'camt.053' | 'camt.054'; version: '04' | '08' }> = {
@@ -24,96 +25,47 @@ const NAMESPACES: Record<string, { kind: 'camt.053' | 'camt.054'; version: '04' 
   'urn:iso:std:iso:20022:tech:xsd:camt.054.001.08': { kind: 'camt.054', version: '08' },
 };
 
-/** Elements that may repeat in the parts of camt read here: always arrays, also when they occur once. */
-const REPEATING = new Set(['Stmt', 'Ntfctn', 'Bal', 'Ntry', 'NtryDtls', 'TxDtls', 'Ustrd', 'Strd', 'AddtlNtryInf']);
-
-type XmlNode = { readonly [name: string]: unknown };
-
-const localName = (name: string) => name.slice(name.indexOf(':') + 1);
+/** An element of the document's namespace as read here: attributes without namespace, text trimmed later. */
+interface XmlNode {
+  readonly name: string;
+  readonly attrs: Record<string, string>;
+  text: string;
+  readonly children: XmlNode[];
+}
 
 function fileError(message: string): Error {
   return ruleInvalid(`The statement file is not usable: ${message}`);
 }
 
-/** Reads children of one namespace prefix: `el(node, 'Ntry')` is `<p:Ntry>` when the document's prefix is `p`. */
-class Reader {
-  constructor(private readonly prefix: string) {}
-
-  private key(name: string): string {
-    return this.prefix ? `${this.prefix}:${name}` : name;
-  }
-
-  /** The first child element of that name (an object), if any. */
+/** Reads child elements by local name (every element kept is in the document's one namespace). */
+const r = {
+  /** The first child element at that path, if any. */
   el(node: XmlNode | undefined, ...path: string[]): XmlNode | undefined {
-    let current: unknown = node;
+    let current = node;
     for (const name of path) {
-      if (typeof current !== 'object' || current === null) return undefined;
-      const v = (current as XmlNode)[this.key(name)];
-      current = Array.isArray(v) ? v[0] : v;
+      if (!current) return undefined;
+      current = current.children.find((c) => c.name === name);
     }
-    if (typeof current === 'string') return { '#text': current };
-    return typeof current === 'object' && current !== null ? (current as XmlNode) : undefined;
-  }
+    return current;
+  },
 
   /** All child elements of that name. */
   all(node: XmlNode | undefined, name: string): XmlNode[] {
-    if (!node) return [];
-    const v = node[this.key(name)];
-    const list = Array.isArray(v) ? v : v === undefined ? [] : [v];
-    return list.map((x) => (typeof x === 'object' && x !== null ? (x as XmlNode) : { '#text': String(x) }));
-  }
+    return node ? node.children.filter((c) => c.name === name) : [];
+  },
 
   /** The text of the element at the path, trimmed, or null when absent or empty. */
   text(node: XmlNode | undefined, ...path: string[]): string | null {
-    const target = path.length === 0 ? node : this.el(node, ...path);
-    if (!target) return null;
-    const t = target['#text'];
-    if (typeof t !== 'string' && typeof t !== 'number') return null;
-    const s = String(t).trim();
-    return s === '' ? null : s;
-  }
+    const target = path.length === 0 ? node : r.el(node, ...path);
+    const s = target?.text.trim();
+    return s ? s : null;
+  },
 
   /** All texts of repeated elements (e.g. Ustrd). */
   texts(node: XmlNode | undefined, name: string): string[] {
-    return this.all(node, name).map((n) => this.text(n)).filter((s): s is string => s !== null);
-  }
-}
-
-const options = {
-  ignoreAttributes: false,
-  attributeNamePrefix: '@',
-  parseTagValue: false,
-  parseAttributeValue: false,
-  trimValues: true,
-  ignoreDeclaration: true,
-  ignorePiTags: true,
-  // camt files carry no entities beyond the five predefined ones; a DOCTYPE is refused before parsing
-  processEntities: true,
-  isArray: (name: string) => REPEATING.has(localName(name)),
-} as const;
-
-/** Parses one entry's content (kept as text by the document parser) into its tree. */
-const entryParser = new XMLParser(options);
-
-const documentParsers = new Map<string, XMLParser>();
-/**
- * The document parser for a namespace prefix: entries (<Ntry>) are kept as text and parsed one
- * at a time, so a statement of many thousand entries never becomes one large tree in memory.
- */
-function documentParser(prefix: string): XMLParser {
-  let p = documentParsers.get(prefix);
-  if (!p) {
-    p = new XMLParser({ ...options, stopNodes: [`*.${prefix ? `${prefix}:` : ''}Ntry`] });
-    documentParsers.set(prefix, p);
-  }
-  return p;
-}
-
-/** The prefix of the root element (`c` of `<c:Document>`), read before parsing to choose the parser. */
-function rootPrefix(xml: string): string {
-  const m = /^(?:\s|<\?[\s\S]*?\?>|<!--[\s\S]*?-->)*<([A-Za-z_][\w.-]*):[A-Za-z_][\w.-]*[\s/>]/.exec(xml);
-  return m ? m[1]! : '';
-}
+    return r.all(node, name).map((n) => r.text(n)).filter((s): s is string => s !== null);
+  },
+};
 
 /** A decimal amount as camt writes it (no sign, "." decimals, at most 5 decimals), else a 400. */
 function amountOf(text: string | null, where: string): Money {
@@ -121,7 +73,7 @@ function amountOf(text: string | null, where: string): Money {
   return new Money(text);
 }
 
-function dateOf(r: Reader, node: XmlNode | undefined, where: string): string | null {
+function dateOf(node: XmlNode | undefined, where: string): string | null {
   const raw = r.text(node, 'Dt') ?? r.text(node, 'DtTm');
   if (raw === null) return null;
   const date = raw.slice(0, 10);
@@ -135,61 +87,148 @@ function signed(amount: Money, indicator: string | null, where: string): Money {
   throw fileError(`${where}: CdtDbtInd must be CRDT or DBIT, not "${indicator ?? ''}".`);
 }
 
-/** The document's root element and namespace: which camt message, in which prefix. */
-function rootOf(doc: XmlNode): { root: XmlNode; prefix: string; kind: 'camt.053' | 'camt.054'; version: '04' | '08' } {
-  const names = Object.keys(doc).filter((k) => !k.startsWith('?') && !k.startsWith('#'));
-  if (names.length !== 1) throw fileError('the file has no single root element.');
-  const name = names[0]!;
-  if (localName(name) !== 'Document') throw fileError(`the root element is <${name}>, not an ISO 20022 <Document>.`);
-  const prefix = name.includes(':') ? name.slice(0, name.indexOf(':')) : '';
-  const root = doc[name];
-  if (typeof root !== 'object' || root === null || Array.isArray(root)) throw fileError('the <Document> element is empty.');
-  const ns = (root as XmlNode)[prefix ? `@xmlns:${prefix}` : '@xmlns'];
-  const known = typeof ns === 'string' ? NAMESPACES[ns.trim()] : undefined;
-  if (!known) {
-    throw fileError(`unknown message type ${typeof ns === 'string' ? `"${ns}"` : '(no namespace)'}; supported are camt.053 and camt.054 in versions .001.04 and .001.08.`);
-  }
-  return { root: root as XmlNode, prefix, ...known };
-}
+type MessageKind = { kind: 'camt.053' | 'camt.054'; version: '04' | '08' };
 
 /**
- * Parses a camt.053 / camt.054 file. Refuses malformed XML, a DOCTYPE (camt has none; it
- * would only serve entity tricks), unknown namespaces and entries it cannot read.
+ * What an open element is to the reader: the root, the message, a statement (camt.053 Stmt,
+ * camt.054 Ntfctn), an entry of a statement, an element kept in the tree of its parent, or
+ * one that is not needed (null: another namespace, the group header, …; its content is dropped).
+ */
+type Frame = { role: 'root' | 'message' | 'statement' | 'entry' | 'kept'; node: XmlNode } | null;
+
+/** saxes' message without its "line:column: " prefix (the position is said once, by us). */
+const saxesMessage = (err: Error) => err.message.replace(/^(?:[^:]*:)?\d+:\d+: /, '');
+
+/**
+ * Parses a camt.053 / camt.054 file in one pass of a streaming, namespace-aware XML parser
+ * (saxes). Only the statement's own elements (account, balances) and the one entry being
+ * read are held as small trees: each entry is turned into transactions when its end tag is
+ * read and its tree dropped, so memory does not grow with a tree of the whole document.
+ * Refuses malformed XML, a DOCTYPE (camt has none; it would only serve entity tricks),
+ * unknown namespaces and entries it cannot read.
  */
 export function parseCamt(xml: string): ParsedStatement[] {
-  if (/<!DOCTYPE/i.test(xml)) throw fileError('a DOCTYPE is not allowed in ISO 20022 messages.');
-  const valid = XMLValidator.validate(xml);
-  if (valid !== true) throw fileError(`malformed XML at line ${valid.err.line}, column ${valid.err.col}: ${valid.err.msg}`);
-  const { root, prefix, kind, version } = rootOf(documentParser(rootPrefix(xml)).parse(xml) as XmlNode);
-  const r = new Reader(prefix);
-  const message = r.el(root, kind === 'camt.053' ? 'BkToCstmrStmt' : 'BkToCstmrDbtCdtNtfctn');
-  if (!message) throw fileError(`<Document> has no ${kind === 'camt.053' ? 'BkToCstmrStmt' : 'BkToCstmrDbtCdtNtfctn'}.`);
-  const statements = r.all(message, kind === 'camt.053' ? 'Stmt' : 'Ntfctn');
-  if (statements.length === 0) throw fileError(`the message has no ${kind === 'camt.053' ? 'statement (Stmt)' : 'notification (Ntfctn)'}.`);
-  return statements.map((s, i) => readStatement(r, s, { kind, version, where: `${kind === 'camt.053' ? 'Stmt' : 'Ntfctn'} ${i + 1}` }));
+  const parser = new SaxesParser({ xmlns: true, position: true });
+  let message: (MessageKind & { uri: string; node: XmlNode | undefined; statementName: string }) | undefined;
+  const statements: ParsedStatement[] = [];
+  // the statement being read: its entries so far and how many were not booked
+  let current: { where: string; entries: StatementEntry[]; skipped: number; count: number } | undefined;
+  const stack: Frame[] = [];
+  // The first thing wrong with the content. Reading goes on to the end without building
+  // anything, so a file that is also not well-formed is refused as malformed XML first (the
+  // more basic fault), whatever comes earlier in it.
+  let refusal: unknown;
+  const guarded = <A extends unknown[]>(handler: (...args: A) => void) => (...args: A) => {
+    if (refusal !== undefined) return;
+    try {
+      handler(...args);
+    } catch (err) {
+      refusal = err;
+    }
+  };
+
+  parser.on('error', (err) => {
+    // a root element whose prefix is bound to no namespace names no message type
+    if (!message && /^unbound namespace prefix/.test(saxesMessage(err))) {
+      throw fileError('unknown message type (no namespace); supported are camt.053 and camt.054 in versions .001.04 and .001.08.');
+    }
+    throw fileError(`malformed XML at line ${parser.line}, column ${parser.column + 1}: ${saxesMessage(err)}`);
+  });
+  parser.on('doctype', () => {
+    throw fileError('a DOCTYPE is not allowed in ISO 20022 messages.');
+  });
+  parser.on('opentag', guarded((tag) => {
+    const depth = stack.length;
+    if (depth === 0) {
+      if (tag.local !== 'Document') throw fileError(`the root element is <${tag.name}>, not an ISO 20022 <Document>.`);
+      const known = tag.uri ? NAMESPACES[tag.uri.trim()] : undefined;
+      if (!known) {
+        throw fileError(`unknown message type ${tag.uri ? `"${tag.uri}"` : '(no namespace)'}; supported are camt.053 and camt.054 in versions .001.04 and .001.08.`);
+      }
+      message = { ...known, uri: tag.uri, node: undefined, statementName: known.kind === 'camt.053' ? 'Stmt' : 'Ntfctn' };
+      stack.push({ role: 'root', node: newNode(tag.local, {}) });
+      return;
+    }
+    const parent = stack[depth - 1];
+    if (!parent || tag.uri !== message!.uri) {
+      stack.push(null);
+      return;
+    }
+    const node = newNode(tag.local, tag.attributes);
+    if (parent.role === 'root') {
+      const wanted = message!.kind === 'camt.053' ? 'BkToCstmrStmt' : 'BkToCstmrDbtCdtNtfctn';
+      // the first message element of the Document is read, as ISO 20022 has exactly one
+      if (tag.local === wanted && message!.node === undefined) {
+        message!.node = node;
+        stack.push({ role: 'message', node });
+      } else stack.push(null);
+    } else if (parent.role === 'message') {
+      if (tag.local === message!.statementName) {
+        current = { where: `${message!.statementName} ${statements.length + 1}`, entries: [], skipped: 0, count: 0 };
+        stack.push({ role: 'statement', node });
+      } else stack.push(null); // the group header is not needed
+    } else if (parent.role === 'statement' && tag.local === 'Ntry') {
+      // the entry's tree is not attached to the statement: it lives until its end tag only
+      stack.push({ role: 'entry', node });
+    } else {
+      parent.node.children.push(node);
+      stack.push({ role: 'kept', node });
+    }
+  }));
+  const onText = (text: string) => {
+    if (refusal !== undefined) return;
+    const top = stack[stack.length - 1];
+    // whitespace between elements is not content; leaf text arrives as one event and is trimmed when read
+    if (top && /\S/.test(text)) top.node.text += text;
+  };
+  parser.on('text', onText);
+  parser.on('cdata', onText);
+  parser.on('closetag', guarded(() => {
+    const frame = stack.pop();
+    if (!frame || !current) return;
+    if (frame.role === 'entry') {
+      current.count++;
+      const n = frame.node;
+      // .04: <Sts>BOOK</Sts>; .08: <Sts><Cd>BOOK</Cd></Sts>. Pending or information entries are not on the account yet.
+      const status = r.text(n, 'Sts', 'Cd') ?? r.text(n, 'Sts');
+      if (status !== null && status !== 'BOOK') current.skipped++;
+      else for (const e of readEntry(n, `${current.where}, Ntry ${current.count}`)) current.entries.push(e);
+    } else if (frame.role === 'statement') {
+      statements.push(readStatement(frame.node, current, message!));
+      current = undefined;
+    }
+  }));
+
+  parser.write(xml).close();
+  if (refusal !== undefined) throw refusal;
+  if (!message) throw fileError('the file has no root element.');
+  if (!message.node) throw fileError(`<Document> has no ${message.kind === 'camt.053' ? 'BkToCstmrStmt' : 'BkToCstmrDbtCdtNtfctn'}.`);
+  if (statements.length === 0) throw fileError(`the message has no ${message.kind === 'camt.053' ? 'statement (Stmt)' : 'notification (Ntfctn)'}.`);
+  return statements;
 }
 
-function readStatement(r: Reader, s: XmlNode, m: { kind: 'camt.053' | 'camt.054'; version: '04' | '08'; where: string }): ParsedStatement {
+const NO_ATTRIBUTES: Record<string, string> = Object.freeze({}) as Record<string, string>;
+
+function newNode(name: string, attributes: Record<string, { uri: string; local: string; value: string }>): XmlNode {
+  // most camt elements have no attributes: one shared empty object instead of one per element
+  let attrs = NO_ATTRIBUTES;
+  for (const key in attributes) {
+    const a = attributes[key]!;
+    if (a.uri !== '') continue;
+    if (attrs === NO_ATTRIBUTES) attrs = {};
+    attrs[a.local] = a.value;
+  }
+  return { name, attrs, text: '', children: [] };
+}
+
+function readStatement(
+  s: XmlNode, read: { where: string; entries: StatementEntry[]; skipped: number }, m: MessageKind,
+): ParsedStatement {
   const acct = r.el(s, 'Acct');
   const iban = r.text(acct, 'Id', 'IBAN');
   const otherId = r.text(acct, 'Id', 'Othr', 'Id');
-  const balances = r.all(s, 'Bal').map((b, i) => readBalance(r, b, `${m.where}, Bal ${i + 1}`));
+  const balances = r.all(s, 'Bal').map((b, i) => readBalance(b, `${read.where}, Bal ${i + 1}`));
   const balance = (...codes: string[]) => balances.find((b) => codes.includes(b.code)) ?? null;
-  const entries: StatementEntry[] = [];
-  let skipped = 0;
-  r.all(s, 'Ntry').forEach((raw, i) => {
-    const where = `${m.where}, Ntry ${i + 1}`;
-    // a wrapper of another name than Ntry, which is always an array
-    const parsed = (entryParser.parse(`<Entry>${String(raw['#text'] ?? '')}</Entry>`) as XmlNode).Entry;
-    const n: XmlNode = typeof parsed === 'object' && parsed !== null ? (parsed as XmlNode) : {};
-    // .04: <Sts>BOOK</Sts>; .08: <Sts><Cd>BOOK</Cd></Sts>. Pending or information entries are not on the account yet.
-    const status = r.text(n, 'Sts', 'Cd') ?? r.text(n, 'Sts');
-    if (status !== null && status !== 'BOOK') {
-      skipped++;
-      return;
-    }
-    entries.push(...readEntry(r, n, where));
-  });
   return {
     source: m.kind,
     version: m.version,
@@ -199,20 +238,20 @@ function readStatement(r: Reader, s: XmlNode, m: { kind: 'camt.053' | 'camt.054'
     currency: r.text(acct, 'Ccy'),
     opening: balance('OPBD', 'PRCD'),
     closing: balance('CLBD'),
-    entries,
-    skipped,
+    entries: read.entries,
+    skipped: read.skipped,
   };
 }
 
-function readBalance(r: Reader, b: XmlNode, where: string): StatementBalance & { code: string } {
+function readBalance(b: XmlNode, where: string): StatementBalance & { code: string } {
   const code = r.text(b, 'Tp', 'CdOrPrtry', 'Cd') ?? r.text(b, 'Tp', 'CdOrPrtry', 'Prtry') ?? '';
   const amt = r.el(b, 'Amt');
   const amount = signed(amountOf(r.text(amt), `${where} amount`), r.text(b, 'CdtDbtInd'), where);
-  return { code, amount, currency: String(amt?.['@Ccy'] ?? '').trim(), date: dateOf(r, r.el(b, 'Dt'), where) };
+  return { code, amount, currency: (amt?.attrs.Ccy ?? '').trim(), date: dateOf(r.el(b, 'Dt'), where) };
 }
 
 /** The counterparty of a transaction: the debtor of a credit, the creditor of a debit (.08 nests the name in Pty). */
-function counterpartyOf(r: Reader, tx: XmlNode | undefined, credit: boolean): { name: string | null; iban: string | null } {
+function counterpartyOf(tx: XmlNode | undefined, credit: boolean): { name: string | null; iban: string | null } {
   const parties = r.el(tx, 'RltdPties');
   const role = credit ? 'Dbtr' : 'Cdtr';
   const party = r.el(parties, role);
@@ -222,8 +261,8 @@ function counterpartyOf(r: Reader, tx: XmlNode | undefined, credit: boolean): { 
   return { name, iban: iban ? iban.replace(/\s+/g, '').toUpperCase() : null };
 }
 
-function detailFields(r: Reader, tx: XmlNode | undefined, entry: XmlNode, credit: boolean) {
-  const { name, iban } = counterpartyOf(r, tx, credit);
+function detailFields(tx: XmlNode | undefined, entry: XmlNode, credit: boolean) {
+  const { name, iban } = counterpartyOf(tx, credit);
   const rmt = r.el(tx, 'RmtInf');
   const ref = r.all(rmt, 'Strd').map((s) => r.text(s, 'CdtrRefInf', 'Ref')).find((x) => x !== null) ?? null;
   const e2e = r.text(tx, 'Refs', 'EndToEndId');
@@ -239,35 +278,35 @@ function detailFields(r: Reader, tx: XmlNode | undefined, entry: XmlNode, credit
 }
 
 /** One entry, or one transaction per detail of a batch entry; amounts signed (credit positive). */
-function readEntry(r: Reader, n: XmlNode, where: string): StatementEntry[] {
+function readEntry(n: XmlNode, where: string): StatementEntry[] {
   const amt = r.el(n, 'Amt');
-  const currency = String(amt?.['@Ccy'] ?? '').trim();
+  const currency = (amt?.attrs.Ccy ?? '').trim();
   if (!/^[A-Z]{3}$/.test(currency)) throw fileError(`${where}: the amount has no currency.`);
   const amount = signed(amountOf(r.text(amt), `${where} amount`), r.text(n, 'CdtDbtInd'), where);
-  const date = dateOf(r, r.el(n, 'BookgDt'), where);
+  const date = dateOf(r.el(n, 'BookgDt'), where);
   if (date === null) throw fileError(`${where}: no booking date (BookgDt).`);
-  const valueDate = dateOf(r, r.el(n, 'ValDt'), where);
+  const valueDate = dateOf(r.el(n, 'ValDt'), where);
   const reversal = r.text(n, 'RvslInd') === 'true';
   const bankReference = r.text(n, 'AcctSvcrRef');
   const details = r.all(n, 'NtryDtls').flatMap((d) => r.all(d, 'TxDtls'));
   const base = { date, valueDate, currency, bankReference, reversal };
 
   if (details.length <= 1) {
-    return [{ ...base, amount, ...detailFields(r, details[0], n, amount.isPositive()), detail: null }];
+    return [{ ...base, amount, ...detailFields(details[0], n, amount.isPositive()), detail: null }];
   }
   // a batch: each detail is its own transaction with its own amount, which must add up to the entry
   const parts = details.map((d, i) => {
     const at = `${where}, TxDtls ${i + 1}`;
     const dAmt = r.el(d, 'Amt') ?? r.el(d, 'AmtDtls', 'TxAmt', 'Amt');
     if (!dAmt) throw fileError(`${at}: a transaction of a batch entry has no amount.`);
-    const dCurrency = String(dAmt['@Ccy'] ?? '').trim();
+    const dCurrency = (dAmt.attrs.Ccy ?? '').trim();
     if (dCurrency !== currency) throw fileError(`${at}: amount in ${dCurrency}, the entry is in ${currency}.`);
     const value = signed(amountOf(r.text(dAmt), `${at} amount`), r.text(d, 'CdtDbtInd') ?? r.text(n, 'CdtDbtInd'), at);
     return {
       ...base,
       amount: value,
       bankReference: r.text(d, 'Refs', 'AcctSvcrRef') ?? bankReference,
-      ...detailFields(r, d, n, value.isPositive()),
+      ...detailFields(d, n, value.isPositive()),
       detail: i + 1,
     };
   });

@@ -76,6 +76,21 @@ t.test('camt: refusals say what is wrong', async (t) => {
   refused(doc.replace('<Stmt>', '<Stmnt>').replace('</Stmt>', '</Stmnt>'), /no statement/, 'no statement');
 });
 
+t.test('camt: the streaming parse refuses what is not well-formed, saying where; reads CDATA; ignores other namespaces', async (t) => {
+  const doc = fixture('camt.053.001.08.xml');
+  const refused = (xml: string, message: RegExp, what: string) => t.throws(() => parseCamt(xml), { code: 'invalid_request', message }, what);
+  refused(doc.replace('</Nm>', '</Name>'), /malformed XML at line \d+, column \d+: unexpected close tag/, 'mismatched end tag');
+  refused(doc.replace('Muster AG', 'Muster &nbsp; AG'), /malformed XML at line \d+, column \d+: undefined entity/, 'an entity XML does not define');
+  refused('', /malformed XML .*root element/, 'empty');
+  refused('<?xml version="1.0"?><Stmt xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.08"/>', /the root element is <Stmt>/, 'another root');
+  refused('<Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.08"><GrpHdr/></Document>', /<Document> has no BkToCstmrStmt/, 'no message');
+  refused(doc.replace('<Ntry>', '<Ntry><Ntry>'), /malformed XML/, 'an entry left open');
+  // the first entry's debtor name as CDATA, and a name in another namespace beside it that is not read
+  const [s] = parseCamt(doc.replace('<Nm>Muster AG</Nm>', '<x:Nm xmlns:x="urn:example:other">Not this</x:Nm><Nm><![CDATA[Muster & Co AG]]></Nm>'));
+  t.equal(s!.entries[0]!.counterparty, 'Muster & Co AG');
+  t.equal(s!.entries.length, 7);
+});
+
 t.test('camt: a namespace prefix is read like the default namespace; pending entries are skipped', async (t) => {
   const prefixed = fixture('camt.054.001.08.xml')
     .replace('<Document xmlns="', '<c:Document xmlns:c="')

@@ -25,25 +25,37 @@ export interface InsertedTransaction {
   reversal: boolean;
 }
 
-// rows per INSERT: well below Postgres' 65535 bind parameters (15 columns each)
-const INSERT_CHUNK = 1000;
+// rows per INSERT: one JSON parameter each; small enough that one statement's rows and its
+// answer stay a few hundred kB, large enough that 10,000 entries take about twenty round trips
+const INSERT_BATCH = 500;
+
+const INSERT_SQL = `
+  insert into bank_transactions
+    (company_id, bank_account_id, entry_key, date, value_date, amount, currency, counterparty, iban, reference, end_to_end_id, text, bank_reference, reversal, source)
+  select ?, ?, x.entry_key, x.date, x.value_date, x.amount, x.currency, x.counterparty, x.iban, x.reference, x.end_to_end_id, x.text, x.bank_reference, x.reversal, x.source
+  from jsonb_to_recordset(?::jsonb) as x(
+    entry_key text, date date, value_date date, amount numeric, currency text, counterparty text, iban text, reference text,
+    end_to_end_id text, text text, bank_reference text, reversal boolean, source text)
+  on conflict (company_id, bank_account_id, entry_key) do nothing
+  returning id, date::text as date, amount::text as amount, currency, reference, end_to_end_id, text, reversal`;
 
 /**
- * Inserts the transactions of one bank account; those whose key the account has already
- * (an earlier import, or a concurrent one committing first) are skipped by the unique
- * index, never written twice. Returns the rows actually inserted.
+ * Inserts the transactions of one bank account, a batch of rows per statement (one JSON
+ * parameter unpacked by jsonb_to_recordset: no statement with thousands of bind parameters
+ * to build and parse). Those whose key the account has already (an earlier import, or a
+ * concurrent one committing first) are skipped by the unique index, never written twice.
+ * Returns the rows actually inserted, in the order of `rows`.
  */
 export async function insertTransactions(
   tx: Tx, companyId: number, bankAccountId: number, rows: readonly NewBankTransaction[],
 ): Promise<InsertedTransaction[]> {
   const inserted: InsertedTransaction[] = [];
-  for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-    const chunk = rows.slice(i, i + INSERT_CHUNK).map((r) => ({
-      company_id: companyId,
-      bank_account_id: bankAccountId,
+  for (let i = 0; i < rows.length; i += INSERT_BATCH) {
+    const batch = JSON.stringify(rows.slice(i, i + INSERT_BATCH).map((r) => ({
       entry_key: r.key,
       date: r.date,
       value_date: r.valueDate,
+      // as text: the exact decimal, never a JSON float
       amount: r.amount.toFixed(),
       currency: r.currency,
       counterparty: r.counterparty,
@@ -54,13 +66,12 @@ export async function insertTransactions(
       bank_reference: r.bankReference,
       reversal: r.reversal,
       source: r.source,
-    }));
-    const result = (await tx('bank_transactions')
-      .insert(chunk)
-      .onConflict(['company_id', 'bank_account_id', 'entry_key'])
-      .ignore()
-      .returning(['id', tx.raw('date::text as date'), tx.raw('amount::text as amount'), 'currency', 'reference', 'end_to_end_id', 'text', 'reversal'])) as (InsertedTransaction & { id: number | string })[];
-    for (const r of result) inserted.push({ ...r, id: Number(r.id), currency: r.currency.trim() });
+    })));
+    const result = await tx.raw(INSERT_SQL, [companyId, bankAccountId, batch]) as { rows: (InsertedTransaction & { id: number | string })[] };
+    const got = result.rows.map((r) => ({ ...r, id: Number(r.id), currency: r.currency.trim() }));
+    // ids follow the rows' order (one sequence, rows inserted in array order); RETURNING promises no order
+    got.sort((a, b) => a.id - b.id);
+    for (const r of got) inserted.push(r);
   }
   return inserted;
 }
