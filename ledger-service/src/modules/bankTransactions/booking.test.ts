@@ -163,3 +163,25 @@ t.test('a matched payment the payments module refuses stays unmatched (closed pe
   const booked = await s.api('POST', `/bank/transactions/${credit.id}/book`, { document_id: invoice.id });
   t.equal(booked.status, 422, 'booking by hand in a closed period is refused too');
 });
+
+t.test('one refused payment among several matched: the others are booked, and the refused one leaves its document open for a later transaction', async (t) => {
+  const s = await bankSetup(t);
+  const a = await s.postInvoice(100);
+  const b = await s.postInvoice(200);
+  t.equal((await s.api('POST', '/system/close_books', { date: '2024-04-30' })).status, 200);
+  const csv = 'date,amount,currency,counterparty,iban,reference,description\n' +
+    `2024-04-10,${a.grossAmount},CHF,Globex Corp,,,${a.invNumber}\n` + // in the closed period: refused
+    `2024-05-10,${b.grossAmount},CHF,Globex Corp,,,${b.invNumber}\n` +
+    `2024-05-11,${a.grossAmount},CHF,Globex Corp,,,${a.invNumber} again\n`; // pays a, as the first did not
+  const r = await s.send(csv, 'text/csv', `?account=${s.bankAccountId}`);
+  t.equal(r.status, 200, JSON.stringify(r.body));
+  t.match(r.body, { imported: 3, matched: 2 });
+  const rows = (await s.api('GET', '/bank/transactions?sort=date')).body as { date: string; status: string; document: { id: number } | null; payment_id: number | null }[];
+  t.same(rows.map((x) => [x.date, x.status, x.document?.id ?? null]), [
+    ['2024-04-10', 'unmatched', null], ['2024-05-10', 'matched', b.id], ['2024-05-11', 'matched', a.id],
+  ]);
+  t.ok(rows[1]!.payment_id && rows[2]!.payment_id, 'the booked ones name their payments');
+  for (const doc of [a, b]) t.equal((await s.api('GET', `/arap/invoice/customer/${doc.id}`)).body.payment_status, 'paid', doc.invNumber);
+  const payments = await s.api('GET', `/arap/payments/customer?document_id=${a.id}`);
+  t.same(payments.body.map((p: { date: string }) => p.date), ['2024-05-11'], 'one payment of a, from the transaction after the closed period');
+});

@@ -14,7 +14,7 @@ import {
   checkBalances, entryKeys, matchDocument, numberTokens, type BalanceCheck, type MatchCandidates, type OpenDocument, type ParsedStatement,
 } from './rules.ts';
 import {
-  findTransaction, insertTransactions, listTransactions, lockTransaction, markBooked, matchCandidates,
+  findTransaction, insertTransactions, listTransactions, lockTransaction, markBooked, markMatched, matchCandidates,
   type BankTransactionRead, type InsertedTransaction, type TransactionFilter,
 } from './store.ts';
 
@@ -122,36 +122,78 @@ async function candidatesFor(tx: Tx, rows: readonly InsertedTransaction[]): Prom
   return { byReference, byNumber, byEndToEnd };
 }
 
+/** A new transaction paired with the document it pays. */
+type Pairing = { row: InsertedTransaction; doc: OpenDocument; amount: Decimal };
+
+/**
+ * The new transactions the matching rules pair with exactly one open document, in file
+ * order. A document paid by one transaction is not paid again by a later one of the same
+ * import: its open amount goes down as it is paired (as booking it would).
+ */
+function pairings(rows: readonly InsertedTransaction[], candidates: MatchCandidates): Pairing[] {
+  const out: Pairing[] = [];
+  for (const row of rows) {
+    const amount = new Money(row.amount);
+    const doc = matchDocument({ amount, currency: row.currency, reference: row.reference, endToEndId: row.end_to_end_id, text: row.text, reversal: row.reversal }, candidates);
+    if (!doc) continue;
+    doc.open = doc.open.minus(amount.abs());
+    out.push({ row, doc, amount });
+  }
+  return out;
+}
+
+/** Records one paired transaction as its document's payment (payments module); the payment's id. */
+async function pay(c: ServiceContext, account: BankAccountWithChart, p: Pairing): Promise<number> {
+  const { id } = await recordPayment(c, p.doc.vc, {
+    document_id: p.doc.id, date: p.row.date, amount: p.amount.abs().toFixed(), account: account.account, memo: p.row.text ?? undefined, source: `bank transaction ${p.row.id}`,
+  });
+  return id;
+}
+
 /**
  * Books the new transactions the matching rules pair with exactly one open document, as that
  * document's payment on the bank account's chart account. A payment the payments module
  * refuses (closed period, approval limit, a foreign-currency document needing a rate, the
- * account's link) leaves the transaction unmatched for a person to book: each attempt runs
- * in a savepoint, so a refusal undoes only itself.
+ * account's link) leaves the transaction unmatched for a person to book.
+ *
+ * All payments are first tried together in one savepoint, as usually none is refused; if one
+ * is, that savepoint is undone and each is tried again alone in its own savepoint, so a
+ * refusal undoes only itself (two round trips per payment that the common case saves). The
+ * transactions booked are marked in one statement at the end.
  */
 async function matchAndBook(c: ServiceContext, account: BankAccountWithChart, rows: readonly InsertedTransaction[]): Promise<number> {
   if (rows.length === 0) return 0;
   const candidates = await candidatesFor(c.tx, rows);
-  let matched = 0;
-  for (const r of rows) {
-    const amount = new Money(r.amount);
-    const doc = matchDocument({ amount, currency: r.currency, reference: r.reference, endToEndId: r.end_to_end_id, text: r.text, reversal: r.reversal }, candidates);
-    if (!doc) continue;
-    try {
-      await c.tx.transaction(async (sp) => {
-        const { id } = await recordPayment({ ...c, tx: sp }, doc.vc, {
-          document_id: doc.id, date: r.date, amount: amount.abs().toFixed(), account: account.account, memo: r.text ?? undefined, source: `bank transaction ${r.id}`,
-        });
-        await markBooked(sp, r.id, 'matched', { documentId: doc.id, paymentId: id });
-      });
-      // the document is paid now: a second transaction of the same import must not pay it again
-      doc.open = doc.open.minus(amount.abs());
-      matched++;
-    } catch (err) {
-      if (!(err instanceof DomainError)) throw err;
+  const documents = new Set<OpenDocument>([...candidates.byReference.values(), ...candidates.byNumber.values(), ...candidates.byEndToEnd.values()]);
+  const openBefore = new Map([...documents].map((d) => [d, d.open]));
+  const paired = pairings(rows, candidates);
+  if (paired.length === 0) return 0;
+  let booked: { id: number; documentId: number; paymentId: number }[];
+  try {
+    booked = await c.tx.transaction(async (sp) => {
+      const done: { id: number; documentId: number; paymentId: number }[] = [];
+      for (const p of paired) done.push({ id: p.row.id, documentId: p.doc.id, paymentId: await pay({ ...c, tx: sp }, account, p) });
+      return done;
+    });
+  } catch (err) {
+    if (!(err instanceof DomainError)) throw err;
+    // one at a time, as if nothing had been paired: a refused payment leaves its document open for a later transaction
+    for (const [d, open] of openBefore) d.open = open;
+    booked = [];
+    for (const row of rows) {
+      const [p] = pairings([row], candidates);
+      if (!p) continue;
+      try {
+        const paymentId = await c.tx.transaction(async (sp) => pay({ ...c, tx: sp }, account, p));
+        booked.push({ id: row.id, documentId: p.doc.id, paymentId });
+      } catch (err) {
+        if (!(err instanceof DomainError)) throw err;
+        p.doc.open = p.doc.open.plus(p.amount.abs());
+      }
     }
   }
-  return matched;
+  await markMatched(c.tx, booked);
+  return booked.length;
 }
 
 export async function bankTransactionById(tx: Tx, id: number): Promise<BankTransactionRead> {

@@ -127,6 +127,15 @@ export async function markBooked(
   });
 }
 
+/** Marks transactions booked by matching as `matched`, naming the document and payment, in one statement. */
+export async function markMatched(tx: Tx, rows: readonly { id: number; documentId: number; paymentId: number }[]): Promise<void> {
+  if (rows.length === 0) return;
+  await tx.raw(`
+    update bank_transactions b set status = 'matched', document_id = x.document_id, payment_id = x.payment_id, booked_at = now()
+    from jsonb_to_recordset(?::jsonb) as x(id bigint, document_id bigint, payment_id bigint)
+    where b.id = x.id`, [JSON.stringify(rows.map((r) => ({ id: r.id, document_id: r.documentId, payment_id: r.paymentId })))]);
+}
+
 export interface LockedTransaction {
   id: number;
   bank_account_id: number;
