@@ -2,7 +2,7 @@ import type PgBoss from 'pg-boss';
 import { withTenant, type Db } from '../../db/knex.ts';
 import { INBOX_QUEUE, INBOX_QUEUE_OPTIONS } from '../../db/migrations/013_documents.ts';
 import type { Logger } from '../../logger.ts';
-import { createQueueClient } from '../mail/queue.ts';
+import { startQueueWorker, type QueueWorker } from '../mail/queue.ts';
 import { today } from '../transactions/service.ts';
 import { loadForExtraction, readInboxFile, recordExtraction, type ExtractJob } from './service.ts';
 
@@ -21,48 +21,22 @@ export interface InboxWorkerOptions {
   pollingIntervalSeconds?: number;
 }
 
-export interface InboxWorker {
-  /** resolves once the worker takes jobs (or gave up starting: it retries in the background) */
-  ready: Promise<void>;
-  stop(): Promise<void>;
-}
+export type InboxWorker = QueueWorker;
 
 export function startInboxWorker(deps: { db: Db; databaseUrl: string; log: Logger; options?: InboxWorkerOptions }): InboxWorker {
   const { db, log } = deps;
   const queue = deps.options?.queue ?? INBOX_QUEUE;
-  let boss: PgBoss | undefined;
-  let stopped = false;
-  let retryTimer: NodeJS.Timeout | undefined;
-
-  const start = async (): Promise<void> => {
-    const client = createQueueClient(deps.databaseUrl);
-    client.on('error', (err: Error) => log.error({ err }, 'inbox queue error'));
-    try {
-      await client.start();
+  return startQueueWorker({
+    databaseUrl: deps.databaseUrl,
+    log,
+    what: 'inbox',
+    async setup(client) {
       await client.createQueue(queue, { name: queue, ...INBOX_QUEUE_OPTIONS } as PgBoss.Queue);
       await client.work<ExtractJob>(queue, { batchSize: 1, pollingIntervalSeconds: deps.options?.pollingIntervalSeconds ?? 1 }, async (jobs) => {
         for (const job of jobs) await extractOne(db, log, job.data);
       });
-    } catch (err) {
-      log.warn({ err }, 'inbox worker could not start; retrying in 10 s');
-      await client.stop({ graceful: false, wait: true }).catch(() => {});
-      if (!stopped) retryTimer = setTimeout(() => void (started = start()), 10_000);
-      return;
-    }
-    boss = client;
-    if (stopped) await client.stop({ graceful: true, wait: true, timeout: 10_000 });
-  };
-  let started = start();
-
-  return {
-    ready: started,
-    async stop() {
-      stopped = true;
-      clearTimeout(retryTimer);
-      await started;
-      await boss?.stop({ graceful: true, wait: true, timeout: 10_000 });
     },
-  };
+  });
 }
 
 /** One entry: load, read the file, record the result. Database errors throw (pg-boss retries). */

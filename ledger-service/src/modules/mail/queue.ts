@@ -2,6 +2,7 @@ import PgBoss from 'pg-boss';
 import type pg from 'pg';
 import type { Tx } from '../../db/knex.ts';
 import { PGBOSS_SCHEMA } from '../../db/migrations/008_mail.ts';
+import type { Logger } from '../../logger.ts';
 
 /**
  * The durable queue of outgoing e-mail: pg-boss (schema `pgboss`, created by migration 008).
@@ -68,4 +69,48 @@ export async function ensureQueue(boss: PgBoss, queue: string, policy: RetryPoli
     retryBackoff: true,
     expireInSeconds: 300,
   });
+}
+
+export interface QueueWorker {
+  /** resolves once the worker takes jobs (or gave up starting: it retries in the background) */
+  ready: Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Runs a worker on the queue: its own pg-boss client, `setup` creates the queue and
+ * registers the handler. Started in the background and retried every 10 s: a ledger whose
+ * database is down still starts (and answers 503), and its workers begin once the database
+ * is back. `stop` waits for the jobs in hand.
+ */
+export function startQueueWorker(deps: { databaseUrl: string; log: Logger; what: string; setup(client: PgBoss): Promise<void> }): QueueWorker {
+  const { log, what } = deps;
+  let boss: PgBoss | undefined;
+  let stopped = false;
+  let retryTimer: NodeJS.Timeout | undefined;
+  const start = async (): Promise<void> => {
+    const client = createQueueClient(deps.databaseUrl);
+    client.on('error', (err: Error) => log.error({ err }, `${what} queue error`));
+    try {
+      await client.start();
+      await deps.setup(client);
+    } catch (err) {
+      log.warn({ err }, `${what} worker could not start; retrying in 10 s`);
+      await client.stop({ graceful: false, wait: true }).catch(() => {});
+      if (!stopped) retryTimer = setTimeout(() => void (started = start()), 10_000);
+      return;
+    }
+    boss = client;
+    if (stopped) await client.stop({ graceful: true, wait: true, timeout: 10_000 });
+  };
+  let started = start();
+  return {
+    ready: started,
+    async stop() {
+      stopped = true;
+      clearTimeout(retryTimer);
+      await started;
+      await boss?.stop({ graceful: true, wait: true, timeout: 10_000 });
+    },
+  };
 }

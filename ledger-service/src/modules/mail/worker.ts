@@ -1,7 +1,7 @@
 import type PgBoss from 'pg-boss';
 import { withTenant, type Db } from '../../db/knex.ts';
 import type { Logger } from '../../logger.ts';
-import { createQueueClient, DEFAULT_RETRY_POLICY, ensureQueue, type RetryPolicy, type SendJob } from './queue.ts';
+import { DEFAULT_RETRY_POLICY, ensureQueue, startQueueWorker, type RetryPolicy, type SendJob } from './queue.ts';
 import { loadOutgoingMessage, markAttemptFailed, markSent } from './store.ts';
 import { mailTransport, type MailTransport } from './transport.ts';
 
@@ -32,17 +32,11 @@ export function startMailWorker(deps: {
 }): MailWorker {
   const { db, config, log } = deps;
   const transport = mailTransport(config);
-  let boss: PgBoss | undefined;
-  let stopped = false;
-  let retryTimer: NodeJS.Timeout | undefined;
-
-  // started in the background and retried: a ledger whose database is down still starts
-  // (and answers 503) and begins sending once the database is back
-  const start = async (): Promise<void> => {
-    const client = createQueueClient(deps.databaseUrl);
-    client.on('error', (err: Error) => log.error({ err }, 'mail queue error'));
-    try {
-      await client.start();
+  const worker = startQueueWorker({
+    databaseUrl: deps.databaseUrl,
+    log,
+    what: 'mail',
+    async setup(client) {
       await ensureQueue(client, config.mailQueue, deps.options?.retry ?? DEFAULT_RETRY_POLICY);
       await client.work<SendJob>(
         config.mailQueue,
@@ -51,23 +45,11 @@ export function startMailWorker(deps: {
           for (const job of jobs) await sendOne(db, transport, log, job);
         },
       );
-    } catch (err) {
-      log.warn({ err }, 'mail worker could not start; retrying in 10 s');
-      await client.stop({ graceful: false, wait: true }).catch(() => {});
-      if (!stopped) retryTimer = setTimeout(() => void (started = start()), 10_000);
-      return;
-    }
-    boss = client;
-    if (stopped) await client.stop({ graceful: true, wait: true, timeout: 10_000 });
-  };
-  let started = start();
-
+    },
+  });
   return {
     async stop() {
-      stopped = true;
-      clearTimeout(retryTimer);
-      await started;
-      await boss?.stop({ graceful: true, wait: true, timeout: 10_000 });
+      await worker.stop();
       transport.close();
     },
   };
