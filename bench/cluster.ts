@@ -9,10 +9,14 @@
  * Writes bench/results/cluster-<time>.json.
  *
  * Env: BENCH_CLUSTER_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/ledger_bench_cluster;
- * dropped and re-created), BENCH_SECONDS per stage (default 8), BENCH_CONNECTIONS (default 16).
+ * dropped and re-created), BENCH_SECONDS per stage (default 8), BENCH_CONNECTIONS (default 16),
+ * BENCH_CPU_PROF_DIR (the gateways run with a V8 CPU profiler and write
+ * `gateway-<pid>.cpuprofile` there when the run ends — for finding where the time goes; it
+ * inflates their CPU figures).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
+import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { recreateDatabase } from '../scripts/database.ts';
 import { createDb } from '../ledger-service/src/db/knex.ts';
@@ -25,6 +29,7 @@ import { person, type DemoCompany } from '../e2e/test/support/scenario.ts';
 const DB_URL = process.env.BENCH_CLUSTER_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/ledger_bench_cluster';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
+const CPU_PROF_DIR = process.env.BENCH_CPU_PROF_DIR;
 
 interface Figures {
   rps: number;
@@ -40,6 +45,27 @@ async function cpuSeconds(p: ClusterProcess): Promise<number> {
   const m = /^process_cpu_seconds_total(?:\{[^}]*\})? (\S+)$/m.exec(text);
   if (!m) throw new Error(`no process_cpu_seconds_total at ${p.metricsUrl}`);
   return Number(m[1]);
+}
+
+/**
+ * A module the gateways preload to profile themselves: Node refuses `--cpu-prof` in
+ * NODE_OPTIONS, but `--import` is allowed; the inspector session writes the profile on exit
+ * (the gateway exits on the teardown's SIGTERM).
+ */
+function profilerPreload(dir: string): string {
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, 'profiler.mjs');
+  writeFileSync(file, `import { Session } from 'node:inspector';
+import { writeFileSync } from 'node:fs';
+const session = new Session();
+session.connect();
+session.post('Profiler.enable');
+session.post('Profiler.start');
+process.on('exit', () => session.post('Profiler.stop', (err, r) => {
+  if (!err) writeFileSync(${JSON.stringify(dir)} + '/gateway-' + process.pid + '.cpuprofile', JSON.stringify(r.profile));
+}));
+`);
+  return file;
 }
 
 async function stage(opts: autocannon.Options, seconds: number): Promise<Figures> {
@@ -80,7 +106,10 @@ export async function run(): Promise<void> {
     const cluster = await startCluster({ teardown: (fn) => teardowns.push(fn) }, {
       databaseUrl: DB_URL,
       env: { LOG_LEVEL: 'warn', NODE_ENV: 'production' },
-      gatewayEnv: { MCP_RATE_LIMIT: '100000000' },
+      gatewayEnv: {
+        MCP_RATE_LIMIT: '100000000',
+        ...(CPU_PROF_DIR ? { NODE_OPTIONS: `--import=${profilerPreload(CPU_PROF_DIR)}` } : {}),
+      },
     });
     const [g1, g2] = cluster.gateways as [ClusterProcess, ClusterProcess];
     const demo = JSON.parse(await cluster.ledgerCli(['demo', '--dataset', 'bench-cluster', '--json'])) as DemoCompany;

@@ -14,9 +14,9 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createMcpHandler, isLegacyRequest, type AuthInfo, type McpHandlerRequestOptions, type McpRequestContext } from '@modelcontextprotocol/server';
-import { toNodeHandler } from '@modelcontextprotocol/node';
 import { AccessCache } from './access.ts';
 import { McpAnswer, type TokenRefusal } from './answer.ts';
+import { toNodeHandler } from './nodeBridge.ts';
 import { ConnectionRateLimiter } from './rateLimit.ts';
 import { buildMcpServer } from './server.ts';
 import { ADMISSION, type Admitted, type JsonRpcRequest, type StepEnv } from './steps.ts';
@@ -45,6 +45,21 @@ export function connectionRefusal(res: LedgerResponse): string | undefined {
   const error = (res.body as { error?: { code?: unknown; reason?: unknown } }).error;
   if (error?.code !== 'connection_not_allowed') return undefined;
   return typeof error.reason === 'string' ? error.reason : '';
+}
+
+/** The `_meta` key by which a 2026-07-28 message claims its protocol revision. */
+const ENVELOPE_CLAIM = 'io.modelcontextprotocol/protocolVersion';
+
+/**
+ * A single message carrying the per-request envelope claim: the SDK never serves it as a
+ * 2025-era request (isLegacyRequest documents "true only for requests with no per-request
+ * _meta envelope claim"), so its classification need not run twice. Anything else is
+ * classified by the SDK itself.
+ */
+export function claimsModernEra(body: unknown): boolean {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return false;
+  const meta = (body as { params?: { _meta?: unknown } }).params?._meta;
+  return typeof meta === 'object' && meta !== null && ENVELOPE_CLAIM in meta;
 }
 
 export interface McpEndpoint {
@@ -93,7 +108,7 @@ export function createMcpEndpoint(deps: McpDeps): McpEndpoint {
   const checked = {
     async fetch(request: Request, options?: McpHandlerRequestOptions): Promise<Response> {
       const state = options?.authInfo ? served.get(options.authInfo) : undefined;
-      if (state?.deferred && (await isLegacyRequest(request, options?.parsedBody, { maxRequestBodySize: maxBody }))) {
+      if (state?.deferred && !claimsModernEra(options?.parsedBody) && (await isLegacyRequest(request, options?.parsedBody, { maxRequestBodySize: maxBody }))) {
         // 2025-era answers may start streaming before the tool has run: check first
         state.deferred = false;
         const confirmed = await deps.confirmConnection(state.connection, false);
@@ -111,7 +126,7 @@ export function createMcpEndpoint(deps: McpDeps): McpEndpoint {
       return refused(state, refusal);
     },
   };
-  const nodeHandler = toNodeHandler(checked, { onerror, maxRequestBodySize: maxBody });
+  const nodeHandler = toNodeHandler(checked, { onerror });
 
   /**
    * The tools the request's server registers: for a `tools/call`, only the called tool (a
