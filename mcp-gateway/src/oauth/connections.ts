@@ -158,13 +158,16 @@ export class ConnectionService {
   async findToken(kind: 'access' | 'refresh', token: string) {
     if (!looksLike(kind === 'access' ? PREFIX.access : PREFIX.refresh, token)) return undefined;
     const hash = hashSecret(token);
-    const t = await this.db('tokens').where({ token_hash: hash, kind }).first();
-    if (!t || !sameString(t.token_hash, hash)) return undefined;
-    const connection = await this.get(t.connection_id);
-    if (!connection) return undefined;
+    // one round trip for the token and its connection: this runs on every MCP request
+    const r = await this.db('tokens as t')
+      .join('connections as c', 'c.id', 't.connection_id')
+      .where({ 't.token_hash': hash, 't.kind': kind })
+      .first<Record<string, unknown> | undefined>('c.*', { t_token_hash: 't.token_hash', t_expires_at: 't.expires_at', t_used_at: 't.used_at' });
+    if (!r || !sameString(String(r.t_token_hash), hash)) return undefined;
+    const { t_token_hash: _hash, t_expires_at: expiresAt, t_used_at: usedAt, ...connection } = r;
     return {
-      token: { hash, connection_id: t.connection_id as string, expires_at: ms(t.expires_at), used_at: t.used_at == null ? null : ms(t.used_at) },
-      connection,
+      token: { hash, connection_id: String(connection.id), expires_at: ms(expiresAt), used_at: usedAt == null ? null : ms(usedAt) },
+      connection: toRow(connection),
     };
   }
 
