@@ -71,14 +71,15 @@ export function createApp(deps: GatewayDeps): Koa {
   app.use(errorBoundary(fallbackErrors, deps.log));
   // the key-based REST API and its documentation go to the ledger untouched (body not parsed here)
   app.use(async (ctx, next) => (isLedgerRequest(ctx.method, ctx.path) ? forward(ctx) : next()));
+  // before the OAuth and page routers: an MCP request (the hot path) does not walk their
+  // route tables; none of them serves /mcp/…, and CORS is not offered there
+  app.use(createMcpRouter(mcpDepsFrom(deps)).routes());
   app.use(cors());
 
   for (const router of [metadataRouter(deps), registerRouter(deps), authorizeRouter(deps), tokenRouter(deps), signInRouter(deps), connectionsRouter(deps)]) {
     app.use(router.routes());
     app.use(router.allowedMethods());
   }
-
-  app.use(createMcpRouter(mcpDepsFrom(deps)).routes());
 
   // a body no route took is still judged before the 404 (the MCP paths read their own bodies)
   app.use(async (ctx, next) => (ctx.path.startsWith('/mcp/') || ctx.path === '/mcp' ? next() : parseBody(ctx, next)));

@@ -65,7 +65,21 @@ export function findTool(name: string): CatalogueTool | undefined {
   return byName.get(name);
 }
 
+/**
+ * The lists toolsForScopes answered, by scope set: every MCP request asks, and connections
+ * share a handful of scope sets. Bounded so odd scope strings cannot grow it without end.
+ */
+const byScopes = new Map<string, readonly CatalogueTool[]>();
+const BY_SCOPES_MAX = 1_000;
+
 /** Tools the granted scopes allow, in catalogue order. */
-export function toolsForScopes(scopes: readonly string[]): CatalogueTool[] {
-  return CATALOGUE.filter((t) => scopeSatisfied(scopes, toolScope(t.declaration)));
+export function toolsForScopes(scopes: readonly string[]): readonly CatalogueTool[] {
+  const key = scopes.join(' ');
+  let tools = byScopes.get(key);
+  if (!tools) {
+    tools = Object.freeze(CATALOGUE.filter((t) => scopeSatisfied(scopes, toolScope(t.declaration))));
+    if (byScopes.size >= BY_SCOPES_MAX) byScopes.clear();
+    byScopes.set(key, tools);
+  }
+  return tools;
 }
