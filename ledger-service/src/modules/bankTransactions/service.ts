@@ -6,7 +6,7 @@ import { recordAudit } from '../../db/audit.ts';
 import { DomainError, conflict, notFound, ruleInvalid } from '../../domain/errors.ts';
 import type { ServiceContext } from '../serviceContext.ts';
 import { findBankAccountByIban, findBankAccountWithChart, type BankAccountWithChart } from '../bank/store.ts';
-import { recordPayment } from '../payments/service.ts';
+import { recordPayment, recordPayments, type PaymentInput } from '../payments/service.ts';
 import { createJournalEntry } from '../journal/service.ts';
 import { parseCamt } from './camt.ts';
 import { parseCsv } from './csv.ts';
@@ -142,12 +142,27 @@ function pairings(rows: readonly InsertedTransaction[], candidates: MatchCandida
   return out;
 }
 
+/** The payment (payments module) that books a paired transaction for its document. */
+const paymentInput = (account: BankAccountWithChart, p: Pairing): PaymentInput => ({
+  document_id: p.doc.id, date: p.row.date, amount: p.amount.abs().toFixed(), account: account.account, memo: p.row.text ?? undefined, source: `bank transaction ${p.row.id}`,
+});
+
 /** Records one paired transaction as its document's payment (payments module); the payment's id. */
 async function pay(c: ServiceContext, account: BankAccountWithChart, p: Pairing): Promise<number> {
-  const { id } = await recordPayment(c, p.doc.vc, {
-    document_id: p.doc.id, date: p.row.date, amount: p.amount.abs().toFixed(), account: account.account, memo: p.row.text ?? undefined, source: `bank transaction ${p.row.id}`,
-  });
+  const { id } = await recordPayment(c, p.doc.vc, paymentInput(account, p));
   return id;
+}
+
+/** Records all paired transactions of one side as one batch of payments (recordPayments: a few statements for all). */
+async function payAll(c: ServiceContext, account: BankAccountWithChart, paired: readonly Pairing[]): Promise<{ id: number; documentId: number; paymentId: number }[]> {
+  const done: { id: number; documentId: number; paymentId: number }[] = [];
+  for (const vc of ['customer', 'vendor'] as const) {
+    const side = paired.filter((p) => p.doc.vc === vc);
+    if (side.length === 0) continue;
+    const ids = await recordPayments(c, vc, side.map((p) => paymentInput(account, p)));
+    for (const [k, p] of side.entries()) done.push({ id: p.row.id, documentId: p.doc.id, paymentId: ids[k]!.id });
+  }
+  return done;
 }
 
 /**
@@ -156,10 +171,10 @@ async function pay(c: ServiceContext, account: BankAccountWithChart, p: Pairing)
  * refuses (closed period, approval limit, a foreign-currency document needing a rate, the
  * account's link) leaves the transaction unmatched for a person to book.
  *
- * All payments are first tried together in one savepoint, as usually none is refused; if one
- * is, that savepoint is undone and each is tried again alone in its own savepoint, so a
- * refusal undoes only itself (two round trips per payment that the common case saves). The
- * transactions booked are marked in one statement at the end.
+ * All payments are first recorded together, one batch per side (recordPayments: a few
+ * statements for the whole batch), in one savepoint, as usually none is refused; if one is,
+ * that savepoint is undone and each is tried again alone in its own savepoint, so a refusal
+ * undoes only itself. The transactions booked are marked in one statement at the end.
  */
 async function matchAndBook(c: ServiceContext, account: BankAccountWithChart, rows: readonly InsertedTransaction[]): Promise<number> {
   if (rows.length === 0) return 0;
@@ -170,11 +185,7 @@ async function matchAndBook(c: ServiceContext, account: BankAccountWithChart, ro
   if (paired.length === 0) return 0;
   let booked: { id: number; documentId: number; paymentId: number }[];
   try {
-    booked = await c.tx.transaction(async (sp) => {
-      const done: { id: number; documentId: number; paymentId: number }[] = [];
-      for (const p of paired) done.push({ id: p.row.id, documentId: p.doc.id, paymentId: await pay({ ...c, tx: sp }, account, p) });
-      return done;
-    });
+    booked = await c.tx.transaction(async (sp) => payAll({ ...c, tx: sp }, account, paired));
   } catch (err) {
     if (!(err instanceof DomainError)) throw err;
     // one at a time, as if nothing had been paired: a refused payment leaves its document open for a later transaction

@@ -30,29 +30,40 @@ export async function lockPayable(tx: Tx, vc: Vc, id: number): Promise<PayableRo
   return row && { ...row, currency: row.currency.trim() };
 }
 
-/** The document's own control line(s) in the base currency, as posted (payments' lines left out), as a positive amount. */
-export async function controlBase(tx: Tx, documentId: number): Promise<Decimal> {
-  const row = (await tx('ledger_entries')
-    .where({ transaction_id: documentId, kind: 'control' })
-    .whereNull('payment_id')
-    .sum({ s: 'amount' })
-    .first()) as { s: string | null } | undefined;
-  return new Money(row?.s ?? 0).abs();
+/**
+ * Locks the documents of a batch of payments (the rows that exist on the side) in one
+ * statement, ordered by id so two batches over the same documents lock in the same order and
+ * never wait for each other crosswise.
+ */
+export async function lockPayables(tx: Tx, vc: Vc, ids: readonly number[]): Promise<Map<number, PayableRow>> {
+  const rows = (await tx('arap_transactions').where({ vc }).whereIn('id', [...new Set(ids)]).orderBy('id').forUpdate().select(PAYABLE_COLUMNS)) as PayableRow[];
+  return new Map(rows.map((r) => [Number(r.id), { ...r, currency: r.currency.trim() }]));
 }
 
-/** What the document's payments that are not reversed cleared on its control account (base currency). */
-export async function clearedSoFar(tx: Tx, documentId: number): Promise<Decimal> {
-  const row = (await tx('arap_payments')
-    .where({ transaction_id: documentId })
-    .whereNull('reversal_date')
-    .sum({ s: 'cleared_base' })
-    .first()) as { s: string | null } | undefined;
-  return new Money(row?.s ?? 0);
+export interface DocumentCleared {
+  /** the document's own control line(s) in the base currency, as posted (payments' lines left out), positive */
+  controlBase: Decimal;
+  /** what the document's payments that are not reversed cleared on its control account (base currency) */
+  clearedSoFar: Decimal;
 }
 
-export async function findAccount(tx: Tx, accno: string): Promise<PaymentAccount | undefined> {
-  const row = (await tx('accounts').where({ accno }).first('id', 'accno', 'link')) as { id: number; accno: string; link: string } | undefined;
-  return row && { id: row.id, accno: row.accno, links: row.link.split(':').filter(Boolean) };
+/**
+ * Both sums per document in one round trip. Read after the documents are locked (a statement
+ * of its own, so it sees what a payment that held the lock before committed).
+ */
+export async function documentsCleared(tx: Tx, ids: readonly number[]): Promise<Map<number, DocumentCleared>> {
+  const { rows } = (await tx.raw(`
+    select d.id,
+      (select coalesce(sum(e.amount), 0) from ledger_entries e where e.transaction_id = d.id and e.kind = 'control' and e.payment_id is null)::text as control_base,
+      (select coalesce(sum(p.cleared_base), 0) from arap_payments p where p.transaction_id = d.id and p.reversal_date is null)::text as cleared_so_far
+    from unnest(?::bigint[]) as d(id)`, [[...new Set(ids)]])) as { rows: { id: string | number; control_base: string; cleared_so_far: string }[] };
+  return new Map(rows.map((r) => [Number(r.id), { controlBase: new Money(r.control_base).abs(), clearedSoFar: new Money(r.cleared_so_far) }]));
+}
+
+/** The chart accounts of the given numbers, by number (those that do not exist are absent). */
+export async function findAccounts(tx: Tx, accnos: readonly string[]): Promise<Map<string, PaymentAccount>> {
+  const rows = (await tx('accounts').whereIn('accno', [...new Set(accnos)]).select('id', 'accno', 'link')) as { id: number; accno: string; link: string }[];
+  return new Map(rows.map((r) => [r.accno, { id: Number(r.id), accno: r.accno, links: r.link.split(':').filter(Boolean) }]));
 }
 
 export interface NewPayment {
@@ -69,27 +80,63 @@ export interface NewPayment {
   source: string | null;
 }
 
-export async function insertPayment(tx: Tx, companyId: number, p: NewPayment): Promise<number> {
-  const [row] = (await tx('arap_payments').insert({ company_id: companyId, ...p }).returning('id')) as { id: number }[];
-  return Number(row!.id);
+/**
+ * `n` new payment ids, drawn from the table's sequence in one round trip, so the payments,
+ * their ledger lines and audit entries can be written as whole batches that name them
+ * (a multi-row INSERT … RETURNING does not promise its rows' order).
+ */
+export async function nextPaymentIds(tx: Tx, n: number): Promise<number[]> {
+  const { rows } = (await tx.raw(`select nextval(pg_get_serial_sequence('arap_payments', 'id')) as id from generate_series(1, ?::int) order by 1`, [n])) as {
+    rows: { id: string | number }[];
+  };
+  return rows.map((r) => Number(r.id));
+}
+
+/** Rows per INSERT: 12 columns × 500 stays far below Postgres's 65,535 bind parameters. */
+const INSERT_CHUNK = 500;
+
+/** Inserts rows in statements of INSERT_CHUNK, in order (one statement for any usual batch). */
+export async function insertRows(tx: Tx, table: string, rows: readonly Record<string, unknown>[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += INSERT_CHUNK) await tx(table).insert(rows.slice(i, i + INSERT_CHUNK));
+}
+
+export async function insertPayments(tx: Tx, companyId: number, payments: readonly (NewPayment & { id: number })[]): Promise<void> {
+  await insertRows(tx, 'arap_payments', payments.map((p) => ({ company_id: companyId, ...p })));
+}
+
+/** The ledger_entries rows of one payment's lines (to insert with other payments' in one statement). */
+export function paymentEntryRows(
+  companyId: number, p: { documentId: number; paymentId: number; date: string; currency: string }, lines: readonly PaymentLine[],
+): Record<string, unknown>[] {
+  return lines.map((l) => ({
+    company_id: companyId,
+    transaction_id: p.documentId,
+    payment_id: p.paymentId,
+    account_id: l.accountId,
+    date: p.date,
+    amount: l.amount.toString(),
+    fx_amount: l.fxAmount.toString(),
+    currency: p.currency,
+    kind: l.kind,
+  }));
+}
+
+/**
+ * Adds to each document's `paid` in one statement (document currency). One delta per
+ * document: UPDATE … FROM applies only one matching source row to a target row.
+ */
+export async function addPaidMany(tx: Tx, deltas: ReadonlyMap<number, Decimal>): Promise<void> {
+  if (deltas.size === 0) return;
+  await tx.raw(`
+    update arap_transactions a set paid = a.paid + x.delta, updated_at = now()
+    from jsonb_to_recordset(?::jsonb) as x(id bigint, delta numeric)
+    where a.id = x.id`, [JSON.stringify([...deltas].map(([id, delta]) => ({ id, delta: delta.toString() })))]);
 }
 
 export async function insertPaymentEntries(
   tx: Tx, companyId: number, p: { documentId: number; paymentId: number; date: string; currency: string }, lines: readonly PaymentLine[],
 ): Promise<void> {
-  await tx('ledger_entries').insert(
-    lines.map((l) => ({
-      company_id: companyId,
-      transaction_id: p.documentId,
-      payment_id: p.paymentId,
-      account_id: l.accountId,
-      date: p.date,
-      amount: l.amount.toString(),
-      fx_amount: l.fxAmount.toString(),
-      currency: p.currency,
-      kind: l.kind,
-    })),
-  );
+  await tx('ledger_entries').insert(paymentEntryRows(companyId, p, lines));
 }
 
 /** Adds to the document's `paid` (document currency; negative to take a reversed payment back). */
