@@ -5,7 +5,9 @@
  * (`GET /client/{dataset}/arap/vendor?name=...`), at the same concurrency in the same run.
  * Both services run as real processes (their CLIs) on Postgres; the gateway's per-connection
  * rate limit is raised (MCP_RATE_LIMIT) so it does not cap the measurement. Prints req/s,
- * p50, p99 and the ratio gateway / direct; writes bench/results/gateway-<time>.json.
+ * p50, p99, the ratio gateway / direct and the gateway's CPU time per MCP call (its
+ * `process_cpu_seconds_total` from /metrics, i.e. process.cpuUsage, before and after each
+ * gateway stage); writes bench/results/gateway-<time>.json.
  *
  * Env: BENCH_GATEWAY_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/ledger_bench_gateway;
  * dropped and re-created), BENCH_SECONDS per stage (default 8), BENCH_CONNECTIONS (default 16).
@@ -18,7 +20,7 @@ import pg from 'pg';
 import { SignJWT } from 'jose';
 import { SERVICE_CREDENTIAL } from '@ledger/shared';
 import { Browser } from '../e2e/test/support/browser.ts';
-import { startStack } from '../e2e/test/support/processes.ts';
+import { freePort, startStack } from '../e2e/test/support/processes.ts';
 import { connectRaw } from '../e2e/test/support/rawOAuth.ts';
 import { createDemo, person } from '../e2e/test/support/scenario.ts';
 
@@ -39,8 +41,25 @@ async function stage(opts: autocannon.Options, seconds: number): Promise<Figures
   return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, requests: r['2xx'], errors: r.non2xx + r.errors + r.timeouts };
 }
 
-function line(label: string, f: Figures): string {
-  return `${label.padEnd(26)} ${f.rps.toFixed(0).padStart(7)} req/s   p50 ${String(f.p50).padStart(4)} ms   p99 ${String(f.p99).padStart(4)} ms   ${f.errors ? `${f.errors} errors` : ''}`;
+/** CPU seconds (user + system) the gateway has used, from its Prometheus text. */
+async function cpuSeconds(metricsUrl: string): Promise<number> {
+  const text = await (await fetch(metricsUrl)).text();
+  const m = /^process_cpu_seconds_total(?:\{[^}]*\})? (\S+)$/m.exec(text);
+  if (!m) throw new Error(`no process_cpu_seconds_total at ${metricsUrl}`);
+  return Number(m[1]);
+}
+
+/** A gateway stage with the gateway's CPU time per answered call (µs). */
+async function measured(opts: autocannon.Options, seconds: number, metricsUrl: string): Promise<Figures & { cpuUsPerCall: number }> {
+  const before = await cpuSeconds(metricsUrl);
+  const f = await stage(opts, seconds);
+  const spent = (await cpuSeconds(metricsUrl)) - before;
+  return { ...f, cpuUsPerCall: f.requests > 0 ? (spent * 1e6) / f.requests : 0 };
+}
+
+function line(label: string, f: Figures & { cpuUsPerCall?: number }): string {
+  const cpu = f.cpuUsPerCall !== undefined ? `   gateway CPU ${f.cpuUsPerCall.toFixed(0).padStart(5)} µs/call` : '';
+  return `${label.padEnd(26)} ${f.rps.toFixed(0).padStart(7)} req/s   p50 ${String(f.p50).padStart(4)} ms   p99 ${String(f.p99).padStart(4)} ms${cpu}   ${f.errors ? `${f.errors} errors` : ''}`;
 }
 
 export async function run(): Promise<void> {
@@ -48,7 +67,9 @@ export async function run(): Promise<void> {
   const teardowns: (() => unknown)[] = [];
   try {
     const env = { LOG_LEVEL: 'warn', NODE_ENV: 'production' };
-    const stack = await startStack({ teardown: (fn) => teardowns.push(fn) }, { MCP_RATE_LIMIT: '100000000' }, { databaseUrl: DB_URL, env });
+    const metricsPort = await freePort();
+    const metricsUrl = `http://127.0.0.1:${metricsPort}/metrics`;
+    const stack = await startStack({ teardown: (fn) => teardowns.push(fn) }, { MCP_RATE_LIMIT: '100000000', GATEWAY_METRICS_PORT: String(metricsPort) }, { databaseUrl: DB_URL, env });
     const demo = await createDemo(stack);
     const { tokens } = await connectRaw(stack.apiUrl, new Browser(stack.apiUrl), demo.mcp_url, person(demo), { contacts: 'read' }, 'Benchmark Assistant');
 
@@ -87,9 +108,9 @@ export async function run(): Promise<void> {
     await stage(direct, 2);
     await stage(gateway, 2);
     const d1 = await stage(direct, SECONDS / 2);
-    const g1 = await stage(gateway, SECONDS / 2);
+    const g1 = await measured(gateway, SECONDS / 2, metricsUrl);
     const d2 = await stage(direct, SECONDS / 2);
-    const g2 = await stage(gateway, SECONDS / 2);
+    const g2 = await measured(gateway, SECONDS / 2, metricsUrl);
     // diagnostic: the ledger work behind one MCP tools/call — the same REST call with the
     // gateway's service credential (the ledger checks the connection's preconditions on it;
     // no separate lifecycle lookup any more) — as the ceiling for the gateway
@@ -109,13 +130,14 @@ export async function run(): Promise<void> {
       rps: (a.rps + b.rps) / 2, p50: Math.max(a.p50, b.p50), p99: Math.max(a.p99, b.p99), requests: a.requests + b.requests, errors: a.errors + b.errors,
     });
     const directFig = merge(d1, d2);
-    const gatewayFig = merge(g1, g2);
+    const gatewayFig = { ...merge(g1, g2), cpuUsPerCall: (g1.cpuUsPerCall * g1.requests + g2.cpuUsPerCall * g2.requests) / Math.max(1, g1.requests + g2.requests) };
     const ratio = gatewayFig.rps / directFig.rps;
 
     console.log(`\ngateway benchmark: tools/call search_vendors via MCP vs GET /arap/vendor direct, ${CONNECTIONS} connections, ${SECONDS} s each, ${cpus().length} CPUs`);
     console.log(line('direct REST (API key)', directFig));
     console.log(line('gateway MCP tools/call', gatewayFig));
     console.log(`ratio gateway / direct: ${ratio.toFixed(2)} (target ≥ 0.70)`);
+    console.log(`gateway CPU per MCP call: ${gatewayFig.cpuUsPerCall.toFixed(0)} µs (target ≤ 1000 µs)`);
     console.log(`diagnostic: the ledger serves ${ceilingFig.rps.toFixed(0)} req/s of the same call with the service credential, i.e. ${(ceilingFig.rps / directFig.rps).toFixed(2)} of direct: the ceiling for one MCP call on this ledger`);
 
     mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
@@ -128,10 +150,11 @@ export async function run(): Promise<void> {
       connections: CONNECTIONS,
       secondsPerStage: SECONDS,
       direct: { request: 'GET /client/{dataset}/arap/vendor?name=Papeterie (X-API-Key)', ...directFig },
-      gateway: { request: 'POST /mcp/{dataset} tools/call search_vendors (2026-07-28)', ...gatewayFig },
+      gateway: { request: 'POST /mcp/{dataset} tools/call search_vendors (2026-07-28)', ...gatewayFig, cpuUsPerCall: Number(gatewayFig.cpuUsPerCall.toFixed(1)) },
       ratio: Number(ratio.toFixed(3)),
       diagnostic: { serviceCredentialRps: Number(ceilingFig.rps.toFixed(1)), ceilingRatio: Number((ceilingFig.rps / directFig.rps).toFixed(3)) },
       target: 0.7,
+      targetGatewayCpuUsPerCall: 1000,
     }, null, 2)}\n`);
     console.log(`written ${file.pathname}`);
   } finally {
