@@ -21,14 +21,8 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { recreateDatabase } from '../scripts/database.ts';
-import { startLedgerProcess } from './support.ts';
-import { loadConfig } from '../ledger-service/src/config.ts';
+import { createBenchCompany, startLedgerProcess } from './support.ts';
 import { createDb, withTenant, type Db } from '../ledger-service/src/db/knex.ts';
-import { migrateLatest } from '../ledger-service/src/db/migrate.ts';
-import { addMember, createCompany } from '../ledger-service/src/db/companies.ts';
-import { createUser } from '../ledger-service/src/db/users.ts';
-import { createApiKey } from '../ledger-service/src/db/apiKeys.ts';
-import { loadEncryptionKey } from '../ledger-service/src/secretKey.ts';
 import { qrReference, creditorReference } from '../shared/src/references.ts';
 
 const DB_URL = process.env.BENCH_BANK_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/ledger_bench_bank';
@@ -118,13 +112,8 @@ export function statement(invoices: { qr: string; gross: string }[]): { xml: str
 }
 
 async function setup(db: Db, dataDir: string) {
-  await migrateLatest(db);
-  const config = loadConfig({ DATABASE_URL: DB_URL, DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
-  const company = await createCompany(db, { dataset: 'bench', name: 'Bench AG', currency: 'CHF' });
-  const user = await createUser(db, loadEncryptionKey(config), { email: 'bench@example.com', name: 'Bench', password: 'bench-password-1' });
-  await addMember(db, company.id, user.id, 'owner', null);
-  const key = await createApiKey(db, company.id, user.id, 'bench');
-  return { company, apiKey: key.key };
+  const { company, apiKey } = await createBenchCompany(db, DB_URL, dataDir);
+  return { company, apiKey };
 }
 
 export async function run(): Promise<void> {

@@ -23,14 +23,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { recreateDatabase } from '../scripts/database.ts';
 import autocannon from 'autocannon';
-import { percentile, postStage, startLedgerProcess, type Figures } from './support.ts';
-import { loadConfig } from '../ledger-service/src/config.ts';
+import { createBenchCompany, type Figures, percentile, postStage, startLedgerProcess } from './support.ts';
 import { createDb, withTenant } from '../ledger-service/src/db/knex.ts';
-import { migrateLatest } from '../ledger-service/src/db/migrate.ts';
-import { addMember, createCompany } from '../ledger-service/src/db/companies.ts';
-import { createUser } from '../ledger-service/src/db/users.ts';
-import { createApiKey } from '../ledger-service/src/db/apiKeys.ts';
-import { loadEncryptionKey } from '../ledger-service/src/secretKey.ts';
 import { cliOwner, setUpSwissInvoicing } from '../ledger-service/src/demo.ts';
 import { renderInvoicePdf, type InvoicePdfInput } from '../ledger-service/src/modules/invoices/pdf.ts';
 import { pdfPageCount } from '../ledger-service/test/support/pdf.ts';
@@ -53,14 +47,9 @@ interface Timing {
 async function setupCompany(dataDir: string) {
   const db = createDb(DB_URL);
   try {
-    await migrateLatest(db);
-    const config = loadConfig({ DATABASE_URL: DB_URL, DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
-    const company = await createCompany(db, { dataset: 'bench', name: 'Bench AG', currency: 'CHF' });
-    const user = await createUser(db, loadEncryptionKey(config), { email: 'bench@example.com', name: 'Bench', password: 'bench-password-1' });
-    await addMember(db, company.id, user.id, 'owner', null);
-    const key = await createApiKey(db, company.id, user.id, 'bench');
-    await withTenant(db, company.id, (tx) => setUpSwissInvoicing({ tx, company, actor: cliOwner(user.id) }, 'billing@bench.example.com'));
-    return { company, apiKey: key.key };
+    const { company, userId, apiKey } = await createBenchCompany(db, DB_URL, dataDir);
+    await withTenant(db, company.id, (tx) => setUpSwissInvoicing({ tx, company, actor: cliOwner(userId) }, 'billing@bench.example.com'));
+    return { company, apiKey };
   } finally {
     await db.destroy();
   }

@@ -13,15 +13,9 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { recreateDatabase } from '../scripts/database.ts';
-import { percentile, postStage, startLedgerProcess, type Figures } from './support.ts';
+import { createBenchCompany, type Figures, percentile, postStage, startLedgerProcess } from './support.ts';
 import pg from 'pg';
-import { loadConfig } from '../ledger-service/src/config.ts';
 import { createDb } from '../ledger-service/src/db/knex.ts';
-import { migrateLatest } from '../ledger-service/src/db/migrate.ts';
-import { addMember, createCompany } from '../ledger-service/src/db/companies.ts';
-import { createUser } from '../ledger-service/src/db/users.ts';
-import { createApiKey } from '../ledger-service/src/db/apiKeys.ts';
-import { loadEncryptionKey } from '../ledger-service/src/secretKey.ts';
 
 const DB_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/ledger_bench';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
@@ -30,16 +24,11 @@ const POOL = Math.max(...CLIENTS);
 
 async function setupCompany(dataDir: string) {
   const db = createDb(DB_URL);
-  await migrateLatest(db);
-  const config = loadConfig({ DATABASE_URL: DB_URL, DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
-  const company = await createCompany(db, { dataset: 'bench', name: 'Bench AG', currency: 'CHF' });
-  const user = await createUser(db, loadEncryptionKey(config), { email: 'bench@example.com', name: 'Bench', password: 'bench-password-1' });
-  await addMember(db, company.id, user.id, 'owner', null);
-  const key = await createApiKey(db, company.id, user.id, 'bench');
+  const { company, apiKey } = await createBenchCompany(db, DB_URL, dataDir);
   const rows = (await db('accounts').where({ company_id: company.id }).select('id', 'accno')) as { id: number; accno: string }[];
   const accounts = new Map(rows.map((a) => [a.accno, a.id]));
   await db.destroy();
-  return { company, apiKey: key.key, accounts };
+  return { company, apiKey, accounts };
 }
 
 const billBody = (vendorId: number) => JSON.stringify({

@@ -21,14 +21,8 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { recreateDatabase } from '../scripts/database.ts';
-import { percentile, startLedgerProcess } from './support.ts';
-import { loadConfig } from '../ledger-service/src/config.ts';
+import { createBenchCompany, percentile, startLedgerProcess } from './support.ts';
 import { createDb, withTenant, type Db } from '../ledger-service/src/db/knex.ts';
-import { migrateLatest } from '../ledger-service/src/db/migrate.ts';
-import { addMember, createCompany } from '../ledger-service/src/db/companies.ts';
-import { createUser } from '../ledger-service/src/db/users.ts';
-import { createApiKey } from '../ledger-service/src/db/apiKeys.ts';
-import { loadEncryptionKey } from '../ledger-service/src/secretKey.ts';
 
 const DB_URL = process.env.BENCH_REPORTS_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/ledger_bench_reports';
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
@@ -64,12 +58,7 @@ async function timed(runs: number, fn: () => Promise<unknown>): Promise<Timing> 
 }
 
 async function setup(db: Db, dataDir: string) {
-  await migrateLatest(db);
-  const config = loadConfig({ DATABASE_URL: DB_URL, DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
-  const company = await createCompany(db, { dataset: 'bench', name: 'Bench AG', currency: 'CHF' });
-  const user = await createUser(db, loadEncryptionKey(config), { email: 'bench@example.com', name: 'Bench', password: 'bench-password-1' });
-  await addMember(db, company.id, user.id, 'owner', null);
-  const key = await createApiKey(db, company.id, user.id, 'bench');
+  const { company, apiKey } = await createBenchCompany(db, DB_URL, dataDir);
 
   // the lines, in SQL: journal headers, then two lines per entry (amount and its negation)
   const t0 = performance.now();
@@ -100,7 +89,7 @@ async function setup(db: Db, dataDir: string) {
   await db.raw('vacuum analyze ledger_balances');
   const loadSeconds = Math.round((performance.now() - t0) / 100) / 10;
   const { rows } = (await db.raw(`select count(*)::int as n from ledger_entries where company_id = ?`, [company.id])) as { rows: { n: number }[] };
-  return { company, apiKey: key.key, lines: rows[0]!.n, loadSeconds };
+  return { company, apiKey, lines: rows[0]!.n, loadSeconds };
 }
 
 /** The same figures as the reports, as plain aggregates over ledger_entries (tenant transaction, RLS). */

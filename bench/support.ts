@@ -2,6 +2,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
+import { loadConfig } from '../ledger-service/src/config.ts';
+import { addMember, createCompany, type Company } from '../ledger-service/src/db/companies.ts';
+import type { Db } from '../ledger-service/src/db/knex.ts';
+import { migrateLatest } from '../ledger-service/src/db/migrate.ts';
+import { createApiKey } from '../ledger-service/src/db/apiKeys.ts';
+import { createUser } from '../ledger-service/src/db/users.ts';
+import { loadEncryptionKey } from '../ledger-service/src/secretKey.ts';
 
 /** Throughput and latency of one stage. */
 export interface Figures {
@@ -41,4 +48,15 @@ export async function postStage(url: string, path: string, apiKey: string, body:
 /** The p-th percentile of ascending values (0 for none). */
 export function percentile(sorted: number[], p: number): number {
   return sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+/** A migrated benchmark database with the company `bench`, its owner and an API key. */
+export async function createBenchCompany(db: Db, databaseUrl: string, dataDir: string): Promise<{ company: Company; userId: number; apiKey: string }> {
+  await migrateLatest(db);
+  const config = loadConfig({ DATABASE_URL: databaseUrl, DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
+  const company = await createCompany(db, { dataset: 'bench', name: 'Bench AG', currency: 'CHF' });
+  const user = await createUser(db, loadEncryptionKey(config), { email: 'bench@example.com', name: 'Bench', password: 'bench-password-1' });
+  await addMember(db, company.id, user.id, 'owner', null);
+  const key = await createApiKey(db, company.id, user.id, 'bench');
+  return { company, userId: user.id, apiKey: key.key };
 }
