@@ -125,6 +125,17 @@ t.test('create_invoice / update_invoice: customer invoices with items over the i
   t.match(text({ pending: 0 }), { text: 'Created invoice 8 as posted.' });
   t.match(text({}), { text: 'Created invoice 8 as a draft.' });
   t.match(text({ lines: [] }), { text: 'Created AR transaction 8 as a draft.' });
+  // the compiled input schema (what the MCP server checks before calling): exactly one of the two
+  const input = findTool('create_invoice')!.inputSchema['~standard'];
+  const valid = async (args: Record<string, unknown>) => {
+    const result = await input.validate(args);
+    return !('issues' in result && result.issues);
+  };
+  const header = { customer_id: 3, invDate: '2026-01-02' };
+  t.equal(await valid({ ...header, items: [{ description: 'x', quantity: 1, price: 1, account: '3400' }] }), true, 'items alone: accepted');
+  t.equal(await valid({ ...header, lines: [{ account: '3400', amount: 5 }] }), true, 'lines alone: accepted');
+  t.equal(await valid({ ...header, items: [{ description: 'x', quantity: 1, price: 1, account: '3400' }], lines: [{ account: '3400', amount: 5 }] }), false, 'both: refused');
+  t.equal(await valid(header), false, 'neither: refused');
   const updated = tool('update_invoice');
   t.same(updated.rest, { method: 'POST', path: '/arap/invoice/customer/:id', fixedBody: { type: 'invoice' } });
   t.same(updated.input.required, ['id', ...customerInvoiceSchema.required]);
