@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import knexFactory, { type Knex } from 'knex';
+import { migrateSerialised } from '@ledger/shared/migrate';
 import { migrationSource } from './migrations/index.ts';
 
 export type Db = Knex;
@@ -53,27 +54,9 @@ function openSqlite(file: string): Db {
   });
 }
 
-/** Another replica holds knex's migration lock, or created knex's own tables a moment before. */
-function isMigrationRace(err: unknown): boolean {
-  const code = (err as { code?: unknown } | null)?.code;
-  return (err instanceof Error && err.name === 'MigrationLocked') || code === '42P07' || code === '23505';
-}
-
-/**
- * Applies pending migrations. Replicas starting together on one Postgres are serialised by
- * knex's migration lock; one that finds the lock taken (or loses the race to create knex's
- * bookkeeping tables) waits and tries again, so every replica starts on the current schema.
- */
-export async function migrateLatest(db: Db): Promise<string[]> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      const [, names] = (await db.migrate.latest({ migrationSource })) as [number, string[]];
-      return names;
-    } catch (err) {
-      if (!isMigrationRace(err) || attempt >= 50) throw err;
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-  }
+/** Applies pending migrations; replicas starting together on one Postgres wait for each other. */
+export function migrateLatest(db: Db): Promise<string[]> {
+  return migrateSerialised(db, migrationSource, 'mcp-gateway migrations');
 }
 
 /** Epoch milliseconds from a bigint column (Postgres returns strings). */
