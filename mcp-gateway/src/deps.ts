@@ -33,6 +33,8 @@ export interface GatewayDeps {
   metrics: GatewayMetrics;
   /** the issuer (= the public origin) */
   issuer: string;
+  /** the MCP endpoint answers single 2026-07-28 tools/calls itself (mcp/directCall.ts); tests turn it off */
+  mcpDirectCalls: boolean;
 }
 
 export const REGISTRATIONS_PER_HOUR = 10;
@@ -45,6 +47,8 @@ export interface DepsOverrides {
   signInBackoff?: { account?: Partial<BackoffOptions>; ip?: Partial<BackoffOptions> };
   /** TEST ONLY: the Redis key prefix (default `gw`), so tests sharing one Redis do not share counts */
   limitKeyPrefix?: string;
+  /** TEST ONLY: `false` sends every MCP request through the SDK (mcp/directCall.ts), to compare answers */
+  mcpDirectCalls?: boolean;
 }
 
 export function createDeps(
@@ -72,5 +76,6 @@ export function createDeps(
     registrationLimiter: limits.limiter({ name: 'register', points: REGISTRATIONS_PER_HOUR, duration: 3600 }),
     metrics: input.metrics ?? new GatewayMetrics(),
     issuer: config.publicUrl,
+    mcpDirectCalls: input.mcpDirectCalls ?? true,
   };
 }

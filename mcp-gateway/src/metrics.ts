@@ -11,6 +11,7 @@ import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client
 
 export type ToolResult = 'ok' | 'tool_error' | 'refused';
 export type LimitName = 'register' | 'signin' | 'mcp';
+export type McpServedBy = 'direct' | 'sdk';
 
 export class GatewayMetrics {
   readonly registry = new Registry();
@@ -37,6 +38,13 @@ export class GatewayMetrics {
     registers: [this.registry],
   });
 
+  readonly mcpRequests = new Counter({
+    name: 'gateway_mcp_requests_total',
+    help: 'Admitted MCP requests by who answered them: direct (a single 2026-07-28 tools/call answered by the gateway) or sdk',
+    labelNames: ['served_by'] as const,
+    registers: [this.registry],
+  });
+
   readonly limitStoreErrors = new Counter({
     name: 'gateway_limit_store_errors_total',
     help: 'Limit decisions the limit store (Redis) could not answer: register and signin refused, mcp let through',
@@ -56,6 +64,10 @@ export class GatewayMetrics {
 
   toolCall(tool: string, result: ToolResult): void {
     this.mcpToolCalls.inc({ tool, result });
+  }
+
+  mcpServed(by: McpServedBy): void {
+    this.mcpRequests.inc({ served_by: by });
   }
 
   limitStoreError(limit: LimitName): void {

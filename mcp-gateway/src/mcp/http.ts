@@ -11,6 +11,9 @@
  * refuses, the connection ends for good and the request is answered 401 `invalid_token`
  * like any ended connection; when the call never reached the ledger (e.g. invalid input),
  * the lookup is made after all, before the answer is sent.
+ *
+ * A single 2026-07-28 `tools/call` the request may make is answered without the SDK
+ * (directCall.ts): the same tool run, checks and answer, at a fraction of the cost.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createMcpHandler, isLegacyRequest, type AuthInfo, type McpHandlerRequestOptions, type McpRequestContext } from '@modelcontextprotocol/server';
@@ -18,7 +21,8 @@ import { AccessCache } from './access.ts';
 import { McpAnswer, type TokenRefusal } from './answer.ts';
 import { toNodeHandler } from './nodeBridge.ts';
 import { ConnectionRateLimiter } from './rateLimit.ts';
-import { buildMcpServer } from './server.ts';
+import { checkedOutput, directCallOf, encodeCallAnswer, type DirectCall } from './directCall.ts';
+import { buildMcpServer, runTool, SERVER_INFO, type ToolRunDeps } from './server.ts';
 import { ADMISSION, type Admitted, type JsonRpcRequest, type StepEnv } from './steps.ts';
 import { endpointKeys } from './tools/declare.ts';
 import { toolsForScopes, type CatalogueTool } from './tools/catalogue.ts';
@@ -82,9 +86,8 @@ export function createMcpEndpoint(deps: McpDeps): McpEndpoint {
   const access = new AccessCache(deps, deps.accessCacheMs ?? 30_000);
   const served = new WeakMap<AuthInfo, ServedRequest>();
 
-  const factory = (ctx: McpRequestContext) => {
-    const state = ctx.authInfo ? served.get(ctx.authInfo) : undefined;
-    if (!state) throw new Error('MCP request reached the SDK without an authenticated connection');
+  /** The tool-run dependencies of one request: its ledger calls tell whether the connection stands. */
+  const trackedRun = (state: ServedRequest): ToolRunDeps => {
     const callLedger: McpDeps['callLedger'] = async (connection, method, path, body, headers) => {
       const res = await deps.callLedger(connection, method, path, body, headers);
       const refused = connectionRefusal(res);
@@ -99,11 +102,22 @@ export function createMcpEndpoint(deps: McpDeps): McpEndpoint {
     };
     // a call during which the ledger refused the connection counts as refused, not as a tool error
     const onToolCall: McpDeps['onToolCall'] = (tool, result) => deps.onToolCall?.(tool, state.ended ? 'refused' : result);
-    return buildMcpServer({ callLedger, log: deps.log, onToolCall }, state.connection, state.tools);
+    return { callLedger, log: deps.log, onToolCall };
   };
+  const factory = (ctx: McpRequestContext) => {
+    const state = ctx.authInfo ? served.get(ctx.authInfo) : undefined;
+    if (!state) throw new Error('MCP request reached the SDK without an authenticated connection');
+    return buildMcpServer(trackedRun(state), state.connection, state.tools);
+  };
+  /** After a request with a deferred connection check: why its answer must be a refusal, if it must. */
+  async function deferredRefusal(state: ServedRequest): Promise<TokenRefusal | undefined> {
+    if (state.ended) return state.ended;
+    const confirmed = await deps.confirmConnection(state.connection, state.verified);
+    return confirmed.ok ? undefined : confirmed;
+  }
   const onerror = (err: Error) => deps.log.warn({ err: err.message }, 'MCP request rejected by the SDK');
   const handler = createMcpHandler(factory, { legacy: 'stateless', onerror, maxRequestBodySize: maxBody });
-  const refused = (state: ServedRequest, r: TokenRefusal) => McpAnswer.tokenRefused(deps.publicUrl, state.dataset, r).toResponse();
+  const refused = (state: ServedRequest, r: TokenRefusal) => McpAnswer.tokenRefused(deps.publicUrl, state.dataset, r);
   /** The SDK's handler, with the deferred connection check completed before an answer leaves. */
   const checked = {
     async fetch(request: Request, options?: McpHandlerRequestOptions): Promise<Response> {
@@ -112,18 +126,14 @@ export function createMcpEndpoint(deps: McpDeps): McpEndpoint {
         // 2025-era answers may start streaming before the tool has run: check first
         state.deferred = false;
         const confirmed = await deps.confirmConnection(state.connection, false);
-        if (!confirmed.ok) return refused(state, confirmed);
+        if (!confirmed.ok) return refused(state, confirmed).toResponse();
       }
       const response = await handler.fetch(request, options);
       if (!state?.deferred) return response;
-      let refusal = state.ended;
-      if (!refusal) {
-        const confirmed = await deps.confirmConnection(state.connection, state.verified);
-        if (!confirmed.ok) refusal = confirmed;
-      }
+      const refusal = await deferredRefusal(state);
       if (!refusal) return response;
       await response.body?.cancel().catch(() => undefined);
-      return refused(state, refusal);
+      return refused(state, refusal).toResponse();
     },
   };
   const nodeHandler = toNodeHandler(checked, { onerror });
@@ -147,9 +157,23 @@ export function createMcpEndpoint(deps: McpDeps): McpEndpoint {
     return endpoints ? byScope.filter((t) => endpointKeys(t.declaration).some((key) => endpoints.has(key))) : byScope;
   }
 
-  /** Hands an admitted request to the SDK, authenticated as its connection. */
+  /** Answers a call without the SDK (directCall.ts), with the same connection check after it. */
+  async function answerDirectly(res: ServerResponse, state: ServedRequest, call: DirectCall): Promise<void> {
+    const result = await checkedOutput(call.tool, await runTool(trackedRun(state), state.connection, call.tool, call.args, call.id));
+    const refusal = state.deferred ? await deferredRefusal(state) : undefined;
+    if (refusal) return refused(state, refusal).send(res);
+    const payload = encodeCallAnswer(call.id, result, SERVER_INFO);
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(payload)) });
+    res.end(payload);
+  }
+
+  /** Serves an admitted request: a direct call, else through the SDK, authenticated as its connection. */
   async function serve(res: ServerResponse, admitted: Admitted): Promise<void> {
     const { req, token, connection, dataset, requests, deferred } = admitted;
+    const state: ServedRequest = { connection, dataset, tools: await toolsFor(connection, requests), deferred, verified: false };
+    const call = deps.directToolCalls === false ? undefined : await directCallOf(req, admitted.body, state.tools);
+    deps.onServed?.(call ? 'direct' : 'sdk');
+    if (call) return answerDirectly(res, state, call);
     const authInfo: AuthInfo = {
       token,
       clientId: connection.clientName,
@@ -157,7 +181,7 @@ export function createMcpEndpoint(deps: McpDeps): McpEndpoint {
       resource: new URL(admitted.resource),
       extra: { connectionId: connection.id },
     };
-    served.set(authInfo, { connection, dataset, tools: await toolsFor(connection, requests), deferred, verified: false });
+    served.set(authInfo, state);
     (req as IncomingMessage & { auth?: AuthInfo }).auth = authInfo;
     await nodeHandler(req, res, admitted.body);
   }

@@ -16,8 +16,12 @@ const INSTRUCTIONS =
   'accounts are referenced by their number as a string. Look up vendors before creating them, and read the chart ' +
   'of accounts and tax codes once before creating bills.';
 
-async function runTool(
-  deps: Pick<McpDeps, 'callLedger' | 'log' | 'onToolCall'>,
+/** What running a tool needs of the endpoint. */
+export type ToolRunDeps = Pick<McpDeps, 'callLedger' | 'log' | 'onToolCall'>;
+
+/** Runs one tool call: its REST call to the ledger as the connected person, the answer as a tool result. */
+export async function runTool(
+  deps: ToolRunDeps,
   connection: McpConnection,
   tool: CatalogueTool,
   input: Record<string, unknown>,
@@ -75,7 +79,7 @@ function toolConfig(tool: CatalogueTool): ToolConfig {
 }
 
 export function buildMcpServer(
-  deps: Pick<McpDeps, 'callLedger' | 'log' | 'onToolCall'>,
+  deps: ToolRunDeps,
   connection: McpConnection,
   tools: readonly CatalogueTool[],
 ): McpServer {

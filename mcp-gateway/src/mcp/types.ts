@@ -2,7 +2,7 @@
  * The MCP endpoint's view of the rest of the gateway: a small structural interface, so the
  * endpoint does not depend on how tokens are stored or how the ledger is called.
  */
-import type { ToolResult } from '../metrics.ts';
+import type { McpServedBy, ToolResult } from '../metrics.ts';
 import type { ConnectionRateLimiter } from './rateLimit.ts';
 
 export type { ToolResult };
@@ -79,6 +79,10 @@ export interface McpDeps {
   rateLimiter?: ConnectionRateLimiter;
   /** counts a tool call's outcome (the gateway's metrics) */
   onToolCall?(tool: string, result: ToolResult): void;
+  /** counts an admitted request by who answered it (the gateway's metrics) */
+  onServed?(by: McpServedBy): void;
+  /** answer single 2026-07-28 tools/calls without the SDK (directCall.ts; default true) */
+  directToolCalls?: boolean;
   /** how long the person's endpoint access is cached per connection for tools/list, ms (default 30 s) */
   accessCacheMs?: number;
 }

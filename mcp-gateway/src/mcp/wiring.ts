@@ -8,7 +8,7 @@ function toActiveConnection(c: McpConnection): ActiveConnection {
   return { ...c, userId: Number(c.userId), scopes: [...c.scopes] };
 }
 
-export function mcpDepsFrom(deps: Pick<GatewayDeps, 'config' | 'connections' | 'ledger' | 'log' | 'limits' | 'metrics'>): McpDeps {
+export function mcpDepsFrom(deps: Pick<GatewayDeps, 'config' | 'connections' | 'ledger' | 'log' | 'limits' | 'metrics' | 'mcpDirectCalls'>): McpDeps {
   const limiter = deps.limits.limiter({ name: 'mcp', points: deps.config.mcpRateLimit, duration: 60 });
   return {
     publicUrl: deps.config.publicUrl,
@@ -21,5 +21,7 @@ export function mcpDepsFrom(deps: Pick<GatewayDeps, 'config' | 'connections' | '
     requestsPerMinute: deps.config.mcpRateLimit,
     rateLimiter: new ConnectionRateLimiter(limiter, deps.log, () => deps.metrics.limitStoreError('mcp')),
     onToolCall: (tool, result) => deps.metrics.toolCall(tool, result),
+    onServed: (by) => deps.metrics.mcpServed(by),
+    directToolCalls: deps.mcpDirectCalls,
   };
 }
