@@ -111,6 +111,11 @@ export function toActive(row: ConnectionRow): ActiveConnection {
   };
 }
 
+/** A token with its connection (the same SQL on SQLite and Postgres). */
+const FIND_TOKEN_SQL = `select c.*, t.token_hash as t_token_hash, t.expires_at as t_expires_at, t.used_at as t_used_at
+  from tokens t join connections c on c.id = t.connection_id
+  where t.token_hash = ? and t.kind = ? limit 1`;
+
 export class ConnectionService {
   private readonly lastTouch = new Map<string, number>();
 
@@ -158,11 +163,10 @@ export class ConnectionService {
   async findToken(kind: 'access' | 'refresh', token: string) {
     if (!looksLike(kind === 'access' ? PREFIX.access : PREFIX.refresh, token)) return undefined;
     const hash = hashSecret(token);
-    // one round trip for the token and its connection: this runs on every MCP request
-    const r = await this.db('tokens as t')
-      .join('connections as c', 'c.id', 't.connection_id')
-      .where({ 't.token_hash': hash, 't.kind': kind })
-      .first<Record<string, unknown> | undefined>('c.*', { t_token_hash: 't.token_hash', t_expires_at: 't.expires_at', t_used_at: 't.used_at' });
+    // one round trip for the token and its connection: this runs on every MCP request, so
+    // its SQL is written once rather than built by the query builder each time
+    const answer = (await this.db.raw(FIND_TOKEN_SQL, [hash, kind])) as Record<string, unknown>[] | { rows: Record<string, unknown>[] };
+    const r = (Array.isArray(answer) ? answer : answer.rows)[0];
     if (!r || !sameString(String(r.t_token_hash), hash)) return undefined;
     const { t_token_hash: _hash, t_expires_at: expiresAt, t_used_at: usedAt, ...connection } = r;
     return {
