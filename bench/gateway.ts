@@ -7,11 +7,19 @@
  * rate limit is raised (MCP_RATE_LIMIT) so it does not cap the measurement. Prints req/s,
  * p50, p99, the ratio gateway / direct and the gateway's CPU time per MCP call (its
  * `process_cpu_seconds_total` from /metrics, i.e. process.cpuUsage, before and after each
- * gateway stage); writes bench/results/gateway-<time>.json.
+ * gateway stage); writes bench/results/gateway-<time>.json. Each side is warmed up for
+ * BENCH_WARMUP seconds first (default 6: V8 optimises the gateway's hot functions only after
+ * some thousand calls, and a cold JIT would be measured otherwise).
+ *
+ * Diagnostic: the same calls through a minimal Node pass-through (bench/passThrough.ts: HTTP
+ * in, one undici call to the ledger, JSON out — nothing else), with its CPU per call: the
+ * floor any Node gateway pays for a call on this machine, to read the gateway's figure against.
  *
  * Env: BENCH_GATEWAY_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/ledger_bench_gateway;
  * dropped and re-created), BENCH_SECONDS per stage (default 8), BENCH_CONNECTIONS (default 16).
  */
+import { fork } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import autocannon from 'autocannon';
@@ -27,6 +35,25 @@ import { createDemo, person } from '../e2e/test/support/scenario.ts';
 const DB_URL = process.env.BENCH_GATEWAY_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/ledger_bench_gateway';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 6);
+
+/** Starts bench/passThrough.ts for `direct`'s ledger call; `cpu()` reads its process.cpuUsage. */
+async function startPassThrough(direct: autocannon.Options) {
+  const child = fork(new URL('./passThrough.ts', import.meta.url).pathname, [], {
+    execArgv: ['--import', 'tsx'],
+    env: { ...process.env, PASS_THROUGH_URL: String(direct.url), PASS_THROUGH_HEADERS: JSON.stringify(direct.headers) },
+  });
+  const [port] = (await once(child, 'message')) as [number];
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    async cpuSeconds(): Promise<number> {
+      child.send('cpu');
+      const [usage] = (await once(child, 'message')) as [NodeJS.CpuUsage];
+      return (usage.user + usage.system) / 1e6;
+    },
+    stop: () => child.kill(),
+  };
+}
 
 interface Figures {
   rps: number;
@@ -49,11 +76,12 @@ async function cpuSeconds(metricsUrl: string): Promise<number> {
   return Number(m[1]);
 }
 
-/** A gateway stage with the gateway's CPU time per answered call (µs). */
-async function measured(opts: autocannon.Options, seconds: number, metricsUrl: string): Promise<Figures & { cpuUsPerCall: number }> {
-  const before = await cpuSeconds(metricsUrl);
+/** A stage with the CPU time per answered call (µs) of the process `cpu` reads. */
+async function measured(opts: autocannon.Options, seconds: number, cpu: string | (() => Promise<number>)): Promise<Figures & { cpuUsPerCall: number }> {
+  const read = typeof cpu === 'string' ? () => cpuSeconds(cpu) : cpu;
+  const before = await read();
   const f = await stage(opts, seconds);
-  const spent = (await cpuSeconds(metricsUrl)) - before;
+  const spent = (await read()) - before;
   return { ...f, cpuUsPerCall: f.requests > 0 ? (spent * 1e6) / f.requests : 0 };
 }
 
@@ -105,8 +133,8 @@ export async function run(): Promise<void> {
       throw new Error(`the gateway and the ledger disagree: ${JSON.stringify(rest)} vs ${JSON.stringify(mcp)}`);
     }
 
-    await stage(direct, 2);
-    await stage(gateway, 2);
+    await stage(direct, WARMUP / 2);
+    await stage(gateway, WARMUP);
     const d1 = await stage(direct, SECONDS / 2);
     const g1 = await measured(gateway, SECONDS / 2, metricsUrl);
     const d2 = await stage(direct, SECONDS / 2);
@@ -126,6 +154,11 @@ export async function run(): Promise<void> {
       method: 'GET',
       headers: { authorization: `Bearer ${credential}`, accept: 'application/json' },
     }, Math.min(SECONDS / 2, 50));
+    const passThrough = await startPassThrough(direct);
+    teardowns.push(() => passThrough.stop());
+    const passOpts: autocannon.Options = { ...gateway, url: passThrough.url };
+    await stage(passOpts, WARMUP / 2);
+    const floor = await measured(passOpts, SECONDS / 2, () => passThrough.cpuSeconds());
     const merge = (a: Figures, b: Figures): Figures => ({
       rps: (a.rps + b.rps) / 2, p50: Math.max(a.p50, b.p50), p99: Math.max(a.p99, b.p99), requests: a.requests + b.requests, errors: a.errors + b.errors,
     });
@@ -138,6 +171,7 @@ export async function run(): Promise<void> {
     console.log(line('gateway MCP tools/call', gatewayFig));
     console.log(`ratio gateway / direct: ${ratio.toFixed(2)} (target ≥ 0.70)`);
     console.log(`gateway CPU per MCP call: ${gatewayFig.cpuUsPerCall.toFixed(0)} µs (target ≤ 1000 µs)`);
+    console.log(`diagnostic: a minimal Node pass-through (HTTP in, one undici call to the ledger, JSON out) answers ${floor.rps.toFixed(0)} req/s at ${floor.cpuUsPerCall.toFixed(0)} µs CPU per call: the floor any Node gateway pays per call on this machine`);
     console.log(`diagnostic: the ledger serves ${ceilingFig.rps.toFixed(0)} req/s of the same call with the service credential, i.e. ${(ceilingFig.rps / directFig.rps).toFixed(2)} of direct: the ceiling for one MCP call on this ledger`);
 
     mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
@@ -152,7 +186,12 @@ export async function run(): Promise<void> {
       direct: { request: 'GET /client/{dataset}/arap/vendor?name=Papeterie (X-API-Key)', ...directFig },
       gateway: { request: 'POST /mcp/{dataset} tools/call search_vendors (2026-07-28)', ...gatewayFig, cpuUsPerCall: Number(gatewayFig.cpuUsPerCall.toFixed(1)) },
       ratio: Number(ratio.toFixed(3)),
-      diagnostic: { serviceCredentialRps: Number(ceilingFig.rps.toFixed(1)), ceilingRatio: Number((ceilingFig.rps / directFig.rps).toFixed(3)) },
+      diagnostic: {
+        serviceCredentialRps: Number(ceilingFig.rps.toFixed(1)),
+        ceilingRatio: Number((ceilingFig.rps / directFig.rps).toFixed(3)),
+        passThrough: { rps: Number(floor.rps.toFixed(1)), cpuUsPerCall: Number(floor.cpuUsPerCall.toFixed(1)) },
+      },
+      warmupSeconds: WARMUP,
       target: 0.7,
       targetGatewayCpuUsPerCall: 1000,
     }, null, 2)}\n`);
