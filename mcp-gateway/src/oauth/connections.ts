@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { isConnectionRefusal, type ConnectionRefusal } from '@ledger/shared';
 import { ms, type Db } from '../db/knex.ts';
+import { preparedQuery } from '../db/preparedQuery.ts';
 import { LedgerUnavailableError, type LedgerClient } from '../ledgerClient.ts';
 import { LIFETIME } from './lifetimes.ts';
 import { hashSecret, looksLike, newSecret, PREFIX, sameString } from './secrets.ts';
@@ -111,7 +112,7 @@ export function toActive(row: ConnectionRow): ActiveConnection {
   };
 }
 
-/** A token with its connection (the same SQL on SQLite and Postgres). */
+/** A token with its connection (the same SQL on SQLite and Postgres; preparedQuery.ts). */
 const FIND_TOKEN_SQL = `select c.*, t.token_hash as t_token_hash, t.expires_at as t_expires_at, t.used_at as t_used_at
   from tokens t join connections c on c.id = t.connection_id
   where t.token_hash = ? and t.kind = ? limit 1`;
@@ -119,11 +120,15 @@ const FIND_TOKEN_SQL = `select c.*, t.token_hash as t_token_hash, t.expires_at a
 export class ConnectionService {
   private readonly lastTouch = new Map<string, number>();
 
+  private readonly findTokenRow: (params: readonly unknown[]) => Promise<Record<string, unknown> | undefined>;
+
   constructor(
     private readonly db: Db,
     private readonly ledger: LedgerClient,
     private readonly now: () => number,
-  ) {}
+  ) {
+    this.findTokenRow = preparedQuery(db, 'gateway_find_token', FIND_TOKEN_SQL);
+  }
 
   async get(id: string): Promise<ConnectionRow | undefined> {
     const row = await this.db('connections').where({ id }).first();
@@ -164,9 +169,8 @@ export class ConnectionService {
     if (!looksLike(kind === 'access' ? PREFIX.access : PREFIX.refresh, token)) return undefined;
     const hash = hashSecret(token);
     // one round trip for the token and its connection: this runs on every MCP request, so
-    // its SQL is written once rather than built by the query builder each time
-    const answer = (await this.db.raw(FIND_TOKEN_SQL, [hash, kind])) as Record<string, unknown>[] | { rows: Record<string, unknown>[] };
-    const r = (Array.isArray(answer) ? answer : answer.rows)[0];
+    // it is a prepared statement rather than a query built and parsed each time
+    const r = await this.findTokenRow([hash, kind]);
     if (!r || !sameString(String(r.t_token_hash), hash)) return undefined;
     const { t_token_hash: _hash, t_expires_at: expiresAt, t_used_at: usedAt, ...connection } = r;
     return {
