@@ -10,6 +10,7 @@
  *
  * Env: BENCH_CLUSTER_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/ledger_bench_cluster;
  * dropped and re-created), BENCH_SECONDS per stage (default 8), BENCH_CONNECTIONS (default 16),
+ * BENCH_WARMUP seconds per MCP side before measuring (default 6; the direct side half of it),
  * BENCH_CPU_PROF_DIR (the gateways run with a V8 CPU profiler and write
  * `gateway-<pid>.cpuprofile` there when the run ends — for finding where the time goes; it
  * inflates their CPU figures).
@@ -29,6 +30,7 @@ import { person, type DemoCompany } from '../e2e/test/support/scenario.ts';
 const DB_URL = process.env.BENCH_CLUSTER_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/ledger_bench_cluster';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 6);
 const CPU_PROF_DIR = process.env.BENCH_CPU_PROF_DIR;
 
 interface Figures {
@@ -149,7 +151,8 @@ export async function run(): Promise<void> {
       if (rest.length === 0 || JSON.stringify(rest.map((v) => v.id)) !== JSON.stringify(ids)) throw new Error(`MCP at ${o.url} and REST disagree: ${JSON.stringify(mcp)}`);
     }
 
-    for (const o of [direct, oneGateway, twoGateways]) await stage(o, 2); // warm-up
+    // warm-up: V8 optimises the gateways' hot functions only after some thousand calls
+    for (const o of [direct, oneGateway, twoGateways]) await stage(o, o === direct ? WARMUP / 2 : WARMUP);
     const half = SECONDS / 2;
     const d1 = await measured(direct, half, []);
     const o1 = await measured(oneGateway, half, [g1]);
