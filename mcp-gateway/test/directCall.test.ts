@@ -7,6 +7,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import t from 'tap';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { checkedOutput, directCallOf, encodeCallAnswer } from '../src/mcp/directCall.ts';
 import { toolsForScopes } from '../src/mcp/tools/catalogue.ts';
@@ -131,4 +132,25 @@ t.test('the same requests get the same answers with and without the hot path', a
   const after = await served();
   t.equal((after.direct ?? 0) - (before.direct ?? 0), direct.length + 1, 'the canonical calls were answered directly');
   t.equal((after.sdk ?? 0) - (before.sdk ?? 0), sdk.length, 'the others went through the SDK');
+});
+
+t.test('the official client: its 2026-07-28 tools/calls take the direct path, its 2025-era ones the SDK', async (t) => {
+  const stack = await startStack(t);
+  const company = await stack.company();
+  const { resource, tokens } = await connect(stack, company, { choices: { contacts: 'write' } });
+  const served = async () => Object.fromEntries((await stack.gateway.deps.metrics.mcpRequests.get()).values.map((v) => [v.labels.served_by, v.value]));
+  for (const mode of ['auto', 'legacy'] as const) {
+    const client = new Client({ name: 'direct-test', version: '1' }, { versionNegotiation: { mode } });
+    await client.connect(new StreamableHTTPClientTransport(new URL(resource), { requestInit: { headers: { Authorization: `Bearer ${tokens.access_token}` } } }));
+    t.teardown(() => client.close());
+    const before = await served();
+    const created = (await client.callTool({ name: 'create_vendor', arguments: { name: `Direct ${mode} AG` } })) as { isError?: boolean; structuredContent?: { id: number } };
+    t.notOk(created.isError, `${mode}: create_vendor`);
+    const found = (await client.callTool({ name: 'search_vendors', arguments: { name: `Direct ${mode}` } })) as { structuredContent?: { vendors: { id: number }[] } };
+    t.same(found.structuredContent?.vendors.map((v) => v.id), [created.structuredContent?.id], `${mode}: search_vendors finds it`);
+    const after = await served();
+    const direct = (after.direct ?? 0) - (before.direct ?? 0);
+    if (mode === 'auto') t.equal(direct, 2, 'both calls of the 2026-07-28 client were answered directly');
+    else t.equal(direct, 0, 'a 2025-era client is served by the SDK');
+  }
 });
