@@ -32,7 +32,8 @@ export async function migrateSerialised(
   }
 }
 
-function isPostgres(db: Knex): boolean {
+/** The knex instance talks to Postgres (else SQLite here). */
+export function isPostgres(db: Knex): boolean {
   const client = (db.client as { config?: { client?: unknown } }).config?.client;
   return client === 'pg' || client === 'postgres' || client === 'postgresql';
 }

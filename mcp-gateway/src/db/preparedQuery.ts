@@ -1,3 +1,4 @@
+import { isPostgres } from '@ledger/shared/migrate';
 import type { Db } from './knex.ts';
 
 /** The two drivers' connections, as far as used here. */
@@ -17,8 +18,7 @@ interface PgConnection {
  * `sql` uses `?` placeholders (numbered for Postgres here).
  */
 export function preparedQuery<Row>(db: Db, name: string, sql: string): (params: readonly unknown[]) => Promise<Row | undefined> {
-  const client = (db.client as { config?: { client?: unknown } }).config?.client;
-  if (client === 'pg') {
+  if (isPostgres(db)) {
     let n = 0;
     const text = sql.replace(/\?/g, () => `$${++n}`);
     return async (params) => {

@@ -16,7 +16,7 @@
  * (directCall.ts): the same tool run, checks and answer, at a fraction of the cost.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createMcpHandler, isLegacyRequest, type AuthInfo, type McpHandlerRequestOptions, type McpRequestContext } from '@modelcontextprotocol/server';
+import { createMcpHandler, isLegacyRequest, PROTOCOL_VERSION_META_KEY, type AuthInfo, type McpHandlerRequestOptions, type McpRequestContext } from '@modelcontextprotocol/server';
 import { AccessCache } from './access.ts';
 import { McpAnswer, type TokenRefusal } from './answer.ts';
 import { toNodeHandler } from './nodeBridge.ts';
@@ -51,11 +51,9 @@ export function connectionRefusal(res: LedgerResponse): string | undefined {
   return typeof error.reason === 'string' ? error.reason : '';
 }
 
-/** The `_meta` key by which a 2026-07-28 message claims its protocol revision. */
-const ENVELOPE_CLAIM = 'io.modelcontextprotocol/protocolVersion';
-
 /**
- * A single message carrying the per-request envelope claim: the SDK never serves it as a
+ * A single message carrying the per-request envelope claim (`_meta` key
+ * `io.modelcontextprotocol/protocolVersion`): the SDK never serves it as a
  * 2025-era request (isLegacyRequest documents "true only for requests with no per-request
  * _meta envelope claim"), so its classification need not run twice. Anything else is
  * classified by the SDK itself.
@@ -63,7 +61,7 @@ const ENVELOPE_CLAIM = 'io.modelcontextprotocol/protocolVersion';
 export function claimsModernEra(body: unknown): boolean {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return false;
   const meta = (body as { params?: { _meta?: unknown } }).params?._meta;
-  return typeof meta === 'object' && meta !== null && ENVELOPE_CLAIM in meta;
+  return typeof meta === 'object' && meta !== null && PROTOCOL_VERSION_META_KEY in meta;
 }
 
 export interface McpEndpoint {
