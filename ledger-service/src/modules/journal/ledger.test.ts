@@ -1,5 +1,6 @@
 import t from 'tap';
 import { apiClient, createTestCompany, startTestLedger } from '../../../test/helpers.ts';
+import { withTenant } from '../../db/knex.ts';
 
 /** GET /gl/ledger: opening balance, running balance over pages, source documents, closing balance. */
 
@@ -125,4 +126,68 @@ t.test('foreign-currency lines carry their currency and fx amount', async (t) =>
   });
   const l = (await api('GET', '/gl/ledger?account=1020')).body;
   t.match(l.lines[0], { debit: 95, credit: 0, currency: 'EUR', fx_amount: 100, closing: false, balance: 95 });
+});
+
+t.test('the opening balance from the monthly balances equals the sum of every earlier line, merged or not', async (t) => {
+  const ledger = await startTestLedger(t);
+  const co = await createTestCompany(ledger);
+  const api = apiClient(ledger.url, co.dataset, co.apiKey);
+  // postings on month edges and inside months over four months, one of them reversed
+  const dated: [string, number][] = [
+    ['2024-01-01', 100], ['2024-01-31', -40.25], ['2024-02-01', 7.1], ['2024-02-15', 300], ['2024-02-29', -0.05],
+    ['2024-03-01', 12], ['2024-03-16', -150], ['2024-03-31', 99.99], ['2024-04-01', 1], ['2024-04-30', 5],
+  ];
+  const ids: number[] = [];
+  for (const [date, amount] of dated) {
+    const r = await api('POST', '/gl/transactions', entry(date, '1020', amount));
+    t.equal(r.status, 201);
+    ids.push(r.body.id);
+  }
+  const reversed = await api('POST', `/gl/transactions/${ids[3]}/reverse`, { date: '2024-03-10' });
+  t.equal(reversed.status, 201, 'the reversal of 2024-02-15 on 2024-03-10');
+
+  // what the opening must be: the sum of the account's lines dated before `from`
+  const allLines = async () => {
+    const out: LedgerLine[] = [];
+    for (let offset = 0; ; offset += 1000) {
+      const page = (await api('GET', `/gl/ledger?account=1020&limit=1000&offset=${offset}`)).body.lines as LedgerLine[];
+      out.push(...page);
+      if (page.length < 1000) return out;
+    }
+  };
+  const lines = await allLines();
+  t.equal(lines.length, dated.length + 1);
+  const before = (from: string) => lines.filter((l) => l.date < from).reduce((sum, l) => sum + Math.round((l.debit - l.credit) * 100), 0) / 100;
+  const days: string[] = [];
+  for (let d = new Date('2023-12-31T00:00:00Z'); d <= new Date('2024-05-02T00:00:00Z'); d.setUTCDate(d.getUTCDate() + 1)) days.push(d.toISOString().slice(0, 10));
+  const check = async (label: string) => {
+    for (const from of days) {
+      const l = (await api('GET', `/gl/ledger?account=1020&from=${from}&limit=1`)).body;
+      if (l.opening !== before(from)) return t.fail(`${label}: opening on ${from} is ${l.opening}, the lines say ${before(from)}`);
+      if (l.closing !== before('9999-12-31')) return t.fail(`${label}: closing from ${from} is ${l.closing}`);
+    }
+    t.pass(`${label}: the opening of every day from ${days[0]} to ${days.at(-1)} is the sum of the earlier lines`);
+  };
+  const balanceRows = () => withTenant(ledger.db, co.company.id, async (tx) =>
+    (await tx.raw(`select count(*) filter (where not compacted)::int as fresh, count(*)::int as total from ledger_balances`)).rows[0] as { fresh: number; total: number });
+  t.ok((await balanceRows()).fresh > 0, 'delta rows as the triggers wrote them');
+  await check('delta rows');
+
+  // enough delta rows for the merge (2,000): balanced pairs of lines added to the first entry
+  // in separate statements (quicker than 1,001 postings); the opening stays right after merging
+  await withTenant(ledger.db, co.company.id, async (tx) => {
+    const [bank, other] = await Promise.all(['1020', '2800'].map(async (accno) => (await tx('accounts').where({ accno }).first('id')).id as number));
+    for (let i = 0; i < 1001; i++) {
+      const date = `2024-0${1 + (i % 4)}-${String(1 + (i % 28)).padStart(2, '0')}`;
+      await tx('ledger_entries').insert([
+        { company_id: co.company.id, journal_id: ids[0], account_id: bank, date, amount: '0.01', fx_amount: '0.01', currency: 'CHF', kind: 'amount' },
+        { company_id: co.company.id, journal_id: ids[0], account_id: other, date, amount: '-0.01', fx_amount: '-0.01', currency: 'CHF', kind: 'amount' },
+      ]);
+    }
+  });
+  lines.splice(0, lines.length, ...(await allLines()));
+  t.equal(lines.length, dated.length + 1 + 1001);
+  await check('merged rows');
+  const merged = await balanceRows();
+  t.equal(merged.fresh, 0, 'the ledger merged the delta rows as the reports do');
 });

@@ -4,6 +4,8 @@ import type { Tx } from '../../db/knex.ts';
 import { orderBySql, type ListPage } from '../../db/listOrder.ts';
 import { ruleInvalid } from '../../domain/errors.ts';
 import { compact } from '../transactions/reads.ts';
+import { accountBalance, compactBalances } from '../reports/reads.ts';
+import { addDays } from '../reports/rules.ts';
 import { documentBytes } from '../files/store.ts';
 import type { StorageKind } from '../files/storage.ts';
 
@@ -159,11 +161,13 @@ interface LedgerLineRow {
 
 /**
  * The ledger of one account, computed in SQL: the opening balance (everything before
- * `from`), the period's totals and line count in one aggregate over the account's index
- * range, and one page of lines whose running balance is a window sum over the whole period
- * (evaluated before LIMIT/OFFSET, so every page's balances are right).
+ * `from`) as the reports read it (whole months from ledger_balances, the days of `from`'s
+ * month from the lines), the period's totals and line count in one aggregate over the
+ * account's index range of the period, and one page of lines whose running balance is a
+ * window sum over the whole period (evaluated before LIMIT/OFFSET, so every page's balances
+ * are right).
  */
-export async function readLedger(tx: Tx, q: LedgerQuery): Promise<{ ledger: Record<string, unknown>; total: number }> {
+export async function readLedger(tx: Tx, companyId: number, q: LedgerQuery): Promise<{ ledger: Record<string, unknown>; total: number }> {
   if (q.from !== undefined && q.to !== undefined && q.to < q.from) throw ruleInvalid('to must not lie before from.', '/to');
   const account = (await tx('accounts').where({ accno: q.account }).first('id', 'accno', 'description', 'category')) as
     | { id: number; accno: string; description: string; category: string }
@@ -172,16 +176,20 @@ export async function readLedger(tx: Tx, q: LedgerQuery): Promise<{ ledger: Reco
 
   const from = q.from ?? null;
   const to = q.to ?? null;
-  const { rows: [totals] } = await tx.raw<{ rows: { opening: string; debit: string; credit: string; n: string }[] }>(
-    `select coalesce(sum(amount) filter (where ?::date is not null and date < ?::date), 0)::text as opening,
-            coalesce(sum(amount) filter (where in_period and amount > 0), 0)::text as debit,
-            coalesce(-sum(amount) filter (where in_period and amount < 0), 0)::text as credit,
-            count(*) filter (where in_period) as n
-       from (select amount, date, (?::date is null or date >= ?::date) and (?::date is null or date <= ?::date) as in_period
-               from ledger_entries where account_id = ? and (?::date is null or date <= ?::date)) e`,
-    [from, from, from, from, to, to, account.id, to, to],
+  let opening = new Money(0);
+  if (from !== null) {
+    // the same merge of the balance rows the reports make before reading them
+    await compactBalances(tx, companyId);
+    opening = await accountBalance(tx, companyId, account.id, { from: null, to: addDays(from, -1) });
+  }
+  const { rows: [totals] } = await tx.raw<{ rows: { debit: string; credit: string; n: string }[] }>(
+    `select coalesce(sum(amount) filter (where amount > 0), 0)::text as debit,
+            coalesce(-sum(amount) filter (where amount < 0), 0)::text as credit,
+            count(*) as n
+       from ledger_entries
+      where company_id = ? and account_id = ? and (?::date is null or date >= ?::date) and (?::date is null or date <= ?::date)`,
+    [companyId, account.id, from, from, to, to],
   );
-  const opening = new Money(totals!.opening);
   const debit = new Money(totals!.debit);
   const credit = new Money(totals!.credit);
   const total = Number(totals!.n);
@@ -192,7 +200,7 @@ export async function readLedger(tx: Tx, q: LedgerQuery): Promise<{ ledger: Reco
        select e.id, e.date, e.amount, e.fx_amount, e.currency, e.closing, e.transaction_id, e.journal_id, e.payment_id,
               sum(e.amount) over (order by e.date, e.id rows between unbounded preceding and current row) as running
          from ledger_entries e
-        where e.account_id = ? and (?::date is null or e.date >= ?::date) and (?::date is null or e.date <= ?::date)
+        where e.company_id = ? and e.account_id = ? and (?::date is null or e.date >= ?::date) and (?::date is null or e.date <= ?::date)
        order by e.date, e.id
        limit ? offset ?)
      select p.id, p.date, p.amount::text, p.fx_amount::text, p.currency, p.closing, p.running::text,
@@ -206,7 +214,7 @@ export async function readLedger(tx: Tx, q: LedgerQuery): Promise<{ ledger: Reco
        left join gl_transactions g on g.id = p.journal_id
        left join arap_transactions t on t.id = p.transaction_id
       order by p.date, p.id`,
-    [account.id, from, from, to, to, q.limit, q.offset],
+    [companyId, account.id, from, from, to, to, q.limit, q.offset],
   );
 
   const first = rows[0];

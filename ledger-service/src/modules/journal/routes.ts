@@ -59,7 +59,7 @@ export const journalRoutes = [
     return file.data;
   }),
   route(contracts.getLedger, async (req) => {
-    const { ledger, total } = await readLedger(req.tx, req.query);
+    const { ledger, total } = await readLedger(req.tx, req.company.id, req.query);
     // an object, not an array, so the kernel does not page it: the list headers are set here
     listHeaders(req.ctx, { rows: [], total }, req.query);
     return ledger;

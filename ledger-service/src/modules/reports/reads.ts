@@ -16,25 +16,29 @@ interface Part {
   bindings: Knex.RawBinding[];
 }
 
-/** Company id as an explicit condition as well: RLS filters the same rows, this lets the planner use the indexes' first column. */
-function rangeParts(companyId: number, bucket: string, range: DateRange, excludeClosing: boolean): Part[] {
+/**
+ * Company id as an explicit condition as well: RLS filters the same rows, this lets the
+ * planner use the indexes' first column. `accountId` narrows the sums to one account.
+ */
+function rangeParts(companyId: number, bucket: string, range: DateRange, excludeClosing: boolean, accountId?: number): Part[] {
   const split = splitRange(range);
   const parts: Part[] = [];
   // the closing entries of fiscal years (ledger_entries.closing, migration 010)
   const notClosing = excludeClosing ? ' and not closing' : '';
+  const ofAccount = accountId === undefined ? { sql: '', bindings: [] } : { sql: ' and account_id = ?', bindings: [accountId] };
   if (split.months) {
     const from = split.months.from;
     parts.push({
       sql: `select account_id, ?::text as bucket, debit, credit from ledger_balances
-             where company_id = ? and month <= ?${from === null ? '' : ' and month >= ?'}${notClosing}`,
-      bindings: [bucket, companyId, split.months.to, ...(from === null ? [] : [from])],
+             where company_id = ? and month <= ?${from === null ? '' : ' and month >= ?'}${notClosing}${ofAccount.sql}`,
+      bindings: [bucket, companyId, split.months.to, ...(from === null ? [] : [from]), ...ofAccount.bindings],
     });
   }
   for (const days of split.days) {
     parts.push({
       sql: `select account_id, ?::text as bucket, greatest(amount, 0) as debit, least(amount, 0) as credit from ledger_entries
-             where company_id = ? and date between ? and ?${notClosing}`,
-      bindings: [bucket, companyId, days.from, days.to],
+             where company_id = ? and date between ? and ?${notClosing}${ofAccount.sql}`,
+      bindings: [bucket, companyId, days.from, days.to, ...ofAccount.bindings],
     });
   }
   return parts;
@@ -64,6 +68,21 @@ export async function bucketSums(
     [...parts.flatMap((p) => p.bindings), [...categories]],
   )) as { rows: { accno: string; description: string; category: Category; bucket: string; debit: string; credit: string }[] };
   return rows.map((r) => ({ ...r, category: r.category.trim() as Category, debit: new Money(r.debit), credit: new Money(r.credit) }));
+}
+
+/**
+ * The balance of one account over `range` (debits positive, credits negative), read as the
+ * reports read it: whole months from ledger_balances, the days outside them from the lines.
+ * GET /gl/ledger takes its opening balance from here instead of summing every earlier line.
+ */
+export async function accountBalance(tx: Tx, companyId: number, accountId: number, range: DateRange): Promise<Money> {
+  const parts = rangeParts(companyId, 'balance', range, false, accountId);
+  if (parts.length === 0) return new Money(0);
+  const { rows } = (await tx.raw(
+    `select coalesce(sum(debit + credit), 0)::text as balance from (${parts.map((p) => p.sql).join('\n union all ')}) as parts`,
+    parts.flatMap((p) => p.bindings),
+  )) as { rows: { balance: string }[] };
+  return new Money(rows[0]!.balance);
 }
 
 /**
