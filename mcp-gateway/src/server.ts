@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { loadConfig, type GatewayConfig } from './config.ts';
 import { createDeps, type DepsOverrides, type GatewayDeps } from './deps.ts';
 import { migrateLatest, openDb, storeOf } from './db/knex.ts';
-import { createApp } from './http/app.ts';
+import { createListener } from './http/listener.ts';
 import { loadKeys } from './keys.ts';
 import { createLogger } from './logger.ts';
 import { openLimits } from './limits.ts';
@@ -39,8 +39,7 @@ export async function startGateway(opts: { config?: GatewayConfig } & DepsOverri
   await migrateLatest(db);
   const limits = await openLimits(config.redisUrl, log, opts.limitKeyPrefix);
   const deps = createDeps({ ...opts, config, db, log, keys, limits });
-  const app = createApp(deps);
-  const handle = app.callback();
+  const handle = createListener(deps);
   const server = createServer((req, res) => {
     // a body the gateway's own parser refused halfway (64 KiB limit) or the proxy stopped
     // relaying is read into nothing, so the client reads the answer and can reuse the connection
@@ -87,6 +86,7 @@ export async function startGateway(opts: { config?: GatewayConfig } & DepsOverri
           server.close(() => resolve());
           server.closeIdleConnections();
         });
+        await handle.close();
         await metrics?.close();
         await deps.ledger.close();
         await deps.cimd.close();

@@ -101,6 +101,36 @@ t.test('metrics and request ids', async (t) => {
     t.equal((await fetch(url.replace('/metrics', '/other'))).status, 404, 'nothing else on that listener');
   });
 
+  t.test('the MCP endpoint (served before Koa) has the same request scope: id returned and sent on, request counted', async (t) => {
+    const before = ledgerSaw.length;
+    const call = (id: string) => fetch(resource, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${tokens.access_token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'search_vendors', 'x-request-id': id,
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0', id: 1, method: 'tools/call',
+        params: { name: 'search_vendors', arguments: { name: 'a' }, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} } },
+      }),
+    });
+    const kept = await call('mcp-raw-1');
+    t.equal(kept.status, 200);
+    t.equal(kept.headers.get('x-request-id'), 'mcp-raw-1', 'returned');
+    await kept.text();
+    t.equal(ledgerSaw.slice(before).find((s) => s.url.startsWith(`/client/${company.dataset}/arap/vendor`))?.requestId, 'mcp-raw-1', 'sent on');
+    const replaced = await call('not a valid id!');
+    t.match(replaced.headers.get('x-request-id') ?? '', /^[0-9a-f-]{36}$/, 'a malformed id is replaced');
+    await replaced.text();
+    const refused = await fetch(resource, { method: 'POST', headers: { 'content-type': 'application/json', 'x-request-id': 'mcp-raw-2' }, body: '{}' });
+    t.equal(refused.status, 401);
+    t.equal(refused.headers.get('x-request-id'), 'mcp-raw-2', 'on refusals too');
+    await refused.text();
+    const text = await (await fetch(stack.gateway.metricsUrl!)).text();
+    t.match(text, /gateway_http_requests_total\{route="mcp",method="POST",status="200"\} [1-9]/);
+    t.match(text, /gateway_http_requests_total\{route="mcp",method="POST",status="401"\} [1-9]/);
+  });
+
   t.test('tool errors and refusals are counted apart', async (t) => {
     const client = new Client({ name: 'observability-test', version: '1' });
     await client.connect(new StreamableHTTPClientTransport(new URL(resource), { requestInit: { headers: { Authorization: `Bearer ${tokens.access_token}` } } }));

@@ -1,4 +1,7 @@
-/** The gateway's Koa application: the public origin (DESIGN.md §1). */
+/**
+ * The gateway's Koa application: the public origin (DESIGN.md §1) but for the MCP endpoint,
+ * which the Node server serves before Koa (listener.ts).
+ */
 import Koa, { type Context, type Next } from 'koa';
 import type { GatewayDeps } from '../deps.ts';
 import { authorizeRouter } from '../oauth/authorize.ts';
@@ -11,36 +14,24 @@ import { signInRouter } from '../pages/signin.ts';
 import { forwardToLedger, isLedgerRequest } from './proxy.ts';
 import { parseBody } from './bodyParser.ts';
 import { errorBoundary, fallbackErrors, jsonErrorBody } from './errors.ts';
-import { answersHtml, routeClass } from './pathClass.ts';
-import { clientIp } from './clientIp.ts';
-import { requestIdFrom, runWithRequestId } from '../requestContext.ts';
-import { createMcpRouter } from '../mcp/index.ts';
-import { mcpDepsFrom } from '../mcp/wiring.ts';
+import { answersHtml } from './pathClass.ts';
+import { beginRequest } from './requestScope.ts';
+import { runWithRequestId } from '../requestContext.ts';
 
 /** Endpoints a browser-based public client may call cross-origin (no cookies involved). */
 const CORS_PATHS = /^\/(\.well-known\/|oauth\/(token|revoke|register)$)/;
 
-/**
- * Every request: its id (the caller's X-Request-Id when well-formed, else a new one; sent
- * back, on every ledger call and in every log line of the request), the client IP
- * (X-Forwarded-For only as TRUST_PROXY allows, clientIp.ts), one log line and the request
- * metrics when it is answered.
- */
+/** The request's scope (requestScope.ts) around everything the app does for it. */
 function requestScope(deps: GatewayDeps) {
   return async function serveRequest(ctx: Context, next: Next) {
-    const id = requestIdFrom(ctx.get('X-Request-Id'));
-    ctx.state.requestId = id;
+    const scope = beginRequest(deps, ctx.req, ctx.res);
+    ctx.state.requestId = scope.id;
     ctx.state.log = deps.log;
-    ctx.request.ip = clientIp(ctx.req.socket.remoteAddress ?? '', ctx.req.headers['x-forwarded-for'], deps.config.trustProxy);
-    ctx.set('X-Request-Id', id);
-    const started = performance.now();
+    ctx.request.ip = scope.ip;
     try {
-      await runWithRequestId(id, next);
+      await runWithRequestId(scope.id, next);
     } finally {
-      const ms = performance.now() - started;
-      deps.metrics.observeRequest(routeClass(ctx.path), ctx.method, ctx.status, ms / 1000);
-      // the path only: query strings may carry codes or state
-      deps.log.info({ reqId: id, method: ctx.method, path: ctx.path, status: ctx.status, ip: ctx.ip, ms: Math.round(ms) }, 'request');
+      scope.end(ctx.method, ctx.path, ctx.status);
     }
   };
 }
@@ -71,9 +62,6 @@ export function createApp(deps: GatewayDeps): Koa {
   app.use(errorBoundary(fallbackErrors, deps.log));
   // the key-based REST API and its documentation go to the ledger untouched (body not parsed here)
   app.use(async (ctx, next) => (isLedgerRequest(ctx.method, ctx.path) ? forward(ctx) : next()));
-  // before the OAuth and page routers: an MCP request (the hot path) does not walk their
-  // route tables; none of them serves /mcp/…, and CORS is not offered there
-  app.use(createMcpRouter(mcpDepsFrom(deps)).routes());
   app.use(cors());
 
   for (const router of [metadataRouter(deps), registerRouter(deps), authorizeRouter(deps), tokenRouter(deps), signInRouter(deps), connectionsRouter(deps)]) {
@@ -81,7 +69,8 @@ export function createApp(deps: GatewayDeps): Koa {
     app.use(router.allowedMethods());
   }
 
-  // a body no route took is still judged before the 404 (the MCP paths read their own bodies)
+  // a body no route took is still judged before the 404 (a path under /mcp that is not the
+  // endpoint is not read)
   app.use(async (ctx, next) => (ctx.path.startsWith('/mcp/') || ctx.path === '/mcp' ? next() : parseBody(ctx, next)));
 
   app.use(async (ctx, next) => {
