@@ -69,8 +69,8 @@ export function createApp(deps: GatewayDeps): Koa {
     app.use(router.allowedMethods());
   }
 
-  // a body no route took is still judged before the 404 (a path under /mcp that is not the
-  // endpoint is not read)
+  // a body no route took is still judged before the 404; paths under /mcp never have their
+  // body parsed by the gateway (the endpoint reads its own, listener.ts; others are a 404)
   app.use(async (ctx, next) => (ctx.path.startsWith('/mcp/') || ctx.path === '/mcp' ? next() : parseBody(ctx, next)));
 
   app.use(async (ctx, next) => {

@@ -3,7 +3,7 @@
  * SDK validates messages recursively, so a message nested thousands deep would overflow its
  * stack ("Maximum call stack size exceeded" → 500). Size is bounded while reading, nesting
  * depth by an iterative scan of the text before it is parsed (no recursion that could
- * itself overflow), and again for a body some earlier parser already turned into a value.
+ * itself overflow).
  */
 import type { IncomingMessage } from 'node:http';
 
@@ -82,18 +82,6 @@ export function jsonTextDepthExceeds(text: string, max: number): boolean {
   return false;
 }
 
-/** The same bound for an already parsed value, with an explicit stack instead of recursion. */
-export function valueDepthExceeds(value: unknown, max: number): boolean {
-  const stack: Array<{ value: unknown; depth: number }> = [{ value, depth: 0 }];
-  while (stack.length > 0) {
-    const { value: v, depth } = stack.pop()!;
-    if (typeof v !== 'object' || v === null) continue;
-    if (depth + 1 > max) return true;
-    for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push({ value: child, depth: depth + 1 });
-  }
-  return false;
-}
-
 /** A JSON body within `maxBytes` and `maxDepth`, parsed; throws one of the errors above. */
 export async function readJsonBody(req: IncomingMessage, limits: { maxBytes: number; maxDepth?: number }): Promise<unknown> {
   const maxDepth = limits.maxDepth ?? MAX_JSON_DEPTH;
@@ -104,10 +92,4 @@ export async function readJsonBody(req: IncomingMessage, limits: { maxBytes: num
   } catch {
     throw new BodyNotJsonError();
   }
-}
-
-/** Checks a body that a parser mounted earlier already read (same depth bound). */
-export function checkParsedBody(value: unknown, maxDepth = MAX_JSON_DEPTH): unknown {
-  if (valueDepthExceeds(value, maxDepth)) throw new BodyTooDeepError(maxDepth);
-  return value;
 }

@@ -65,11 +65,8 @@ export function claimsModernEra(body: unknown): boolean {
 }
 
 export interface McpEndpoint {
-  /**
-   * Serves one request to `/mcp/{dataset}`. `parsedBody` is given only when a body parser
-   * upstream already consumed the request stream.
-   */
-  handle(req: IncomingMessage, res: ServerResponse, dataset: string, parsedBody?: unknown): Promise<void>;
+  /** Serves one request to `/mcp/{dataset}`; the endpoint reads the body itself. */
+  handle(req: IncomingMessage, res: ServerResponse, dataset: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -185,9 +182,9 @@ export function createMcpEndpoint(deps: McpDeps): McpEndpoint {
   }
 
   return {
-    async handle(req, res, dataset, parsedBody) {
+    async handle(req, res, dataset) {
       try {
-        const admitted = await ADMISSION.run(env, { req, dataset, parsedBody });
+        const admitted = await ADMISSION.run(env, { req, dataset });
         if (admitted instanceof McpAnswer) return admitted.send(res);
         await serve(res, admitted);
       } catch (err) {

@@ -13,7 +13,7 @@
 import type { IncomingMessage } from 'node:http';
 import { mcpUrl, scopeSatisfied } from '@ledger/shared';
 import { McpAnswer } from './answer.ts';
-import { BodyNotJsonError, BodyTooDeepError, BodyTooLargeError, checkParsedBody, readJsonBody } from './body.ts';
+import { BodyNotJsonError, BodyTooDeepError, BodyTooLargeError, readJsonBody } from './body.ts';
 import { insufficientScopeChallenge, invalidTokenChallenge, missingTokenChallenge } from './challenge.ts';
 import { Pipeline } from './pipeline.ts';
 import type { ConnectionRateLimiter } from './rateLimit.ts';
@@ -32,8 +32,6 @@ export interface StepEnv {
 export interface IncomingRequest {
   req: IncomingMessage;
   dataset: string;
-  /** the body, when a parser mounted before the endpoint already consumed the stream */
-  parsedBody: unknown;
 }
 
 export interface Authenticated extends IncomingRequest {
@@ -130,8 +128,7 @@ function requestsIn(body: unknown): JsonRpcRequest[] {
 export async function readMessages({ maxBodyBytes }: StepEnv, state: Authenticated): Promise<WithMessages | McpAnswer> {
   let body: unknown;
   try {
-    if (state.req.method === 'POST' && state.parsedBody === undefined) body = await readJsonBody(state.req, { maxBytes: maxBodyBytes });
-    else body = checkParsedBody(state.parsedBody);
+    if (state.req.method === 'POST') body = await readJsonBody(state.req, { maxBytes: maxBodyBytes });
   } catch (err) {
     if (err instanceof BodyTooLargeError) return McpAnswer.jsonRpcError(413, -32600, `Request body larger than ${maxBodyBytes} bytes.`);
     if (err instanceof BodyTooDeepError) return McpAnswer.jsonRpcError(400, -32600, `Invalid Request: ${err.message}`);
