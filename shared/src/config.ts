@@ -72,9 +72,20 @@ export function readUrl(env: EnvVars, name: string): string | undefined {
 export function readHttpBaseUrl(env: EnvVars, name: string, fallback: string): string {
   const raw = readText(env, name) ?? fallback;
   const u = parseUrl(name, raw);
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new ConfigError(`${name} must be an http or https URL, got "${raw}"`);
-  if (u.search || u.hash || u.username || u.password) throw new ConfigError(`${name} must not carry a query, fragment or credentials`);
+  if (u.protocol !== 'http:' && u.protocol !== 'https:')
+    throw new ConfigError(`${name} must be an http or https URL, got "${raw}"`);
+  if (u.search || u.hash || u.username || u.password)
+    throw new ConfigError(`${name} must not carry a query, fragment or credentials`);
   return raw.replace(/\/+$/, '');
+}
+
+/**
+ * PUBLIC_URL, the public origin `{api_url}`: by default the gateway's own address on this
+ * machine, `http://localhost:$PORT`, so moving the gateway with PORT alone moves every URL
+ * that names it (OAuth metadata, MCP resource URLs, Link headers, demo.json) with it.
+ */
+export function readPublicUrl(env: EnvVars): string {
+  return readHttpBaseUrl(env, 'PUBLIC_URL', `http://localhost:${readPort(env, 'PORT', 3000)}`);
 }
 
 /** LOG_LEVEL: a pino level, default info. */

@@ -1,5 +1,5 @@
 /**
- * The service credential (DESIGN.md §2): a short-lived EdDSA JWT the gateway signs
+ * The service credential (docs/oauth.md "Gateway ↔ ledger"): a short-lived EdDSA JWT the gateway signs
  * for the connected person; the ledger verifies it and acts as that user.
  */
 export const SERVICE_CREDENTIAL = {
@@ -18,7 +18,16 @@ export interface ServiceCredentialClaims {
   /** granted scopes, space separated */
   scope: string;
   client_name: string;
+  /**
+   * What the gateway acts for: an AI connection (the default, when absent) or the signed-in
+   * person on the gateway's app pages ('app': no connection, all of the role's permissions,
+   * audited "via app").
+   */
+  kind?: 'ai_connection' | 'app';
 }
+
+/** The label of app credentials in the audit log ("via app"). */
+export const APP_VIA_LABEL = 'app';
 
 /**
  * The gateway's internal credential for the ledger's `/internal/*` API: same key pair

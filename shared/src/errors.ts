@@ -1,4 +1,4 @@
-/** Error codes shared by the ledger, the gateway and the tests (DESIGN.md §5). */
+/** Error codes shared by the ledger, the gateway and the tests (docs/rest-api.md). */
 export const ERROR_STATUS = {
   invalid_request: 400,
   invalid_currency: 400,
@@ -10,7 +10,7 @@ export const ERROR_STATUS = {
   closed_period: 422,
   unauthorized: 401,
   forbidden: 403,
-  /** a service credential whose connection may no longer live (DESIGN.md §2); carries `reason` */
+  /** a service credential whose connection may no longer live (docs/oauth.md "Gateway ↔ ledger"); carries `reason` */
   connection_not_allowed: 403,
   not_found: 404,
   method_not_allowed: 405,
@@ -31,5 +31,15 @@ export const ERROR_STATUS = {
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
 export interface ErrorBody {
-  error: { code: ErrorCode | string; message: string; field?: string; reason?: string };
+  error: { code: ErrorCode | string; message: string; field?: string; reason?: string; errors?: BatchProblem[] };
+}
+
+/** One problem of a refused batch (docs/batches.md), listed in `error.errors`. */
+export interface BatchProblem {
+  /** position of the document in the batch (from 0) */
+  index: number;
+  /** JSON pointer inside that document ('' for the document as a whole) */
+  field: string;
+  code: ErrorCode | string;
+  message: string;
 }

@@ -13,12 +13,19 @@ type RawPgConnection = { query(text: string, values?: unknown[]): Promise<unknow
  * the pool, so a pool of one (the embedded database, the CLI) still has its connection for
  * the migrations; the lock ends with that connection even if the process dies. SQLite is
  * one process's file and needs no lock.
+ *
+ * Most starts have nothing to migrate: when knex's bookkeeping already lists exactly the
+ * source's migrations, one query answers that and neither the lock nor knex's own checks
+ * (a dozen round trips, a good part of a start on the embedded database) are needed. Anything
+ * else — no bookkeeping yet, a pending migration, an applied one the source does not know —
+ * takes the full path, which also reports the last case as knex does.
  */
 export async function migrateSerialised(
   db: Knex,
   migrationSource: Knex.MigrationSource<unknown>,
   lockName: string,
 ): Promise<string[]> {
+  if (await upToDate(db, migrationSource)) return [];
   const latest = async () => ((await db.migrate.latest({ migrationSource })) as [number, string[]])[1];
   if (!isPostgres(db)) return latest();
   const lockHolder = (await db.client.acquireRawConnection()) as RawPgConnection;
@@ -32,8 +39,43 @@ export async function migrateSerialised(
   }
 }
 
+/** knex's bookkeeping (table `knex_migrations`) lists exactly the migrations of the source. */
+async function upToDate(db: Knex, source: Knex.MigrationSource<unknown>): Promise<boolean> {
+  const names = (await source.getMigrations([])).map((m) => source.getMigrationName(m));
+  let applied: string[];
+  try {
+    applied = await db('knex_migrations').pluck('name');
+  } catch {
+    return false; // no bookkeeping table yet: the first migration of this database
+  }
+  const known = new Set(names);
+  return applied.length === known.size && applied.every((name) => known.has(name));
+}
+
 /** The knex instance talks to Postgres (else SQLite here). */
 export function isPostgres(db: Knex): boolean {
   const client = (db.client as { config?: { client?: unknown } }).config?.client;
   return client === 'pg' || client === 'postgres' || client === 'postgresql';
+}
+
+/** A migration module: what knex runs up (and down). */
+export type MigrationModule = { up(k: Knex): Promise<void>; down(k: Knex): Promise<void> };
+
+/**
+ * A knex migration source over a list written in code (name → module, in order) rather than
+ * files discovered on disk, so migrations load the same way under tsx, in tests, from the
+ * CLI and bundled. Both services list theirs this way.
+ */
+export function listedMigrations(migrations: Readonly<Record<string, MigrationModule>>): Knex.MigrationSource<string> {
+  return {
+    async getMigrations() {
+      return Object.keys(migrations);
+    },
+    getMigrationName(name) {
+      return name;
+    },
+    async getMigration(name) {
+      return migrations[name]!;
+    },
+  };
 }

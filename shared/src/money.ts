@@ -3,7 +3,7 @@ import { Decimal } from 'decimal.js';
 /**
  * Exact money arithmetic. One Decimal configuration for the whole product:
  * 40 significant digits is far beyond any ledger amount, and rounding of
- * amounts is always explicit (half away from zero, DESIGN.md §4).
+ * amounts is always explicit (half away from zero, docs/posting.md "Posting math").
  */
 export const Money = Decimal.clone({ precision: 40, rounding: Decimal.ROUND_HALF_UP });
 export type Money = Decimal;
@@ -20,8 +20,7 @@ const minorUnitCache = new Map<string, number>();
 export function minorUnits(currency: string): number {
   let digits = minorUnitCache.get(currency);
   if (digits === undefined) {
-    digits = new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions()
-      .maximumFractionDigits ?? 2;
+    digits = new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
     minorUnitCache.set(currency, digits);
   }
   return digits;

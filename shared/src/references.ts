@@ -35,7 +35,8 @@ export function compactReference(reference: string): string {
 
 function digitsOf(number: bigint | number | string): string {
   const digits = typeof number === 'string' ? number : BigInt(number).toString();
-  if (!/^\d+$/.test(digits)) throw new RangeError(`reference number must be a non-negative integer, got ${String(number)}`);
+  if (!/^\d+$/.test(digits))
+    throw new RangeError(`reference number must be a non-negative integer, got ${String(number)}`);
   return digits.replace(/^0+(?=\d)/, '');
 }
 
@@ -45,7 +46,8 @@ function digitsOf(number: bigint | number | string): string {
  */
 export function qrReference(number: bigint | number | string): string {
   const digits = digitsOf(number);
-  if (digits.length > QR_REFERENCE_LENGTH - 1) throw new RangeError(`reference number has more than ${QR_REFERENCE_LENGTH - 1} digits`);
+  if (digits.length > QR_REFERENCE_LENGTH - 1)
+    throw new RangeError(`reference number has more than ${QR_REFERENCE_LENGTH - 1} digits`);
   const body = digits.padStart(QR_REFERENCE_LENGTH - 1, '0');
   return body + calculateQRReferenceChecksum(body);
 }

@@ -9,7 +9,8 @@
  */
 import { Ajv, type Options } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import countries from 'i18n-iso-countries';
+// the library without its 80 translations of country names (entry-node.js loads them all): codes are all it checks
+import countries from 'i18n-iso-countries/index.js';
 import { isKnownCurrency } from './money.ts';
 
 // ajv-formats is CommonJS: its default export is the plugin function

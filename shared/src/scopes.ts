@@ -1,4 +1,4 @@
-/** MCP areas and OAuth scopes (SPEC.md "Scopes"). A write scope includes reading. */
+/** MCP areas and OAuth scopes (docs/assistants.md "What each choice allows"). A write scope includes reading. */
 export const AREAS = ['accounting', 'invoices', 'contacts', 'bank', 'documents'] as const;
 export type Area = (typeof AREAS)[number];
 

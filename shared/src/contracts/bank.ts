@@ -1,15 +1,21 @@
 /** The company's own bank accounts (payment targets on invoices, sources of payment files). */
 import { createdSchema } from '../schemas/common.ts';
 import {
-  bankAccountCreateSchema, bankAccountListQuerySchema, bankAccountSchema, bankAccountUpdateSchema,
+  bankAccountCreateSchema,
+  bankAccountListQuerySchema,
+  bankAccountSchema,
+  bankAccountUpdateSchema,
 } from '../schemas/company.ts';
 import { contract } from './contract.ts';
+import { examples } from './examples.ts';
 
 export const listBankAccounts = contract({
   name: 'listBankAccounts',
   method: 'GET',
   path: '/bank/accounts',
-  summary: "The company's bank accounts with IBAN, QR-IBAN, BIC, currency and chart account",
+  summary: "List the company's bank accounts",
+  description: "The company's bank accounts with IBAN, QR-IBAN, BIC, currency and chart account",
+  example: examples.listBankAccounts,
   permission: 'bank.bank_accounts',
   scope: 'bank:read',
   query: bankAccountListQuerySchema,
@@ -22,7 +28,9 @@ export const getBankAccount = contract({
   name: 'getBankAccount',
   method: 'GET',
   path: '/bank/accounts/:id',
-  summary: 'One bank account of the company',
+  summary: 'Read a bank account',
+  description: 'One bank account of the company: name, IBAN, QR-IBAN, BIC, currency and the chart account it books to.',
+  example: examples.getBankAccount,
   permission: 'bank.bank_accounts',
   scope: 'bank:read',
   response: bankAccountSchema,
@@ -33,11 +41,15 @@ export const createBankAccount = contract({
   name: 'createBankAccount',
   method: 'POST',
   path: '/bank/accounts',
-  summary: 'Add a bank account (owners and admins): IBAN mod-97, QR-IBAN range, BIC, a chart account with AR_paid/AP_paid',
+  summary: 'Add a bank account',
+  description:
+    'Add a bank account (owners and admins): IBAN mod-97, QR-IBAN range, BIC, a chart account with AR_paid/AP_paid',
+  example: examples.createBankAccount,
   permission: 'bank.manage_accounts',
   scope: null,
   body: bankAccountCreateSchema,
   status: 201,
+  location: '/bank/accounts/{id}',
   response: createdSchema,
   errors: ['conflict'],
 });
@@ -46,7 +58,11 @@ export const updateBankAccount = contract({
   name: 'updateBankAccount',
   method: 'POST',
   path: '/bank/accounts/:id',
-  summary: 'Change a bank account (owners and admins): only the fields sent change, null clears qr_iban or bic; answers the account',
+  summary: 'Change a bank account',
+  description:
+    'Change a bank account (owners and admins): only the fields sent change, null clears qr_iban or bic; answers the ' +
+    'account',
+  example: examples.updateBankAccount,
   permission: 'bank.manage_accounts',
   scope: null,
   body: bankAccountUpdateSchema,

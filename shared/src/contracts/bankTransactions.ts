@@ -1,19 +1,28 @@
 /**
- * Bank transactions (DESIGN.md §5.5, docs/bank.md): statement import (camt.053 / camt.054
+ * Bank transactions (docs/bank.md): statement import (camt.053 / camt.054
  * .001.04 and .001.08, CSV), the imported transactions, and booking them by hand.
  */
 import {
-  bankBookSchema, bankImportQuerySchema, bankImportResultSchema, bankTransactionListQuerySchema, bankTransactionSchema, STATEMENT_MEDIA_TYPES,
+  bankBookSchema,
+  bankImportQuerySchema,
+  bankImportResultSchema,
+  bankTransactionListQuerySchema,
+  bankTransactionSchema,
+  STATEMENT_MEDIA_TYPES,
 } from '../schemas/bank.ts';
 import { contract } from './contract.ts';
+import { examples } from './examples.ts';
 
 export const importBankTransactions = contract({
   name: 'importBankTransactions',
   method: 'POST',
   path: '/bank/transactions/import',
-  summary:
+  summary: 'Import a bank statement (camt.053/054, CSV)',
+  description:
     'Import a bank statement: the file as the body (application/xml camt.053/camt.054 .001.04/.001.08, or text/csv ' +
-    'date,amount,currency,counterparty,iban,reference,description); duplicates skipped, balances checked, payments matched and booked',
+    'date,amount,currency,counterparty,iban,reference,description); duplicates skipped, balances checked, payments ' +
+    'matched and booked',
+  example: examples.importBankTransactions,
   permission: 'bank.import',
   scope: null,
   query: bankImportQuerySchema,
@@ -26,7 +35,10 @@ export const listBankTransactions = contract({
   name: 'listBankTransactions',
   method: 'GET',
   path: '/bank/transactions',
-  summary: 'Imported bank transactions with IBANs and counterparties; filters account, from, to, status, counterparty, amount',
+  summary: 'List imported bank transactions',
+  description:
+    'Imported bank transactions with IBANs and counterparties; filters account, from, to, status, counterparty, amount',
+  example: examples.listBankTransactions,
   permission: 'bank.bank_accounts',
   scope: 'bank:read',
   query: bankTransactionListQuerySchema,
@@ -39,7 +51,11 @@ export const getBankTransaction = contract({
   name: 'getBankTransaction',
   method: 'GET',
   path: '/bank/transactions/:id',
-  summary: 'One imported bank transaction',
+  summary: 'Read a bank transaction',
+  description:
+    'One imported bank transaction: date, signed amount, counterparty and IBAN, references, status and the document ' +
+    'it was booked to.',
+  example: examples.getBankTransaction,
   permission: 'bank.bank_accounts',
   scope: 'bank:read',
   response: bankTransactionSchema,
@@ -50,7 +66,11 @@ export const bookBankTransaction = contract({
   name: 'bookBankTransaction',
   method: 'POST',
   path: '/bank/transactions/:id/book',
-  summary: 'Book an unmatched bank transaction by hand: { document_id } as that document\'s payment, or { account } against a chart account; 409 when already booked',
+  summary: 'Book a bank transaction by hand',
+  description:
+    "Book an unmatched bank transaction by hand: { document_id } as that document's payment, or { account } against " +
+    'a chart account; 409 when already booked',
+  example: examples.bookBankTransaction,
   permission: 'bank.import',
   scope: null,
   body: bankBookSchema,

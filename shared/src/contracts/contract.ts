@@ -9,7 +9,8 @@ import type { ErrorCode } from '../errors.ts';
 import type { Permission } from '../permissions.ts';
 import type { Scope } from '../scopes.ts';
 
-export type HttpMethod = 'GET' | 'POST' | 'DELETE';
+/** PUT only in the internal API (the AI-connections switch); the public API has none. */
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 import type { Side } from '../schemas/party.ts';
 export type { Side };
 export const SIDES: readonly Side[] = ['vendor', 'customer'];
@@ -22,13 +23,42 @@ export interface PerSide<T> {
 
 export type SchemaSpec = JSONSchema | PerSide<JSONSchema>;
 
+/** An example call of a contract (its `:vc` side aside). */
+export interface ContractExample {
+  /** the path's other parameters (`:id`, `:accno`, …): ids of the records the example names */
+  readonly params?: Readonly<Record<string, string | number>>;
+  readonly query?: Readonly<Record<string, string | number | boolean>>;
+  /** the JSON body; for a `textBody` contract the file's text */
+  readonly body?: unknown;
+  /** the JSON answer; for a text download (XML) the file's text; none for 204 and binary files */
+  readonly response?: unknown;
+}
+
 export interface Contract {
+  /**
+   * An endpoint of the ledger's internal API (`/internal/*`, only the gateway calls it;
+   * contracts/internal.ts): listed in INTERNAL_CONTRACTS, never in CONTRACTS, and refused by
+   * whatever publishes contracts (OpenAPI, endpoint access, MCP tools, docs tables).
+   */
+  readonly internal?: true;
   /** unique operation name (camelCase): the OpenAPI operationId, the key handlers and MCP tools use */
   readonly name: string;
   readonly method: HttpMethod;
-  /** relative to `{base_url}`; `:vc` is vendor|customer (listed once per side), other `:name` segments are integer ids */
+  /**
+   * relative to `{base_url}`; `:vc` is vendor|customer (listed once per side), `:accno` an account number, other
+   * `:name` segments are integer ids
+   */
   readonly path: string;
-  readonly summary: string;
+  /** the operation's title, at most 60 characters: the /docs sidebar and OpenAPI `summary`; per side for `:vc` paths */
+  readonly summary: string | PerSide<string>;
+  /** what it does and the rules a caller meets, in sentences: the OpenAPI `description` */
+  readonly description: string;
+  /**
+   * One call as an integration makes it: the OpenAPI document shows it as the request's and
+   * the answer's example, a test validates it against the schemas and sends it to a real
+   * ledger. Per side where the side's fields differ.
+   */
+  readonly example: ContractExample | PerSide<ContractExample>;
   /** the role permission (shared/src/permissions.ts); per side where it differs; null = any member */
   readonly permission: Permission | PerSide<Permission> | null;
   /** the OAuth scope an AI connection needs; null = not available to AI connections */
@@ -39,14 +69,29 @@ export interface Contract {
   readonly response?: SchemaSpec;
   /** success status (default 200) */
   readonly status?: 200 | 201 | 202 | 204;
+  /**
+   * What a 201 created, relative to `{base_url}`: the answer's `Location` header (absolute)
+   * and the OpenAPI document say it, so a client can read what it made without knowing the
+   * URL scheme. `:name` is a path parameter of the request (`:vc` the side), `{field}` a field
+   * of the answer, e.g. `/arap/vendor/:id/bank_accounts/{id}`. Required with `status: 201`.
+   */
+  readonly location?: string;
   /** error codes this endpoint can answer besides those every endpoint can (see COMMON_ERRORS) */
   readonly errors: readonly ErrorCode[];
   /** a paged list: `limit`/`offset`/`sort`, X-Total-Count and Link headers */
   readonly list?: true;
   /** ETag / Cache-Control, honours If-None-Match (304) */
   readonly cacheable?: true;
-  /** the body may also come as multipart/form-data: JSON in `jsonPart` (none: the file alone), files in `filePart` */
-  readonly multipart?: { readonly jsonPart?: string; readonly filePart: string };
+  /**
+   * the body may also come as multipart/form-data, read by the kernel as declared here: the JSON in `jsonPart`
+   * (none: the file alone) or in one of `jsonPartAliases` (other names still accepted; one JSON part per
+   * request), files in `filePart`, no other part
+   */
+  readonly multipart?: {
+    readonly jsonPart?: string;
+    readonly jsonPartAliases?: readonly string[];
+    readonly filePart: string;
+  };
   /** the body is a file of one of these media types (not JSON), up to the file limit; the handler gets its text */
   readonly textBody?: readonly string[];
   // the answer is a file: its bytes, in one of these media types ("*/*": the file's own)
@@ -60,18 +105,41 @@ export function contract<const C extends Contract>(c: C): C {
 
 // --- types derived from the schemas -------------------------------------------------
 
-type FromSpec<S> = S extends PerSide<infer T> ? (T extends JSONSchema ? FromSchema<T> : never) : S extends JSONSchema ? FromSchema<S> : never;
+type FromSpec<S> =
+  S extends PerSide<infer T>
+    ? T extends JSONSchema
+      ? FromSchema<T>
+      : never
+    : S extends JSONSchema
+      ? FromSchema<S>
+      : never;
 
 /** (For the wide `Contract` type itself, as the kernel sees every handler: unknown.) */
 type IsWide<C> = Contract extends C ? true : false;
 
-export type BodyOf<C extends Contract> = IsWide<C> extends true ? unknown : C['textBody'] extends readonly string[] ? string : C['body'] extends SchemaSpec ? FromSpec<C['body']> : undefined;
-export type QueryOf<C extends Contract> = IsWide<C> extends true ? unknown : C['query'] extends SchemaSpec ? FromSpec<C['query']> : Record<string, never>;
-export type ResponseOf<C extends Contract> = IsWide<C> extends true ? unknown : C['response'] extends SchemaSpec ? FromSpec<C['response']> : undefined;
+export type BodyOf<C extends Contract> =
+  IsWide<C> extends true
+    ? unknown
+    : C['textBody'] extends readonly string[]
+      ? string
+      : C['body'] extends SchemaSpec
+        ? FromSpec<C['body']>
+        : undefined;
+export type QueryOf<C extends Contract> =
+  IsWide<C> extends true ? unknown : C['query'] extends SchemaSpec ? FromSpec<C['query']> : Record<string, never>;
+export type ResponseOf<C extends Contract> =
+  IsWide<C> extends true ? unknown : C['response'] extends SchemaSpec ? FromSpec<C['response']> : undefined;
 
 /** `{ vc: Side; id: string }` for '/arap/transaction/:vc/:id'. */
-type ParamNames<P extends string> = P extends `${string}:${infer Name}/${infer Rest}` ? Name | ParamNames<`/${Rest}`> : P extends `${string}:${infer Name}` ? Name : never;
-export type ParamsOf<C extends Contract> = IsWide<C> extends true ? Readonly<Record<string, string>> : { readonly [K in ParamNames<C['path']>]: K extends 'vc' ? Side : string };
+type ParamNames<P extends string> = P extends `${string}:${infer Name}/${infer Rest}`
+  ? Name | ParamNames<`/${Rest}`>
+  : P extends `${string}:${infer Name}`
+    ? Name
+    : never;
+export type ParamsOf<C extends Contract> =
+  IsWide<C> extends true
+    ? Readonly<Record<string, string>>
+    : { readonly [K in ParamNames<C['path']>]: K extends 'vc' ? Side : string };
 
 // --- resolution per side -------------------------------------------------------------
 

@@ -10,27 +10,67 @@ import * as bankTransactions from './bankTransactions.ts';
 import * as paymentFiles from './paymentFiles.ts';
 import * as company from './company.ts';
 import * as documents from './documents.ts';
+import * as events from './events.ts';
 import * as files from './files.ts';
 import * as inbox from './inbox.ts';
 import * as fiscalYears from './fiscalYears.ts';
 import * as invoices from './invoices.ts';
 import * as journal from './journal.ts';
+import * as batches from './batches.ts';
 import * as mail from './mail.ts';
+import * as members from './members.ts';
 import * as parties from './parties.ts';
 import * as reports from './reports.ts';
 import * as payments from './payments.ts';
 import * as services from './services.ts';
 import * as system from './system.ts';
 import * as transactions from './transactions.ts';
+import * as webhooks from './webhooks.ts';
+import * as internal from './internal.ts';
 
 export * from './contract.ts';
 export * from './errorStatuses.ts';
 
 /** The contracts by name (`contracts.getParty`), for handlers and MCP tools. */
-export const contracts = { ...system, ...company, ...bank, ...bankTransactions, ...paymentFiles, ...parties, ...services, ...transactions, ...invoices, ...documents, ...mail, ...inbox, ...files, ...payments, ...journal, ...fiscalYears, ...reports } as const;
+export const contracts = {
+  ...system,
+  ...company,
+  ...bank,
+  ...bankTransactions,
+  ...paymentFiles,
+  ...parties,
+  ...services,
+  ...transactions,
+  ...invoices,
+  ...documents,
+  ...mail,
+  ...inbox,
+  ...files,
+  ...payments,
+  // before journal: POST /gl/transactions/batch is mounted ahead of POST /gl/transactions/:id, which would take it
+  ...batches,
+  ...journal,
+  ...fiscalYears,
+  ...reports,
+  ...members,
+  ...events,
+  ...webhooks,
+} as const;
 export type ContractName = keyof typeof contracts;
 
 export const CONTRACTS: readonly Contract[] = Object.values(contracts);
+
+/**
+ * The internal API's contracts (`/internal/*`, only for the gateway; contracts/internal.ts),
+ * by name: a registry of their own, so nothing that publishes CONTRACTS can list them.
+ */
+export const internalContracts = internal;
+export const INTERNAL_CONTRACTS: readonly Contract[] = Object.values(internalContracts);
+
+/** Refuses an internal contract where only public ones belong (OpenAPI, tools, docs tables). */
+export function assertPublic(c: Contract): void {
+  if (c.internal) throw new Error(`${c.name} is an internal contract; it is not published`);
+}
 
 export function findContract(name: string): Contract | undefined {
   return Object.hasOwn(contracts, name) ? contracts[name as ContractName] : undefined;

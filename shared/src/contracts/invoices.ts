@@ -1,26 +1,44 @@
-/** Invoices with items: `/arap/invoice/{vc}` (DESIGN.md §5.1; rules in docs/invoices.md). */
+/** Invoices with items: `/arap/invoice/{vc}` (rules in docs/invoices.md). */
 import {
-  createdSchema, customerInvoiceListQuerySchema, customerInvoiceSchema, invoiceListRowSchema, invoiceReadSchema, invoiceReverseSchema,
-  vendorInvoiceListQuerySchema, vendorInvoiceSchema, workstationQuerySchema, workstationRowSchema,
+  createdSchema,
+  customerInvoiceListQuerySchema,
+  customerInvoiceSchema,
+  invoiceListRowSchema,
+  invoiceReadSchema,
+  invoiceReverseSchema,
+  vendorInvoiceListQuerySchema,
+  vendorInvoiceSchema,
+  workstationQuerySchema,
+  workstationRowSchema,
 } from '../schemas/index.ts';
 import { contract } from './contract.ts';
+import { examples } from './examples.ts';
 
 const readPermission = { vendor: 'vendors.reports.transactions', customer: 'customers.reports.transactions' } as const;
-const writePermission = { vendor: 'vendors.postings.vendor_invoice', customer: 'customers.postings.sales_invoice' } as const;
+const writePermission = {
+  vendor: 'vendors.postings.vendor_invoice',
+  customer: 'customers.postings.sales_invoice',
+} as const;
 const writeBody = { vendor: vendorInvoiceSchema, customer: customerInvoiceSchema } as const;
+/** multipart/form-data: the JSON invoice in the part "transaction" (or "json"), one "files" part per attachment */
+const multipart = { jsonPart: 'transaction', jsonPartAliases: ['json'], filePart: 'files' } as const;
 const postingErrors = ['invalid_currency', 'vc_not_found', 'amount_exceeded', 'conflict', 'closed_period'] as const;
 
 export const createInvoice = contract({
   name: 'createInvoice',
   method: 'POST',
   path: '/arap/invoice/:vc',
-  summary:
+  summary: { vendor: 'Create a vendor invoice with items', customer: 'Create a customer invoice with items' },
+  description:
     'Create an invoice with items (amount = round(quantity × price × (1 − discount/100)), then tax per item): ' +
     'a draft without pending, posted with pending "0"; items may name a catalogue service',
+  example: examples.createInvoice,
   permission: writePermission,
   scope: 'invoices:write',
   body: writeBody,
+  multipart,
   status: 201,
+  location: '/arap/invoice/:vc/{id}',
   response: createdSchema,
   errors: postingErrors,
 });
@@ -29,10 +47,15 @@ export const updateInvoice = contract({
   name: 'updateInvoice',
   method: 'POST',
   path: '/arap/invoice/:vc/:id',
-  summary: 'Update with the complete invoice (items replaced; files sent are added unless an equal file is attached). Posted invoices only while unpaid',
+  summary: { vendor: 'Replace a vendor invoice', customer: 'Replace a customer invoice' },
+  description:
+    'Update with the complete invoice (items replaced; files sent are added unless an equal file is attached). ' +
+    'Posted invoices only while unpaid',
+  example: examples.updateInvoice,
   permission: writePermission,
   scope: 'invoices:write',
   body: writeBody,
+  multipart,
   response: invoiceReadSchema,
   errors: postingErrors,
 });
@@ -41,10 +64,13 @@ export const approveInvoice = contract({
   name: 'approveInvoice',
   method: 'POST',
   path: '/arap/invoice/:vc/:id/approve',
-  summary: 'Approve a draft invoice: saves the complete invoice sent (pending "0"), then posts it',
+  summary: { vendor: 'Approve and post a vendor invoice', customer: 'Approve and post a customer invoice' },
+  description: 'Approve a draft invoice: saves the complete invoice sent (pending "0"), then posts it',
+  example: examples.approveInvoice,
   permission: { vendor: 'vendors.postings.approve', customer: 'customers.postings.approve' },
   scope: 'invoices:write',
   body: writeBody,
+  multipart,
   response: invoiceReadSchema,
   errors: postingErrors,
 });
@@ -53,11 +79,17 @@ export const reverseInvoice = contract({
   name: 'reverseInvoice',
   method: 'POST',
   path: '/arap/invoice/:vc/:id/reverse',
-  summary: 'Reverse a posted invoice: a new posted invoice with every item negated, dated `date` (default today); the body is optional',
+  summary: { vendor: 'Reverse a vendor invoice', customer: 'Reverse a customer invoice' },
+  description:
+    'Reverse a posted invoice: a new posted invoice with every item negated, dated `date` (default today); the body ' +
+    'is optional',
+  example: examples.reverseInvoice,
   permission: { vendor: 'vendors.postings.reverse', customer: 'customers.postings.reverse' },
   scope: 'invoices:write',
   body: invoiceReverseSchema,
   status: 201,
+  // the reversal is a new document of its own
+  location: '/arap/invoice/:vc/{id}',
   response: createdSchema,
   errors: ['amount_exceeded', 'conflict', 'closed_period'],
 });
@@ -66,7 +98,9 @@ export const deleteInvoice = contract({
   name: 'deleteInvoice',
   method: 'DELETE',
   path: '/arap/invoice/:vc/:id',
-  summary: 'Delete a draft invoice (409 for posted or reversed invoices)',
+  summary: { vendor: 'Delete a draft vendor invoice', customer: 'Delete a draft customer invoice' },
+  description: 'Delete a draft invoice (409 for posted or reversed invoices)',
+  example: examples.deleteInvoice,
   permission: writePermission,
   scope: 'invoices:write',
   status: 204,
@@ -77,9 +111,11 @@ export const getInvoice = contract({
   name: 'getInvoice',
   method: 'GET',
   path: '/arap/invoice/:vc/:id',
-  summary:
-    'One invoice: written fields with `currency`, items with amount and tax, taxes per tax account, totals, paid, open, ' +
-    'status, payment_status, postings, files',
+  summary: { vendor: 'Read a vendor invoice', customer: 'Read a customer invoice' },
+  description:
+    'One invoice: written fields with `currency`, items with amount and tax, taxes per tax account, totals, paid, ' +
+    'open, status, payment_status, postings, files',
+  example: examples.getInvoice,
   permission: readPermission,
   scope: 'invoices:read',
   response: invoiceReadSchema,
@@ -90,7 +126,9 @@ export const downloadInvoiceFile = contract({
   name: 'downloadInvoiceFile',
   method: 'GET',
   path: '/arap/invoice/:vc/:id/files/:fileId',
-  summary: 'Download one file attached to an invoice (its bytes with its own media type)',
+  summary: { vendor: 'Download a file of a vendor invoice', customer: 'Download a file of a customer invoice' },
+  description: 'Download one file attached to an invoice (its bytes with its own media type)',
+  example: examples.downloadInvoiceFile,
   permission: readPermission,
   scope: 'invoices:read',
   download: ['*/*'],
@@ -101,9 +139,11 @@ export const listInvoices = contract({
   name: 'listInvoices',
   method: 'GET',
   path: '/arap/invoices/:vc',
-  summary:
+  summary: { vendor: 'List vendor invoices', customer: 'List customer invoices' },
+  description:
     'List invoices by status, payment_status, overdue, party, date range (from/to), document_number or inv_number; ' +
     'ordered by invDate, then id, unless `sort` says otherwise',
+  example: examples.listInvoices,
   permission: readPermission,
   scope: 'invoices:read',
   query: { vendor: vendorInvoiceListQuerySchema, customer: customerInvoiceListQuerySchema },
@@ -116,9 +156,12 @@ export const listWorkstation = contract({
   name: 'listWorkstation',
   method: 'GET',
   path: '/arap/workstation',
-  summary:
-    'Drafts awaiting review on both sides, AR/AP transactions and invoices, oldest first, with who created them and via what ' +
-    '(API key, AI connection); a side is listed only with its read permission',
+  summary: 'List drafts awaiting review',
+  description:
+    'Drafts awaiting review on both sides, AR/AP transactions and invoices, and journal-entry drafts, oldest first, ' +
+    'with who created them and via what (API key, AI connection, app); a side is listed only with its read ' +
+    'permission, journal entries only with gl.journal_entries (for an AI connection also the accounting:read scope)',
+  example: examples.listWorkstation,
   permission: null,
   scope: 'invoices:read',
   query: workstationQuerySchema,
@@ -131,10 +174,15 @@ export const getInvoicePdf = contract({
   name: 'getInvoicePdf',
   method: 'GET',
   path: '/arap/invoice/:vc/:id/pdf',
-  summary:
-    'The invoice as PDF: company header, party address, items, tax per rate, totals, terms and notes; posted customer ' +
-    'invoices in CHF or EUR end with a Swiss QR-bill payment part (QR-IBAN with the QR reference, or IBAN with the ' +
-    'creditor reference). 409 when the payment part needs the company address and it is incomplete',
+  summary: {
+    vendor: 'Download a vendor invoice as PDF',
+    customer: 'Download a customer invoice as PDF (with QR-bill)',
+  },
+  description:
+    'The invoice as PDF: company header, party address, items, tax per rate, totals, terms and notes; posted ' +
+    'customer invoices in CHF or EUR end with a Swiss QR-bill payment part (QR-IBAN with the QR reference, or IBAN ' +
+    'with the creditor reference). 409 when the payment part needs the company address and it is incomplete',
+  example: examples.getInvoicePdf,
   permission: readPermission,
   scope: 'invoices:read',
   download: ['application/pdf'],

@@ -1,21 +1,31 @@
 /**
- * Bank payment files (DESIGN.md §5.5, docs/bank.md): ISO 20022 pain.001.001.09 in the Swiss
+ * Bank payment files (docs/bank.md): ISO 20022 pain.001.001.09 in the Swiss
  * Payment Standards variant, one payment per open vendor document, each document in one file only.
  */
-import { paymentFileCreatedSchema, paymentFileCreateSchema, paymentFileListQuerySchema, paymentFileSchema } from '../schemas/bank.ts';
+import {
+  paymentFileCreatedSchema,
+  paymentFileCreateSchema,
+  paymentFileListQuerySchema,
+  paymentFileSchema,
+} from '../schemas/bank.ts';
 import { contract } from './contract.ts';
+import { examples } from './examples.ts';
 
 export const createPaymentFile = contract({
   name: 'createPaymentFile',
   method: 'POST',
   path: '/bank/payment_files',
-  summary:
-    'Create a pain.001 payment file (Swiss SPS) from a bank account: posted, open vendor documents with payment_file 1 and a ' +
-    'vc_bank_id (or the document_ids given), one payment each for the open amount, grouped by currency; 409 when a document is in a file already',
+  summary: 'Create a pain.001 payment file',
+  description:
+    'Create a pain.001 payment file (Swiss SPS) from a bank account: posted, open vendor documents with payment_file ' +
+    '1 and a vc_bank_id (or the document_ids given), one payment each for the open amount, grouped by currency; 409 ' +
+    'when a document is in a file already',
+  example: examples.createPaymentFile,
   permission: 'bank.payment_files',
   scope: null,
   body: paymentFileCreateSchema,
   status: 201,
+  location: '/bank/payment_files/{id}',
   response: paymentFileCreatedSchema,
   errors: ['conflict'],
 });
@@ -24,7 +34,9 @@ export const listPaymentFiles = contract({
   name: 'listPaymentFiles',
   method: 'GET',
   path: '/bank/payment_files',
-  summary: 'The payment files created, newest first, with their payments',
+  summary: 'List payment files',
+  description: 'The payment files created, newest first, with their payments',
+  example: examples.listPaymentFiles,
   permission: 'bank.payment_files',
   scope: null,
   query: paymentFileListQuerySchema,
@@ -37,7 +49,9 @@ export const getPaymentFile = contract({
   name: 'getPaymentFile',
   method: 'GET',
   path: '/bank/payment_files/:id',
-  summary: 'The payment file as created: pain.001.001.09 XML (application/xml), for upload to the bank',
+  summary: 'Download a payment file (pain.001 XML)',
+  description: 'The payment file as created: pain.001.001.09 XML (application/xml), for upload to the bank',
+  example: examples.getPaymentFile,
   permission: 'bank.payment_files',
   scope: null,
   download: ['application/xml'],

@@ -1,5 +1,5 @@
 /**
- * Schemas of the bank endpoints (DESIGN.md §5.5, docs/bank.md): imported bank
+ * Schemas of the bank endpoints (docs/bank.md): imported bank
  * transactions, the import's answer, booking by hand, payment files.
  */
 import { accountNumberSchema, dateSchema, idSchema } from './common.ts';
@@ -16,7 +16,10 @@ export const bankTransactionSchema = {
     account_id: { ...idSchema, description: 'the company bank account (GET /bank/accounts/{id})' },
     date: { ...dateSchema, description: 'booking date' },
     value_date: { type: ['string', 'null'], format: 'date' },
-    amount: { type: 'number', description: 'signed, in the account currency: credits (money in) positive, debits negative' },
+    amount: {
+      type: 'number',
+      description: 'signed, in the account currency: credits (money in) positive, debits negative',
+    },
     currency: { type: 'string' },
     counterparty: { type: ['string', 'null'], description: 'the payer of a credit, the payee of a debit' },
     iban: { type: ['string', 'null'], description: "the counterparty's IBAN" },
@@ -27,8 +30,10 @@ export const bankTransactionSchema = {
     reversal: { type: 'boolean', description: 'the entry reverses an earlier one (RvslInd)' },
     source: { type: 'string', enum: ['camt.053', 'camt.054', 'csv'] },
     status: {
-      type: 'string', enum: BANK_TRANSACTION_STATUSES,
-      description: 'unmatched; matched (booked as a payment by the matching rules at import); booked (by hand: POST …/book)',
+      type: 'string',
+      enum: BANK_TRANSACTION_STATUSES,
+      description:
+        'unmatched; matched (booked as a payment by the matching rules at import); booked (by hand: POST …/book)',
     },
     document: {
       type: ['object', 'null'],
@@ -52,7 +57,10 @@ const statementCheckSchema = {
     opening: { type: ['number', 'null'] },
     closing: { type: ['number', 'null'] },
     entries_total: { type: 'number', description: 'sum of the booked entries' },
-    balanced: { type: ['boolean', 'null'], description: 'opening + entries = closing; null without balances (camt.054, CSV)' },
+    balanced: {
+      type: ['boolean', 'null'],
+      description: 'opening + entries = closing; null without balances (camt.054, CSV)',
+    },
     message: { type: ['string', 'null'], description: 'what does not add up' },
   },
 } as const;
@@ -62,9 +70,15 @@ export const bankImportResultSchema = {
   required: ['imported', 'duplicates', 'matched', 'balanced', 'statements'],
   properties: {
     imported: { type: 'integer', description: 'new bank transactions' },
-    duplicates: { type: 'integer', description: 'transactions already imported before (same AcctSvcrRef, else same entry hash)' },
+    duplicates: {
+      type: 'integer',
+      description: 'transactions already imported before (same AcctSvcrRef, else same entry hash)',
+    },
     matched: { type: 'integer', description: 'new transactions booked as payments by the matching rules' },
-    balanced: { type: ['boolean', 'null'], description: 'false when any statement\'s balances do not agree with its entries' },
+    balanced: {
+      type: ['boolean', 'null'],
+      description: "false when any statement's balances do not agree with its entries",
+    },
     statements: { type: 'array', items: statementCheckSchema },
   },
 } as const;
@@ -87,8 +101,18 @@ export const bankTransactionListQuerySchema = {
     from: { ...dateSchema, description: 'booking date on or after' },
     to: { ...dateSchema, description: 'booking date on or before' },
     status: { type: 'string', enum: BANK_TRANSACTION_STATUSES },
-    counterparty: { type: 'string', minLength: 1, maxLength: 200, description: 'part of the counterparty name, any case' },
-    amount: { type: 'number', minimum: -999_999_999_999, maximum: 999_999_999_999, description: 'exactly this signed amount' },
+    counterparty: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 200,
+      description: 'part of the counterparty name, any case',
+    },
+    amount: {
+      type: 'number',
+      minimum: -999_999_999_999,
+      maximum: 999_999_999_999,
+      description: 'exactly this signed amount',
+    },
     sort: sortSchema(BANK_TRANSACTION_SORT_KEYS, 'date', 'date (then id) or id'),
     ...pageQueryProperties,
   },
@@ -98,11 +122,19 @@ export const bankBookSchema = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    document_id: { ...idSchema, description: 'book as a payment of this posted AR/AP document (credit: customer side, debit: vendor side)' },
-    account: { ...accountNumberSchema, description: 'or: book against this chart account (a posted journal entry: bank account against it)' },
+    document_id: {
+      ...idSchema,
+      description: 'book as a payment of this posted AR/AP document (credit: customer side, debit: vendor side)',
+    },
+    account: {
+      ...accountNumberSchema,
+      description: 'or: book against this chart account (a posted journal entry: bank account against it)',
+    },
     description: { type: 'string', maxLength: 2000, description: 'memo of the payment or journal entry' },
     exchangerate: {
-      type: 'number', exclusiveMinimum: 0, maximum: 1_000_000,
+      type: 'number',
+      exclusiveMinimum: 0,
+      maximum: 1_000_000,
       description: 'rate to the base currency, for a transaction (and document) in a foreign currency',
     },
   },
@@ -116,8 +148,13 @@ export const paymentFileCreateSchema = {
     bank_account_id: { ...idSchema, description: 'the company bank account to pay from (GET /bank/accounts)' },
     execution_date: { ...dateSchema, description: 'requested execution date of the payments' },
     document_ids: {
-      type: 'array', minItems: 1, maxItems: 10000, uniqueItems: true, items: idSchema,
-      description: 'pay these vendor documents; default all posted, open vendor documents with payment_file 1 and a vc_bank_id not in a file yet',
+      type: 'array',
+      minItems: 1,
+      maxItems: 10000,
+      uniqueItems: true,
+      items: idSchema,
+      description:
+        'pay these vendor documents; default all posted, open vendor documents with payment_file 1 and a vc_bank_id not in a file yet',
     },
   },
 } as const;
@@ -128,7 +165,7 @@ export const paymentFileCreatedSchema = {
   properties: {
     id: idSchema,
     count: { type: 'integer', description: 'payments in the file (one per document)' },
-    total: { type: 'number', description: 'sum of the payments (the file\'s CtrlSum, whatever their currencies)' },
+    total: { type: 'number', description: "sum of the payments (the file's CtrlSum, whatever their currencies)" },
   },
 } as const;
 
@@ -139,7 +176,7 @@ export const paymentFileSchema = {
     id: idSchema,
     bank_account_id: idSchema,
     execution_date: dateSchema,
-    message_id: { type: 'string', description: 'the file\'s MsgId' },
+    message_id: { type: 'string', description: "the file's MsgId" },
     count: { type: 'integer' },
     total: { type: 'number' },
     created_at: { type: 'string', format: 'date-time' },
@@ -148,7 +185,11 @@ export const paymentFileSchema = {
       items: {
         type: 'object',
         properties: {
-          document_id: idSchema, number: { type: 'string' }, end_to_end_id: { type: 'string' }, amount: { type: 'number' }, currency: { type: 'string' },
+          document_id: idSchema,
+          number: { type: 'string' },
+          end_to_end_id: { type: 'string' },
+          amount: { type: 'number' },
+          currency: { type: 'string' },
         },
       },
     },

@@ -8,12 +8,75 @@ import { CONNECTION_REFUSALS, type ConnectionRefusal } from '../connections.ts';
 export const dateSchema = { type: 'string', format: 'date', description: 'yyyy-mm-dd' } as const;
 export const amountSchema = { type: 'number', description: 'JSON number in the document currency' } as const;
 export const accountNumberSchema = {
-  type: 'string', minLength: 1, maxLength: 20, pattern: '^[0-9A-Za-z.-]+$',
+  type: 'string',
+  minLength: 1,
+  maxLength: 20,
+  pattern: '^[0-9A-Za-z.-]+$',
   description: 'account number as shown in the chart of accounts',
 } as const;
+/**
+ * A document number a client writes (invNumber, documentNumber, a journal entry's
+ * reference, order and purchase order numbers): any text but control characters (C0 such
+ * as CR, LF and tab, DEL, C1) and the path separators `/` and `\`. The numbers become file
+ * names (the invoice PDF, e-mail attachments, downloads) and lines of e-mails, PDFs and
+ * bank payment files, where a line break or a separator would change what is read.
+ */
+export const DOCUMENT_NUMBER_PATTERN = '^[^\\u0000-\\u001F\\u007F-\\u009F/\\\\]*$';
+
+export function documentNumberSchema<const D extends string>(description: D, minLength: 0 | 1 = 1) {
+  return { type: 'string', minLength, maxLength: 100, pattern: DOCUMENT_NUMBER_PATTERN, description } as const;
+}
+
+/**
+ * What a pattern of these schemas asks for, in words: the ledger's 400 says this instead
+ * of the regular expression.
+ */
+export const PATTERN_MEANINGS: Readonly<Record<string, string>> = {
+  [DOCUMENT_NUMBER_PATTERN]:
+    'must not contain control characters (line breaks, tabs, …) or the path characters / and \\',
+};
+
 export const currencySchema = {
-  type: 'string', pattern: '^[A-Z]{3}$', format: 'iso-currency', description: 'ISO 4217 code',
+  type: 'string',
+  pattern: '^[A-Z]{3}$',
+  format: 'iso-currency',
+  description: 'ISO 4217 code',
 } as const;
+
+/** Why a write that sends `currency` is refused (400 invalid_currency naming `/curr`). */
+export const CURRENCY_ON_WRITE_MESSAGE =
+  'Send the currency as "curr" (three letters); "currency" only appears when reading.';
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * Where a write sends `currency` in place of `curr`: the JSON pointer of the `curr` it
+ * should have sent, else undefined. On write the field is `curr` and `currency` only
+ * appears in reads, so wherever a write schema declares `curr` (and no `currency` of its
+ * own), a `currency` beside it is that mistake — at the top of a body or in an object
+ * nested in it (the inbox's `overrides`). Derived from the schema, so the ledger's body
+ * validation and the MCP tools' input validation refuse it alike, on every write shape.
+ */
+export function currencyOnWrite(schema: unknown, value: unknown, at = ''): string | undefined {
+  if (!isPlainObject(schema)) return undefined;
+  if (Array.isArray(value)) {
+    for (const [i, item] of value.entries()) {
+      const found = currencyOnWrite(schema.items, item, `${at}/${i}`);
+      if (found) return found;
+    }
+    return undefined;
+  }
+  const properties = schema.properties;
+  if (!isPlainObject(value) || !isPlainObject(properties)) return undefined;
+  if ('curr' in properties && !('currency' in properties) && Object.hasOwn(value, 'currency')) return `${at}/curr`;
+  for (const [name, child] of Object.entries(properties)) {
+    if (!Object.hasOwn(value, name)) continue;
+    const found = currencyOnWrite(child, value[name], `${at}/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`);
+    if (found) return found;
+  }
+  return undefined;
+}
 /**
  * Ids are Postgres bigint and JSON numbers: bounded by 2^53 - 1, the largest integer a
  * JSON number carries exactly (also the bigint ids' practical range), so 1e21 is a 400,
@@ -39,13 +102,29 @@ export const errorBodySchema = {
           enum: Object.keys(CONNECTION_REFUSALS) as ConnectionRefusal[],
           description: 'with connection_not_allowed (AI connections only): why the connection may no longer act',
         },
+        errors: {
+          type: 'array',
+          description: 'a refused batch: every problem, by the index of its document and the field inside it',
+          items: {
+            type: 'object',
+            required: ['index', 'field', 'code', 'message'],
+            properties: {
+              index: { type: 'integer', minimum: 0 },
+              field: { type: 'string' },
+              code: { type: 'string' },
+              message: { type: 'string' },
+            },
+          },
+        },
       },
     },
   },
 } as const;
 
 export const createdSchema = {
-  type: 'object', required: ['id'], properties: { id: idSchema },
+  type: 'object',
+  required: ['id'],
+  properties: { id: idSchema },
 } as const;
 
 export const listQuerySchema = {

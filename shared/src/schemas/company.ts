@@ -11,9 +11,16 @@ function nullable<const S extends { type: string }>(s: S) {
   return { ...s, type: [s.type, 'null'] } as Omit<S, 'type'> & { readonly type: readonly [S['type'], 'null'] };
 }
 
-const bookAccount = (what: string) => ({ ...accountNumberSchema, description: `${what}: account number of the chart of accounts` }) as const;
+const bookAccount = (what: string) =>
+  ({ ...accountNumberSchema, description: `${what}: account number of the chart of accounts` }) as const;
 
-const companyName = { type: 'string', minLength: 1, maxLength: 70, pattern: '\\S', description: 'legal name, as on invoices and the payment slip' } as const;
+const companyName = {
+  type: 'string',
+  minLength: 1,
+  maxLength: 70,
+  pattern: '\\S',
+  description: 'legal name, as on invoices and the payment slip',
+} as const;
 
 /** Optional fields of the company: null when not set; an update sends null to clear one. */
 const companyOptionalFields = {
@@ -21,15 +28,33 @@ const companyOptionalFields = {
   house_number: nullable({ type: 'string', minLength: 1, maxLength: 16 } as const),
   zip: nullable({ type: 'string', minLength: 1, maxLength: 16, description: 'postal code' } as const),
   city: nullable({ type: 'string', minLength: 1, maxLength: 35 } as const),
-  country: nullable({ type: 'string', pattern: '^[A-Z]{2}$', format: 'iso-country', description: 'ISO 3166-1 alpha-2, upper case' } as const),
-  vat_number: nullable({
-    type: 'string', minLength: 1, maxLength: 50,
-    description: 'VAT number; for a company in CH the Swiss UID with its suffix, "CHE-123.456.789 MWST" (or TVA, IVA), check digit verified and stored in that form',
+  country: nullable({
+    type: 'string',
+    pattern: '^[A-Z]{2}$',
+    format: 'iso-country',
+    description: 'ISO 3166-1 alpha-2, upper case',
   } as const),
-  email: nullable({ type: 'string', format: 'email', maxLength: 254, description: 'sender and reply address of invoices' } as const),
-  invoice_bank_account_id: nullable({ ...idSchema, description: 'the company bank account (GET /bank/accounts) printed on invoices and their QR-bill' } as const),
+  vat_number: nullable({
+    type: 'string',
+    minLength: 1,
+    maxLength: 50,
+    description:
+      'VAT number; for a company in CH the Swiss UID with its suffix, "CHE-123.456.789 MWST" (or TVA, IVA), check digit verified and stored in that form',
+  } as const),
+  email: nullable({
+    type: 'string',
+    format: 'email',
+    maxLength: 254,
+    description: 'sender and reply address of invoices',
+  } as const),
+  invoice_bank_account_id: nullable({
+    ...idSchema,
+    description: 'the company bank account (GET /bank/accounts) printed on invoices and their QR-bill',
+  } as const),
   fx_gain_loss_account: nullable(bookAccount('exchange rate differences (gain or loss), an income or expense account')),
-  reminder_fee_account: nullable(bookAccount('reminder fees, a revenue account usable on customer lines (link AR_amount)')),
+  reminder_fee_account: nullable(
+    bookAccount('reminder fees, a revenue account usable on customer lines (link AR_amount)'),
+  ),
 } as const;
 
 /** Accounts the books cannot do without: they can be changed, never cleared. */
@@ -38,10 +63,36 @@ const companyRequiredAccounts = {
   retained_earnings_account: bookAccount('retained earnings, where closing a year books its result; an equity account'),
 } as const;
 
+/** Settings of the company's AI connections. */
+const companyAiSettings = {
+  ai_may_post_without_confirmation: {
+    type: 'boolean',
+    description:
+      'AI connections may post, approve, record payments and send e-mails without the connected person confirming each one (default false)',
+  },
+} as const;
+
 const COMPANY_FIELDS = [
-  'name', 'street', 'house_number', 'zip', 'city', 'country', 'vat_number', 'email', 'invoice_bank_account_id',
-  'rounding_account', 'fx_gain_loss_account', 'retained_earnings_account', 'reminder_fee_account',
-] as const satisfies readonly (keyof typeof companyOptionalFields | keyof typeof companyRequiredAccounts | 'name')[];
+  'name',
+  'street',
+  'house_number',
+  'zip',
+  'city',
+  'country',
+  'vat_number',
+  'email',
+  'invoice_bank_account_id',
+  'rounding_account',
+  'fx_gain_loss_account',
+  'retained_earnings_account',
+  'reminder_fee_account',
+  'ai_may_post_without_confirmation',
+] as const satisfies readonly (
+  | keyof typeof companyOptionalFields
+  | keyof typeof companyRequiredAccounts
+  | keyof typeof companyAiSettings
+  | 'name'
+)[];
 
 /**
  * `POST /system/company`: only the fields sent change (at least one); null clears an
@@ -51,7 +102,7 @@ export const companyUpdateSchema = {
   type: 'object',
   additionalProperties: false,
   minProperties: 1,
-  properties: { name: companyName, ...companyOptionalFields, ...companyRequiredAccounts },
+  properties: { name: companyName, ...companyOptionalFields, ...companyRequiredAccounts, ...companyAiSettings },
 } as const;
 
 /** `GET /system/company` (and the answer of the update): every field present, null when not set. */
@@ -64,24 +115,49 @@ export const companySchema = {
     ...companyOptionalFields,
     rounding_account: nullable(companyRequiredAccounts.rounding_account),
     retained_earnings_account: nullable(companyRequiredAccounts.retained_earnings_account),
+    ...companyAiSettings,
   },
 } as const;
 
 // --- bank accounts -------------------------------------------------------------------
 
 const bankAccountFields = {
-  name: { type: 'string', minLength: 1, maxLength: 100, pattern: '\\S', description: 'name shown to people, e.g. "UBS current account"' },
-  iban: { type: 'string', minLength: 5, maxLength: 50, description: 'IBAN (spaces allowed; stored without them), mod-97 checked; not a QR-IBAN' },
+  name: {
+    type: 'string',
+    minLength: 1,
+    maxLength: 100,
+    pattern: '\\S',
+    description: 'name shown to people, e.g. "UBS current account"',
+  },
+  iban: {
+    type: 'string',
+    minLength: 5,
+    maxLength: 50,
+    description: 'IBAN (spaces allowed; stored without them), mod-97 checked; not a QR-IBAN',
+  },
   qr_iban: nullable({
-    type: 'string', minLength: 5, maxLength: 50,
-    description: 'QR-IBAN of the same account (CH/LI, bank id 30000–31999), used with QR references on the QR-bill; only for CHF and EUR accounts',
+    type: 'string',
+    minLength: 5,
+    maxLength: 50,
+    description:
+      'QR-IBAN of the same account (CH/LI, bank id 30000–31999), used with QR references on the QR-bill; only for CHF and EUR accounts',
   } as const),
   bic: nullable({ type: 'string', minLength: 8, maxLength: 14, description: 'BIC (8 or 11 characters)' } as const),
   currency: { ...currencySchema, description: 'currency of the account, ISO 4217' },
-  account: { ...accountNumberSchema, description: 'the chart account booking this bank account (link AR_paid or AP_paid)' },
+  account: {
+    ...accountNumberSchema,
+    description: 'the chart account booking this bank account (link AR_paid or AP_paid)',
+  },
 } as const;
 
-const BANK_ACCOUNT_FIELDS = ['name', 'iban', 'qr_iban', 'bic', 'currency', 'account'] as const satisfies readonly (keyof typeof bankAccountFields)[];
+const BANK_ACCOUNT_FIELDS = [
+  'name',
+  'iban',
+  'qr_iban',
+  'bic',
+  'currency',
+  'account',
+] as const satisfies readonly (keyof typeof bankAccountFields)[];
 
 export const bankAccountCreateSchema = {
   type: 'object',
@@ -95,7 +171,10 @@ export const bankAccountUpdateSchema = {
   type: 'object',
   additionalProperties: false,
   minProperties: 1,
-  properties: { ...bankAccountFields, id: { ...idSchema, description: 'ignored when it is the id of the path (so a read can be sent back)' } },
+  properties: {
+    ...bankAccountFields,
+    id: { ...idSchema, description: 'ignored when it is the id of the path (so a read can be sent back)' },
+  },
 } as const;
 
 export const bankAccountSchema = {

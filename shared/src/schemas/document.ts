@@ -1,10 +1,14 @@
 /**
  * Documents of both kinds on one side: AR/AP transactions (lines) and invoices (items), told
- * apart by `kind` (GET /arap/documents/{vc}, /arap/document/{vc}/{id}; DESIGN.md §6). Each
+ * apart by `kind` (GET /arap/documents/{vc}, /arap/document/{vc}/{id}; docs/invoices.md "Documents of both kinds"). Each
  * answer is the read shape of its kind plus `kind`; the filters are those both lists share.
  */
 import { invoiceListRowSchema, invoiceReadSchema } from './invoice.ts';
-import { customerTransactionListQuerySchema, transactionReadSchema, vendorTransactionListQuerySchema } from './transaction.ts';
+import {
+  customerTransactionListQuerySchema,
+  transactionReadSchema,
+  vendorTransactionListQuerySchema,
+} from './transaction.ts';
 
 export const DOCUMENT_KINDS = ['transaction', 'invoice'] as const;
 export type DocumentKindName = (typeof DOCUMENT_KINDS)[number];
@@ -33,7 +37,11 @@ const transactionDocumentSchema = {
 } as const;
 
 const kindProperty = {
-  kind: { type: 'string', enum: DOCUMENT_KINDS, description: 'transaction: an AR/AP transaction with lines; invoice: an invoice with items' },
+  kind: {
+    type: 'string',
+    enum: DOCUMENT_KINDS,
+    description: 'transaction: an AR/AP transaction with lines; invoice: an invoice with items',
+  },
 } as const;
 
 /** GET /arap/document/{vc}/{id}: one transaction or one invoice, each with `kind`. */

@@ -1,5 +1,5 @@
 /**
- * Documents (every stored file) and the AI inbox (DESIGN.md §5.6; docs/documents.md).
+ * Documents (every stored file) and the AI inbox (docs/documents.md).
  */
 import type { FromSchema } from 'json-schema-to-ts';
 import { accountNumberSchema, amountSchema, currencySchema, dateSchema, idSchema } from './common.ts';
@@ -8,7 +8,13 @@ import { vendorTransactionSchema } from './transaction.ts';
 
 /** What a document is attached to. */
 export const ATTACHMENT_KINDS = [
-  'vendor_transaction', 'customer_transaction', 'vendor_invoice', 'customer_invoice', 'journal_entry', 'email', 'inbox',
+  'vendor_transaction',
+  'customer_transaction',
+  'vendor_invoice',
+  'customer_invoice',
+  'journal_entry',
+  'email',
+  'inbox',
 ] as const;
 export type AttachmentKind = (typeof ATTACHMENT_KINDS)[number];
 
@@ -23,7 +29,10 @@ export const attachmentSchema = {
   properties: {
     kind: { type: 'string', enum: ATTACHMENT_KINDS },
     id: { ...idSchema, description: 'the record: transaction, invoice, journal entry, e-mail message or inbox entry' },
-    number: { type: ['string', 'null'], description: "the record's number (invNumber, journal reference); null for e-mails and inbox entries" },
+    number: {
+      type: ['string', 'null'],
+      description: "the record's number (invNumber, journal reference); null for e-mails and inbox entries",
+    },
   },
 } as const;
 
@@ -35,7 +44,11 @@ export const documentSchema = {
     name: { type: 'string', description: 'the name the bytes were first stored under' },
     media_type: { type: 'string' },
     size: { type: 'integer', minimum: 0, description: 'bytes' },
-    sha256: { type: 'string', pattern: '^[0-9a-f]{64}$', description: 'hex SHA-256 of the bytes; also the ETag of the content' },
+    sha256: {
+      type: 'string',
+      pattern: '^[0-9a-f]{64}$',
+      description: 'hex SHA-256 of the bytes; also the ETag of the content',
+    },
     created_at: timestampSchema,
     source: { type: 'string', enum: DOCUMENT_SOURCES, description: 'how the bytes first came in' },
     url: { type: 'string', description: 'absolute URL of GET /documents/{id}/content' },
@@ -52,7 +65,10 @@ export const documentListQuerySchema = {
   properties: {
     kind: { type: 'string', enum: ATTACHMENT_KINDS, description: 'only documents attached to a record of this kind' },
     attached_id: { ...idSchema, description: 'with kind: only documents attached to this record' },
-    unattached: { type: 'boolean', description: 'true: only documents attached to nothing (e.g. files of deleted attachments)' },
+    unattached: {
+      type: 'boolean',
+      description: 'true: only documents attached to nothing (e.g. files of deleted attachments)',
+    },
     source: { type: 'string', enum: DOCUMENT_SOURCES },
     media_type: { type: 'string', maxLength: 255, description: 'exact media type, e.g. application/pdf' },
     name: { type: 'string', minLength: 1, maxLength: 255, description: 'part of the name, case-insensitive' },
@@ -77,11 +93,13 @@ export const inboxUploadSchema = {
   properties: {
     name: { type: 'string', minLength: 1, maxLength: 255, description: 'file name' },
     data: {
-      type: 'string', minLength: 1,
+      type: 'string',
+      minLength: 1,
       description: 'data:<media_type>;base64,<data>; or plain base64 when media_type is given',
     },
     media_type: {
-      type: 'string', enum: INBOX_MEDIA_TYPES,
+      type: 'string',
+      enum: INBOX_MEDIA_TYPES,
       description: 'the media type of plain base64 data (with a data URI, the URI names it)',
     },
   },
@@ -108,7 +126,7 @@ const billingSchema = {
     document_number: { type: 'string', description: '/10/ invoice number' },
     document_date: { ...dateSchema, description: '/11/ invoice date' },
     customer_reference: { type: 'string', description: '/20/' },
-    vat_number: { type: 'string', description: '/30/ the creditor\'s UID (CHE…)' },
+    vat_number: { type: 'string', description: "/30/ the creditor's UID (CHE…)" },
     payment_days: { type: 'integer', minimum: 0, description: '/40/ days net (condition with 0 % discount)' },
   },
 } as const;
@@ -130,7 +148,8 @@ export const proposalSchema = {
   properties: {
     bill: {
       type: 'object',
-      description: 'the draft bill (create_bill / POST /arap/transaction/vendor body); vendor_id is missing while the vendor is new',
+      description:
+        'the draft bill (create_bill / POST /arap/transaction/vendor body); vendor_id is missing while the vendor is new',
       required: ['invDate', 'curr', 'taxincluded'],
       properties: {
         vendor_id: idSchema,
@@ -166,8 +185,10 @@ export const proposalSchema = {
       properties: { iban: { type: 'string' } },
     },
     account_source: {
-      type: 'string', enum: ['last_bill', 'default', 'none'],
-      description: "last_bill: the vendor's last posted bill's first line; default: the chart's first expense account; none: no account found",
+      type: 'string',
+      enum: ['last_bill', 'default', 'none'],
+      description:
+        "last_bill: the vendor's last posted bill's first line; default: the chart's first expense account; none: no account found",
     },
   },
 } as const;
@@ -216,7 +237,11 @@ export const inboxEntrySchema = {
     extracted_at: timestampSchema,
     reason: { type: 'string', description: 'failed: why nothing could be read' },
     text: { type: 'string', description: 'the text found in a PDF (first 4000 characters)' },
-    extracted: { ...extractedSchema, description: 'the Swiss QR-bill found, the vendor it matches and the proposed bill; missing when the file carries none' },
+    extracted: {
+      ...extractedSchema,
+      description:
+        'the Swiss QR-bill found, the vendor it matches and the proposed bill; missing when the file carries none',
+    },
     transaction_id: { ...idSchema, description: 'booked: the vendor transaction (draft bill) created' },
     content_url: { type: 'string', description: 'absolute URL of the file (GET /documents/{id}/content)' },
   },
@@ -234,8 +259,21 @@ export const inboxListQuerySchema = {
 
 /** Fields of the proposal's bill an override may replace (the vendor transaction's own fields). */
 const OVERRIDABLE = [
-  'vendor_id', 'vendornumber', 'documentNumber', 'invNumber', 'invDate', 'dueDate', 'curr', 'exchangerate', 'recordAccount',
-  'description', 'taxincluded', 'payment_file', 'vc_bank_id', 'paymentReference', 'lines',
+  'vendor_id',
+  'vendornumber',
+  'documentNumber',
+  'invNumber',
+  'invDate',
+  'dueDate',
+  'curr',
+  'exchangerate',
+  'recordAccount',
+  'description',
+  'taxincluded',
+  'payment_file',
+  'vc_bank_id',
+  'paymentReference',
+  'lines',
 ] as const;
 type Overridable = (typeof OVERRIDABLE)[number];
 const vendorFields = vendorTransactionSchema.properties;
@@ -249,7 +287,9 @@ export const inboxBookSchema = {
       additionalProperties: false,
       description:
         "fields replacing the proposal's (a vendor transaction's fields); with vendor_id or vendornumber no new vendor is created",
-      properties: Object.fromEntries(OVERRIDABLE.filter((k) => k in vendorFields).map((k) => [k, vendorFields[k as keyof typeof vendorFields]])) as {
+      properties: Object.fromEntries(
+        OVERRIDABLE.filter((k) => k in vendorFields).map((k) => [k, vendorFields[k as keyof typeof vendorFields]]),
+      ) as {
         [K in Overridable & keyof typeof vendorFields]: (typeof vendorFields)[K];
       },
     },

@@ -9,3 +9,5 @@ export * from './mail.ts';
 export * from './document.ts';
 export * from './payment.ts';
 export * from './journal.ts';
+export * from './events.ts';
+export * from './batch.ts';

@@ -1,13 +1,19 @@
 import type { FromSchema } from 'json-schema-to-ts';
-import { accountNumberSchema, dateSchema, idSchema } from './common.ts';
+import { accountNumberSchema, dateSchema, documentNumberSchema, idSchema } from './common.ts';
 import { pageQueryProperties, sortSchema } from './list.ts';
 import {
-  customerTransactionListQuerySchema, customerTransactionSchema, MAX_AMOUNT, transactionReadSchema, vendorTransactionListQuerySchema,
-  vendorTransactionSchema, type TransactionInput, type Vc,
+  customerTransactionListQuerySchema,
+  customerTransactionSchema,
+  MAX_AMOUNT,
+  transactionReadSchema,
+  vendorTransactionListQuerySchema,
+  vendorTransactionSchema,
+  type TransactionInput,
+  type Vc,
 } from './transaction.ts';
 
 /**
- * Invoices with items (DESIGN.md §5.1): the header of an AR/AP transaction, `items`
+ * Invoices with items (docs/invoices.md): the header of an AR/AP transaction, `items`
  * instead of `lines`, and on the customer side the invoice's own fields. Rules a schema
  * cannot express (≤ 6 decimals, quantity ≠ 0, accounts, services) are checked by the ledger.
  */
@@ -20,19 +26,42 @@ export const invoiceItemSchema = {
   additionalProperties: false,
   required: ['quantity'],
   properties: {
-    service_id: { ...idSchema, description: 'a service of the catalogue: fills description, unit, price, account, taxAccount unless sent' },
-    partnumber: { type: 'string', minLength: 1, maxLength: 50, description: "alternative to service_id: the service's partnumber" },
+    service_id: {
+      ...idSchema,
+      description: 'a service of the catalogue: fills description, unit, price, account, taxAccount unless sent',
+    },
+    partnumber: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 50,
+      description: "alternative to service_id: the service's partnumber",
+    },
     description: { type: 'string', minLength: 1, maxLength: 1000, description: 'required unless a service gives it' },
-    quantity: { type: 'number', minimum: -MAX_AMOUNT, maximum: MAX_AMOUNT, description: `not 0, at most ${ITEM_DECIMALS} decimals` },
+    quantity: {
+      type: 'number',
+      minimum: -MAX_AMOUNT,
+      maximum: MAX_AMOUNT,
+      description: `not 0, at most ${ITEM_DECIMALS} decimals`,
+    },
     unit: { type: 'string', minLength: 1, maxLength: 20, description: 'h, pcs, …' },
     price: {
-      type: 'number', minimum: -MAX_AMOUNT, maximum: MAX_AMOUNT,
+      type: 'number',
+      minimum: -MAX_AMOUNT,
+      maximum: MAX_AMOUNT,
       description: `unit price in the document currency, at most ${ITEM_DECIMALS} decimals; required unless a service gives it`,
     },
     discount: { type: 'number', minimum: 0, maximum: 100, description: 'percent' },
-    account: { ...accountNumberSchema, description: 'revenue (customer) or expense (vendor) account; required unless a service gives it' },
+    account: {
+      ...accountNumberSchema,
+      description: 'revenue (customer) or expense (vendor) account; required unless a service gives it',
+    },
     taxAccount: { ...accountNumberSchema, description: 'tax account; the rate valid on invDate applies' },
-    taxAmount: { type: 'number', minimum: -MAX_AMOUNT, maximum: MAX_AMOUNT, description: "overrides the calculated tax of this item's line" },
+    taxAmount: {
+      type: 'number',
+      minimum: -MAX_AMOUNT,
+      maximum: MAX_AMOUNT,
+      description: "overrides the calculated tax of this item's line",
+    },
   },
 } as const;
 
@@ -46,10 +75,15 @@ const invoiceType = { type: 'string', enum: ['invoice'] } as const;
 /** Fields only customer invoices take. */
 const customerInvoiceFields = {
   notes: { type: 'string', maxLength: 4000, description: 'printed on the invoice' },
-  terms: { type: 'integer', minimum: 0, maximum: 3650, description: "payment terms in days; default the customer's; gives dueDate when it is not sent" },
+  terms: {
+    type: 'integer',
+    minimum: 0,
+    maximum: 3650,
+    description: "payment terms in days; default the customer's; gives dueDate when it is not sent",
+  },
   shippingpoint: { type: 'string', maxLength: 200 },
-  ordNumber: { type: 'string', maxLength: 100, description: 'order number' },
-  poNumber: { type: 'string', maxLength: 100, description: "the customer's purchase order number" },
+  ordNumber: documentNumberSchema('order number', 0),
+  poNumber: documentNumberSchema("the customer's purchase order number", 0),
 } as const;
 
 export const vendorInvoiceSchema = {
@@ -72,14 +106,29 @@ export type InvoiceInput = VendorInvoiceInput | CustomerInvoiceInput;
 export type InvoiceItemInput = FromSchema<typeof invoiceItemSchema>;
 
 /** The customer-only fields of a write (none on the vendor side). */
-export function customerFieldsOf(input: InvoiceInput): Pick<CustomerInvoiceInput, 'notes' | 'terms' | 'shippingpoint' | 'ordNumber' | 'poNumber'> {
-  return 'notes' in input || 'terms' in input || 'shippingpoint' in input || 'ordNumber' in input || 'poNumber' in input ? input : {};
+export function customerFieldsOf(
+  input: InvoiceInput,
+): Pick<CustomerInvoiceInput, 'notes' | 'terms' | 'shippingpoint' | 'ordNumber' | 'poNumber'> {
+  return 'notes' in input || 'terms' in input || 'shippingpoint' in input || 'ordNumber' in input || 'poNumber' in input
+    ? input
+    : {};
 }
 
 /** The invoice as the transaction write the posting rules check: its header with the items' lines. */
-export function asTransactionInput(input: InvoiceInput, lines: TransactionInput['lines'], dueDate: string | undefined): TransactionInput {
+export function asTransactionInput(
+  input: InvoiceInput,
+  lines: TransactionInput['lines'],
+  dueDate: string | undefined,
+): TransactionInput {
   const { items: _items, type: _type, ...header } = input;
-  const { notes: _n, terms: _t, shippingpoint: _s, ordNumber: _o, poNumber: _p, ...rest } = header as CustomerInvoiceInput;
+  const {
+    notes: _n,
+    terms: _t,
+    shippingpoint: _s,
+    ordNumber: _o,
+    poNumber: _p,
+    ...rest
+  } = header as CustomerInvoiceInput;
   return { ...rest, type: 'transaction', lines, ...(dueDate === undefined ? {} : { dueDate }) } as TransactionInput;
 }
 
@@ -90,14 +139,19 @@ export const INVOICE_SORT_KEYS = ['inv_date', 'due_date', 'id'] as const;
 function invoiceListQuery<V extends Vc>(vc: V) {
   const { sort: _vs, limit: _vl, offset: _vo, ...vendorFilters } = vendorTransactionListQuerySchema.properties;
   const { sort: _cs, limit: _cl, offset: _co, ...customerFilters } = customerTransactionListQuerySchema.properties;
-  const filters = (vc === 'vendor' ? vendorFilters : customerFilters) as V extends 'vendor' ? typeof vendorFilters : typeof customerFilters;
+  const filters = (vc === 'vendor' ? vendorFilters : customerFilters) as V extends 'vendor'
+    ? typeof vendorFilters
+    : typeof customerFilters;
   return {
     type: 'object',
     additionalProperties: false,
     properties: {
       ...filters,
       payment_status: { type: 'string', enum: PAYMENT_STATUSES },
-      overdue: { type: 'boolean', description: 'true: posted, not fully paid and dueDate before today; false: all others' },
+      overdue: {
+        type: 'boolean',
+        description: 'true: posted, not fully paid and dueDate before today; false: all others',
+      },
       sort: sortSchema(INVOICE_SORT_KEYS, 'inv_date', 'inv_date or due_date (then id), or id'),
       ...pageQueryProperties,
     },
@@ -138,10 +192,21 @@ const invoiceReadFields = {
   open: { type: 'number', description: 'grossAmount − paid, in the document currency' },
   payment_status: { type: 'string', enum: PAYMENT_STATUSES },
   reminder_level: { type: 'integer', minimum: 0, maximum: 3 },
-  qr_reference: { type: ['string', 'null'], description: 'customer invoices: the payment slip reference, assigned when posted' },
+  qr_reference: {
+    type: ['string', 'null'],
+    description: 'customer invoices: the payment slip reference, assigned when posted',
+  },
   emails: {
     type: 'array',
-    items: { type: 'object', properties: { id: { type: ['string', 'integer'] }, to: { type: 'string' }, at: { type: 'string' }, status: { type: 'string' } } },
+    items: {
+      type: 'object',
+      properties: {
+        id: { type: ['string', 'integer'] },
+        to: { type: 'string' },
+        at: { type: 'string' },
+        status: { type: 'string' },
+      },
+    },
   },
 } as const;
 
@@ -171,8 +236,16 @@ export const workstationQuerySchema = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    vc: { type: 'string', enum: ['vendor', 'customer'], description: 'only this side (default both)' },
-    kind: { type: 'string', enum: ['transaction', 'invoice'], description: 'only this kind (default both)' },
+    vc: {
+      type: 'string',
+      enum: ['vendor', 'customer'],
+      description: 'only this side (default both); journal entries have no side, so a side leaves them out',
+    },
+    kind: {
+      type: 'string',
+      enum: ['transaction', 'invoice', 'journal'],
+      description: 'only this kind (default all three)',
+    },
     ...pageQueryProperties,
   },
 } as const;
@@ -181,15 +254,19 @@ export const workstationRowSchema = {
   type: 'object',
   properties: {
     id: idSchema,
-    vc: { type: 'string', enum: ['vendor', 'customer'] },
-    kind: { type: 'string', enum: ['transaction', 'invoice'] },
-    invNumber: { type: 'string' },
+    vc: { type: 'string', enum: ['vendor', 'customer'], description: 'absent on journal entries' },
+    kind: {
+      type: 'string',
+      enum: ['transaction', 'invoice', 'journal'],
+      description: 'journal: a journal entry (GET /gl/transactions/{id})',
+    },
+    invNumber: { type: 'string', description: "the document's number; a journal entry's reference" },
     documentNumber: { type: 'string' },
-    party_id: idSchema,
-    name: { type: 'string', description: "the party's name" },
-    invDate: dateSchema,
+    party_id: { ...idSchema, description: 'absent on journal entries' },
+    name: { type: 'string', description: "the party's name; absent on journal entries" },
+    invDate: { ...dateSchema, description: "the document's date; a journal entry's transdate" },
     currency: { type: 'string' },
-    grossAmount: { type: 'number' },
+    grossAmount: { type: 'number', description: 'journal entries: the sum of the debits' },
     createdAt: { type: 'string', format: 'date-time' },
     createdBy: {
       type: 'object',

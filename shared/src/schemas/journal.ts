@@ -1,10 +1,10 @@
 import type { FromSchema } from 'json-schema-to-ts';
-import { accountNumberSchema, currencySchema, dateSchema, idSchema } from './common.ts';
+import { accountNumberSchema, currencySchema, dateSchema, documentNumberSchema, idSchema } from './common.ts';
 import { pageQueryProperties, sortSchema } from './list.ts';
 import { attachedFilesSchema, MAX_AMOUNT, transactionFileSchema } from './transaction.ts';
 
 /**
- * Journal entries (`/gl/transactions`, DESIGN.md §5.3), the general ledger of one account
+ * Journal entries (`/gl/transactions`, docs/journal.md), the general ledger of one account
  * (`/gl/ledger`) and fiscal years (`/system/fiscal_years`, §5.4). A journal entry is booked
  * exactly as sent: each line has a debit or a credit, and the debits equal the credits.
  * Rules a schema cannot express (known accounts, no AR/AP control accounts, decimals per
@@ -13,7 +13,9 @@ import { attachedFilesSchema, MAX_AMOUNT, transactionFileSchema } from './transa
 
 const lineAmount = (side: 'debit' | 'credit') =>
   ({
-    type: 'number', minimum: 0, maximum: MAX_AMOUNT,
+    type: 'number',
+    minimum: 0,
+    maximum: MAX_AMOUNT,
     description: `${side} in the entry's currency; each line has exactly one of debit / credit above 0 (the other omitted or 0)`,
   }) as const;
 
@@ -22,7 +24,10 @@ export const journalLineSchema = {
   additionalProperties: false,
   required: ['account'],
   properties: {
-    account: { ...accountNumberSchema, description: 'account number; not an AR/AP control account (use AR/AP documents for those)' },
+    account: {
+      ...accountNumberSchema,
+      description: 'account number; not an AR/AP control account (use AR/AP documents for those)',
+    },
     debit: lineAmount('debit'),
     credit: lineAmount('credit'),
     description: { type: 'string', maxLength: 1000 },
@@ -34,13 +39,16 @@ export const journalEntrySchema = {
   additionalProperties: false,
   required: ['transdate', 'lines'],
   properties: {
-    reference: { type: 'string', minLength: 1, maxLength: 100, description: "the entry's number; from the company's GL sequence (GL-000001) when omitted" },
+    reference: documentNumberSchema("the entry's number; from the company's GL sequence (GL-000001) when omitted"),
     transdate: { ...dateSchema, description: 'booking date; must lie after the books-closed date' },
     description: { type: 'string', maxLength: 2000 },
     curr: { ...currencySchema, description: 'currency of the amounts; default the company base currency' },
     exchangerate: {
-      type: 'number', exclusiveMinimum: 0, maximum: 1_000_000,
-      description: 'rate against the base currency; required for a foreign currency, 1 (or omitted) for the base currency',
+      type: 'number',
+      exclusiveMinimum: 0,
+      maximum: 1_000_000,
+      description:
+        'rate against the base currency; required for a foreign currency, 1 (or omitted) for the base currency',
     },
     pending: {
       type: ['string', 'integer'],
@@ -78,8 +86,15 @@ const journalHeaderProperties = {
   description: { type: 'string' },
   currency: currencySchema,
   exchangerate: { type: 'number' },
-  status: { type: 'string', enum: JOURNAL_STATUSES, description: 'draft: not in the books; posted; reversed: posted and cancelled by reversedBy' },
-  closing: { type: 'boolean', description: 'true for the closing entry of a fiscal year (and its reversal when the year was reopened)' },
+  status: {
+    type: 'string',
+    enum: JOURNAL_STATUSES,
+    description: 'draft: not in the books; posted; reversed: posted and cancelled by reversedBy',
+  },
+  closing: {
+    type: 'boolean',
+    description: 'true for the closing entry of a fiscal year (and its reversal when the year was reopened)',
+  },
   fiscalYear: { type: 'integer', description: 'closing entries: the fiscal year they close' },
   reversalOf: idSchema,
   reversedBy: idSchema,
@@ -106,7 +121,10 @@ export const journalReadSchema = {
           description: { type: 'string' },
           debit: { type: 'number', description: "in the entry's currency; 0 on a credit line" },
           credit: { type: 'number', description: "in the entry's currency; 0 on a debit line" },
-          baseDebit: { type: 'number', description: 'in the base currency: round(debit × exchangerate), see docs/journal.md for the rounding' },
+          baseDebit: {
+            type: 'number',
+            description: 'in the base currency: round(debit × exchangerate), see docs/journal.md for the rounding',
+          },
           baseCredit: { type: 'number', description: 'in the base currency' },
         },
       },
@@ -126,7 +144,10 @@ export const journalReverseSchema = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    date: { ...dateSchema, description: 'date of the reversing entry; default today; not before the original transdate' },
+    date: {
+      ...dateSchema,
+      description: 'date of the reversing entry; default today; not before the original transdate',
+    },
     description: { type: 'string', maxLength: 2000 },
   },
 } as const;
@@ -134,7 +155,14 @@ export const journalReverseSchema = {
 // --- the general ledger of one account ---------------------------------------------
 
 /** What a ledger line comes from; the AR/AP names are those of the audit log's entities. */
-export const SOURCE_KINDS = ['journal_entry', 'customer_transaction', 'vendor_transaction', 'customer_invoice', 'vendor_invoice', 'payment'] as const;
+export const SOURCE_KINDS = [
+  'journal_entry',
+  'customer_transaction',
+  'vendor_transaction',
+  'customer_invoice',
+  'vendor_invoice',
+  'payment',
+] as const;
 
 export const ledgerQuerySchema = {
   type: 'object',
@@ -142,7 +170,10 @@ export const ledgerQuerySchema = {
   required: ['account'],
   properties: {
     account: { ...accountNumberSchema, description: 'the account number' },
-    from: { ...dateSchema, description: 'first day (default: the first line); the opening balance is everything before it' },
+    from: {
+      ...dateSchema,
+      description: 'first day (default: the first line); the opening balance is everything before it',
+    },
     to: { ...dateSchema, description: 'last day (default: the last line)' },
     ...pageQueryProperties,
   },
@@ -150,14 +181,30 @@ export const ledgerQuerySchema = {
 
 export const ledgerSchema = {
   type: 'object',
-  required: ['account', 'description', 'category', 'from', 'to', 'opening', 'debit', 'credit', 'closing', 'page_opening', 'total', 'lines'],
+  required: [
+    'account',
+    'description',
+    'category',
+    'from',
+    'to',
+    'opening',
+    'debit',
+    'credit',
+    'closing',
+    'page_opening',
+    'total',
+    'lines',
+  ],
   properties: {
     account: { type: 'string' },
     description: { type: 'string' },
     category: { type: 'string', enum: ['A', 'L', 'Q', 'I', 'E'] },
     from: { type: ['string', 'null'], format: 'date' },
     to: { type: ['string', 'null'], format: 'date' },
-    opening: { type: 'number', description: 'balance of all posted lines before `from` (base currency, debit positive)' },
+    opening: {
+      type: 'number',
+      description: 'balance of all posted lines before `from` (base currency, debit positive)',
+    },
     debit: { type: 'number', description: 'sum of the debits from `from` to `to`' },
     credit: { type: 'number', description: 'sum of the credits from `from` to `to` (positive)' },
     closing: { type: 'number', description: 'opening + debit − credit: the balance at the end of `to`' },
@@ -202,7 +249,10 @@ export const fiscalYearSchema = {
     year: { type: 'integer' },
     start: dateSchema,
     end: dateSchema,
-    closed: { type: 'boolean', description: 'its income statement was booked to retained earnings (POST /system/fiscal_years/{year}/close)' },
+    closed: {
+      type: 'boolean',
+      description: 'its income statement was booked to retained earnings (POST /system/fiscal_years/{year}/close)',
+    },
     closing_entry_id: { ...idSchema, description: 'the closing journal entry (GET /gl/transactions/{id})' },
   },
 } as const;

@@ -13,8 +13,18 @@ export const emailInvoiceSchema = {
   properties: {
     to: { ...addresses, description: "recipient(s); default: the customer's e-mail" },
     cc: addresses,
-    subject: { type: 'string', minLength: 1, maxLength: 250, description: 'default: "Invoice <number> from <company>"' },
-    message: { type: 'string', minLength: 1, maxLength: 20000, description: 'the text of the e-mail; default: a short cover note' },
+    subject: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 250,
+      description: 'default: "Invoice <number> from <company>"',
+    },
+    message: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 20000,
+      description: 'the text of the e-mail; default: a short cover note',
+    },
   },
 } as const;
 
@@ -23,7 +33,7 @@ export const messageQueuedSchema = {
   additionalProperties: false,
   required: ['id', 'message_id', 'status'],
   properties: {
-    id: { type: 'integer', description: 'the message; listed in the invoice\'s `emails`' },
+    id: { type: 'integer', description: "the message; listed in the invoice's `emails`" },
     message_id: { type: 'string', description: 'the RFC 5322 Message-ID the e-mail carries' },
     status: { const: 'queued' },
   },
@@ -33,12 +43,18 @@ export const invoiceReminderSchema = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    message: { type: 'string', minLength: 1, maxLength: 20000, description: 'the text of the e-mail; default: the standard text of the reminder level' },
+    message: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 20000,
+      description: 'the text of the e-mail; default: the standard text of the reminder level',
+    },
     fee: {
       type: 'number',
       exclusiveMinimum: 0,
       maximum: MAX_AMOUNT,
-      description: "reminder fee in the invoice currency (at most its minor unit's decimals); booked as its own posted customer transaction on the company's reminder_fee_account",
+      description:
+        "reminder fee in the invoice currency (at most its minor unit's decimals); booked as its own posted customer transaction on the company's reminder_fee_account",
     },
   },
 } as const;
@@ -49,10 +65,16 @@ export const reminderQueuedSchema = {
   required: [...messageQueuedSchema.required, 'level', 'fee_transaction_id'],
   properties: {
     ...messageQueuedSchema.properties,
-    level: { type: 'integer', minimum: 1, maximum: 3, description: 'the reminder level this message is (the invoice\'s `reminder_level` from now on)' },
+    level: {
+      type: 'integer',
+      minimum: 1,
+      maximum: 3,
+      description: "the reminder level this message is (the invoice's `reminder_level` from now on)",
+    },
     fee_transaction_id: {
       type: ['integer', 'null'],
-      description: 'the posted customer transaction booking the fee (GET /arap/transaction/customer/{id}); null without fee',
+      description:
+        'the posted customer transaction booking the fee (GET /arap/transaction/customer/{id}); null without fee',
     },
   },
 } as const;

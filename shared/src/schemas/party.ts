@@ -5,9 +5,10 @@ import { pageQueryProperties, sortSchema } from './list.ts';
 export type Side = 'vendor' | 'customer';
 
 /**
- * Fields a vendor or customer stores besides its id and number. Only `name` is required
- * on create. `currency` is the party's default document currency (ISO 4217); it is the
- * party's own field, unlike a document's `curr`.
+ * Fields a vendor or customer stores besides its id and number, as a write sends them.
+ * Only `name` is required on create. `curr` is the party's default document currency
+ * (ISO 4217): written as `curr` and read as `currency`, as on every document (sending
+ * `currency` on a write is a 400 naming `curr`).
  */
 export const partyFields = {
   name: { type: 'string', minLength: 1, maxLength: 200 },
@@ -15,10 +16,15 @@ export const partyFields = {
   street: { type: 'string', maxLength: 50, description: 'house number' },
   zipcode: { type: 'string', maxLength: 20 },
   city: { type: 'string', maxLength: 100 },
-  country: { type: 'string', pattern: '^[A-Z]{2}$', format: 'iso-country', description: 'ISO 3166-1 alpha-2, upper case' },
+  country: {
+    type: 'string',
+    pattern: '^[A-Z]{2}$',
+    format: 'iso-country',
+    description: 'ISO 3166-1 alpha-2, upper case',
+  },
   email: { type: 'string', format: 'email', maxLength: 254 },
   phone: { type: 'string', maxLength: 50 },
-  currency: { ...currencySchema, description: "the party's default currency, ISO 4217" },
+  curr: { ...currencySchema, description: "the party's default currency, ISO 4217 (reads as currency)" },
   taxnumber: { type: 'string', maxLength: 50, description: 'VAT or tax number' },
   terms: { type: 'integer', minimum: 0, maximum: 3650, description: 'payment terms in days' },
 } as const;
@@ -26,13 +32,24 @@ export const partyFields = {
 export type PartyField = keyof typeof partyFields;
 export const PARTY_FIELDS = Object.keys(partyFields) as PartyField[];
 
+/** A field's name in the read shape (and the column's): `curr` reads as `currency`, the others as written. */
+export function partyReadName(field: PartyField): string {
+  return field === 'curr' ? 'currency' : field;
+}
+
 /** `vendornumber` or `customernumber`. */
 export function numberField(vc: Side): `${Side}number` {
   return `${vc}number`;
 }
 
 function numberSchema<V extends Side>(vc: V) {
-  return { type: 'string', minLength: 1, maxLength: 50, pattern: '^\\S(.*\\S)?$', description: `${vc} number, unique in the company; from the company's sequence when omitted` } as const;
+  return {
+    type: 'string',
+    minLength: 1,
+    maxLength: 50,
+    pattern: '^\\S(.*\\S)?$',
+    description: `${vc} number, unique in the company; from the company's sequence when omitted`,
+  } as const;
 }
 
 /** The number field of each side, keyed by its name, so the schemas keep literal types. */
@@ -55,7 +72,7 @@ const nullableFields = {
   country: nullable(partyFields.country),
   email: nullable(partyFields.email),
   phone: nullable(partyFields.phone),
-  currency: nullable(partyFields.currency),
+  curr: nullable(partyFields.curr),
   taxnumber: nullable(partyFields.taxnumber),
   terms: nullable(partyFields.terms),
 } as const satisfies Record<Exclude<PartyField, 'name'>, object>;
@@ -84,16 +101,21 @@ export const customerCreateSchema = partyCreateSchema('customer');
 export const vendorUpdateSchema = partyUpdateSchema('vendor');
 export const customerUpdateSchema = partyUpdateSchema('customer');
 
-/** Read shape: every field is present; optional fields that are not set are null. */
+const { curr: nullableCurr, ...nullableReadFields } = nullableFields;
+
+/** Read shape: every field is present; optional fields that are not set are null; `curr` reads as `currency`. */
 function partyReadSchema<V extends Side>(vc: V) {
   return {
     type: 'object',
-    required: ['id', numberField(vc), ...PARTY_FIELDS],
+    required: ['id', numberField(vc), ...PARTY_FIELDS.map(partyReadName)],
     properties: {
       id: { ...idSchema, description: `used as ${vc}_id elsewhere` },
-      ...({ vendor: { vendornumber: { type: 'string' } }, customer: { customernumber: { type: 'string' } } } as const)[vc],
+      ...({ vendor: { vendornumber: { type: 'string' } }, customer: { customernumber: { type: 'string' } } } as const)[
+        vc
+      ],
       name: partyFields.name,
-      ...nullableFields,
+      ...nullableReadFields,
+      currency: { ...nullableCurr, description: "the party's default currency, ISO 4217 (written as curr)" },
     },
   } as const;
 }
@@ -124,8 +146,10 @@ export const partySearchQuerySchema = {
 
 /** A vendor or customer write (create or update, either side), derived from the schemas. */
 export type PartyInput =
-  | FromSchema<typeof vendorCreateSchema> | FromSchema<typeof customerCreateSchema>
-  | FromSchema<typeof vendorUpdateSchema> | FromSchema<typeof customerUpdateSchema>;
+  | FromSchema<typeof vendorCreateSchema>
+  | FromSchema<typeof customerCreateSchema>
+  | FromSchema<typeof vendorUpdateSchema>
+  | FromSchema<typeof customerUpdateSchema>;
 
 export const partySchemas = {
   vendor: { create: vendorCreateSchema, update: vendorUpdateSchema, read: vendorReadSchema },

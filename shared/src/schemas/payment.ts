@@ -1,5 +1,5 @@
 /**
- * Payments of AR/AP documents and the aging report (DESIGN.md §5.2; contracts in
+ * Payments of AR/AP documents and the aging report (docs/payments.md; contracts in
  * contracts/payments.ts, rules in docs/payments.md).
  */
 import type { FromSchema } from 'json-schema-to-ts';
@@ -11,21 +11,38 @@ export const paymentCreateSchema = {
   additionalProperties: false,
   required: ['document_id', 'date', 'amount', 'account'],
   properties: {
-    document_id: { ...idSchema, description: 'the AR/AP transaction or invoice of this side that is paid (posted, not a reversal)' },
-    date: { ...dateSchema, description: 'payment date (the ledger lines are dated it); not before the document date, not in a closed period' },
-    amount: {
-      type: 'number', exclusiveMinimum: 0,
-      description: "amount paid in the document's currency, at most its minor unit's decimals; > 0 and ≤ the open amount (else overpayment)",
+    document_id: {
+      ...idSchema,
+      description: 'the AR/AP transaction or invoice of this side that is paid (posted, not a reversal)',
     },
-    account: { ...accountNumberSchema, description: 'the bank or cash account paid from / into (a chart account with link AR_paid for customers, AP_paid for vendors)' },
+    date: {
+      ...dateSchema,
+      description: 'payment date (the ledger lines are dated it); not before the document date, not in a closed period',
+    },
+    amount: {
+      type: 'number',
+      exclusiveMinimum: 0,
+      description:
+        "amount paid in the document's currency, at most its minor unit's decimals; > 0 and ≤ the open amount (else overpayment)",
+    },
+    account: {
+      ...accountNumberSchema,
+      description:
+        'the bank or cash account paid from / into (a chart account with link AR_paid for customers, AP_paid for vendors)',
+    },
     exchangerate: {
-      type: 'number', exclusiveMinimum: 0,
+      type: 'number',
+      exclusiveMinimum: 0,
       description:
         'base-currency units per document-currency unit on the payment date: required for foreign-currency documents ' +
         '(the difference to the document rate is booked to the FX gain/loss account); absent or 1 for base-currency documents',
     },
     memo: { type: 'string', maxLength: 2000 },
-    source: { type: 'string', maxLength: 200, description: 'where the payment comes from, e.g. a bank statement reference' },
+    source: {
+      type: 'string',
+      maxLength: 200,
+      description: 'where the payment comes from, e.g. a bank statement reference',
+    },
   },
 } as const;
 export type PaymentCreateInput = FromSchema<typeof paymentCreateSchema>;
@@ -39,27 +56,47 @@ export const paymentReadSchema = {
     document_id: idSchema,
     document_kind: { type: 'string', enum: ['transaction', 'invoice'] },
     invNumber: { type: 'string', description: "the paid document's number" },
-    vendor_id: idSchema, vendornumber: { type: 'string' },
-    customer_id: idSchema, customernumber: { type: 'string' },
+    vendor_id: idSchema,
+    vendornumber: { type: 'string' },
+    customer_id: idSchema,
+    customernumber: { type: 'string' },
     name: { type: 'string', description: "the party's name" },
     date: dateSchema,
     amount: { type: 'number', description: "in the document's currency" },
     currency: currencySchema,
     exchangerate: { type: 'number', description: 'the payment rate (1 in the base currency)' },
     account: { type: 'string', description: 'the bank or cash account' },
-    base_amount: { type: 'number', description: 'what the bank or cash account received or paid, in the base currency' },
-    cleared_base_amount: { type: 'number', description: 'what the payment cleared on the control account, in the base currency' },
-    fx_gain_loss: { type: 'number', description: 'exchange gain (positive) or loss (negative) booked, in the base currency' },
+    base_amount: {
+      type: 'number',
+      description: 'what the bank or cash account received or paid, in the base currency',
+    },
+    cleared_base_amount: {
+      type: 'number',
+      description: 'what the payment cleared on the control account, in the base currency',
+    },
+    fx_gain_loss: {
+      type: 'number',
+      description: 'exchange gain (positive) or loss (negative) booked, in the base currency',
+    },
     memo: { type: 'string' },
     source: { type: 'string' },
     status: { type: 'string', enum: ['posted', 'reversed'] },
-    reversal_date: { ...dateSchema, description: 'reversed payments: the date of the reversing ledger lines (the payment date)' },
+    reversal_date: {
+      ...dateSchema,
+      description: 'reversed payments: the date of the reversing ledger lines (the payment date)',
+    },
     postings: {
       type: 'array',
       description: "the payment's ledger lines (and its reversal's), base currency, debit positive",
       items: {
         type: 'object',
-        properties: { account: { type: 'string' }, amount: { type: 'number' }, fxAmount: { type: 'number' }, kind: { type: 'string', enum: ['payment', 'fx'] }, date: dateSchema },
+        properties: {
+          account: { type: 'string' },
+          amount: { type: 'number' },
+          fxAmount: { type: 'number' },
+          kind: { type: 'string', enum: ['payment', 'fx'] },
+          date: dateSchema,
+        },
       },
     },
   },
@@ -115,4 +152,3 @@ export const agingReportSchema = {
     totals: { type: 'object', required: [...BUCKETS], properties: bucketProperties },
   },
 } as const;
-

@@ -1,5 +1,5 @@
 /**
- * Read shapes of the four reports (DESIGN.md §5.4, docs/reports.md). Every amount is a JSON
+ * Read shapes of the four reports (docs/reports.md). Every amount is a JSON
  * number in the company's base currency, rounded to its minor unit.
  *
  * Signs: account amounts as in the ledger, debit positive and credit negative (a payable,
@@ -11,7 +11,11 @@
 import { currencySchema, dateSchema } from './common.ts';
 
 const amount = { type: 'number', description: 'base currency, ledger sign (debit positive, credit negative)' } as const;
-const category = { type: 'string', enum: ['A', 'L', 'Q', 'I', 'E'], description: 'asset, liability, equity, income, expense' } as const;
+const category = {
+  type: 'string',
+  enum: ['A', 'L', 'Q', 'I', 'E'],
+  description: 'asset, liability, equity, income, expense',
+} as const;
 
 export const periodQuerySchema = {
   type: 'object',
@@ -26,7 +30,10 @@ export const balanceSheetQuerySchema = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    date: { ...dateSchema, description: 'the balance sheet date (yyyy-mm-dd), lines dated on it included; default today' },
+    date: {
+      ...dateSchema,
+      description: 'the balance sheet date (yyyy-mm-dd), lines dated on it included; default today',
+    },
   },
 } as const;
 
@@ -72,12 +79,13 @@ const accountAmounts = {
   },
 } as const;
 
-const section = (description: string) => ({
-  type: 'object',
-  description,
-  required: ['accounts', 'total'],
-  properties: { accounts: accountAmounts, total: amount },
-}) as const;
+const section = (description: string) =>
+  ({
+    type: 'object',
+    description,
+    required: ['accounts', 'total'],
+    properties: { accounts: accountAmounts, total: amount },
+  }) as const;
 
 export const incomeStatementSchema = {
   type: 'object',
@@ -86,7 +94,9 @@ export const incomeStatementSchema = {
     from: dateSchema,
     to: dateSchema,
     currency: currencySchema,
-    income: section('income accounts (category I), their movement in the period without closing entries; revenue is negative'),
+    income: section(
+      'income accounts (category I), their movement in the period without closing entries; revenue is negative',
+    ),
     expenses: section('expense accounts (category E), their movement in the period without closing entries'),
     net_income: { type: 'number', description: 'the result: −(income.total + expenses.total); a profit is positive' },
   },
@@ -94,7 +104,16 @@ export const incomeStatementSchema = {
 
 export const balanceSheetSchema = {
   type: 'object',
-  required: ['date', 'currency', 'fiscal_year_start', 'assets', 'liabilities', 'equity', 'total_assets', 'total_liabilities_and_equity'],
+  required: [
+    'date',
+    'currency',
+    'fiscal_year_start',
+    'assets',
+    'liabilities',
+    'equity',
+    'total_assets',
+    'total_liabilities_and_equity',
+  ],
   properties: {
     date: dateSchema,
     currency: currencySchema,
@@ -107,8 +126,15 @@ export const balanceSheetSchema = {
       required: ['accounts', 'current_year_result', 'earlier_years_result', 'total'],
       properties: {
         accounts: accountAmounts,
-        current_year_result: { ...amount, description: 'income and expense lines from fiscal_year_start to `date` (ledger sign: a profit is negative)' },
-        earlier_years_result: { ...amount, description: 'income and expense lines of earlier years whose closing entry is not booked (0 when all are closed)' },
+        current_year_result: {
+          ...amount,
+          description: 'income and expense lines from fiscal_year_start to `date` (ledger sign: a profit is negative)',
+        },
+        earlier_years_result: {
+          ...amount,
+          description:
+            'income and expense lines of earlier years whose closing entry is not booked (0 when all are closed)',
+        },
         total: amount,
       },
     },
@@ -135,17 +161,28 @@ export const vatReportSchema = {
     currency: currencySchema,
     codes: {
       type: 'array',
-      description: 'per tax code and rate, from the posted AR/AP documents dated in the period; output before input, then by code and rate',
+      description:
+        'per tax code and rate, from the posted AR/AP documents dated in the period; output before input, then by code and rate',
       items: {
         type: 'object',
         required: ['code', 'description', 'account', 'rate', 'side', 'base', 'tax'],
         properties: {
-          code: { type: ['string', 'null'], description: 'the tax code (null when the tax account has no tax code at that rate)' },
+          code: {
+            type: ['string', 'null'],
+            description: 'the tax code (null when the tax account has no tax code at that rate)',
+          },
           description: { type: ['string', 'null'] },
           account: { type: 'string', description: 'the tax account number' },
           rate: { type: ['number', 'null'], description: 'rate as a fraction (0.081)' },
-          side: { type: 'string', enum: ['output', 'input'], description: 'output: sales (customer documents); input: purchases (vendor documents)' },
-          base: { type: 'number', description: 'taxable amount (net), positive for sales and purchases, negative for their reversals' },
+          side: {
+            type: 'string',
+            enum: ['output', 'input'],
+            description: 'output: sales (customer documents); input: purchases (vendor documents)',
+          },
+          base: {
+            type: 'number',
+            description: 'taxable amount (net), positive for sales and purchases, negative for their reversals',
+          },
           tax: { type: 'number', description: 'tax, same sign as base' },
         },
       },
@@ -155,7 +192,8 @@ export const vatReportSchema = {
     net_due: { type: 'number', description: 'output.tax − input.tax: payable when positive, a credit when negative' },
     other_movements: {
       type: 'array',
-      description: 'movements of the tax accounts in the period that come from no AR/AP document (journal entries: VAT settlements, corrections); not part of net_due',
+      description:
+        'movements of the tax accounts in the period that come from no AR/AP document (journal entries: VAT settlements, corrections); not part of net_due',
       items: {
         type: 'object',
         required: ['account', 'description', 'amount'],
@@ -163,7 +201,8 @@ export const vatReportSchema = {
       },
     },
     swiss_vat_return: {
-      description: 'figures of the Swiss VAT return, effective method (CHF companies; null otherwise); see docs/reports.md for the mapping',
+      description:
+        'figures of the Swiss VAT return, effective method (CHF companies; null otherwise); see docs/reports.md for the mapping',
       anyOf: [
         { type: 'null' },
         {
@@ -171,7 +210,10 @@ export const vatReportSchema = {
           required: ['200', '289', '299', '302', '312', '342', '382', '399', '400', '405', '479', '500', '510'],
           properties: {
             '200': { type: 'number', description: 'total agreed consideration (all sales, net)' },
-            '289': { type: 'number', description: 'deductions: sales without tax code (exports, supplies abroad, exempt supplies)' },
+            '289': {
+              type: 'number',
+              description: 'deductions: sales without tax code (exports, supplies abroad, exempt supplies)',
+            },
             '299': { type: 'number', description: 'taxable turnover: 200 − 289' },
             '302': { ...baseAndTax, description: 'standard rate 8.1 %' },
             '312': { ...baseAndTax, description: 'reduced rate 2.6 %' },
@@ -179,10 +221,16 @@ export const vatReportSchema = {
             '382': { ...baseAndTax, description: 'any other rate (e.g. the rates before 2024)' },
             '399': { type: 'number', description: 'total tax: 302 + 312 + 342 + 382' },
             '400': { type: 'number', description: 'input tax on material and services (lines on accounts of class 4)' },
-            '405': { type: 'number', description: 'input tax on investments and other operating costs (every other line)' },
+            '405': {
+              type: 'number',
+              description: 'input tax on investments and other operating costs (every other line)',
+            },
             '479': { type: 'number', description: 'total input tax: 400 + 405' },
             '500': { type: 'number', description: 'amount payable: 399 − 479 when positive, else 0' },
-            '510': { type: 'number', description: 'credit in favour of the taxable person: 479 − 399 when positive, else 0' },
+            '510': {
+              type: 'number',
+              description: 'credit in favour of the taxable person: 479 − 399 when positive, else 0',
+            },
           },
         },
       ],

@@ -14,19 +14,27 @@ export const SERVICE_PRICE_DECIMALS = 6;
 
 export const serviceFields = {
   partnumber: {
-    type: 'string', minLength: 1, maxLength: 50, pattern: '^\\S(.*\\S)?$',
+    type: 'string',
+    minLength: 1,
+    maxLength: 50,
+    pattern: '^\\S(.*\\S)?$',
     description: "the service's number, unique in the company; from the company's sequence when omitted",
   },
   description: { type: 'string', minLength: 1, maxLength: 1000 },
   unit: { type: 'string', minLength: 1, maxLength: 20, description: 'unit of quantity, e.g. h, pcs, day' },
   price: {
-    type: 'number', minimum: -MAX_AMOUNT, maximum: MAX_AMOUNT,
+    type: 'number',
+    minimum: -MAX_AMOUNT,
+    maximum: MAX_AMOUNT,
     description: `unit price in curr, at most ${SERVICE_PRICE_DECIMALS} decimals`,
   },
   curr: { ...currencySchema, description: "the price's currency, ISO 4217; default the company's base currency" },
   income_account: { ...accountNumberSchema, description: 'revenue account for customer invoices (link AR_amount)' },
   expense_account: { ...accountNumberSchema, description: 'expense account for vendor invoices (link AP_amount)' },
-  taxAccount: { ...accountNumberSchema, description: 'tax account (link AR_tax or AP_tax); the rate valid on the invoice date applies' },
+  taxAccount: {
+    ...accountNumberSchema,
+    description: 'tax account (link AR_tax or AP_tax); the rate valid on the invoice date applies',
+  },
   active: { type: 'boolean', description: 'inactive services stay on old invoices but are not offered for new ones' },
 } as const;
 
@@ -89,7 +97,12 @@ export const serviceListQuerySchema = {
   additionalProperties: false,
   properties: {
     active: { type: 'boolean', description: 'true: only active services, false: only inactive ones; default both' },
-    q: { type: 'string', minLength: 1, maxLength: 200, description: 'case-insensitive partial match on description or partnumber' },
+    q: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 200,
+      description: 'case-insensitive partial match on description or partnumber',
+    },
     sort: sortSchema(SERVICE_SORT_KEYS, 'partnumber', 'partnumber (then id), description (case-insensitive) or id'),
     ...pageQueryProperties,
   },

@@ -1,13 +1,17 @@
-import { dateSchema } from './common.ts';
+import { accountNumberSchema, dateSchema } from './common.ts';
 import { pageQueryProperties, sortSchema } from './list.ts';
 
 export const apiKeyCreateSchema = {
-  type: 'object', additionalProperties: false, required: ['label'],
+  type: 'object',
+  additionalProperties: false,
+  required: ['label'],
   properties: { label: { type: 'string', minLength: 1, maxLength: 100 } },
 } as const;
 
 export const closeBooksSchema = {
-  type: 'object', additionalProperties: false, required: ['date'],
+  type: 'object',
+  additionalProperties: false,
+  required: ['date'],
   properties: {
     date: { ...dateSchema, description: 'books closed up to and including this date' },
     reopen: { type: 'boolean', description: 'true to move the date back (reopens the days after it); owners only' },
@@ -16,11 +20,16 @@ export const closeBooksSchema = {
 
 /** GET and POST /system/close_books answer the closing date; null while the books were never closed. */
 export const closeBooksStateSchema = {
-  type: 'object', required: ['date'],
+  type: 'object',
+  required: ['date'],
   properties: { date: { type: ['string', 'null'], format: 'date', description: 'yyyy-mm-dd; null when never closed' } },
 } as const;
 
-const nullableDate = { type: ['string', 'null'], format: 'date', description: 'yyyy-mm-dd, null = open-ended' } as const;
+const nullableDate = {
+  type: ['string', 'null'],
+  format: 'date',
+  description: 'yyyy-mm-dd, null = open-ended',
+} as const;
 const timestamp = { type: 'string', format: 'date-time' } as const;
 
 export const taxSchema = {
@@ -36,13 +45,59 @@ export const taxSchema = {
   },
 } as const;
 
+/** SQL-Ledger link attributes an account may carry (docs/rest-api.md "Chart of accounts"). */
+export const CHART_LINKS = ['AR', 'AP', 'AR_amount', 'AP_amount', 'AR_tax', 'AP_tax', 'AR_paid', 'AP_paid'] as const;
+export type ChartLink = (typeof CHART_LINKS)[number];
+export const ACCOUNT_CATEGORIES = ['A', 'L', 'Q', 'I', 'E'] as const;
+
+const accountWriteFields = {
+  description: { type: 'string', minLength: 1, maxLength: 200, pattern: '\\S', description: "the account's name" },
+  category: {
+    type: 'string',
+    enum: ACCOUNT_CATEGORIES,
+    description: 'A asset, L liability, Q equity, I income, E expense',
+  },
+  links: {
+    type: 'array',
+    uniqueItems: true,
+    maxItems: CHART_LINKS.length,
+    items: { type: 'string', enum: CHART_LINKS },
+    description:
+      'link attributes: AP / AR control (payable, receivable), AP_amount / AR_amount usable on bill / invoice lines, ' +
+      'AP_tax / AR_tax tax accounts, AP_paid / AR_paid payment (bank, cash) accounts; none: an account for journal entries only',
+  },
+} as const;
+
+/** `POST /system/chart/accounts`: a new account; `links` default none. */
+export const chartAccountCreateSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['accno', 'description', 'category'],
+  properties: {
+    accno: { ...accountNumberSchema, description: 'the account number, unique in the chart; cannot change later' },
+    ...accountWriteFields,
+  },
+} as const;
+
+/**
+ * `POST /system/chart/accounts/{accno}`: only the fields sent change; `links` replaces the
+ * account's links. What would change the meaning of its postings is refused (409) while it
+ * has any (docs/rest-api.md "Adding and changing accounts").
+ */
+export const chartAccountUpdateSchema = {
+  type: 'object',
+  additionalProperties: false,
+  minProperties: 1,
+  properties: accountWriteFields,
+} as const;
+
 export const chartAccountSchema = {
   type: 'object',
   required: ['accno', 'description', 'category', 'link', 'links', 'taxes'],
   properties: {
     accno: { type: 'string' },
     description: { type: 'string' },
-    category: { type: 'string', enum: ['A', 'L', 'Q', 'I', 'E'], description: 'asset, liability, equity, income, expense' },
+    category: { type: 'string', enum: ACCOUNT_CATEGORIES, description: 'asset, liability, equity, income, expense' },
     link: { type: 'string', description: 'SQL-Ledger link attributes, colon separated, e.g. "AR_paid:AP_paid"' },
     links: { type: 'array', items: { type: 'string' }, description: 'the same link attributes as an array' },
     taxes: {
@@ -52,7 +107,10 @@ export const chartAccountSchema = {
         type: 'object',
         required: ['code', 'rate', 'valid_from', 'valid_to', 'description'],
         properties: {
-          code: { type: 'string' }, rate: { type: 'number' }, valid_from: dateSchema, valid_to: nullableDate,
+          code: { type: 'string' },
+          rate: { type: 'number' },
+          valid_from: dateSchema,
+          valid_to: nullableDate,
           description: { type: 'string' },
         },
       },
@@ -100,13 +158,25 @@ export const auditQuerySchema = {
 
 export const auditEntrySchema = {
   type: 'object',
-  required: ['id', 'at', 'user_id', 'user_email', 'via', 'via_id', 'via_label', 'via_text', 'entity', 'entity_id', 'action'],
+  required: [
+    'id',
+    'at',
+    'user_id',
+    'user_email',
+    'via',
+    'via_id',
+    'via_label',
+    'via_text',
+    'entity',
+    'entity_id',
+    'action',
+  ],
   properties: {
     id: { type: 'integer' },
     at: timestamp,
     user_id: { type: ['integer', 'null'] },
     user_email: { type: ['string', 'null'] },
-    via: { type: 'string', enum: ['api_key', 'cli', 'ai_connection', 'system'] },
+    via: { type: 'string', enum: ['api_key', 'cli', 'ai_connection', 'app', 'web', 'system'] },
     via_id: { type: ['string', 'null'], description: 'API key id or AI connection id' },
     via_label: { type: ['string', 'null'], description: 'API key label or AI client name' },
     via_text: { type: 'string', description: 'e.g. "via API key (label)"' },

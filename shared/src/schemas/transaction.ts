@@ -1,9 +1,16 @@
 import type { FromSchema } from 'json-schema-to-ts';
-import { accountNumberSchema, amountSchema, currencySchema, dateSchema, idSchema } from './common.ts';
+import {
+  accountNumberSchema,
+  amountSchema,
+  currencySchema,
+  dateSchema,
+  documentNumberSchema,
+  idSchema,
+} from './common.ts';
 import { pageQueryProperties, sortSchema } from './list.ts';
 
 /**
- * AR/AP transaction schemas (SPEC.md "AR/AP transaction"). One write shape per side:
+ * AR/AP transaction schemas (docs/posting.md "Write shape"). One write shape per side:
  * the vendor side carries `vendor_id`/`vendornumber` (and the payment-file fields), the
  * customer side `customer_id`/`customernumber`. Rules a schema cannot express (known
  * accounts, tax validity, decimals per currency, party match) are checked by the ledger.
@@ -43,7 +50,13 @@ export const attachedFilesSchema = {
   type: 'array',
   items: {
     type: 'object',
-    properties: { id: idSchema, name: { type: 'string' }, mediaType: { type: 'string' }, size: { type: 'integer' }, url: { type: 'string' } },
+    properties: {
+      id: idSchema,
+      name: { type: 'string' },
+      mediaType: { type: 'string' },
+      size: { type: 'integer' },
+      url: { type: 'string' },
+    },
   },
 } as const;
 
@@ -61,12 +74,19 @@ const partyRefFields = {
 
 const sideOnlyFields = {
   vendor: {
-  payment_file: { type: 'integer', enum: [0, 1], description: '1 includes the bill in the next bank payment file (needs vc_bank_id)' },
-  vc_bank_id: { ...idSchema, description: "the vendor's bank account (GET /arap/vendor/{id}/bank_accounts)" },
-  paymentReference: {
-    type: 'string', minLength: 1, maxLength: 40,
-    description: 'the bill\'s payment reference: a QR reference (27 digits, mod-10 check digit; required when vc_bank_id is a QR-IBAN, refused otherwise) or an ISO 11649 creditor reference (RF + mod-97); spaces allowed',
-  },
+    payment_file: {
+      type: 'integer',
+      enum: [0, 1],
+      description: '1 includes the bill in the next bank payment file (needs vc_bank_id)',
+    },
+    vc_bank_id: { ...idSchema, description: "the vendor's bank account (GET /arap/vendor/{id}/bank_accounts)" },
+    paymentReference: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 40,
+      description:
+        "the bill's payment reference: a QR reference (27 digits, mod-10 check digit; required when vc_bank_id is a QR-IBAN, refused otherwise) or an ISO 11649 creditor reference (RF + mod-97); spaces allowed",
+    },
   },
   customer: {},
 } as const;
@@ -79,13 +99,21 @@ function transactionWriteSchema<V extends Vc>(vc: V) {
     properties: {
       type: { type: 'string', enum: ['transaction'] },
       ...partyRefFields[vc],
-      documentNumber: { type: 'string', maxLength: 100, description: "the party's own document number" },
-      invNumber: { type: 'string', minLength: 1, maxLength: 100, description: "the service's number; from the company's sequence when omitted" },
+      documentNumber: documentNumberSchema("the party's own document number", 0),
+      invNumber: documentNumberSchema("the service's number; from the company's sequence when omitted"),
       invDate: { ...dateSchema, description: 'document date; must lie after the books-closed date' },
       dueDate: dateSchema,
       curr: { ...currencySchema, description: 'document currency; default the company base currency' },
-      exchangerate: { type: 'number', exclusiveMinimum: 0, maximum: 1_000_000, description: 'rate against the base currency; default 1' },
-      recordAccount: { ...accountNumberSchema, description: 'control account (AP for vendor, AR for customer); default the company setting' },
+      exchangerate: {
+        type: 'number',
+        exclusiveMinimum: 0,
+        maximum: 1_000_000,
+        description: 'rate against the base currency; default 1',
+      },
+      recordAccount: {
+        ...accountNumberSchema,
+        description: 'control account (AP for vendor, AR for customer); default the company setting',
+      },
       description: { type: 'string', maxLength: 2000 },
       taxincluded: { type: 'boolean', description: 'true: line amounts are gross' },
       pending: {
@@ -120,7 +148,9 @@ export function partyRefOf(vc: Vc, input: TransactionInput): { id: number | unde
 }
 
 /** The vendor side's payment fields; none on the customer side. */
-export function paymentFieldsOf(input: TransactionInput): Pick<VendorTransactionInput, 'payment_file' | 'vc_bank_id' | 'paymentReference'> {
+export function paymentFieldsOf(
+  input: TransactionInput,
+): Pick<VendorTransactionInput, 'payment_file' | 'vc_bank_id' | 'paymentReference'> {
   return 'payment_file' in input || 'vc_bank_id' in input || 'paymentReference' in input ? input : {};
 }
 
@@ -140,7 +170,11 @@ export const transactionReverseSchema = {
 
 /** List filters naming the party, and the vendor side's payment-file flag. */
 const listPartyFields = {
-  vendor: { vendor_id: idSchema, vendornumber: { type: 'string', maxLength: 50 }, payment_file: { type: 'integer', enum: [0, 1] } },
+  vendor: {
+    vendor_id: idSchema,
+    vendornumber: { type: 'string', maxLength: 50 },
+    payment_file: { type: 'integer', enum: [0, 1] },
+  },
   customer: { customer_id: idSchema, customernumber: { type: 'string', maxLength: 50 } },
 } as const;
 
@@ -186,8 +220,10 @@ export const transactionReadSchema = {
     id: idSchema,
     type: { type: 'string', enum: ['transaction'] },
     vc: { type: 'string', enum: ['vendor', 'customer'] },
-    vendor_id: idSchema, vendornumber: { type: 'string' },
-    customer_id: idSchema, customernumber: { type: 'string' },
+    vendor_id: idSchema,
+    vendornumber: { type: 'string' },
+    customer_id: idSchema,
+    customernumber: { type: 'string' },
     name: { type: 'string', description: "the party's name" },
     invNumber: { type: 'string' },
     documentNumber: { type: 'string' },
@@ -201,7 +237,10 @@ export const transactionReadSchema = {
     status: { type: 'string', enum: ['draft', 'posted', 'reversed'] },
     payment_file: { type: 'integer' },
     vc_bank_id: idSchema,
-    paymentReference: { type: 'string', description: 'vendor documents: the payment reference (QR or RF creditor reference), compact form' },
+    paymentReference: {
+      type: 'string',
+      description: 'vendor documents: the payment reference (QR or RF creditor reference), compact form',
+    },
     reversalOf: idSchema,
     reversedBy: idSchema,
     lines: { type: 'array', items: readLine },
@@ -209,20 +248,32 @@ export const transactionReadSchema = {
       type: 'array',
       items: {
         type: 'object',
-        properties: { taxAccount: { type: 'string' }, rate: { type: 'number' }, base: { type: 'number' }, amount: { type: 'number' } },
+        properties: {
+          taxAccount: { type: 'string' },
+          rate: { type: 'number' },
+          base: { type: 'number' },
+          amount: { type: 'number' },
+        },
       },
     },
     netAmount: { type: 'number' },
     taxAmount: { type: 'number' },
     grossAmount: { type: 'number' },
-    baseGrossAmount: { type: 'number', description: 'gross in the company base currency, with the sign of grossAmount' },
+    baseGrossAmount: {
+      type: 'number',
+      description: 'gross in the company base currency, with the sign of grossAmount',
+    },
     paid: { type: 'number', description: 'paid so far, in the document currency' },
     open: { type: 'number', description: 'grossAmount − paid, in the document currency' },
     payment_status: { type: 'string', enum: ['open', 'partial', 'paid'] },
     postings: {
       type: 'array',
-      description: "ledger lines of a posted document, base currency, debit positive (its payments' lines are the payments' own: GET /arap/payments/{vc}?document_id=)",
-      items: { type: 'object', properties: { account: { type: 'string' }, amount: { type: 'number' }, fxAmount: { type: 'number' } } },
+      description:
+        "ledger lines of a posted document, base currency, debit positive (its payments' lines are the payments' own: GET /arap/payments/{vc}?document_id=)",
+      items: {
+        type: 'object',
+        properties: { account: { type: 'string' }, amount: { type: 'number' }, fxAmount: { type: 'number' } },
+      },
     },
     files: attachedFilesSchema,
   },
@@ -243,10 +294,39 @@ export const bankAccountCreateSchema = {
 /** A vendor bank account as entered, derived from its schema. */
 export type BankAccountInput = FromSchema<typeof bankAccountCreateSchema>;
 
+const nullableText = (maxLength: number, description?: string) =>
+  ({ type: ['string', 'null'], maxLength, ...(description ? { description } : {}) }) as const;
+
+/**
+ * `POST /arap/vendor/{id}/bank_accounts/{bankId}`: only the fields sent change; null clears
+ * `bic`, `name` or `description`. The ids are the path's only (an `id` here would be the
+ * MCP tool's vendor id, the path's first parameter).
+ */
+export const vendorBankAccountUpdateSchema = {
+  type: 'object',
+  additionalProperties: false,
+  minProperties: 1,
+  properties: {
+    iban: {
+      ...bankAccountCreateSchema.properties.iban,
+      description: 'IBAN; checked with mod-97; unchangeable while a posted document names the account (409)',
+    },
+    bic: { ...bankAccountCreateSchema.properties.bic, type: ['string', 'null'] },
+    name: nullableText(200, 'account holder'),
+    description: nullableText(200),
+  },
+} as const;
+
+export type BankAccountUpdate = FromSchema<typeof vendorBankAccountUpdateSchema>;
+
 export const bankAccountReadSchema = {
   type: 'object',
   properties: {
-    id: idSchema, vendor_id: idSchema, iban: { type: 'string' }, bic: { type: 'string' },
-    name: { type: 'string' }, description: { type: 'string' },
+    id: idSchema,
+    vendor_id: idSchema,
+    iban: { type: 'string' },
+    bic: { type: 'string' },
+    name: { type: 'string' },
+    description: { type: 'string' },
   },
 } as const;
