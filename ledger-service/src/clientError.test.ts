@@ -2,12 +2,22 @@ import t from 'tap';
 import { startTestLedger } from '../test/helpers.ts';
 import { parseRaw, rawExchange } from '../test/rawHttp.ts';
 
-t.test('requests Node\'s parser refuses get the JSON error body and a closed connection', async (t) => {
+t.test("requests Node's parser refuses get the JSON error body and a closed connection", async (t) => {
   const ledger = await startTestLedger(t);
   const cases = [
-    { name: 'headers over 16 KiB', bytes: `GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20 * 1024)}\r\n\r\n`, status: 431, code: 'request_header_fields_too_large' },
+    {
+      name: 'headers over 16 KiB',
+      bytes: `GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20 * 1024)}\r\n\r\n`,
+      status: 431,
+      code: 'request_header_fields_too_large',
+    },
     { name: 'a garbage request line', bytes: 'THIS IS NOT HTTP\r\n\r\n', status: 400, code: 'invalid_request' },
-    { name: 'a header without a colon', bytes: 'GET /healthz HTTP/1.1\r\nHost: x\r\nbroken header\r\n\r\n', status: 400, code: 'invalid_request' },
+    {
+      name: 'a header without a colon',
+      bytes: 'GET /healthz HTTP/1.1\r\nHost: x\r\nbroken header\r\n\r\n',
+      status: 400,
+      code: 'invalid_request',
+    },
   ];
   for (const c of cases) {
     const res = parseRaw(await rawExchange(ledger.url, c.bytes));

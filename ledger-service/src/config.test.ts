@@ -20,11 +20,26 @@ t.test('every setting is validated, with one line naming the variable', async (t
 
 t.test('defaults; an empty variable counts as unset', async (t) => {
   const defaults = loadConfig({});
-  t.match(defaults, { databaseUrl: undefined, dataDir: './data', port: 3001, host: '127.0.0.1', publicUrl: 'http://localhost:3000', logLevel: 'info', jsonLimit: 15 * 1024 * 1024 });
+  t.match(defaults, {
+    databaseUrl: undefined,
+    dataDir: './data',
+    port: 3001,
+    host: '127.0.0.1',
+    publicUrl: 'http://localhost:3000',
+    logLevel: 'info',
+    jsonLimit: 15 * 1024 * 1024,
+  });
   t.same(loadConfig({ LOG_LEVEL: '', PUBLIC_URL: '', DATA_DIR: '', LEDGER_PORT: '', MAIL_QUEUE: '' }), defaults);
   t.equal(defaults.mailQueue, 'mail_send');
-  t.equal(loadConfig({ MAIL_QUEUE: 'e2e_mail.1' }).mailQueue, 'e2e_mail.1', 'a ledger sharing a database names its own mail queue');
-  t.equal(loadConfig({ DATABASE_URL: 'postgres://u@db.example:5432/ledger/' }).databaseUrl, 'postgres://u@db.example:5432/ledger');
+  t.equal(
+    loadConfig({ MAIL_QUEUE: 'e2e_mail.1' }).mailQueue,
+    'e2e_mail.1',
+    'a ledger sharing a database names its own mail queue',
+  );
+  t.equal(
+    loadConfig({ DATABASE_URL: 'postgres://u@db.example:5432/ledger/' }).databaseUrl,
+    'postgres://u@db.example:5432/ledger',
+  );
 });
 
 t.test('one ConfigError and one reading of the variables both services share', async (t) => {
@@ -38,7 +53,12 @@ t.test('one ConfigError and one reading of the variables both services share', a
       return (err as Error).message;
     }
   };
-  const cases: Record<string, string>[] = [{ PUBLIC_URL: 'https://books.example.com//' }, { PUBLIC_URL: 'ftp://x.example' }, { PUBLIC_URL: 'https://x.example/?q=1' }, { LOG_LEVEL: 'LOUD' }];
+  const cases: Record<string, string>[] = [
+    { PUBLIC_URL: 'https://books.example.com//' },
+    { PUBLIC_URL: 'ftp://x.example' },
+    { PUBLIC_URL: 'https://x.example/?q=1' },
+    { LOG_LEVEL: 'LOUD' },
+  ];
   for (const env of cases) {
     t.equal(publicUrl(loadConfig, env), publicUrl(loadGatewayConfig, env), JSON.stringify(env));
   }

@@ -1,9 +1,23 @@
 /**
- * Ledger configuration from the environment (DESIGN.md §7). The parsers are shared with
+ * Ledger configuration from the environment (docs/operations.md). The parsers are shared with
  * the gateway (shared/src/config.ts); a malformed value is a ConfigError, which entry
  * points print on one line and exit with code 2.
  */
-import { ConfigError, readHttpBaseUrl, readLogLevel, readNonNegativeInt, readPort, readText, readUrl, type EnvVars } from '@ledger/shared';
+import {
+  ConfigError,
+  readFlag,
+  readLogLevel,
+  readNonNegativeInt,
+  readPort,
+  readPositiveInt,
+  readPublicUrl,
+  readText,
+  readUrl,
+  type EnvVars,
+} from '@ledger/shared/config';
+import { DEFAULT_FILE_JOB_LIMITS } from './untrusted/limits.ts';
+import { documentStoreFromEnv } from './modules/files/storage.ts';
+import { QUEUE_NAMES } from './db/queue.ts';
 
 export { ConfigError };
 
@@ -19,6 +33,12 @@ export interface LedgerConfig {
   jsonLimit: number;
   /** largest accepted file (attachment), bytes */
   fileLimit: number;
+  /**
+   * Untrusted files (statements, inbox documents) are parsed on worker threads
+   * (untrusted/pool.ts): how many at once, and each job's time and V8 heap limit.
+   */
+  /** the parsing threads (untrusted/limits.ts); `startMs` is left at its default outside tests */
+  fileJobs: { threads: number; timeoutMs: number; memoryMb: number; startMs?: number };
   /** 32-byte key encrypting TOTP secrets at rest; from LEDGER_ENCRYPTION_KEY or ./data/ledger.key */
   encryptionKey: string | undefined;
   /** the gateway's public JWK (JSON) for service credentials; or read from dataDir */
@@ -34,6 +54,12 @@ export interface LedgerConfig {
   inboxQueue?: string;
   /** how long a POST waits for another one holding its Idempotency-Key before a 409 (ms; default 10 s) */
   idempotencyWaitMs?: number;
+  /**
+   * Events and webhooks (modules/events, docs/events.md): how long events are kept (the feed's
+   * cursors stay valid that long), whether webhook targets may be http/loopback/private
+   * (WEBHOOKS_ALLOW_LOOPBACK=1, development and tests only), the pg-boss queue of deliveries.
+   */
+  events?: { retentionDays: number; allowLoopback: boolean; webhookQueue: string };
 }
 
 export function loadConfig(env: EnvVars = process.env): LedgerConfig {
@@ -42,26 +68,65 @@ export function loadConfig(env: EnvVars = process.env): LedgerConfig {
   if (databaseUrl && !/^postgres(ql)?:/.test(databaseUrl)) {
     throw new ConfigError(`DATABASE_URL must be a postgres:// URL`);
   }
+  const dataDir = readText(env, 'DATA_DIR') ?? './data';
+  // read again where they are used (server.ts, secretKey.ts, serviceCredential.ts), but checked
+  // here so that a bad value stops a start before anything is written
+  documentStoreFromEnv(env, dataDir);
   return {
     databaseUrl,
-    dataDir: readText(env, 'DATA_DIR') ?? './data',
+    dataDir,
     port: readPort(env, 'LEDGER_PORT', 3001),
     host: readText(env, 'LEDGER_HOST') ?? '127.0.0.1',
-    publicUrl: readHttpBaseUrl(env, 'PUBLIC_URL', 'http://localhost:3000'),
+    publicUrl: readPublicUrl(env),
     logLevel: level,
     jsonLimit: readNonNegativeInt(env, 'LEDGER_JSON_LIMIT', 15 * 1024 * 1024),
     fileLimit: readNonNegativeInt(env, 'LEDGER_FILE_LIMIT', 10 * 1024 * 1024),
-    encryptionKey: readText(env, 'LEDGER_ENCRYPTION_KEY'),
-    gatewayPublicJwk: readText(env, 'GATEWAY_PUBLIC_JWK'),
+    fileJobs: {
+      threads: readPositiveInt(env, 'LEDGER_FILE_THREADS', DEFAULT_FILE_JOB_LIMITS.threads),
+      timeoutMs: readPositiveInt(env, 'LEDGER_FILE_TIMEOUT_MS', DEFAULT_FILE_JOB_LIMITS.timeoutMs),
+      memoryMb: readPositiveInt(env, 'LEDGER_FILE_MEMORY_MB', DEFAULT_FILE_JOB_LIMITS.memoryMb),
+    },
+    encryptionKey: readEncryptionKey(env),
+    gatewayPublicJwk: readGatewayPublicJwk(env),
     smtpUrl: readSmtpUrl(env),
     mailQueue: readMailQueue(env),
+    events: {
+      retentionDays: readPositiveInt(env, 'EVENTS_RETENTION_DAYS', 400),
+      allowLoopback: readFlag(env, 'WEBHOOKS_ALLOW_LOOPBACK'),
+      webhookQueue: readText(env, 'WEBHOOKS_QUEUE') ?? QUEUE_NAMES.webhooks,
+    },
   };
 }
 
-/** `MAIL_QUEUE`: a pg-boss queue name (letters, digits, `_ - .`), default `mail_send`. */
+/** LEDGER_ENCRYPTION_KEY: 32 bytes, base64 (unset: a key file under DATA_DIR, secretKey.ts). */
+function readEncryptionKey(env: EnvVars): string | undefined {
+  const raw = readText(env, 'LEDGER_ENCRYPTION_KEY');
+  if (raw !== undefined && Buffer.from(raw, 'base64').length !== 32)
+    throw new ConfigError('LEDGER_ENCRYPTION_KEY must be 32 bytes, base64 encoded');
+  return raw;
+}
+
+/** GATEWAY_PUBLIC_JWK: the gateway's Ed25519 public key as a JWK (unset: read from DATA_DIR). */
+function readGatewayPublicJwk(env: EnvVars): string | undefined {
+  const raw = readText(env, 'GATEWAY_PUBLIC_JWK');
+  if (raw === undefined) return undefined;
+  let jwk: Record<string, unknown> | undefined;
+  try {
+    jwk = JSON.parse(raw) as Record<string, unknown>;
+  } catch {
+    jwk = undefined;
+  }
+  if (jwk?.kty !== 'OKP' || jwk.crv !== 'Ed25519' || typeof jwk.x !== 'string') {
+    throw new ConfigError('GATEWAY_PUBLIC_JWK must be an Ed25519 public JWK (kty OKP, crv Ed25519, x)');
+  }
+  return raw;
+}
+
+/** `MAIL_QUEUE`: a pg-boss queue name (letters, digits, `_ - .`), default `QUEUE_NAMES.mail` (db/queue.ts). */
 function readMailQueue(env: EnvVars): string {
-  const name = readText(env, 'MAIL_QUEUE') ?? 'mail_send';
-  if (!/^[A-Za-z0-9_.-]{1,64}$/.test(name)) throw new ConfigError('MAIL_QUEUE must be 1–64 letters, digits, "_", "-" or "."');
+  const name = readText(env, 'MAIL_QUEUE') ?? QUEUE_NAMES.mail;
+  if (!/^[A-Za-z0-9_.-]{1,64}$/.test(name))
+    throw new ConfigError('MAIL_QUEUE must be 1–64 letters, digits, "_", "-" or "."');
   return name;
 }
 

@@ -13,7 +13,7 @@ import { addBankAccount } from './modules/bank/service.ts';
 import { changeCompanyProfile } from './modules/company/service.ts';
 import type { ServiceContext } from './modules/serviceContext.ts';
 
-/** What `ledger demo --json` prints and `npm start` writes to ./data/demo.json (DESIGN.md §7). */
+/** What `ledger demo --json` prints and `npm start` writes to ./data/demo.json (docs/operations.md). */
 export interface DemoInfo {
   api_url: string;
   dataset: string;
@@ -24,25 +24,82 @@ export interface DemoInfo {
 }
 
 const VENDORS = [
-  { name: 'Papeterie Muster AG', address1: 'Bahnhofstrasse', street: '10', zipcode: '8001', city: 'Zürich', country: 'CH', currency: 'CHF', terms: 30, email: 'rechnungen@papeterie-muster.example' },
-  { name: 'Swisscom (Schweiz) AG', address1: 'Alte Tiefenaustrasse', street: '6', zipcode: '3048', city: 'Worblaufen', country: 'CH', currency: 'CHF', terms: 30 },
-  { name: 'Cloud Hosting GmbH', address1: 'Friedrichstrasse', street: '123', zipcode: '10117', city: 'Berlin', country: 'DE', currency: 'EUR', terms: 14, taxnumber: 'DE123456789' },
+  {
+    name: 'Papeterie Muster AG',
+    address1: 'Bahnhofstrasse',
+    street: '10',
+    zipcode: '8001',
+    city: 'Zürich',
+    country: 'CH',
+    curr: 'CHF',
+    terms: 30,
+    email: 'rechnungen@papeterie-muster.example',
+  },
+  {
+    name: 'Swisscom (Schweiz) AG',
+    address1: 'Alte Tiefenaustrasse',
+    street: '6',
+    zipcode: '3048',
+    city: 'Worblaufen',
+    country: 'CH',
+    curr: 'CHF',
+    terms: 30,
+  },
+  {
+    name: 'Cloud Hosting GmbH',
+    address1: 'Friedrichstrasse',
+    street: '123',
+    zipcode: '10117',
+    city: 'Berlin',
+    country: 'DE',
+    curr: 'EUR',
+    terms: 14,
+    taxnumber: 'DE123456789',
+  },
 ];
 
 /** The demo's own bank account: valid test values (IBAN and QR-IBAN of the Swiss QR-bill examples). */
 const BANK_ACCOUNT = {
-  name: 'Demo Bank current account', iban: 'CH93 0076 2011 6238 5295 7', qr_iban: 'CH44 3199 9123 0008 8901 2', currency: 'CHF', account: '1020',
+  name: 'Demo Bank current account',
+  iban: 'CH93 0076 2011 6238 5295 7',
+  qr_iban: 'CH44 3199 9123 0008 8901 2',
+  currency: 'CHF',
+  account: '1020',
 };
 
 /** A complete Swiss address and a valid UID (check digit 8), so invoices and their QR-bill can be made at once. */
 const PROFILE = {
-  street: 'Bahnhofstrasse', house_number: '1', zip: '8001', city: 'Zürich', country: 'CH', vat_number: 'CHE-123.456.788 MWST',
+  street: 'Bahnhofstrasse',
+  house_number: '1',
+  zip: '8001',
+  city: 'Zürich',
+  country: 'CH',
+  vat_number: 'CHE-123.456.788 MWST',
   fx_gain_loss_account: '6950',
 };
 
 const CUSTOMERS = [
-  { name: 'Bäckerei Beispiel GmbH', address1: 'Marktgasse', street: '5', zipcode: '3011', city: 'Bern', country: 'CH', currency: 'CHF', terms: 30, email: 'buchhaltung@baeckerei-beispiel.example' },
-  { name: 'Alpine Consulting SA', address1: 'Rue du Rhône', street: '42', zipcode: '1204', city: 'Genève', country: 'CH', currency: 'CHF', terms: 10 },
+  {
+    name: 'Bäckerei Beispiel GmbH',
+    address1: 'Marktgasse',
+    street: '5',
+    zipcode: '3011',
+    city: 'Bern',
+    country: 'CH',
+    curr: 'CHF',
+    terms: 30,
+    email: 'buchhaltung@baeckerei-beispiel.example',
+  },
+  {
+    name: 'Alpine Consulting SA',
+    address1: 'Rue du Rhône',
+    street: '42',
+    zipcode: '1204',
+    city: 'Genève',
+    country: 'CH',
+    curr: 'CHF',
+    terms: 10,
+  },
 ];
 
 /** An owner acting through the CLI (the demo's changes are audited as made via the CLI). */
@@ -82,17 +139,29 @@ export async function createDemo(
   const company = await createCompany(db, { dataset, name: 'Demo Company AG', currency: 'CHF' });
   await db('companies').where({ id: company.id }).update({ ai_connections_enabled: true });
   const password = randomBytes(18).toString('base64url');
-  const user = await createUser(db, encryptionKey, { email: `owner@${dataset}.example.com`, name: 'Demo Owner', password });
+  const user = await createUser(db, encryptionKey, {
+    email: `owner@${dataset}.example.com`,
+    name: 'Demo Owner',
+    password,
+  });
+  // marks the owner as a demo user: `ledger totp` prints its codes (migration 017)
+  await db('users').where({ id: user.id }).update({ demo: true });
   await addMember(db, company.id, user.id, 'owner', null);
   const key = await createApiKey(db, company.id, user.id, 'demo');
 
   await withTenant(db, company.id, async (tx) => {
     await recordAudit(tx, company.id, CLI_ACTOR, 'company', company.id, 'create', { dataset, demo: true });
     await recordAudit(tx, company.id, CLI_ACTOR, 'company', company.id, 'update', { ai_connections_enabled: true });
-    await recordAudit(tx, company.id, cliActor(user.id), 'membership', user.id, 'create', { email: user.email, role: 'owner' });
+    await recordAudit(tx, company.id, cliActor(user.id), 'membership', user.id, 'create', {
+      email: user.email,
+      role: 'owner',
+    });
     await recordAudit(tx, company.id, cliActor(user.id), 'api_key', key.id, 'create', { label: key.label });
     await setUpSwissInvoicing({ tx, company, actor: cliOwner(user.id) }, `billing@${dataset}.example.com`);
-    for (const [vc, parties] of [['vendor', VENDORS], ['customer', CUSTOMERS]] as const) {
+    for (const [vc, parties] of [
+      ['vendor', VENDORS],
+      ['customer', CUSTOMERS],
+    ] as const) {
       for (const p of parties) {
         const party = await createParty(tx, company, vc, p);
         await recordAudit(tx, company.id, CLI_ACTOR, vc, party.id, 'create', { name: party.name });

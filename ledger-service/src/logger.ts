@@ -6,8 +6,14 @@ export function createLogger(level: string): Logger {
     level,
     redact: {
       paths: [
-        'req.headers["x-api-key"]', 'req.headers.authorization', 'req.headers.cookie',
-        '*.password', '*.api_key', '*.key', '*.totp_secret', '*.token',
+        'req.headers["x-api-key"]',
+        'req.headers.authorization',
+        'req.headers.cookie',
+        '*.password',
+        '*.api_key',
+        '*.key',
+        '*.totp_secret',
+        '*.token',
       ],
       censor: '[redacted]',
     },

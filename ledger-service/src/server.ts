@@ -1,48 +1,21 @@
 import { createServer, type Server } from 'node:http';
 import { answerClientErrors, discardAbandonedBody } from '@ledger/shared/httpServer';
-import type { AddressInfo } from 'node:net';
+import { listenOn } from '@ledger/shared/ports';
 import { loadConfig, type LedgerConfig } from './config.ts';
 import { createLogger, type Logger } from './logger.ts';
-import { createDb, type Db } from './db/knex.ts';
-import { startEmbeddedPostgres, type EmbeddedPostgres } from './db/embedded.ts';
+import type { Db } from './db/knex.ts';
+import { openDatabase, type Database } from './db/database.ts';
 import { migrateLatest } from './db/migrate.ts';
-import { lockEmbedded } from './db/embeddedLock.ts';
 import { createApp } from './kernel/app.ts';
 import { loadEncryptionKey } from './secretKey.ts';
-import { startMailWorker, type MailWorkerOptions } from './modules/mail/worker.ts';
+import { startMailWorker, type MailWorkerOptions } from './modules/outbox/index.ts';
 import { startInboxWorker, type InboxWorkerOptions } from './modules/inbox/worker.ts';
+import { startWebhookWorker, type WebhookWorkerOptions } from './modules/events/index.ts';
+import { DEFAULT_EVENT_SETTINGS } from './modules/events/settings.ts';
+import { DEFAULT_FILE_JOB_LIMITS, FileJobs } from './untrusted/index.ts';
 import { configureDocumentStore, documentStoreFromEnv } from './modules/files/storage.ts';
 
-export interface Database {
-  db: Db;
-  url: string;
-  close(): Promise<void>;
-}
-
-/** DATABASE_URL when set; otherwise embedded PGlite (one connection) under the data directory. */
-export async function openDatabase(config: LedgerConfig): Promise<Database> {
-  let embedded: EmbeddedPostgres | undefined;
-  let release = () => {};
-  let url = config.databaseUrl;
-  if (!url) {
-    release = lockEmbedded(config.dataDir);
-    embedded = await startEmbeddedPostgres(config.dataDir).catch((err: unknown) => {
-      release();
-      throw err;
-    });
-    url = embedded.url;
-  }
-  const db = createDb(url, { poolMax: embedded ? 1 : 10 });
-  return {
-    db,
-    url,
-    async close() {
-      await db.destroy();
-      await embedded?.stop();
-      release();
-    },
-  };
-}
+export { openDatabase, type Database };
 
 /** How long close() lets in-flight requests run before cutting their connections. */
 const SHUTDOWN_GRACE_MS = 25_000;
@@ -61,23 +34,26 @@ export interface RunningLedger {
 /** Starts the HTTP server; close() lets in-flight requests finish, then releases the database. */
 export async function startLedger(
   opts: {
-    config?: LedgerConfig; database?: Database; migrate?: boolean; mail?: MailWorkerOptions | false;
+    config?: LedgerConfig;
+    database?: Database;
+    migrate?: boolean;
+    mail?: MailWorkerOptions | false;
     /** the inbox's extraction worker (modules/inbox); false: none (another process works the queue) */
     inbox?: InboxWorkerOptions | false;
+    /** the webhook sender (modules/events); false: none (another process sends) */
+    webhooks?: WebhookWorkerOptions | false;
   } = {},
 ): Promise<RunningLedger> {
   const config = opts.config ?? loadConfig();
   const log = createLogger(config.logLevel);
   const database = opts.database ?? (await openDatabase(config));
   if (opts.migrate) await migrateLatest(database.db);
-  // the e-mail sender (modules/mail): every ledger process sends from the durable queue
-  const mail = opts.mail === false ? undefined : startMailWorker({ db: database.db, databaseUrl: database.url, config, log, options: opts.mail });
-  // where document bytes go (DOCUMENT_STORE, DOCUMENT_DIR; docs/documents.md), and the inbox's extraction worker
+  // where document bytes go (DOCUMENT_STORE, DOCUMENT_DIR; docs/documents.md)
   configureDocumentStore(documentStoreFromEnv(process.env, config.dataDir));
-  const inbox = opts.inbox === false
-    ? undefined
-    : startInboxWorker({ db: database.db, databaseUrl: database.url, log, options: { queue: config.inboxQueue, ...opts.inbox } });
-  const app = createApp({ db: database.db, config, log, encryptionKey: loadEncryptionKey(config) });
+  // untrusted files are parsed on these threads, never on the serving one (untrusted/pool.ts)
+  const fileJobs = new FileJobs({ ...DEFAULT_FILE_JOB_LIMITS, ...config.fileJobs, maxBytes: config.fileLimit });
+  const encryptionKey = loadEncryptionKey(config);
+  const app = createApp({ db: database.db, config, log, encryptionKey, fileJobs });
   const handle = app.callback();
   const server = createServer((req, res) => {
     discardAbandonedBody(req, res);
@@ -85,8 +61,46 @@ export async function startLedger(
   });
   answerClientErrors(server);
   server.keepAliveTimeout = 5_000;
-  await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
-  const port = (server.address() as AddressInfo).port;
+  let port: number;
+  try {
+    port = await listenOn(server, config.port, config.host, 'LEDGER_PORT');
+  } catch (err) {
+    // nothing was started yet but the database this call opened
+    if (!opts.database) await database.close();
+    throw err;
+  }
+  // the background workers start once the port is ours: a start that fails on a taken port
+  // leaves no worker behind, and /healthz answers while they are still starting.
+  // The e-mail sender (modules/mail): every ledger process sends from the durable queue
+  const mail =
+    opts.mail === false
+      ? undefined
+      : startMailWorker({ db: database.db, databaseUrl: database.url, config, log, options: opts.mail });
+  // the inbox's extraction worker
+  const inbox =
+    opts.inbox === false
+      ? undefined
+      : startInboxWorker({
+          db: database.db,
+          databaseUrl: database.url,
+          log,
+          fileJobs,
+          options: { queue: config.inboxQueue, ...opts.inbox },
+        });
+  // the webhook sender (modules/events): every ledger process sends from the durable queue
+  const webhooks =
+    opts.webhooks === false
+      ? undefined
+      : startWebhookWorker({
+          db: database.db,
+          databaseUrl: database.url,
+          log,
+          encryptionKey,
+          publicUrl: config.publicUrl,
+          mailQueue: config.mailQueue,
+          events: config.events ?? DEFAULT_EVENT_SETTINGS,
+          options: opts.webhooks,
+        });
   let closing: Promise<void> | undefined;
   return {
     url: `http://${config.host}:${port}`,
@@ -94,7 +108,7 @@ export async function startLedger(
     db: database.db,
     log,
     server,
-    workersReady: inbox?.ready ?? Promise.resolve(),
+    workersReady: Promise.all([inbox?.ready, webhooks?.ready]).then(() => undefined),
     close() {
       closing ??= (async () => {
         // in-flight requests finish; keep-alive sockets are closed as soon as they go idle,
@@ -111,6 +125,8 @@ export async function startLedger(
         });
         await mail?.stop();
         await inbox?.stop();
+        await webhooks?.stop();
+        await fileJobs.close();
         if (!opts.database) await database.close();
       })();
       return closing;

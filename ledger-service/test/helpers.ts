@@ -31,7 +31,10 @@ export function testConfig(overrides: Partial<LedgerConfig> = {}): LedgerConfig 
   };
 }
 
-export async function startTestLedger(t: Teardown, overrides: Partial<LedgerConfig> = {}): Promise<RunningLedger & { config: LedgerConfig }> {
+export async function startTestLedger(
+  t: Teardown,
+  overrides: Partial<LedgerConfig> = {},
+): Promise<RunningLedger & { config: LedgerConfig }> {
   const config = testConfig(overrides);
   const ledger = await startLedger({ config });
   t.teardown(() => ledger.close());
@@ -61,7 +64,9 @@ export interface TestCompany extends TestMember {
 
 export async function createTestCompany(
   ledger: RunningLedger & { config: LedgerConfig },
-  /** swissInvoicing: the demo's Swiss address, VAT number and CHF bank account (IBAN, QR-IBAN) as invoice bank account */
+  /**
+   * swissInvoicing: the demo's Swiss address, VAT number and CHF bank account (IBAN, QR-IBAN) as invoice bank account
+   */
   opts: { role?: Role; approvalLimit?: string | null; currency?: string; swissInvoicing?: boolean } = {},
 ): Promise<TestCompany> {
   const dataset = uniqueDataset();
@@ -73,11 +78,21 @@ export async function createTestCompany(
     const user = await createUser(ledger.db, key, { email, name: `${role} user`, password });
     await addMember(ledger.db, company.id, user.id, role, approvalLimit);
     const apiKey = await createApiKey(ledger.db, company.id, user.id, `${role} key`);
-    return { userId: user.id, email, password, totpSecret: user.totp_secret, apiKey: apiKey.key, apiKeyId: apiKey.id, role };
+    return {
+      userId: user.id,
+      email,
+      password,
+      totpSecret: user.totp_secret,
+      apiKey: apiKey.key,
+      apiKeyId: apiKey.id,
+      role,
+    };
   };
   const owner = await addMemberFn(opts.role ?? 'owner', opts.approvalLimit ?? null);
   if (opts.swissInvoicing) {
-    await withTenant(ledger.db, company.id, (tx) => setUpSwissInvoicing({ tx, company, actor: cliOwner(owner.userId) }, `billing@${dataset}.test`));
+    await withTenant(ledger.db, company.id, (tx) =>
+      setUpSwissInvoicing({ tx, company, actor: cliOwner(owner.userId) }, `billing@${dataset}.test`),
+    );
   }
   return { ...owner, company, dataset, addMember: addMemberFn };
 }
@@ -90,7 +105,12 @@ export interface ApiResponse<T = any> {
 
 /** A small HTTP client for one company's REST API with one key; every answer is checked against its contract. */
 export function apiClient(baseUrl: string, dataset: string, apiKey: string | undefined) {
-  return async function call<T = any>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<ApiResponse<T>> {
+  return async function call<T = any>(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<ApiResponse<T>> {
     const h: Record<string, string> = { ...headers };
     if (apiKey) h['X-API-Key'] = apiKey;
     let payload: string | undefined;
@@ -106,7 +126,13 @@ export function apiClient(baseUrl: string, dataset: string, apiKey: string | und
     } catch {
       /* not JSON: keep the text */
     }
-    assertAnswerMatchesContract({ method, url: res.url, status: res.status, contentType: res.headers.get('content-type'), body: parsed });
+    assertAnswerMatchesContract({
+      method,
+      url: res.url,
+      status: res.status,
+      contentType: res.headers.get('content-type'),
+      body: parsed,
+    });
     return { status: res.status, body: parsed as T, headers: res.headers };
   };
 }

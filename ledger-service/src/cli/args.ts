@@ -12,12 +12,18 @@ export interface Parsed {
 
 /** node:util parseArgs, strict, with `--json` everywhere; its errors become UsageErrors. */
 export function parse(args: string[], options: Options, positionals: readonly string[]): Parsed {
-  let parsed;
-  try {
-    parsed = parseArgs({ args, options: { ...options, json: { type: 'boolean' } }, allowPositionals: true, strict: true });
-  } catch (err) {
-    throw new UsageError((err as Error).message.split('\n')[0]!);
-  }
+  const parsed = (() => {
+    try {
+      return parseArgs({
+        args,
+        options: { ...options, json: { type: 'boolean' } },
+        allowPositionals: true,
+        strict: true,
+      });
+    } catch (err) {
+      throw new UsageError((err as Error).message.split('\n')[0]!);
+    }
+  })();
   if (parsed.positionals.length < positionals.length) {
     throw new UsageError(`missing argument <${positionals[parsed.positionals.length]}>`);
   }

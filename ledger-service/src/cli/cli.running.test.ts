@@ -15,7 +15,14 @@ const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const LEDGER = join(ROOT, 'ledger-service/bin/ledger.mjs');
 
 function embeddedEnv(dataDir: string): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, LEDGER_PORT: '0', PORT: '0', LOG_LEVEL: 'warn' };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATA_DIR: dataDir,
+    LEDGER_PORT: '0',
+    PORT: '0',
+    GATEWAY_METRICS_PORT: '0',
+    LOG_LEVEL: 'warn',
+  };
   delete env.DATABASE_URL;
   return env;
 }
@@ -31,7 +38,11 @@ interface Started {
  * than through the tsx wrapper, so the child's pid is the server's pid.
  */
 async function start(env: NodeJS.ProcessEnv): Promise<Started> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts/start.ts')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts/start.ts')], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const url = await new Promise<string>((resolve, reject) => {
@@ -74,25 +85,44 @@ t.test('while npm start runs on the embedded database, the CLI works through it'
 
   const lock = JSON.parse(readFileSync(join(dataDir, 'embedded.lock'), 'utf8')) as { pid: number; url: string };
   t.equal(lock.pid, server.child.pid, 'the lock names the process that owns the database');
-  t.match(lock.url, /^postgres:\/\/postgres@127\.0\.0\.1:\d+\/postgres$/, 'and its embedded Postgres, on loopback only');
+  t.match(
+    lock.url,
+    /^postgres:\/\/postgres@127\.0\.0\.1:\d+\/postgres$/,
+    'and its embedded Postgres, on loopback only',
+  );
 
-  const user = await ledger(['user', 'create', 'running@example.com', '--name', 'Running Person', '--password-stdin', '--json'], env, 'a long enough password\n');
+  const user = await ledger(
+    ['user', 'create', 'running@example.com', '--name', 'Running Person', '--password-stdin', '--json'],
+    env,
+    'a long enough password\n',
+  );
   t.equal(user.code, 0, `user create while the server runs: ${user.stderr}`);
   t.match(JSON.parse(user.stdout), { email: 'running@example.com', totp_secret: /\S/ });
 
   const member = await ledger(['member', 'add', 'demo', 'running@example.com', '--role', 'accountant', '--json'], env);
   t.equal(member.code, 0, member.stderr);
 
-  const key = await ledger(['key', 'create', 'demo', '--user', 'running@example.com', '--label', 'added while running', '--json'], env);
+  const key = await ledger(
+    ['key', 'create', 'demo', '--user', 'running@example.com', '--label', 'added while running', '--json'],
+    env,
+  );
   t.equal(key.code, 0, key.stderr);
   const created = JSON.parse(key.stdout) as { id: number; key: string };
   t.match(created.key, /^ak_/);
 
   const list = await ledger(['key', 'list', 'demo', '--json'], env);
   t.equal(list.code, 0, list.stderr);
-  t.ok((JSON.parse(list.stdout) as { id: number; label: string }[]).some((k) => k.id === created.id && k.label === 'added while running'), 'key list shows it');
+  t.ok(
+    (JSON.parse(list.stdout) as { id: number; label: string }[]).some(
+      (k) => k.id === created.id && k.label === 'added while running',
+    ),
+    'key list shows it',
+  );
 
-  const validate = await fetch(`${server.url}/client/demo/auth/validate_api`, { method: 'POST', headers: { 'X-API-Key': created.key } });
+  const validate = await fetch(`${server.url}/client/demo/auth/validate_api`, {
+    method: 'POST',
+    headers: { 'X-API-Key': created.key },
+  });
   t.same(await validate.json(), { success: 1 }, 'the running server accepts the new key at once');
   const vendors = await fetch(`${server.url}/client/demo/arap/vendor`, { headers: { 'X-API-Key': created.key } });
   t.equal(vendors.status, 200, 'and serves the new member through it');
@@ -106,7 +136,10 @@ t.test('while npm start runs on the embedded database, the CLI works through it'
   t.notOk(existsSync(join(dataDir, 'embedded.lock')), 'and releases the lock');
   const after = await ledger(['key', 'list', 'demo', '--json'], env);
   t.equal(after.code, 0, `with the server stopped the CLI opens the database itself: ${after.stderr}`);
-  t.ok((JSON.parse(after.stdout) as { id: number }[]).some((k) => k.id === created.id), 'the key was written to the files');
+  t.ok(
+    (JSON.parse(after.stdout) as { id: number }[]).some((k) => k.id === created.id),
+    'the key was written to the files',
+  );
 });
 
 t.test('a lock left by a process that is gone is taken over', async (t) => {
@@ -115,7 +148,10 @@ t.test('a lock left by a process that is gone is taken over', async (t) => {
   // a pid that is certainly gone: a child that has already exited
   const gone = spawn(process.execPath, ['-e', '']);
   await new Promise((resolve) => gone.on('exit', resolve));
-  writeFileSync(join(dataDir, 'embedded.lock'), JSON.stringify({ pid: gone.pid, url: 'postgres://postgres@127.0.0.1:1/postgres' }));
+  writeFileSync(
+    join(dataDir, 'embedded.lock'),
+    JSON.stringify({ pid: gone.pid, url: 'postgres://postgres@127.0.0.1:1/postgres' }),
+  );
 
   const company = await ledger(['company', 'create', 'stale', '--name', 'Stale Lock AG', '--json'], env);
   t.equal(company.code, 0, `the CLI opens the database itself: ${company.stderr}`);

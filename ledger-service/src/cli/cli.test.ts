@@ -15,7 +15,13 @@ import { apiClient, startTestLedger, TEST_DATABASE_URL, testConfig } from '../..
 
 const BIN = fileURLToPath(new URL('../../bin/ledger.mjs', import.meta.url));
 const dataDir = mkdtempSync(join(tmpdir(), 'ledger-cli-'));
-const env = { ...process.env, DATABASE_URL: TEST_DATABASE_URL, DATA_DIR: dataDir, LOG_LEVEL: 'silent', PUBLIC_URL: 'https://books.example' };
+const env = {
+  ...process.env,
+  DATABASE_URL: TEST_DATABASE_URL,
+  DATA_DIR: dataDir,
+  LOG_LEVEL: 'silent',
+  PUBLIC_URL: 'https://books.example',
+};
 
 interface Run {
   code: number;
@@ -50,7 +56,10 @@ async function inProcess(args: string[]): Promise<Run> {
   let stdout = '';
   let stderr = '';
   const code = await runCli(args, {
-    env, stdout: (s) => (stdout += s), stderr: (s) => (stderr += s), readStdin: async () => '',
+    env,
+    stdout: (s) => (stdout += s),
+    stderr: (s) => (stderr += s),
+    readStdin: async () => '',
   });
   return { code, stdout, stderr, json: undefined };
 }
@@ -72,17 +81,24 @@ t.test('company, user, member and keys from the command line', async (t) => {
   t.equal(again.code, 1, 'an existing dataset is refused');
   t.match(again.stderr, /^ledger: .*already exists\n$/);
 
-  const user = await ledger(['user', 'create', email, '--name', 'Anna', '--password-stdin', '--json'], { stdin: 'correct horse battery\n' });
+  const user = await ledger(['user', 'create', email, '--name', 'Anna', '--password-stdin', '--json'], {
+    stdin: 'correct horse battery\n',
+  });
   t.equal(user.code, 0, user.stderr);
   t.match(user.json, { id: Number, email, totp_secret: /^[A-Z2-7]{32}$/, otpauth_uri: /^otpauth:\/\/totp\// });
   const code = new TOTP({ secret: Secret.fromBase32(user.json.totp_secret) }).generate();
   const key = loadEncryptionKey(testConfig({ dataDir }));
-  t.ok(await verifyCredentials(db, key, email, 'correct horse battery', code), 'password (without the newline) and TOTP work');
+  t.ok(
+    await verifyCredentials(db, key, email, 'correct horse battery', code),
+    'password (without the newline) and TOTP work',
+  );
   const stored = await db('users').where({ email }).first();
   t.notOk(JSON.stringify(stored).includes('correct horse battery'), 'the password is stored hashed');
   t.notOk(JSON.stringify(stored).includes(user.json.totp_secret), 'the TOTP secret is stored encrypted');
 
-  const text = await ledger(['user', 'create', `bob@${dataset}.example`, '--name', 'Bob', '--password-stdin'], { stdin: 'another long password' });
+  const text = await ledger(['user', 'create', `bob@${dataset}.example`, '--name', 'Bob', '--password-stdin'], {
+    stdin: 'another long password',
+  });
   t.equal(text.code, 0);
   t.match(text.stdout, /TOTP secret: [A-Z2-7]{32}\notpauth URI: otpauth:\/\//, 'readable output prints secret and URI');
 
@@ -90,20 +106,47 @@ t.test('company, user, member and keys from the command line', async (t) => {
   t.equal(noKeyYet.code, 1, 'a key needs a membership');
   t.match(noKeyYet.stderr, /not a member/);
 
-  const member = await ledger(['member', 'add', dataset, email, '--role', 'accountant', '--approval-limit', '5000.50', '--json']);
+  const member = await ledger([
+    'member',
+    'add',
+    dataset,
+    email,
+    '--role',
+    'accountant',
+    '--approval-limit',
+    '5000.50',
+    '--json',
+  ]);
   t.equal(member.code, 0, member.stderr);
-  t.strictSame(member.json, { dataset, email, user_id: user.json.id, role: 'accountant', approval_limit: 5000.5 }, 'approval_limit as a JSON number');
-  const tooPrecise = await ledger(['member', 'add', dataset, email, '--role', 'accountant', '--approval-limit', '10.001']);
+  t.strictSame(
+    member.json,
+    { dataset, email, user_id: user.json.id, role: 'accountant', approval_limit: 5000.5 },
+    'approval_limit as a JSON number',
+  );
+  const tooPrecise = await ledger([
+    'member',
+    'add',
+    dataset,
+    email,
+    '--role',
+    'accountant',
+    '--approval-limit',
+    '10.001',
+  ]);
   t.equal(tooPrecise.code, 2, 'more decimals than the company currency (EUR) allows');
   t.match(tooPrecise.stderr, /--approval-limit.*EUR.*2 decimals/);
-  const membership = await db('memberships').where({ company_id: company.json.id, user_id: user.json.id }).first();
+  const membership = (await db('memberships').where({ company_id: company.json.id, user_id: user.json.id }).first())!;
   t.equal(membership.role, 'accountant');
   t.equal(Number(membership.approval_limit), 5000.5);
 
   const created = await ledger(['key', 'create', dataset, '--user', email, '--label', 'erp sync', '--json']);
   t.equal(created.code, 0, created.stderr);
   t.match(created.json, { id: Number, label: 'erp sync', user: email, key: /^ak_[A-Za-z0-9_-]{43}$/ });
-  t.equal((await db('api_keys').where({ id: created.json.id }).first()).key_hash, hashApiKey(created.json.key), 'stored as a hash');
+  t.equal(
+    (await db('api_keys').where({ id: created.json.id }).first())!.key_hash,
+    hashApiKey(created.json.key),
+    'stored as a hash',
+  );
 
   const served = await startTestLedger(t);
   const api = apiClient(served.url, dataset, created.json.key);
@@ -111,7 +154,10 @@ t.test('company, user, member and keys from the command line', async (t) => {
 
   const list = await ledger(['key', 'list', dataset, '--json']);
   t.equal(list.code, 0);
-  t.same(list.json.map((k: { id: number; label: string; user: string }) => [k.id, k.label, k.user]), [[created.json.id, 'erp sync', email]]);
+  t.same(
+    list.json.map((k: { id: number; label: string; user: string }) => [k.id, k.label, k.user]),
+    [[created.json.id, 'erp sync', email]],
+  );
   t.notOk(list.stdout.includes(created.json.key), 'the list never shows the key');
   const listText = await ledger(['key', 'list', dataset]);
   t.match(listText.stdout, /^id\s+label\s+prefix\s+user/);
@@ -124,7 +170,7 @@ t.test('company, user, member and keys from the command line', async (t) => {
 
   const audit = await db('audit_log').where({ company_id: company.json.id }).orderBy('id');
   t.same(
-    audit.map((e: { entity: string; action: string; via: string; via_label: string }) => [e.entity, e.action, e.via, e.via_label]),
+    audit.map((e) => [e.entity, e.action, e.via, e.via_label]),
     [
       ['company', 'create', 'cli', 'CLI'],
       ['membership', 'create', 'cli', 'CLI'],
@@ -133,8 +179,12 @@ t.test('company, user, member and keys from the command line', async (t) => {
     ],
     'every change is audited via CLI',
   );
-  t.equal(audit[1].user_id, user.json.id, 'against the user concerned');
-  t.equal(audit[1].details.approval_limit, 5000.5, 'the audited approval limit is a number');
+  t.equal(audit[1]!.user_id, user.json.id, 'against the user concerned');
+  t.equal(
+    (audit[1]!.details as { approval_limit?: unknown }).approval_limit,
+    5000.5,
+    'the audited approval limit is a number',
+  );
 });
 
 t.test('demo --json prints the documented shape and a working setup', async (t) => {
@@ -156,15 +206,31 @@ t.test('demo --json prints the documented shape and a working setup', async (t) 
   t.same((await api('POST', '/auth/validate_api')).body, { success: 1 });
   t.ok((await api('GET', '/arap/vendor')).body.length >= 2, 'with vendors');
   t.ok((await api('GET', '/arap/customer')).body.length >= 2, 'and customers');
-  t.ok((await api('GET', '/system/chart/accounts')).body.some((a: { links: string[] }) => a.links.includes('AP')), 'and a chart');
-  const company = await db('companies').where({ dataset }).first();
+  t.ok(
+    (await api('GET', '/system/chart/accounts')).body.some((a: { links: string[] }) => a.links.includes('AP')),
+    'and a chart',
+  );
+  const company = (await db('companies').where({ dataset }).first())!;
   t.equal(company.ai_connections_enabled, true, 'AI connections are switched on');
   const code = new TOTP({ secret: Secret.fromBase32(run.json.user.totp_secret) }).generate();
-  t.ok(await verifyCredentials(db, loadEncryptionKey(testConfig({ dataDir })), run.json.user.email, run.json.user.password, code), 'the owner can sign in');
+  t.ok(
+    await verifyCredentials(
+      db,
+      loadEncryptionKey(testConfig({ dataDir })),
+      run.json.user.email,
+      run.json.user.password,
+      code,
+    ),
+    'the owner can sign in',
+  );
 
   const taken = await ledger(['demo', '--dataset', dataset, '--json']);
   t.equal(taken.code, 1);
-  t.match(JSON.parse(taken.stderr), { error: { code: 'failed', message: /already exists/ } }, 'errors are JSON with --json');
+  t.match(
+    JSON.parse(taken.stderr),
+    { error: { code: 'failed', message: /already exists/ } },
+    'errors are JSON with --json',
+  );
 });
 
 t.test('bad arguments and bad configuration exit with code 2 and one line', async (t) => {
@@ -177,8 +243,14 @@ t.test('bad arguments and bad configuration exit with code 2 and one line', asyn
     [['company', 'create', 'okname', '--name', 'n', '--currency', 'XXQ'], /currency/],
     [['company', 'create', 'okname', '--name', 'n', '--chart', 'nope'], /unknown chart template/],
     [['company', 'create', 'okname', '--name', 'n', '--colour', 'red'], /Unknown option '--colour'/],
-    [['member', 'add', 'okname', 'a@b.example', '--role', 'boss'], /--role must be one of owner, admin, accountant, clerk, viewer/],
-    [['member', 'add', 'okname', 'a@b.example', '--role', 'clerk', '--approval-limit', '1,000'], /--approval-limit must be an amount/],
+    [
+      ['member', 'add', 'okname', 'a@b.example', '--role', 'boss'],
+      /--role must be one of owner, admin, accountant, clerk, viewer/,
+    ],
+    [
+      ['member', 'add', 'okname', 'a@b.example', '--role', 'clerk', '--approval-limit', '1,000'],
+      /--approval-limit must be an amount/,
+    ],
     [['user', 'create', 'not-an-email', '--name', 'n', '--password-stdin'], /not an e-mail address/],
     [['user', 'create', 'a@b.example', '--name', 'n'], /--password-stdin is required/],
     [['key', 'delete', 'okname', 'abc'], /<id> must be a key id/],
@@ -198,7 +270,9 @@ t.test('bad arguments and bad configuration exit with code 2 and one line', asyn
   const spawned = await ledger(['company', 'create', 'Bad Name!', '--name', 'n']);
   t.equal(spawned.code, 2, 'the process exits with code 2');
   t.match(spawned.stderr, /^ledger: dataset must be/);
-  const shortPassword = await ledger(['user', 'create', 'short@b.example', '--name', 'n', '--password-stdin'], { stdin: 'short' });
+  const shortPassword = await ledger(['user', 'create', 'short@b.example', '--name', 'n', '--password-stdin'], {
+    stdin: 'short',
+  });
   t.equal(shortPassword.code, 2);
   t.match(shortPassword.stderr, /at least 10 characters/);
 
@@ -218,7 +292,10 @@ t.test('migrate and serve', async (t) => {
   t.equal(migrated.code, 0, migrated.stderr);
   t.same(migrated.json, { applied: [] }, 'the test database is already up to date');
 
-  const child = spawn(process.execPath, [BIN, 'serve', '--json'], { env: { ...env, LEDGER_PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, 'serve', '--json'], {
+    env: { ...env, LEDGER_PORT: '0' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';

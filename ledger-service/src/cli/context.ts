@@ -1,7 +1,5 @@
 import type { LedgerConfig } from '../config.ts';
-import type { Database } from '../server.ts';
-import { openDatabase } from '../server.ts';
-import { migrateLatest } from '../db/migrate.ts';
+import { openDatabase, type Database } from '../db/database.ts';
 import { createDb } from '../db/knex.ts';
 import { liveEmbeddedHolder, type EmbeddedLockInfo } from '../db/embeddedLock.ts';
 import { findCompanyByDataset, type Company } from '../db/companies.ts';
@@ -16,6 +14,8 @@ export class CliError extends Error {}
 export interface CliContext {
   config: LedgerConfig;
   out: Output;
+  /** standard output is a terminal that takes colours (QR codes are drawn with them) */
+  color: boolean;
   /** everything on standard input, for --password-stdin */
   readStdin(): Promise<string>;
   /** the database, migrated to the latest schema; opened on first use */
@@ -44,7 +44,9 @@ async function runningEmbedded(dataDir: string): Promise<EmbeddedLockInfo | unde
     if (!holder || holder.url) return holder;
     if (Date.now() > deadline) {
       throw new CliError(
-        `the embedded database in ${dataDir} is in use by process ${holder.pid}, which does not offer it to the CLI (still starting, or "ledger serve" of an older version); try again, stop it, or set DATABASE_URL`,
+        `the embedded database in ${dataDir} is in use by process ${holder.pid}, which does not offer it to ` +
+          `the CLI (still starting, or "ledger serve" of an older version); try again, stop it, or set ` +
+          `DATABASE_URL`,
       );
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -57,13 +59,17 @@ async function runningEmbedded(dataDir: string): Promise<EmbeddedLockInfo | unde
  */
 async function attachToRunning(holder: EmbeddedLockInfo & { url: string }): Promise<Database> {
   const url = new URL(holder.url);
-  if (!isLoopback(url)) throw new CliError(`embedded.lock names ${url.host} for the running database; only a loopback address is accepted`);
+  if (!isLoopback(url))
+    throw new CliError(`embedded.lock names ${url.host} for the running database; only a loopback address is accepted`);
   const db = createDb(holder.url, { poolMax: 1 });
   try {
     await db.raw('select 1');
   } catch (err) {
     await db.destroy();
-    throw new CliError(`could not reach the embedded database of the running process ${holder.pid} at ${url.host}: ${(err as Error).message}`);
+    throw new CliError(
+      `could not reach the embedded database of the running process ${holder.pid} at ${url.host}: ` +
+        `${(err as Error).message}`,
+    );
   }
   return { db, url: holder.url, close: () => db.destroy() };
 }
@@ -74,15 +80,28 @@ async function openForCli(config: LedgerConfig): Promise<Database> {
     if (holder?.url) return attachToRunning({ ...holder, url: holder.url });
   }
   const database = await openDatabase(config);
-  await migrateLatest(database.db);
+  try {
+    // the migrations (and pg-boss's schema) are read only by a command that opens the files itself
+    const { migrateLatest } = await import('../db/migrate.ts');
+    await migrateLatest(database.db);
+  } catch (err) {
+    await database.close();
+    throw err;
+  }
   return database;
 }
 
-export function createContext(config: LedgerConfig, out: Output, readStdin: () => Promise<string>): CliContext {
+export function createContext(
+  config: LedgerConfig,
+  out: Output,
+  readStdin: () => Promise<string>,
+  color = false,
+): CliContext {
   let database: Promise<Database> | undefined;
   return {
     config,
     out,
+    color,
     readStdin,
     async db() {
       database ??= openForCli(config);

@@ -3,25 +3,25 @@ import { CompanyInputError } from '../db/companies.ts';
 import { UsageError } from './args.ts';
 import { createContext, CliError, type CliContext } from './context.ts';
 import { createOutput, type Streams } from './output.ts';
-import { companyCreate, memberAdd } from './commands/company.ts';
-import { userCreate } from './commands/user.ts';
-import { keyCreate, keyDelete, keyList } from './commands/key.ts';
-import { demo } from './commands/demo.ts';
-import { migrate, serve } from './commands/server.ts';
 
 type Command = (ctx: CliContext, args: string[]) => Promise<void>;
 
-/** Commands by their words (DESIGN.md §7). */
-const COMMANDS: Record<string, Command> = {
-  migrate,
-  serve,
-  'company create': companyCreate,
-  'user create': userCreate,
-  'member add': memberAdd,
-  'key create': keyCreate,
-  'key list': keyList,
-  'key delete': keyDelete,
-  demo,
+/**
+ * Commands by their words, each loaded when it runs: `ledger key list` reads the code of the
+ * key commands, not the HTTP server's or the demo's.
+ */
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  migrate: async () => (await import('./commands/server.ts')).migrate,
+  serve: async () => (await import('./commands/server.ts')).serve,
+  'company create': async () => (await import('./commands/company.ts')).companyCreate,
+  'user create': async () => (await import('./commands/user.ts')).userCreate,
+  'member add': async () => (await import('./commands/company.ts')).memberAdd,
+  'key create': async () => (await import('./commands/key.ts')).keyCreate,
+  'key list': async () => (await import('./commands/key.ts')).keyList,
+  'key delete': async () => (await import('./commands/key.ts')).keyDelete,
+  demo: async () => (await import('./commands/demo.ts')).demo,
+  'demo show': async () => (await import('./commands/demo.ts')).demoShow,
+  totp: async () => (await import('./commands/totp.ts')).totp,
 };
 
 export const USAGE = `usage: ledger <command> [--json]
@@ -34,9 +34,11 @@ export const USAGE = `usage: ledger <command> [--json]
   key list <dataset>
   key delete <dataset> <id>
   demo [--dataset <name>]
+  demo show
+  totp <email>
 Configuration comes from the environment (DATABASE_URL, PUBLIC_URL, ...); see docs/operations.md.`;
 
-function findCommand(argv: string[]): { command: Command; rest: string[] } | undefined {
+function findCommand(argv: string[]): { command: () => Promise<Command>; rest: string[] } | undefined {
   for (const words of [2, 1]) {
     const name = argv.slice(0, words).join(' ');
     if (COMMANDS[name]) return { command: COMMANDS[name]!, rest: argv.slice(words) };
@@ -47,6 +49,8 @@ function findCommand(argv: string[]): { command: Command; rest: string[] } | und
 export interface CliIo extends Streams {
   env: NodeJS.ProcessEnv;
   readStdin(): Promise<string>;
+  /** standard output takes ANSI colours (a terminal) */
+  color?: boolean;
 }
 
 /**
@@ -65,13 +69,22 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     return argv.length === 0 ? 2 : 0;
   }
   const found = findCommand(argv);
-  if (!found) return fail('usage', `unknown command "${argv.filter((a) => !a.startsWith('-')).slice(0, 2).join(' ')}"; run "ledger --help"`, 2);
+  if (!found)
+    return fail(
+      'usage',
+      `unknown command "${argv
+        .filter((a) => !a.startsWith('-'))
+        .slice(0, 2)
+        .join(' ')}"; run "ledger --help"`,
+      2,
+    );
 
   let ctx: CliContext | undefined;
   try {
     const config = loadConfig(io.env);
-    ctx = createContext(config, createOutput(json, io), io.readStdin);
-    await found.command(ctx, found.rest);
+    ctx = createContext(config, createOutput(json, io), io.readStdin, io.color ?? false);
+    const command = await found.command();
+    await command(ctx, found.rest);
     return 0;
   } catch (err) {
     if (err instanceof UsageError) return fail('usage', err.message, 2);
@@ -96,5 +109,6 @@ export async function main(argv: string[]): Promise<number> {
     stdout: (s) => process.stdout.write(s),
     stderr: (s) => process.stderr.write(s),
     readStdin: () => readAll(process.stdin),
+    color: process.stdout.isTTY === true && !process.env.NO_COLOR,
   });
 }

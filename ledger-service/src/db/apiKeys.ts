@@ -1,24 +1,19 @@
 import type { Db } from './knex.ts';
 import type { Company } from './companies.ts';
 import type { Role } from '@ledger/shared';
+import type { ListPage } from './listOrder.ts';
+import type { ApiKeysRow } from './tables.ts';
 import { hashApiKey, newApiKey, sameHash } from '../domain/secrets.ts';
 
-export interface ApiKeyRow {
-  id: number;
-  company_id: number;
-  user_id: number;
-  label: string;
-  key_hash: string;
-  key_prefix: string;
-  created_at: Date;
-  last_used_at: Date | null;
+/** An API key's row (db/tables.ts) with what authentication reads beside it. */
+export type ApiKeyRow = ApiKeysRow & {
   user_active: boolean;
   /** the key's company */
   company: Company;
   /** the user's membership in that company; null when it was removed */
   role: Role | null;
   approval_limit: string | null;
-}
+};
 
 /**
  * The key with everything authentication needs (user, company, membership) in one query:
@@ -50,7 +45,13 @@ export async function createApiKey(db: Db, companyId: number, userId: number, la
   const [row] = await db('api_keys')
     .insert({ company_id: companyId, user_id: userId, label, key_hash: hashApiKey(key), key_prefix: key.slice(0, 7) })
     .returning(['id', 'label', 'key_prefix', 'created_at']);
-  return { id: row.id as number, label: row.label as string, prefix: row.key_prefix as string, created_at: row.created_at as Date, key };
+  return {
+    id: row.id as number,
+    label: row.label as string,
+    prefix: row.key_prefix as string,
+    created_at: row.created_at as Date,
+    key,
+  };
 }
 
 export interface ApiKeyListEntry {
@@ -63,13 +64,32 @@ export interface ApiKeyListEntry {
   last_used_at: Date | null;
 }
 
-/** Never returns keys or hashes. */
-export async function listApiKeys(db: Db, companyId: number): Promise<ApiKeyListEntry[]> {
-  return db('api_keys as k')
+/**
+ * Never returns keys or hashes. Oldest first; with a page (GET /system/api_keys) only its
+ * rows, without one (the CLI's `key list`) all of them.
+ */
+export async function listApiKeys(
+  db: Db,
+  companyId: number,
+  page?: { limit: number; offset: number },
+): Promise<ApiKeyListEntry[]> {
+  const query = db('api_keys as k')
     .join('users as u', 'u.id', 'k.user_id')
     .where('k.company_id', companyId)
     .orderBy('k.id')
-    .select('k.id', 'k.label', 'k.key_prefix as prefix', 'u.email as user', 'k.created_at', 'k.last_used_at') as Promise<ApiKeyListEntry[]>;
+    .select('k.id', 'k.label', 'k.key_prefix as prefix', 'u.email as user', 'k.created_at', 'k.last_used_at');
+  if (page) query.limit(page.limit).offset(page.offset);
+  return query as Promise<ApiKeyListEntry[]>;
+}
+
+/** One page of the company's keys and how many it has (the list's X-Total-Count). */
+export async function apiKeyPage(
+  db: Db,
+  companyId: number,
+  page: { limit: number; offset: number },
+): Promise<ListPage<ApiKeyListEntry>> {
+  const counted = await db('api_keys').where('company_id', companyId).count({ n: '*' }).first();
+  return { rows: await listApiKeys(db, companyId, page), total: Number(counted?.n ?? 0) };
 }
 
 export async function deleteApiKey(db: Db, companyId: number, id: number): Promise<boolean> {

@@ -3,13 +3,9 @@ import { APP_ROLE } from './knex.ts';
 import { CHART_TEMPLATES, DEFAULT_CHART } from '../domain/chartTemplates.ts';
 import { DATASET_PATTERN, isRole, type Role } from '@ledger/shared';
 
-export interface CompanySettings {
-  ap_account?: string;
-  ar_account?: string;
-  rounding_account?: string;
-  number_formats?: Record<string, string>;
-  [k: string]: unknown;
-}
+import type { CompanySettings } from './tables.ts';
+
+export type { CompanySettings };
 
 export interface Company {
   id: number;
@@ -23,7 +19,7 @@ export interface Company {
 
 export async function findCompanyByDataset(db: Db | Tx, dataset: string): Promise<Company | undefined> {
   if (!DATASET_PATTERN.test(dataset)) return undefined;
-  return db('companies').where({ dataset }).first() as Promise<Company | undefined>;
+  return db('companies').where({ dataset }).first();
 }
 
 export interface MembershipRow {
@@ -34,7 +30,11 @@ export interface MembershipRow {
   user_active: boolean;
 }
 
-export async function findMembership(db: Db | Tx, companyId: number, userId: number): Promise<MembershipRow | undefined> {
+export async function findMembership(
+  db: Db | Tx,
+  companyId: number,
+  userId: number,
+): Promise<MembershipRow | undefined> {
   if (!Number.isSafeInteger(userId)) return undefined;
   const row = await db('memberships as m')
     .join('users as u', 'u.id', 'm.user_id')
@@ -51,10 +51,15 @@ export async function createCompany(
   input: { dataset: string; name: string; currency?: string; chart?: string },
 ): Promise<Company> {
   if (!DATASET_PATTERN.test(input.dataset)) {
-    throw new CompanyInputError('dataset must be 2–63 characters: lowercase letters, digits, "-" or "_", starting with a letter or digit');
+    throw new CompanyInputError(
+      'dataset must be 2–63 characters: lowercase letters, digits, "-" or "_", starting with a letter or digit',
+    );
   }
   const template = CHART_TEMPLATES[input.chart ?? DEFAULT_CHART];
-  if (!template) throw new CompanyInputError(`unknown chart template "${input.chart}"; known: ${Object.keys(CHART_TEMPLATES).join(', ')}`);
+  if (!template)
+    throw new CompanyInputError(
+      `unknown chart template "${input.chart}"; known: ${Object.keys(CHART_TEMPLATES).join(', ')}`,
+    );
   const currency = input.currency ?? 'CHF';
   if (!/^[A-Z]{3}$/.test(currency) || !Intl.supportedValuesOf('currency').includes(currency)) {
     throw new CompanyInputError(`currency must be an ISO 4217 code, got "${currency}"`);
@@ -73,31 +78,54 @@ export async function createCompany(
       bank_account: template.defaults.bank,
       chart_template: template.name,
     };
-    const [company] = (await tx('companies')
+    const [company] = await tx('companies')
       .insert({ dataset: input.dataset, name: input.name, base_currency: currency, settings })
-      .returning('*')) as Company[];
+      .returning('*');
     await enterTenant(tx, company!.id);
-    const accounts = (await tx('accounts')
-      .insert(template.accounts.map((a) => ({
-        company_id: company!.id, accno: a.accno, description: a.description, category: a.category, link: a.link.join(':'),
-      })))
-      .returning(['id', 'accno'])) as { id: number; accno: string }[];
+    const accounts = await tx('accounts')
+      .insert(
+        template.accounts.map((a) => ({
+          company_id: company!.id,
+          accno: a.accno,
+          description: a.description,
+          category: a.category,
+          link: a.link.join(':'),
+        })),
+      )
+      .returning(['id', 'accno']);
     const idOf = new Map(accounts.map((a) => [a.accno, a.id]));
-    await tx('taxes').insert(template.taxes.map((t) => ({
-      company_id: company!.id, account_id: idOf.get(t.accno), code: t.code, description: t.description,
-      rate: t.rate, valid_from: t.validFrom, valid_to: t.validTo,
-    })));
+    await tx('taxes').insert(
+      template.taxes.map((t) => ({
+        company_id: company!.id,
+        account_id: idOf.get(t.accno),
+        code: t.code,
+        description: t.description,
+        rate: t.rate,
+        valid_from: t.validFrom,
+        valid_to: t.validTo,
+      })),
+    );
     return company!;
   });
 }
 
 /** Switches an open transaction to the RLS-bound role for one company (see withTenant). */
 export async function enterTenant(tx: Tx, companyId: number): Promise<void> {
-  await tx.raw(`select set_config('app.company_id', ?, true), set_config('role', ?, true)`, [String(companyId), APP_ROLE]);
+  await tx.raw(`select set_config('app.company_id', ?, true), set_config('role', ?, true)`, [
+    String(companyId),
+    APP_ROLE,
+  ]);
 }
 
-export async function addMember(db: Db, companyId: number, userId: number, role: string, approvalLimit: string | null): Promise<void> {
-  if (!isRole(role)) throw new CompanyInputError(`role must be one of owner, admin, accountant, clerk, viewer; got "${role}"`);
+export async function addMember(
+  db: Db,
+  companyId: number,
+  userId: number,
+  role: string,
+  approvalLimit: string | null,
+): Promise<void> {
+  if (!isRole(role))
+    throw new CompanyInputError(`role must be one of owner, admin, accountant, clerk, viewer; got "${role}"`);
   await db('memberships')
     .insert({ company_id: companyId, user_id: userId, role, approval_limit: approvalLimit })
     .onConflict(['company_id', 'user_id'])
@@ -110,4 +138,28 @@ export async function closedUntil(tx: Tx, companyId: number): Promise<string | n
     | { closed_until: string | null }
     | undefined;
   return row?.closed_until ?? null;
+}
+
+/** The closing date under the company row's lock, and the one way to move it. */
+export interface LockedClosingDate {
+  /** the closing date when the lock was taken */
+  previous: string | null;
+  /** sets the closing date (the lock is held until the transaction ends) */
+  moveTo(date: string): Promise<void>;
+}
+
+/**
+ * Locks the company row and reads its closing date: every change of the closing date
+ * (closing the books, closing a fiscal year) goes through here, so concurrent closings
+ * queue on the row and each sees the date the other left.
+ */
+export async function lockClosingDate(tx: Tx, companyId: number): Promise<LockedClosingDate> {
+  await tx('companies').where({ id: companyId }).forUpdate().first('id');
+  const previous = await closedUntil(tx, companyId);
+  return {
+    previous,
+    moveTo: async (date) => {
+      await tx('companies').where({ id: companyId }).update({ closed_until: date });
+    },
+  };
 }

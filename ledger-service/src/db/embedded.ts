@@ -1,5 +1,6 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 
@@ -22,10 +23,29 @@ export interface EmbeddedPostgres {
 /** the server's own pool (1) plus a few CLI commands at once */
 const MAX_CONNECTIONS = 8;
 
-export async function startEmbeddedPostgres(dataDir: string): Promise<EmbeddedPostgres> {
-  const dir = join(dataDir, 'pglite');
+/**
+ * A new cluster made by the build (scripts/build.mjs → embeddedTemplate.ts): initdb and every
+ * migration already run, written beside the compiled code. Creating a cluster (PGlite runs
+ * initdb in WebAssembly) and migrating it are most of a first start's work; unpacking this
+ * is a fraction of it. Absent when running from the sources, which then make the cluster.
+ */
+export const TEMPLATE_FILE = fileURLToPath(new URL('./pglite-template.tgz', import.meta.url));
+
+/** PGlite on `<dataDir>/pglite`; an empty directory starts from the template when there is one. */
+async function openPGlite(dir: string): Promise<PGlite> {
   mkdirSync(dir, { recursive: true });
-  const db = await PGlite.create(dir);
+  if (existsSync(join(dir, 'PG_VERSION')) || !existsSync(TEMPLATE_FILE)) return PGlite.create(dir);
+  try {
+    return await PGlite.create(dir, { loadDataDir: new Blob([readFileSync(TEMPLATE_FILE)]) });
+  } catch {
+    // a template this PGlite cannot read (another version installed since the build): make the cluster
+    for (const entry of readdirSync(dir)) rmSync(join(dir, entry), { recursive: true, force: true });
+    return PGlite.create(dir);
+  }
+}
+
+/** Serves `db` on a loopback port through the Postgres wire protocol. */
+export async function servePGlite(db: PGlite): Promise<EmbeddedPostgres> {
   const server = new PGLiteSocketServer({ db, port: 0, host: '127.0.0.1', maxConnections: MAX_CONNECTIONS });
   await server.start();
   const address = (server as unknown as { server?: { address(): { port: number } } }).server?.address();
@@ -38,4 +58,8 @@ export async function startEmbeddedPostgres(dataDir: string): Promise<EmbeddedPo
       await db.close();
     },
   };
+}
+
+export async function startEmbeddedPostgres(dataDir: string): Promise<EmbeddedPostgres> {
+  return servePGlite(await openPGlite(join(dataDir, 'pglite')));
 }

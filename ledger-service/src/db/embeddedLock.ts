@@ -78,6 +78,23 @@ function createExclusively(file: string, info: EmbeddedLockInfo): boolean {
 }
 
 /**
+ * Locks this process still holds. Released on every way out of the process that runs
+ * JavaScript — a normal end, process.exit() (a second Ctrl-C), an uncaught exception — so a
+ * lock is left behind only by a process that was killed outright (the next one takes it over).
+ */
+const held = new Set<() => void>();
+let exitHookInstalled = false;
+
+function releaseOnExit(release: () => void): void {
+  held.add(release);
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.on('exit', () => {
+    for (const r of [...held]) r();
+  });
+}
+
+/**
  * Takes `<dataDir>/embedded.lock` for this process, so no second process opens the embedded
  * database files while `npm start` has them open (two PGlite instances on one directory
  * corrupt it). A lock left by a process that is gone is taken over. Returns the release
@@ -89,12 +106,15 @@ export function lockEmbedded(dataDir: string): () => void {
   for (let attempt = 0; ; attempt++) {
     if (createExclusively(file, { pid: process.pid })) break;
     if (attempt > 0) {
-      throw new EmbeddedDatabaseBusy(`the embedded database in ${dataDir} was locked by another process starting at the same time; try again`);
+      throw new EmbeddedDatabaseBusy(
+        `the embedded database in ${dataDir} was locked by another process starting at the same time; try again`,
+      );
     }
     const holder = readEmbeddedLock(dataDir);
     if (holder && holder.pid !== process.pid && alive(holder.pid)) {
       throw new EmbeddedDatabaseBusy(
-        `the embedded database in ${dataDir} is in use by process ${holder.pid} (npm start or ledger serve); stop it first, or set DATABASE_URL`,
+        `the embedded database in ${dataDir} is in use by process ${holder.pid} (npm start or ledger serve); ` +
+          `stop it first, or set DATABASE_URL`,
       );
     }
     // stale (its process is gone) or unreadable: take it over with one more exclusive create
@@ -104,13 +124,16 @@ export function lockEmbedded(dataDir: string): () => void {
       /* someone else removed it first */
     }
   }
-  return () => {
+  const release = () => {
+    held.delete(release);
     try {
       if (readEmbeddedLock(dataDir)?.pid === process.pid) unlinkSync(file);
     } catch {
       /* already gone */
     }
   };
+  releaseOnExit(release);
+  return release;
 }
 
 /**

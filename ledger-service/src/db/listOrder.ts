@@ -19,7 +19,7 @@ export interface ListPage<T> {
   total: number;
 }
 
-/** A list that is never paged: all rows, total = their number. */
-export function wholeList<T>(rows: T[]): ListPage<T> {
-  return { rows, total: rows.length };
+/** The page of a list computed in memory (a few rows, e.g. the fiscal years): sliced as SQL's limit/offset would. */
+export function pageOf<T>(rows: readonly T[], page: { limit: number; offset: number }): ListPage<T> {
+  return { rows: rows.slice(page.offset, page.offset + page.limit), total: rows.length };
 }

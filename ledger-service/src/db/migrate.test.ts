@@ -26,9 +26,16 @@ t.test('three ledgers migrating one fresh database at once: the migrations run o
   });
 
   const applied = await Promise.all(dbs.map((db) => migrateLatest(db)));
-  t.same(applied.map((names) => names.length).sort((x, y) => x - y), [0, 0, all.length], 'one ledger applied every migration, the others none');
+  t.same(
+    applied.map((names) => names.length).sort((x, y) => x - y),
+    [0, 0, all.length],
+    'one ledger applied every migration, the others none',
+  );
   for (const db of dbs) t.ok(await db.schema.hasTable('companies'), 'the schema is there for each');
-  const { rows } = await dbs[0]!.raw(`select count(*)::int as n from pg_locks where locktype = 'advisory' and database = (select oid from pg_database where datname = current_database())`);
+  const { rows } = await dbs[0]!.raw(
+    `select count(*)::int as n from pg_locks where locktype = 'advisory' and database = (select oid from ` +
+      `pg_database where datname = current_database())`,
+  );
   t.equal(rows[0].n, 0, 'no advisory lock is left behind');
   t.same(await Promise.all(dbs.map((db) => migrateLatest(db))), [[], [], []], 'a later start finds nothing to do');
 });

@@ -9,6 +9,8 @@ export interface UserRow {
   password_hash: string;
   totp_secret_enc: string;
   active: boolean;
+  /** made by `ledger demo` (migration 017): `ledger totp` prints its codes */
+  demo: boolean;
 }
 
 export function normalizeEmail(email: string): string {
@@ -16,7 +18,14 @@ export function normalizeEmail(email: string): string {
 }
 
 export function totpFor(email: string, secretBase32: string): TOTP {
-  return new TOTP({ issuer: 'Ledger', label: email, algorithm: 'SHA1', digits: 6, period: 30, secret: Secret.fromBase32(secretBase32) });
+  return new TOTP({
+    issuer: 'Ledger',
+    label: email,
+    algorithm: 'SHA1',
+    digits: 6,
+    period: 30,
+    secret: Secret.fromBase32(secretBase32),
+  });
 }
 
 /** Creates a user with a scrypt password and a fresh TOTP secret; returns the secret once. */
@@ -25,7 +34,9 @@ export async function createUser(db: Db, key: Buffer, input: { email: string; na
   const secret = new Secret({ size: 20 }).base32;
   const [row] = await db('users')
     .insert({
-      email, name: input.name, password_hash: await hashPassword(input.password),
+      email,
+      name: input.name,
+      password_hash: await hashPassword(input.password),
       totp_secret_enc: encryptSecret(secret, key),
     })
     .returning(['id', 'email']);
@@ -33,7 +44,9 @@ export async function createUser(db: Db, key: Buffer, input: { email: string; na
 }
 
 export async function findUserByEmail(db: Db, email: string): Promise<UserRow | undefined> {
-  return db('users').where({ email: normalizeEmail(email) }).first();
+  return db('users')
+    .where({ email: normalizeEmail(email) })
+    .first();
 }
 
 /**
@@ -42,10 +55,19 @@ export async function findUserByEmail(db: Db, email: string): Promise<UserRow | 
  * one, and recording it is one conditional UPDATE, so two concurrent sign-ins with the same
  * code cannot both pass. A wrong password does not use up the code.
  */
-export async function verifyCredentials(db: Db, key: Buffer, email: string, password: string, code: string): Promise<UserRow | undefined> {
+export async function verifyCredentials(
+  db: Db,
+  key: Buffer,
+  email: string,
+  password: string,
+  code: string,
+): Promise<UserRow | undefined> {
   const user = await findUserByEmail(db, email);
-  const passwordOk = await verifyPassword(password, user?.password_hash ?? 'scrypt$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA');
-  if (!user || !user.active || !passwordOk) return undefined;
+  const passwordOk = await verifyPassword(
+    password,
+    user?.password_hash ?? 'scrypt$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
+  );
+  if (!user?.active || !passwordOk) return undefined;
   const step = acceptedTotpStep(totpFor(user.email, decryptSecret(user.totp_secret_enc, key)), code);
   if (step === undefined) return undefined;
   const claimed = await db('users')

@@ -26,7 +26,15 @@ export interface ChartTemplate {
   accounts: TemplateAccount[];
   taxes: TemplateTax[];
   /** default accounts the posting engine uses */
-  defaults: { ap: string; ar: string; rounding: string; retainedEarnings: string; bank: string; fxGainLoss: string; reminderFee: string };
+  defaults: {
+    ap: string;
+    ar: string;
+    rounding: string;
+    retainedEarnings: string;
+    bank: string;
+    fxGainLoss: string;
+    reminderFee: string;
+  };
 }
 
 const smallBusiness: ChartTemplate = {
@@ -69,16 +77,80 @@ const smallBusiness: ChartTemplate = {
     { accno: '6960', description: 'Rounding differences', category: 'E', link: [] },
   ],
   taxes: [
-    { accno: '1170', code: 'VAT-IN-STD', description: 'Input VAT 7.7%', rate: '0.077', validFrom: '2018-01-01', validTo: '2023-12-31' },
-    { accno: '1170', code: 'VAT-IN-STD', description: 'Input VAT 8.1%', rate: '0.081', validFrom: '2024-01-01', validTo: null },
-    { accno: '1171', code: 'VAT-IN-RED', description: 'Input VAT 2.5%', rate: '0.025', validFrom: '2018-01-01', validTo: '2023-12-31' },
-    { accno: '1171', code: 'VAT-IN-RED', description: 'Input VAT 2.6%', rate: '0.026', validFrom: '2024-01-01', validTo: null },
-    { accno: '2200', code: 'VAT-OUT-STD', description: 'Output VAT 7.7%', rate: '0.077', validFrom: '2018-01-01', validTo: '2023-12-31' },
-    { accno: '2200', code: 'VAT-OUT-STD', description: 'Output VAT 8.1%', rate: '0.081', validFrom: '2024-01-01', validTo: null },
-    { accno: '2201', code: 'VAT-OUT-RED', description: 'Output VAT 2.5%', rate: '0.025', validFrom: '2018-01-01', validTo: '2023-12-31' },
-    { accno: '2201', code: 'VAT-OUT-RED', description: 'Output VAT 2.6%', rate: '0.026', validFrom: '2024-01-01', validTo: null },
+    {
+      accno: '1170',
+      code: 'VAT-IN-STD',
+      description: 'Input VAT 7.7%',
+      rate: '0.077',
+      validFrom: '2018-01-01',
+      validTo: '2023-12-31',
+    },
+    {
+      accno: '1170',
+      code: 'VAT-IN-STD',
+      description: 'Input VAT 8.1%',
+      rate: '0.081',
+      validFrom: '2024-01-01',
+      validTo: null,
+    },
+    {
+      accno: '1171',
+      code: 'VAT-IN-RED',
+      description: 'Input VAT 2.5%',
+      rate: '0.025',
+      validFrom: '2018-01-01',
+      validTo: '2023-12-31',
+    },
+    {
+      accno: '1171',
+      code: 'VAT-IN-RED',
+      description: 'Input VAT 2.6%',
+      rate: '0.026',
+      validFrom: '2024-01-01',
+      validTo: null,
+    },
+    {
+      accno: '2200',
+      code: 'VAT-OUT-STD',
+      description: 'Output VAT 7.7%',
+      rate: '0.077',
+      validFrom: '2018-01-01',
+      validTo: '2023-12-31',
+    },
+    {
+      accno: '2200',
+      code: 'VAT-OUT-STD',
+      description: 'Output VAT 8.1%',
+      rate: '0.081',
+      validFrom: '2024-01-01',
+      validTo: null,
+    },
+    {
+      accno: '2201',
+      code: 'VAT-OUT-RED',
+      description: 'Output VAT 2.5%',
+      rate: '0.025',
+      validFrom: '2018-01-01',
+      validTo: '2023-12-31',
+    },
+    {
+      accno: '2201',
+      code: 'VAT-OUT-RED',
+      description: 'Output VAT 2.6%',
+      rate: '0.026',
+      validFrom: '2024-01-01',
+      validTo: null,
+    },
   ],
-  defaults: { ap: '2000', ar: '1100', rounding: '6960', retainedEarnings: '2970', bank: '1020', fxGainLoss: '6950', reminderFee: '3400' },
+  defaults: {
+    ap: '2000',
+    ar: '1100',
+    rounding: '6960',
+    retainedEarnings: '2970',
+    bank: '1020',
+    fxGainLoss: '6950',
+    reminderFee: '3400',
+  },
 };
 
 export const CHART_TEMPLATES: Record<string, ChartTemplate> = { [smallBusiness.name]: smallBusiness };

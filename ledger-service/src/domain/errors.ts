@@ -1,4 +1,4 @@
-import type { ErrorCode } from '@ledger/shared';
+import type { BatchProblem, ErrorCode } from '@ledger/shared';
 
 /**
  * A refusal found by domain code (rules, services, stores): it carries the API error code
@@ -12,6 +12,21 @@ export class DomainError extends Error {
     readonly field?: string,
   ) {
     super(message);
+  }
+}
+
+/**
+ * A batch refused as a whole (docs/batches.md): every problem found, each naming its document's
+ * index and the field inside it. All conflicts → 409 conflict; otherwise 400 invalid_request.
+ */
+export class BatchRefused extends DomainError {
+  constructor(readonly problems: readonly BatchProblem[]) {
+    const conflictsOnly = problems.every((p) => p.code === 'conflict');
+    const documents = new Set(problems.map((p) => p.index)).size;
+    super(
+      conflictsOnly ? 'conflict' : 'invalid_request',
+      `${documents} document${documents === 1 ? '' : 's'} of the batch refused; nothing was written (see errors).`,
+    );
   }
 }
 

@@ -10,6 +10,15 @@ export const DEFAULT_NUMBER_FORMATS: Record<string, string> = {
   gl_transaction: 'GL-{000000}',
 };
 
+/**
+ * The format a company numbers `kind` with: its own (`settings.number_formats`), else the
+ * default. The one place a format is chosen (sequences and the check of numbers given by hand).
+ */
+export function numberFormatOf(settings: { number_formats?: unknown }, kind: string): string {
+  const own = (settings.number_formats ?? {}) as Record<string, string>;
+  return own[kind] ?? DEFAULT_NUMBER_FORMATS[kind] ?? '{000000}';
+}
+
 export function formatNumber(format: string, value: number): string {
   const m = /\{(0+)\}/.exec(format);
   if (!m) return `${format}${value}`;

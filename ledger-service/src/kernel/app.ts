@@ -17,6 +17,7 @@ export function createApp(deps: AppDeps): Koa {
   const { db, config, log } = deps;
   const app = new Koa({ proxy: true });
   app.context.config = config; // handlers read limits (e.g. fileLimit) from ctx.config
+  Object.assign(app.context, { fileJobs: deps.fileJobs }); // routes that parse an upload: fileJobsOf(ctx)
   const verifier = new ServiceCredentialVerifier(config);
 
   const metrics = new LedgerMetrics(db);
@@ -60,6 +61,7 @@ function datasetFromPath(segment: string): string {
   } catch {
     throw new ApiError('invalid_request', 'The dataset in the path is not valid percent-encoding.');
   }
-  if (dataset.includes('\u0000')) throw new ApiError('invalid_request', 'The dataset in the path contains a NUL character.');
+  if (dataset.includes('\u0000'))
+    throw new ApiError('invalid_request', 'The dataset in the path contains a NUL character.');
   return dataset;
 }

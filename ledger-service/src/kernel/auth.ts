@@ -2,7 +2,16 @@ import type { Context, Next } from 'koa';
 import type { Db } from '../db/knex.ts';
 import { findApiKeyByToken, touchApiKey } from '../db/apiKeys.ts';
 import { findCompanyByDataset, findMembership, type Company, type MembershipRow } from '../db/companies.ts';
-import { CONNECTION_REFUSALS, isRole, mayConnectAssistants, type ConnectionRefusal, type Role } from '@ledger/shared';
+import {
+  APP_VIA_LABEL,
+  ASSISTANT_CONFIRMATION_HEADER,
+  ASSISTANT_CONFIRMATIONS,
+  CONNECTION_REFUSALS,
+  isRole,
+  mayConnectAssistants,
+  type AssistantConfirmation,
+  type ConnectionRefusal,
+} from '@ledger/shared';
 import { ApiError } from './errors.ts';
 import type { Actor } from '../domain/actor.ts';
 import type { ServiceCredentialVerifier } from './serviceCredential.ts';
@@ -12,12 +21,19 @@ export interface TenantState {
   actor: Actor;
 }
 
-
 /**
  * Set on every response to a request whose service credential passed all checks (also when
  * the route then refuses), so the gateway knows the ledger confirmed the connection.
  */
 export const CONNECTION_CHECKED_HEADER = 'X-Connection-Checked';
+
+/** The person's confirmation the gateway sends with an AI connection's write (recorded in its audit entry). */
+function confirmationOf(ctx: Context): { confirmation?: AssistantConfirmation } {
+  const value = ctx.get(ASSISTANT_CONFIRMATION_HEADER);
+  return (ASSISTANT_CONFIRMATIONS as readonly string[]).includes(value)
+    ? { confirmation: value as AssistantConfirmation }
+    : {};
+}
 
 /**
  * The connection preconditions, checked on every service-credential request: the person
@@ -31,10 +47,10 @@ export async function connectionRefusal(
   userId: number,
 ): Promise<ConnectionRefusal | undefined> {
   if (!company) return 'company_gone';
-  if (!membership || !membership.user_active) {
+  if (!membership?.user_active) {
     // only on this (rare) path: tell a deactivated account from a removed membership
     const user = Number.isSafeInteger(userId) ? await db('users').where({ id: userId }).first('active') : undefined;
-    return !user || !user.active ? 'user_deactivated' : 'membership_lost';
+    return !user?.active ? 'user_deactivated' : 'membership_lost';
   }
   if (!mayConnectAssistants(membership.role)) return 'role_lost';
   if (!company.ai_connections_enabled) return 'ai_connections_off';
@@ -42,7 +58,14 @@ export async function connectionRefusal(
 }
 
 function connectionNotAllowed(reason: ConnectionRefusal): ApiError {
-  return new ApiError('connection_not_allowed', `The AI connection may no longer act: ${CONNECTION_REFUSALS[reason]}`, undefined, undefined, {}, { reason });
+  return new ApiError(
+    'connection_not_allowed',
+    `The AI connection may no longer act: ${CONNECTION_REFUSALS[reason]}`,
+    undefined,
+    undefined,
+    {},
+    { reason },
+  );
 }
 
 /** API keys start with `ak_`; service credentials are JWTs. Only the prefix is looked at. */
@@ -52,7 +75,8 @@ const looksLikeApiKey = (token: string) => token.startsWith('ak_');
  * Authenticates /client/:dataset requests: an API key (X-API-Key) or the gateway's
  * service credential (Authorization: Bearer). 401 when the caller is unknown, 403 when
  * the caller has no access to this dataset. A valid service credential whose connection
- * may no longer live gets 403 `connection_not_allowed` with a `reason` (CONNECTION_REFUSALS). Unknown datasets also answer 403, so a key
+ * may no longer live gets 403 `connection_not_allowed` with a `reason` (CONNECTION_REFUSALS). Unknown datasets also
+ * answer 403, so a key
  * cannot probe which companies exist.
  */
 export function authenticate(db: Db, verifier: ServiceCredentialVerifier) {
@@ -65,7 +89,7 @@ export function authenticate(db: Db, verifier: ServiceCredentialVerifier) {
     let company: Company | undefined;
     if (apiKey) {
       const key = await findApiKeyByToken(db, apiKey);
-      if (!key || !key.user_active) throw new ApiError('unauthorized', 'The API key is not valid.');
+      if (!key?.user_active) throw new ApiError('unauthorized', 'The API key is not valid.');
       if (key.company.dataset !== dataset) {
         throw new ApiError('forbidden', `The API key has no access to dataset "${dataset}".`);
       }
@@ -91,6 +115,21 @@ export function authenticate(db: Db, verifier: ServiceCredentialVerifier) {
       const userId = Number(claims.sub);
       company = await findCompanyByDataset(db, dataset);
       const membership = company ? await findMembership(db, company.id, userId) : undefined;
+      if (claims.kind === 'app') {
+        // the person on the gateway's app pages: any active member acts with the role's own
+        // permissions; the AI-connection preconditions (owner/admin, switch on) do not apply
+        if (!company || !membership?.user_active) {
+          throw new ApiError('forbidden', `The person is not an active member of dataset "${dataset}".`);
+        }
+        actor = {
+          userId,
+          role: membership.role,
+          approvalLimit: membership.approval_limit,
+          via: { kind: 'app', id: null, label: APP_VIA_LABEL },
+        };
+        ctx.state.tenant = { company, actor } satisfies TenantState;
+        return next();
+      }
       const refusal = await connectionRefusal(db, company, membership, userId);
       if (refusal) throw connectionNotAllowed(refusal);
       ctx.set(CONNECTION_CHECKED_HEADER, 'allowed');
@@ -98,7 +137,13 @@ export function authenticate(db: Db, verifier: ServiceCredentialVerifier) {
         userId,
         role: membership!.role,
         approvalLimit: membership!.approval_limit,
-        via: { kind: 'ai_connection', id: claims.conn, label: claims.client_name, scopes: claims.scope.split(' ').filter(Boolean) },
+        via: {
+          kind: 'ai_connection',
+          id: claims.conn,
+          label: claims.client_name,
+          scopes: claims.scope.split(' ').filter(Boolean),
+          ...confirmationOf(ctx),
+        },
       };
     } else {
       throw new ApiError('unauthorized', 'Send an API key in the X-API-Key header.');

@@ -3,11 +3,14 @@ import { HttpMethodEnum, koaBody } from 'koa-body';
 import { CONTRACTS, type Contract } from '@ledger/shared';
 import type { LedgerConfig } from '../config.ts';
 import { ApiError } from './errors.ts';
+import { assertMultipartAccepted, discardUploads } from './multipart.ts';
 import { assertStorableJson } from './validate.ts';
 
 /** What a request body may be: JSON everywhere, multipart where files are uploaded. */
 export const ACCEPTED_TYPES = ['application/json', 'multipart/form-data'] as const;
-const UNSUPPORTED_TYPE = 'Send the body as application/json (or multipart/form-data for AR/AP transactions with files).';
+const UNSUPPORTED_TYPE =
+  'Send the body as application/json (or multipart/form-data where an endpoint takes files: AR/AP documents, ' +
+  'journal entries, the inbox).';
 
 /**
  * Media types some endpoints take as the body itself, a file (contract `textBody`, e.g. a
@@ -15,6 +18,18 @@ const UNSUPPORTED_TYPE = 'Send the body as application/json (or multipart/form-d
  * accepted only by the endpoints that name the type (assertBodyType, in the route).
  */
 const TEXT_TYPES = [...new Set(CONTRACTS.flatMap((c: Contract) => c.textBody ?? []))];
+
+/** The media type of a file sent as the body, per request (set by readBody; read through textBodyType). */
+const textBodyTypes = new WeakMap<Context, string>();
+
+/**
+ * The media type (without parameters) of a file sent as the request's body, one of the
+ * contracts' `textBody` types; undefined for JSON, multipart or no body. A route's handler
+ * gets it as `req.bodyType`.
+ */
+export function textBodyType(ctx: Context): string | undefined {
+  return textBodyTypes.get(ctx);
+}
 
 /** Methods whose body is read; a body on GET/DELETE is ignored, as before. */
 const PARSED_METHODS = new Set(['POST', 'PUT', 'PATCH']);
@@ -24,7 +39,8 @@ const PARSED_METHODS = new Set(['POST', 'PUT', 'PATCH']);
  * never makes the ledger buffer or parse a body. Every failure while reading a body is
  * the client's: malformed JSON, a body falsely labelled gzip/deflate/br, a broken
  * multipart part all answer 4xx (only file-system errors of the temporary upload files
- * stay server errors).
+ * stay server errors). The temporary files of a multipart body are removed when the request
+ * ends, answered or refused (the route reads them first, kernel/multipart.ts).
  */
 export function readBody(config: LedgerConfig): Middleware {
   const parse = koaBody({
@@ -61,22 +77,33 @@ export function readBody(config: LedgerConfig): Middleware {
       const textType = ctx.request.is(...TEXT_TYPES);
       if (typeof textType === 'string') {
         ctx.request.body = await readText(ctx, config.fileLimit);
-        ctx.state.textBodyType = textType;
+        textBodyTypes.set(ctx, textType);
         return next();
       }
     }
     const type = ctx.request.is(...ACCEPTED_TYPES);
     if (type === null) return next();
-    if (type === false) throw new ApiError('unsupported_media_type', `Unsupported Content-Type "${ctx.get('Content-Type')}". ${UNSUPPORTED_TYPE}`);
+    if (type === false)
+      throw new ApiError(
+        'unsupported_media_type',
+        `Unsupported Content-Type "${ctx.get('Content-Type')}". ${UNSUPPORTED_TYPE}`,
+      );
     const encoding = ctx.get('Content-Encoding').trim().toLowerCase();
     if (type === 'multipart/form-data' && encoding !== '' && encoding !== 'identity') {
-      throw new ApiError('unsupported_media_type', 'Content-Encoding is supported for application/json bodies only; send multipart bodies uncompressed.');
+      throw new ApiError(
+        'unsupported_media_type',
+        'Content-Encoding is supported for application/json bodies only; send multipart bodies uncompressed.',
+      );
     }
-    await parse(ctx, async () => {
-      // a multipart body's JSON part is checked when it is validated (validateBody)
-      if (type === 'application/json') assertStorableJson(ctx.request.body);
-      await next();
-    });
+    try {
+      await parse(ctx, async () => {
+        // a multipart body's JSON part is checked when it is validated (validateBody)
+        if (type === 'application/json') assertStorableJson(ctx.request.body);
+        await next();
+      });
+    } finally {
+      await discardUploads(ctx);
+    }
   };
 }
 
@@ -87,7 +114,10 @@ export function readBody(config: LedgerConfig): Middleware {
 async function readText(ctx: Context, limit: number): Promise<string> {
   const encoding = ctx.get('Content-Encoding').trim().toLowerCase();
   if (encoding !== '' && encoding !== 'identity') {
-    throw new ApiError('unsupported_media_type', 'Content-Encoding is supported for application/json bodies only; send files uncompressed.');
+    throw new ApiError(
+      'unsupported_media_type',
+      'Content-Encoding is supported for application/json bodies only; send files uncompressed.',
+    );
   }
   const tooLarge = () => new ApiError('payload_too_large', `The file is larger than allowed (${limit} bytes).`);
   if ((ctx.request.length ?? 0) > limit) throw tooLarge();
@@ -119,17 +149,26 @@ async function readText(ctx: Context, limit: number): Promise<string> {
 
 /**
  * 415 unless the body's type is one the endpoint takes: a file body (text type) only where
- * the contract names it in `textBody`, and JSON / multipart not where it takes a file.
+ * the contract names it in `textBody`, multipart only where it declares `multipart`, and
+ * JSON / multipart not where it takes a file.
  */
 export function assertBodyType(ctx: Context, contract: Contract): void {
-  const textType = ctx.state.textBodyType as string | undefined;
+  const textType = textBodyType(ctx);
   const takes = contract.textBody;
   if (textType !== undefined && !takes?.includes(textType)) {
-    throw new ApiError('unsupported_media_type', `Unsupported Content-Type "${ctx.get('Content-Type')}". ${takes ? `Send the file as ${takes.join(' or ')}.` : UNSUPPORTED_TYPE}`);
+    throw new ApiError(
+      'unsupported_media_type',
+      `Unsupported Content-Type "${ctx.get('Content-Type')}". ` +
+        `${takes ? `Send the file as ${takes.join(' or ')}.` : UNSUPPORTED_TYPE}`,
+    );
   }
   if (takes && textType === undefined) {
-    throw new ApiError('unsupported_media_type', `Unsupported Content-Type "${ctx.get('Content-Type')}". Send the file as ${takes.join(' or ')}.`);
+    throw new ApiError(
+      'unsupported_media_type',
+      `Unsupported Content-Type "${ctx.get('Content-Type')}". Send the file as ${takes.join(' or ')}.`,
+    );
   }
+  assertMultipartAccepted(ctx, contract);
 }
 
 /** formidable sets this on every part; its type declarations omit it. */
@@ -160,7 +199,11 @@ export function bodyError(raw: unknown): unknown {
   }
   if (status === 415) {
     // raw-body: unknown charset; inflation: unknown Content-Encoding
-    return new ApiError('unsupported_media_type', `${err.message ?? 'Unsupported body encoding'}. Supported: Content-Encoding gzip, deflate or br on JSON bodies, charset utf-8.`);
+    return new ApiError(
+      'unsupported_media_type',
+      `${err.message ?? 'Unsupported body encoding'}. Supported: Content-Encoding gzip, deflate or br on JSON ` +
+        `bodies, charset utf-8.`,
+    );
   }
   if (err.type === 'entity.parse.failed' || raw instanceof SyntaxError) {
     return new ApiError('invalid_request', 'The request body is not valid JSON.');
@@ -170,5 +213,8 @@ export function bodyError(raw: unknown): unknown {
     return new ApiError('invalid_request', `The multipart body is malformed: ${err.message ?? 'unreadable part'}.`);
   }
   // e.g. zlib: a body labelled gzip/deflate/br that is not
-  return new ApiError('invalid_request', 'The request body could not be read: it does not match its Content-Encoding or Content-Length.');
+  return new ApiError(
+    'invalid_request',
+    'The request body could not be read: it does not match its Content-Encoding or Content-Length.',
+  );
 }

@@ -13,7 +13,10 @@ export function etagOf(body: unknown): string {
 export function noneMatchHits(header: string, etag: string): boolean {
   if (!header) return false;
   if (header.trim() === '*') return true;
-  return header.split(',').map((t) => t.trim().replace(/^W\//, '')).includes(etag);
+  return header
+    .split(',')
+    .map((t) => t.trim().replace(/^W\//, ''))
+    .includes(etag);
 }
 
 /**

@@ -1,6 +1,8 @@
+import type { Context } from 'koa';
 import type { Db } from '../db/knex.ts';
 import type { LedgerConfig } from '../config.ts';
 import type { Logger } from '../logger.ts';
+import type { FileJobs } from '../untrusted/index.ts';
 
 /**
  * What the app and the routers it mounts are built from. In its own file so that the
@@ -12,4 +14,11 @@ export interface AppDeps {
   log: Logger;
   /** key encrypting TOTP secrets (internal sign-in check) */
   encryptionKey: Buffer;
+  /** the parsing threads of untrusted files (statements, inbox documents) */
+  fileJobs: FileJobs;
+}
+
+/** The process's parsing threads, for a route that reads an uploaded file (set on the app context by createApp). */
+export function fileJobsOf(ctx: Context): FileJobs {
+  return (ctx as Context & { fileJobs: FileJobs }).fileJobs;
 }

@@ -1,9 +1,9 @@
 import type { Context, Next } from 'koa';
-import { ERROR_STATUS, type ErrorBody, type ErrorCode } from '@ledger/shared';
+import { ERROR_STATUS, type BatchProblem, type ErrorBody, type ErrorCode } from '@ledger/shared';
 import type { Logger } from '../logger.ts';
-import { DomainError } from '../domain/errors.ts';
+import { BatchRefused, DomainError } from '../domain/errors.ts';
 
-/** An error meant for the caller: becomes the DESIGN.md §5 error body with its status. */
+/** An error meant for the caller: becomes the error body of docs/rest-api.md "Errors" with its status. */
 export class ApiError extends Error {
   constructor(
     readonly code: ErrorCode,
@@ -16,19 +16,42 @@ export class ApiError extends Error {
   ) {
     super(message);
   }
+
+  /** a refused batch's problems, answered as `error.errors` */
+  problems?: readonly BatchProblem[];
 }
 
-export function errorBody(code: string, message: string, field?: string, details: Readonly<Record<string, string>> = {}): ErrorBody {
+export function errorBody(
+  code: string,
+  message: string,
+  field?: string,
+  details: Readonly<Record<string, string>> = {},
+): ErrorBody {
   return { error: { ...(field ? { code, message, field } : { code, message }), ...details } };
 }
 
+/**
+ * The challenge of a 401 (RFC 9110 §11.6.1 wants one on every 401): the API's scheme is a key
+ * in a header of its own, which no registered scheme describes, so it is named as such. An
+ * ApiError that brings its own WWW-Authenticate (the internal API's Bearer) keeps it.
+ */
+export const API_KEY_CHALLENGE = 'ApiKey header="X-API-Key"';
+
 /** A refusal of domain code (rules, services, stores): its code decides the status. */
 function fromDomainError(err: unknown): ApiError | undefined {
-  return err instanceof DomainError ? new ApiError(err.code, err.message, err.field) : undefined;
+  if (!(err instanceof DomainError)) return undefined;
+  const api = new ApiError(err.code, err.message, err.field);
+  if (err instanceof BatchRefused) api.problems = err.problems;
+  return api;
 }
 
 /** Maps what koa-body / raw-body throw for bad bodies to API errors. */
-function fromHttpError(err: { status?: number; httpCode?: number; type?: string; message?: string }): ApiError | undefined {
+function fromHttpError(err: {
+  status?: number;
+  httpCode?: number;
+  type?: string;
+  message?: string;
+}): ApiError | undefined {
   // formidable (multipart) errors carry httpCode instead of status, e.g. 413 for a file over maxFileSize
   const status = err.status ?? err.httpCode;
   if (status === 413 || err.type === 'entity.too.large') {
@@ -50,7 +73,16 @@ function unavailable(message: string, retryAfter = UNAVAILABLE_RETRY_AFTER_SECON
 }
 
 /** Socket-level failures reaching Postgres (node's errno codes). */
-const CONNECTION_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE']);
+const CONNECTION_ERRNOS = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EPIPE',
+]);
 
 interface DbError {
   code?: string;
@@ -58,6 +90,13 @@ interface DbError {
   message?: string;
   constraint?: string;
 }
+
+/** What pg and knex say when the connection to Postgres failed or could not be made. */
+const CONNECTION_FAILURE_MESSAGE = new RegExp(
+  '^Connection terminated|Client has encountered a connection error|Connection ended unexpectedly|' +
+    'timeout exceeded when trying to connect',
+  'i',
+);
 
 /**
  * The database cannot be reached or cannot take the request right now: a refused or cut
@@ -69,7 +108,7 @@ function isConnectionFailure(err: DbError): boolean {
   if (err.code !== undefined && CONNECTION_ERRNOS.has(err.code)) return true;
   if (err.name === 'KnexTimeoutError') return true;
   const message = err.message ?? '';
-  return /^Connection terminated|Client has encountered a connection error|Connection ended unexpectedly|timeout exceeded when trying to connect/i.test(message);
+  return CONNECTION_FAILURE_MESSAGE.test(message);
 }
 
 /**
@@ -85,7 +124,10 @@ function fromDbError(err: DbError): ApiError | undefined {
   if (typeof code !== 'string' || !/^[0-9A-Z]{5}$/.test(code)) return undefined;
   switch (code) {
     case '23505':
-      return new ApiError('conflict', `A record with the same unique value already exists${err.constraint ? ` (${err.constraint})` : ''}.`);
+      return new ApiError(
+        'conflict',
+        `A record with the same unique value already exists${err.constraint ? ` (${err.constraint})` : ''}.`,
+      );
     case '23503':
       return new ApiError('conflict', 'The record is referenced by other records or refers to a missing one.');
     case '23502':
@@ -126,7 +168,9 @@ function fromDbError(err: DbError): ApiError | undefined {
 function methodNotAllowed(ctx: Context): ApiError {
   const allow = ctx.response.get('Allow');
   if (!allow) return new ApiError('not_found', `No route for ${ctx.method} ${ctx.path}.`);
-  return new ApiError('method_not_allowed', `${ctx.method} is not allowed here; allowed: ${allow}.`, undefined, 405, { Allow: allow });
+  return new ApiError('method_not_allowed', `${ctx.method} is not allowed here; allowed: ${allow}.`, undefined, 405, {
+    Allow: allow,
+  });
 }
 
 /** The API error a thrown error stands for; undefined for our own faults (a 500). */
@@ -138,7 +182,9 @@ export function toApiError(raw: unknown): ApiError | undefined {
 
 /** The error body of an API error, as the caller receives it. */
 export function apiErrorBody(api: ApiError): ErrorBody {
-  return errorBody(api.code, api.message, api.field, api.details);
+  const body = errorBody(api.code, api.message, api.field, api.details);
+  if (api.problems) body.error.errors = [...api.problems];
+  return body;
 }
 
 /** The one place where errors become HTTP responses. */
@@ -155,13 +201,15 @@ export function errorMiddleware(log: Logger) {
       const api = toApiError(raw);
       if (api) {
         // a 503 is ours to watch (database unreachable), though not a bug
-        if (api.status >= 500) (ctx.state.log as Logger | undefined ?? log).warn({ code: api.code, cause: err.message }, api.message);
+        if (api.status >= 500)
+          ((ctx.state.log as Logger | undefined) ?? log).warn({ code: api.code, cause: err.message }, api.message);
         ctx.status = api.status;
+        if (api.status === 401) ctx.set('WWW-Authenticate', API_KEY_CHALLENGE);
         for (const [k, v] of Object.entries(api.headers)) ctx.set(k, v);
         ctx.body = apiErrorBody(api);
         return;
       }
-      (ctx.state.log as Logger | undefined ?? log).error({ err }, 'unhandled error');
+      ((ctx.state.log as Logger | undefined) ?? log).error({ err }, 'unhandled error');
       ctx.status = 500;
       ctx.body = errorBody('internal_error', 'An internal error occurred.');
     }

@@ -59,7 +59,10 @@ t.test('health and readiness', async (t) => {
 
   // a ledger whose database is unreachable is alive but not ready
   const db = createDb('postgres://postgres@127.0.0.1:1/none');
-  const down = await startLedger({ config: testConfig(), database: { db, url: 'unreachable', close: () => db.destroy() } });
+  const down = await startLedger({
+    config: testConfig(),
+    database: { db, url: 'unreachable', close: () => db.destroy() },
+  });
   t.teardown(async () => {
     await down.close();
     await db.destroy();
@@ -76,14 +79,22 @@ t.test('graceful shutdown: an in-flight request completes after close()', async 
   const body = JSON.stringify({ name: 'Created during shutdown' });
 
   const response = new Promise<{ status: number; text: string }>((resolve, reject) => {
-    const req = request(`${ledger.url}/client/${a.dataset}/arap/vendor`, {
-      method: 'POST',
-      headers: { 'X-API-Key': a.apiKey, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) },
-    }, (res) => {
-      let text = '';
-      res.on('data', (c) => (text += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-    });
+    const req = request(
+      `${ledger.url}/client/${a.dataset}/arap/vendor`,
+      {
+        method: 'POST',
+        headers: {
+          'X-API-Key': a.apiKey,
+          'Content-Type': 'application/json',
+          'Content-Length': Buffer.byteLength(body),
+        },
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (c) => (text += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      },
+    );
     req.on('error', reject);
     // half of the body now, the rest after shutdown has begun
     req.write(body.slice(0, 10));
@@ -101,3 +112,36 @@ t.test('graceful shutdown: an in-flight request completes after close()', async 
   t.ok(closed);
   await t.rejects(fetch(`${ledger.url}/healthz`), 'new connections are refused after close');
 });
+
+t.test(
+  'encoded dot segments, sent byte for byte, answer the JSON error body and never reach another route',
+  async (t) => {
+    const ledger = await startTestLedger(t);
+    const a = await createTestCompany(ledger);
+    const b = await createTestCompany(ledger);
+    const { rawExchange, parseRaw } = await import('../../test/rawHttp.ts');
+    // each path would name another route (or company) if %2e%2e were taken for ".." and resolved
+    const paths = [
+      `/client/${a.dataset}/arap/vendor/%2e%2e/%2e%2e/system/api_keys`,
+      `/client/${a.dataset}/arap/%2E%2E/system/api_keys`,
+      `/client/${a.dataset}/arap/vendor/%2e%2e%2f%2e%2e%2fsystem%2fapi_keys`,
+      `/client/${a.dataset}/%2e%2e/${b.dataset}/arap/vendor`,
+      `/client/${a.dataset}/arap/..%2f..%2fsystem/api_keys`,
+      `/client/${a.dataset}/arap/.%2e/system/api_keys`,
+      `/client/%2e%2e/internal/companies/${a.dataset}`,
+      `/client/${a.dataset}/arap/vendor/%2e%2e%5c%2e%2e%5csystem/api_keys`,
+    ];
+    for (const path of paths) {
+      const raw = await rawExchange(
+        ledger.url,
+        `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nX-API-Key: ${a.apiKey}\r\nConnection: close\r\n\r\n`,
+      );
+      const res = parseRaw(raw);
+      t.ok(res.status >= 400 && res.status < 500, `${path}: ${res.status}`);
+      t.match(res.headers['content-type'], /^application\/json/, `${path}: JSON`);
+      const body = JSON.parse(res.body) as { error: { code: string; message: string } };
+      t.type(body.error.code, 'string', `${path}: the error body`);
+      t.notMatch(res.body, /"prefix"|"label"|"vendornumber"/, `${path}: no other route's answer`);
+    }
+  },
+);

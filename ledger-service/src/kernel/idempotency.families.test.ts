@@ -45,7 +45,10 @@ const tableCounter = (db: Parameters<typeof withTenant>[0], companyId: number, t
 
 /** Jobs of one pg-boss queue (the queue tables are outside the tenant schema; a test queue is the test's own). */
 const jobCounter = (db: Parameters<typeof withTenant>[0], queue: string) => async () =>
-  Number(((await db.raw('select count(*)::int as n from pgboss.job where name = ?', [queue])) as { rows: { n: number }[] }).rows[0]!.n);
+  Number(
+    ((await db.raw('select count(*)::int as n from pgboss.job where name = ?', [queue])) as { rows: { n: number }[] })
+      .rows[0]!.n,
+  );
 
 /**
  * Sends `same` twice with one key and then `other` with that key: the first writes `deltas`,
@@ -105,9 +108,12 @@ t.test('payments, journal entries (create, update, reverse) and fiscal year clos
 
   const invoice = await s.postInvoice(100); // 108.10
   const payment = await replays(t, 'payment', {
-    ...jsonFamily(s.api, '/arap/payment/customer',
+    ...jsonFamily(
+      s.api,
+      '/arap/payment/customer',
       { document_id: invoice.id, amount: 50, account: '1020', date: '2024-03-20', memo: 'first half' },
-      { document_id: invoice.id, amount: 50.05, account: '1020', date: '2024-03-20', memo: 'first half' }),
+      { document_id: invoice.id, amount: 50.05, account: '1020', date: '2024-03-20', memo: 'first half' },
+    ),
     status: 201,
     counters: { arap_payments: count('arap_payments'), ledger_entries: count('ledger_entries') },
     deltas: { arap_payments: 1, ledger_entries: 2 },
@@ -115,41 +121,80 @@ t.test('payments, journal entries (create, update, reverse) and fiscal year clos
   t.equal((await s.api('GET', `/arap/invoice/customer/${invoice.id}`)).body.open, 58.1, 'paid once: 108.10 − 50');
   t.type(payment.body.id, 'number');
 
-  const gl = { gl_transactions: count('gl_transactions'), gl_lines: count('gl_lines'), ledger_entries: count('ledger_entries') };
+  const gl = {
+    gl_transactions: count('gl_transactions'),
+    gl_lines: count('gl_lines'),
+    ledger_entries: count('ledger_entries'),
+  };
   const rent = (extra: Record<string, unknown> = {}) => ({
-    transdate: '2024-03-15', description: 'March rent',
-    lines: [{ account: '6000', debit: 1500 }, { account: '1020', credit: 1500 }], ...extra,
+    transdate: '2024-03-15',
+    description: 'March rent',
+    lines: [
+      { account: '6000', debit: 1500 },
+      { account: '1020', credit: 1500 },
+    ],
+    ...extra,
   });
   const draft = await replays(t, 'journal entry', {
     ...jsonFamily(s.api, '/gl/transactions', rent(), rent({ description: 'April rent' })),
-    status: 201, counters: gl, deltas: { gl_transactions: 1, gl_lines: 2, ledger_entries: 0 },
+    status: 201,
+    counters: gl,
+    deltas: { gl_transactions: 1, gl_lines: 2, ledger_entries: 0 },
   });
   const id = draft.body.id as number;
   await replays(t, 'journal entry update (posting it)', {
-    ...jsonFamily(s.api, `/gl/transactions/${id}`, rent({ pending: '0' }), rent({ pending: '0', transdate: '2024-03-16' })),
-    status: 200, counters: gl, deltas: { gl_transactions: 0, ledger_entries: 2 },
+    ...jsonFamily(
+      s.api,
+      `/gl/transactions/${id}`,
+      rent({ pending: '0' }),
+      rent({ pending: '0', transdate: '2024-03-16' }),
+    ),
+    status: 200,
+    counters: gl,
+    deltas: { gl_transactions: 0, ledger_entries: 2 },
   });
-  t.equal((await s.api('POST', `/gl/transactions/${id}`, rent({ pending: '0' }))).status, 409,
-    'without a key the same update is refused (posted entries do not change): the replay above was no second run');
+  t.equal(
+    (await s.api('POST', `/gl/transactions/${id}`, rent({ pending: '0' }))).status,
+    409,
+    'without a key the same update is refused (posted entries do not change): the replay above was no second run',
+  );
   const reversal = await replays(t, 'journal entry reverse', {
     ...jsonFamily(s.api, `/gl/transactions/${id}/reverse`, { date: '2024-03-31' }, { date: '2024-03-30' }),
-    status: 201, counters: gl, deltas: { gl_transactions: 1, gl_lines: 2, ledger_entries: 2 },
+    status: 201,
+    counters: gl,
+    deltas: { gl_transactions: 1, gl_lines: 2, ledger_entries: 2 },
   });
   t.not(reversal.body.id, id);
 
   // 2023 has a result to close: revenue 1000 against the bank
-  const revenue = await s.api('POST', '/gl/transactions', { transdate: '2023-06-30', pending: '0', lines: [{ account: '1020', debit: 1000 }, { account: '3400', credit: 1000 }] });
+  const revenue = await s.api('POST', '/gl/transactions', {
+    transdate: '2023-06-30',
+    pending: '0',
+    lines: [
+      { account: '1020', debit: 1000 },
+      { account: '3400', credit: 1000 },
+    ],
+  });
   t.equal(revenue.status, 201, JSON.stringify(revenue.body));
   const closed = await replays(t, 'fiscal year close', {
     same: (key) => s.api('POST', '/system/fiscal_years/2023/close', undefined, { [KEY]: key }),
     // no body of its own: any body makes another request
     other: (key) => s.api('POST', '/system/fiscal_years/2023/close', { note: 'again' }, { [KEY]: key }),
-    status: 200, counters: gl, deltas: { gl_transactions: 1, ledger_entries: '+' },
+    status: 200,
+    counters: gl,
+    deltas: { gl_transactions: 1, ledger_entries: '+' },
   });
   t.match(closed.body, { year: 2023, closed: true });
-  t.equal((await s.api('POST', '/system/fiscal_years/2023/close')).status, 409, 'a second close without a key: already closed');
+  t.equal(
+    (await s.api('POST', '/system/fiscal_years/2023/close')).status,
+    409,
+    'a second close without a key: already closed',
+  );
   const closings = await withTenant(s.ledger.db, s.co.company.id, async (tx) =>
-    Number(((await tx('gl_transactions').where({ reference: 'CLOSE-2023' }).count({ n: '*' }).first()) as { n: string }).n));
+    Number(
+      ((await tx('gl_transactions').where({ reference: 'CLOSE-2023' }).count({ n: '*' }).first()) as { n: string }).n,
+    ),
+  );
   t.equal(closings, 1, 'one closing entry');
 });
 
@@ -157,11 +202,15 @@ t.test('bank: statement import (camt XML and CSV bodies), booking by hand, payme
   const s = await bankSetup(t);
   const count = (table: string) => tableCounter(s.ledger.db, s.co.company.id, table);
   const bank = {
-    bank_transactions: count('bank_transactions'), arap_payments: count('arap_payments'),
-    ledger_entries: count('ledger_entries'), gl_transactions: count('gl_transactions'),
+    bank_transactions: count('bank_transactions'),
+    arap_payments: count('arap_payments'),
+    ledger_entries: count('ledger_entries'),
+    gl_transactions: count('gl_transactions'),
   };
-  const importWith = (body: string, type: string, query = '') => (key: string) =>
-    s.api('POST', `/bank/transactions/import${query}`, body, { 'Content-Type': type, [KEY]: key });
+  const importWith =
+    (body: string, type: string, query = '') =>
+    (key: string) =>
+      s.api('POST', `/bank/transactions/import${query}`, body, { 'Content-Type': type, [KEY]: key });
 
   // camt.054: three credits, one of them pays the invoice by its QR reference (a payment is booked)
   const invoice = await s.postInvoice(100);
@@ -169,11 +218,21 @@ t.test('bank: statement import (camt XML and CSV bodies), booking by hand, payme
   const imported = await replays(t, 'camt import', {
     same: importWith(notification, 'application/xml'),
     other: importWith(bankFixture('camt.053.001.08.xml'), 'application/xml'),
-    status: 200, counters: bank, deltas: { bank_transactions: 3, arap_payments: 1, ledger_entries: 2, gl_transactions: 0 },
+    status: 200,
+    counters: bank,
+    deltas: { bank_transactions: 3, arap_payments: 1, ledger_entries: 2, gl_transactions: 0 },
   });
-  t.match(imported.body, { imported: 3, duplicates: 0, matched: 1 }, 'the replay is the first answer, not "3 duplicates"');
+  t.match(
+    imported.body,
+    { imported: 3, duplicates: 0, matched: 1 },
+    'the replay is the first answer, not "3 duplicates"',
+  );
   const plain = await s.api('POST', '/bank/transactions/import', notification, { 'Content-Type': 'application/xml' });
-  t.match(plain.body, { imported: 0, duplicates: 3 }, 'the same file without a key runs, and finds the three entries already there');
+  t.match(
+    plain.body,
+    { imported: 0, duplicates: 3 },
+    'the same file without a key runs, and finds the three entries already there',
+  );
 
   // CSV: the account is in the query, which is part of the request; so is the body's media type
   const csv = bankFixture('transactions.csv');
@@ -182,40 +241,71 @@ t.test('bank: statement import (camt XML and CSV bodies), booking by hand, payme
   const csvFirst = await replays(t, 'CSV import', {
     same: importWith(csv, 'text/csv', account),
     other: importWith(csv.replace('540.00', '541.00'), 'text/csv', account),
-    status: 200, counters: bank, deltas: { bank_transactions: 4, arap_payments: 0, ledger_entries: 0 },
+    status: 200,
+    counters: bank,
+    deltas: { bank_transactions: 4, arap_payments: 0, ledger_entries: 0 },
   });
   t.match(csvFirst.body, { imported: 4 });
   t.equal((await importWith(csv, 'text/csv', account)(csvKey)).status, 200, 'a key of its own');
   const otherQuery = await importWith(csv, 'text/csv', `?account=${s.bankAccountId + 1000}`)(csvKey);
   t.equal(otherQuery.status, 409, 'same key and file, another query → another request');
   const otherType = await importWith(csv, 'application/xml', account)(csvKey);
-  t.equal(otherType.status, 409, 'same key and text, another media type → another request (the file would be read otherwise)');
-  t.equal((await importWith(csv, 'text/csv; charset=utf-8', account)(csvKey)).headers.get('idempotent-replayed'), 'true',
-    'a charset parameter that reads the text the same is the same request');
+  t.equal(
+    otherType.status,
+    409,
+    'same key and text, another media type → another request (the file would be read otherwise)',
+  );
+  t.equal(
+    (await importWith(csv, 'text/csv; charset=utf-8', account)(csvKey)).headers.get('idempotent-replayed'),
+    'true',
+    'a charset parameter that reads the text the same is the same request',
+  );
 
   // booking an unmatched transaction by hand: a journal entry bank against the account
-  const unmatched = (await s.api('GET', '/bank/transactions?status=unmatched')).body as { id: number; amount: number }[];
+  const unmatched = (await s.api('GET', '/bank/transactions?status=unmatched')).body as {
+    id: number;
+    amount: number;
+  }[];
   const credit = unmatched.find((b) => b.amount > 0)!;
   const booked = await replays(t, 'bank booking', {
-    ...jsonFamily(s.api, `/bank/transactions/${credit.id}/book`, { account: '3400', description: 'Cash sale' }, { account: '3000', description: 'Cash sale' }),
-    status: 200, counters: bank, deltas: { gl_transactions: 1, ledger_entries: 2, bank_transactions: 0 },
+    ...jsonFamily(
+      s.api,
+      `/bank/transactions/${credit.id}/book`,
+      { account: '3400', description: 'Cash sale' },
+      { account: '3000', description: 'Cash sale' },
+    ),
+    status: 200,
+    counters: bank,
+    deltas: { gl_transactions: 1, ledger_entries: 2, bank_transactions: 0 },
   });
   t.match(booked.body, { id: credit.id, status: 'booked' });
-  t.equal((await s.api('POST', `/bank/transactions/${credit.id}/book`, { account: '3400', description: 'Cash sale' })).status, 409,
-    'without a key: already booked');
+  t.equal(
+    (await s.api('POST', `/bank/transactions/${credit.id}/book`, { account: '3400', description: 'Cash sale' })).status,
+    409,
+    'without a key: already booked',
+  );
 
   // a payment file of the open bill flagged for it
   const bill = await s.postBill(500);
   const files = { payment_files: count('payment_files'), payment_file_items: count('payment_file_items') };
   const file = await replays(t, 'payment file', {
-    ...jsonFamily(s.api, '/bank/payment_files',
+    ...jsonFamily(
+      s.api,
+      '/bank/payment_files',
       { bank_account_id: s.bankAccountId, execution_date: '2024-04-02' },
-      { bank_account_id: s.bankAccountId, execution_date: '2024-04-03' }),
-    status: 201, counters: files, deltas: { payment_files: 1, payment_file_items: 1 },
+      { bank_account_id: s.bankAccountId, execution_date: '2024-04-03' },
+    ),
+    status: 201,
+    counters: files,
+    deltas: { payment_files: 1, payment_file_items: 1 },
   });
   t.match(file.body, { count: 1, total: 500 });
   const listed = (await s.api('GET', '/bank/payment_files')).body as { id: number }[];
-  t.same(listed.map((f) => f.id), [file.body.id], 'one file holds the bill');
+  t.same(
+    listed.map((f) => f.id),
+    [file.body.id],
+    'one file holds the bill',
+  );
   t.type(bill.id, 'number');
 });
 
@@ -237,32 +327,54 @@ async function inboxScenario(t: Test) {
 t.test('inbox: JSON and multipart upload (no second entry, document or extraction job), booking', async (t) => {
   const s = await inboxScenario(t);
   const count = (table: string) => tableCounter(s.ledger.db, s.co.company.id, table);
-  const inbox = { inbox_entries: count('inbox_entries'), documents: count('documents'), jobs: jobCounter(s.ledger.db, s.queue) };
+  const inbox = {
+    inbox_entries: count('inbox_entries'),
+    documents: count('documents'),
+    jobs: jobCounter(s.ledger.db, s.queue),
+  };
 
   const pdf = inboxFixture(VECTOR.file);
   const dataUri = (b: Buffer) => `data:application/pdf;base64,${b.toString('base64')}`;
   const uploaded = await replays(t, 'inbox upload (JSON)', {
-    ...jsonFamily(s.api, '/documents/inbox', { name: 'muster.pdf', data: dataUri(pdf) }, { name: 'muster-2.pdf', data: dataUri(pdf) }),
-    status: 201, counters: inbox, deltas: { inbox_entries: 1, documents: 1, jobs: 1 },
+    ...jsonFamily(
+      s.api,
+      '/documents/inbox',
+      { name: 'muster.pdf', data: dataUri(pdf) },
+      { name: 'muster-2.pdf', data: dataUri(pdf) },
+    ),
+    status: 201,
+    counters: inbox,
+    deltas: { inbox_entries: 1, documents: 1, jobs: 1 },
   });
   t.equal(uploaded.body.status, 'new');
 
   // multipart: every retry is a new FormData, so a new boundary
   const url = `${s.ledger.url}/client/${s.co.dataset}/documents/inbox`;
-  const multipart = (bytes: Buffer, name: string) => async (key: string): Promise<ApiResponse> => {
-    const form = new FormData();
-    form.append('file', new Blob([new Uint8Array(bytes)], { type: 'application/pdf' }), name);
-    const res = await fetch(url, { method: 'POST', headers: { 'X-API-Key': s.co.apiKey, [KEY]: key }, body: form });
-    const body: unknown = await res.json();
-    assertAnswerMatchesContract({ method: 'POST', url: res.url, status: res.status, contentType: res.headers.get('content-type'), body });
-    return { status: res.status, body, headers: res.headers };
-  };
+  const multipart =
+    (bytes: Buffer, name: string) =>
+    async (key: string): Promise<ApiResponse> => {
+      const form = new FormData();
+      form.append('file', new Blob([new Uint8Array(bytes)], { type: 'application/pdf' }), name);
+      const res = await fetch(url, { method: 'POST', headers: { 'X-API-Key': s.co.apiKey, [KEY]: key }, body: form });
+      const body: unknown = await res.json();
+      assertAnswerMatchesContract({
+        method: 'POST',
+        url: res.url,
+        status: res.status,
+        contentType: res.headers.get('content-type'),
+        body,
+      });
+      return { status: res.status, body, headers: res.headers };
+    };
   const image = inboxFixture(IMAGE_PDF.file);
   const changed = Buffer.from(image);
   changed[changed.length - 1] ^= 1;
   await replays(t, 'inbox upload (multipart)', {
-    same: multipart(image, 'meier.pdf'), other: multipart(changed, 'meier.pdf'),
-    status: 201, counters: inbox, deltas: { inbox_entries: 1, documents: 1, jobs: 1 },
+    same: multipart(image, 'meier.pdf'),
+    other: multipart(changed, 'meier.pdf'),
+    status: 201,
+    counters: inbox,
+    deltas: { inbox_entries: 1, documents: 1, jobs: 1 },
   });
 
   // booking the extracted entry: one draft bill with the file
@@ -274,15 +386,25 @@ t.test('inbox: JSON and multipart upload (no second entry, document or extractio
   }
   t.equal(entry.status, 'extracted');
   const vendor = await s.api('POST', '/arap/vendor', { name: 'Muster Treuhand AG' });
-  const overrides = (documentNumber: string) => ({ overrides: { vendor_id: vendor.body.id, documentNumber, lines: [{ account: '6500', amount: 2493.99 }] } });
+  const overrides = (documentNumber: string) => ({
+    overrides: { vendor_id: vendor.body.id, documentNumber, lines: [{ account: '6500', amount: 2493.99 }] },
+  });
   const booked = await replays(t, 'inbox booking', {
     ...jsonFamily(s.api, `/documents/inbox/${id}/book`, overrides('RE-000042'), overrides('RE-000043')),
     status: 201,
-    counters: { arap_transactions: count('arap_transactions'), arap_files: count('arap_files'), vendor_bank_accounts: count('vendor_bank_accounts') },
+    counters: {
+      arap_transactions: count('arap_transactions'),
+      arap_files: count('arap_files'),
+      vendor_bank_accounts: count('vendor_bank_accounts'),
+    },
     deltas: { arap_transactions: 1, arap_files: 1, vendor_bank_accounts: 1 },
   });
   t.match(booked.body, { id, vendor_id: vendor.body.id });
-  t.equal((await s.api('POST', `/documents/inbox/${id}/book`, overrides('RE-000042'))).status, 409, 'without a key: already booked');
+  t.equal(
+    (await s.api('POST', `/documents/inbox/${id}/book`, overrides('RE-000042'))).status,
+    409,
+    'without a key: already booked',
+  );
 });
 
 t.test('invoice e-mail and reminder: a replay queues no second message, fee or level', async (t) => {
@@ -290,15 +412,29 @@ t.test('invoice e-mail and reminder: a replay queues no second message, fee or l
   const count = (table: string) => tableCounter(s.ledger.db, s.co.company.id, table);
   const mail = { messages: count('messages'), jobs: jobCounter(s.ledger.db, s.ledger.config.mailQueue) };
   const created = await s.api('POST', '/arap/invoice/customer', {
-    type: 'invoice', customer_id: s.customerId, invDate: '2024-03-15', terms: 30, pending: '0',
-    items: [{ description: 'Bookkeeping March', quantity: 2, price: 150, account: CHART.customer.line, taxAccount: CHART.customer.tax }],
+    type: 'invoice',
+    customer_id: s.customerId,
+    invDate: '2024-03-15',
+    terms: 30,
+    pending: '0',
+    items: [
+      {
+        description: 'Bookkeeping March',
+        quantity: 2,
+        price: 150,
+        account: CHART.customer.line,
+        taxAccount: CHART.customer.tax,
+      },
+    ],
   });
   t.equal(created.status, 201, JSON.stringify(created.body));
   const invoiceId = created.body.id as number;
 
   const emailed = await replays(t, 'invoice e-mail', {
     ...jsonFamily(s.api, `/arap/invoice/customer/${invoiceId}/email`, {}, { subject: 'Your invoice' }),
-    status: 202, counters: mail, deltas: { messages: 1, jobs: 1 },
+    status: 202,
+    counters: mail,
+    deltas: { messages: 1, jobs: 1 },
   });
   t.equal(emailed.body.status, 'queued');
 
@@ -311,7 +447,11 @@ t.test('invoice e-mail and reminder: a replay queues no second message, fee or l
   });
   t.match(reminder.body, { status: 'queued', level: 1 });
   t.type(reminder.body.fee_transaction_id, 'number');
-  t.equal((await s.api('GET', `/arap/invoice/customer/${invoiceId}`)).body.reminder_level, 1, 'the replay did not count as a second reminder');
+  t.equal(
+    (await s.api('GET', `/arap/invoice/customer/${invoiceId}`)).body.reminder_level,
+    1,
+    'the replay did not count as a second reminder',
+  );
   const second = await s.api('POST', `/arap/invoice/customer/${invoiceId}/reminder`, {}, { [KEY]: freshKey() });
   t.match(second.body, { level: 2 }, 'the next reminder (a new key) is level 2');
 

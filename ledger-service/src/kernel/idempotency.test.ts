@@ -13,26 +13,36 @@ function counter_(s: ArapSetup, table: string) {
   return () => s.q(async (tx) => Number((await tx(table).count({ n: '*' }).first())?.n ?? 0));
 }
 
-t.test('every POST of the API refuses a malformed Idempotency-Key before anything else, naming the header', async (t) => {
-  const s = await arapSetup(t);
-  const posts = CONTRACTS.filter((c) => c.method === 'POST');
-  t.ok(posts.length >= 20, `${posts.length} POST contracts`);
-  const tooLong = 'k'.repeat(256);
-  for (const c of posts) {
-    for (const side of sidesOf(c)) {
-      const path = (side ? c.path.replace(':vc', side) : c.path).replace(/:[A-Za-z_]+/g, '1');
-      const res = await s.api('POST', path, {}, { [KEY]: tooLong });
-      t.equal(res.status, 400, `${c.name} ${path}`);
-      t.match(res.body.error.message, /Idempotency-Key/, `${c.name}: the message names the header`);
+t.test(
+  'every POST of the API refuses a malformed Idempotency-Key before anything else, naming the header',
+  async (t) => {
+    const s = await arapSetup(t);
+    const posts = CONTRACTS.filter((c) => c.method === 'POST');
+    t.ok(posts.length >= 20, `${posts.length} POST contracts`);
+    const tooLong = 'k'.repeat(256);
+    for (const c of posts) {
+      for (const side of sidesOf(c)) {
+        const path = (side ? c.path.replace(':vc', side) : c.path).replace(/:[A-Za-z_]+/g, '1');
+        const res = await s.api('POST', path, {}, { [KEY]: tooLong });
+        t.equal(res.status, 400, `${c.name} ${path}`);
+        t.match(res.body.error.message, /Idempotency-Key/, `${c.name}: the message names the header`);
+      }
     }
-  }
-  for (const bad of ['', ' ', 'schlüssel']) {
-    const res = await s.api('POST', '/arap/vendor', { name: 'Never' }, { [KEY]: bad });
-    t.equal(res.status, 400, `key ${JSON.stringify(bad)} refused`);
-  }
-  t.equal((await s.api('POST', '/arap/vendor', { name: 'Exactly 255' }, { [KEY]: 'x'.repeat(255) })).status, 201, '255 printable characters are fine');
-  t.equal((await s.api('POST', '/arap/vendor', { name: 'Spaces inside' }, { [KEY]: 'order 42 / try #1' })).status, 201);
-});
+    for (const bad of ['', ' ', 'schlüssel']) {
+      const res = await s.api('POST', '/arap/vendor', { name: 'Never' }, { [KEY]: bad });
+      t.equal(res.status, 400, `key ${JSON.stringify(bad)} refused`);
+    }
+    t.equal(
+      (await s.api('POST', '/arap/vendor', { name: 'Exactly 255' }, { [KEY]: 'x'.repeat(255) })).status,
+      201,
+      '255 printable characters are fine',
+    );
+    t.equal(
+      (await s.api('POST', '/arap/vendor', { name: 'Spaces inside' }, { [KEY]: 'order 42 / try #1' })).status,
+      201,
+    );
+  },
+);
 
 /** Sends the request twice with one key and once with another body: replayed, then refused. */
 async function replays(
@@ -70,37 +80,137 @@ t.test('a repeated POST is answered from the first answer, per route family; ano
   const audit = counter_(s, 'audit_log');
   const vendor = s.parties.vendor.id;
 
-  const party = await replays(t, s.api, 'parties', '/arap/vendor', { name: 'Once AG' }, { name: 'Twice AG' }, counter_(s, 'parties'));
+  const party = await replays(
+    t,
+    s.api,
+    'parties',
+    '/arap/vendor',
+    { name: 'Once AG' },
+    { name: 'Twice AG' },
+    counter_(s, 'parties'),
+  );
   t.equal(party.status, 201);
   t.equal((await s.api('GET', '/arap/vendor?name=Once%20AG')).body.length, 1, 'one vendor "Once AG"');
-  await replays(t, s.api, 'party update', `/arap/vendor/${vendor}`, { name: 'Acme Supplies', city: 'Bern' }, { name: 'Acme Supplies', city: 'Thun' }, audit);
+  await replays(
+    t,
+    s.api,
+    'party update',
+    `/arap/vendor/${vendor}`,
+    { name: 'Acme Supplies', city: 'Bern' },
+    { name: 'Acme Supplies', city: 'Thun' },
+    audit,
+  );
 
   const doc = s.doc('vendor', { pending: '0' });
   const entries = counter_(s, 'ledger_entries');
   const before = await entries();
-  const bill = await replays(t, s.api, 'transactions', '/arap/transaction/vendor', doc, { ...doc, description: 'other' }, entries);
+  const bill = await replays(
+    t,
+    s.api,
+    'transactions',
+    '/arap/transaction/vendor',
+    doc,
+    { ...doc, description: 'other' },
+    entries,
+  );
   t.equal(await entries(), before + 3, 'the bill is posted once (line, tax, control)');
-  await replays(t, s.api, 'reverse', `/arap/transaction/vendor/${bill.body.id}/reverse`, undefined, { date: '2024-03-20' }, entries);
+  await replays(
+    t,
+    s.api,
+    'reverse',
+    `/arap/transaction/vendor/${bill.body.id}/reverse`,
+    undefined,
+    { date: '2024-03-20' },
+    entries,
+  );
 
-  await replays(t, s.api, 'invoices', '/arap/invoice/customer', {
-    type: 'invoice', customer_id: s.parties.customer.id, invDate: '2024-03-15',
-    items: [{ description: 'Consulting', quantity: 2, price: 120, account: CHART.customer.line, taxAccount: CHART.customer.tax }],
-  }, {
-    type: 'invoice', customer_id: s.parties.customer.id, invDate: '2024-03-15',
-    items: [{ description: 'Consulting', quantity: 3, price: 120, account: CHART.customer.line, taxAccount: CHART.customer.tax }],
-  }, counter_(s, 'arap_transactions'));
-  await replays(t, s.api, 'services', '/arap/services', { description: 'Audit', price: 150 }, { description: 'Audit', price: 160 }, counter_(s, 'services'));
-  await replays(t, s.api, 'company', '/system/company', { street: 'Bahnhofstrasse 1' }, { street: 'Bahnhofstrasse 2' }, audit);
-  await replays(t, s.api, 'bank accounts', '/bank/accounts', { name: 'Main', iban: 'CH93 0076 2011 6238 5295 7', currency: 'CHF', account: '1020' },
-    { name: 'Other', iban: 'CH93 0076 2011 6238 5295 7', currency: 'CHF', account: '1020' }, counter_(s, 'bank_accounts'));
-  await replays(t, s.api, 'vendor bank accounts', `/arap/vendor/${vendor}/bank_accounts`, { iban: 'DE89370400440532013000' },
-    { iban: 'DE89370400440532013000', bic: 'COBADEFFXXX' }, audit);
+  await replays(
+    t,
+    s.api,
+    'invoices',
+    '/arap/invoice/customer',
+    {
+      type: 'invoice',
+      customer_id: s.parties.customer.id,
+      invDate: '2024-03-15',
+      items: [
+        {
+          description: 'Consulting',
+          quantity: 2,
+          price: 120,
+          account: CHART.customer.line,
+          taxAccount: CHART.customer.tax,
+        },
+      ],
+    },
+    {
+      type: 'invoice',
+      customer_id: s.parties.customer.id,
+      invDate: '2024-03-15',
+      items: [
+        {
+          description: 'Consulting',
+          quantity: 3,
+          price: 120,
+          account: CHART.customer.line,
+          taxAccount: CHART.customer.tax,
+        },
+      ],
+    },
+    counter_(s, 'arap_transactions'),
+  );
+  await replays(
+    t,
+    s.api,
+    'services',
+    '/arap/services',
+    { description: 'Audit', price: 150 },
+    { description: 'Audit', price: 160 },
+    counter_(s, 'services'),
+  );
+  await replays(
+    t,
+    s.api,
+    'company',
+    '/system/company',
+    { street: 'Bahnhofstrasse 1' },
+    { street: 'Bahnhofstrasse 2' },
+    audit,
+  );
+  await replays(
+    t,
+    s.api,
+    'bank accounts',
+    '/bank/accounts',
+    { name: 'Main', iban: 'CH93 0076 2011 6238 5295 7', currency: 'CHF', account: '1020' },
+    { name: 'Other', iban: 'CH93 0076 2011 6238 5295 7', currency: 'CHF', account: '1020' },
+    counter_(s, 'bank_accounts'),
+  );
+  await replays(
+    t,
+    s.api,
+    'vendor bank accounts',
+    `/arap/vendor/${vendor}/bank_accounts`,
+    { iban: 'DE89370400440532013000' },
+    { iban: 'DE89370400440532013000', bic: 'COBADEFFXXX' },
+    audit,
+  );
   await replays(t, s.api, 'close books', '/system/close_books', { date: '2023-12-31' }, { date: '2023-11-30' }, audit);
   await replays(t, s.api, 'validate key', '/auth/validate_api', undefined, { extra: 1 }, audit);
 
   const keys = counter_(s, 'api_keys');
-  const created = await replays(t, s.api, 'api keys', '/system/api_keys', { label: 'export' }, { label: 'import' }, keys);
-  const stored = await s.q((tx) => tx.raw(`select body from idempotency_keys where body like '%' || ? || '%'`, [created.body.key]));
+  const created = await replays(
+    t,
+    s.api,
+    'api keys',
+    '/system/api_keys',
+    { label: 'export' },
+    { label: 'import' },
+    keys,
+  );
+  const stored = await s.q((tx) =>
+    tx.raw(`select body from idempotency_keys where body like '%' || ? || '%'`, [created.body.key]),
+  );
   t.equal(stored.rows.length, 0, 'the kept answer holding a new API key is not stored readable');
 });
 
@@ -122,7 +232,10 @@ t.test('a refusal of the handler is kept and replayed; a refusal before it (vali
   const refused = await s.api('POST', '/arap/transaction/vendor', unbalanced, { [KEY]: k2 });
   t.equal(refused.status, 400, JSON.stringify(refused.body));
   const refusedAgain = await s.api('POST', '/arap/transaction/vendor', unbalanced, { [KEY]: k2 });
-  t.same([refusedAgain.status, refusedAgain.body, refusedAgain.headers.get('idempotent-replayed')], [400, refused.body, 'true']);
+  t.same(
+    [refusedAgain.status, refusedAgain.body, refusedAgain.headers.get('idempotent-replayed')],
+    [400, refused.body, 'true'],
+  );
   t.equal(await entries(), before);
 
   const k3 = freshKey();
@@ -138,8 +251,13 @@ t.test('concurrent requests with one key: one write, every answer the same', asy
   const parties = counter_(s, 'parties');
   const before = await parties();
   const key = freshKey();
-  const answers = await Promise.all(Array.from({ length: 8 }, () => s.api('POST', '/arap/vendor', { name: 'Race AG' }, { [KEY]: key })));
-  t.same(answers.map((a) => a.status), Array(8).fill(201));
+  const answers = await Promise.all(
+    Array.from({ length: 8 }, () => s.api('POST', '/arap/vendor', { name: 'Race AG' }, { [KEY]: key })),
+  );
+  t.same(
+    answers.map((a) => a.status),
+    Array(8).fill(201),
+  );
   t.equal(new Set(answers.map((a) => a.body.id)).size, 1, 'one id for all');
   t.equal(answers.filter((a) => a.headers.get('idempotent-replayed') === null).length, 1, 'exactly one ran');
   t.equal(await parties(), before + 1, 'one vendor written');
@@ -148,7 +266,9 @@ t.test('concurrent requests with one key: one write, every answer the same', asy
   const d0 = await docs();
   const doc = s.doc('vendor', { pending: '0' });
   const k2 = freshKey();
-  const bills = await Promise.all(Array.from({ length: 6 }, () => s.api('POST', '/arap/transaction/vendor', doc, { [KEY]: k2 })));
+  const bills = await Promise.all(
+    Array.from({ length: 6 }, () => s.api('POST', '/arap/transaction/vendor', doc, { [KEY]: k2 })),
+  );
   t.equal(new Set(bills.map((b) => `${b.status}:${b.body.id}`)).size, 1);
   t.equal(await docs(), d0 + 1, 'one bill');
 });
@@ -169,39 +289,60 @@ t.test('the key space is per caller: another API key with the same key string wr
   // and per company: the same key string at another company is independent too
   const b = await createTestCompany(s.ledger);
   const atB = apiClient(s.ledger.url, b.dataset, b.apiKey);
-  t.equal((await atB('POST', '/arap/vendor', { name: 'Mine AG' }, { [KEY]: key })).headers.get('idempotent-replayed'), null);
+  t.equal(
+    (await atB('POST', '/arap/vendor', { name: 'Mine AG' }, { [KEY]: key })).headers.get('idempotent-replayed'),
+    null,
+  );
 });
 
-t.test('a request whose key another transaction holds waits, then answers 409 in progress; after 24 h a key is new', async (t) => {
-  const ledger = await startTestLedger(t, { idempotencyWaitMs: 300 });
-  const co = await createTestCompany(ledger);
-  const api = apiClient(ledger.url, co.dataset, co.apiKey);
-  const key = freshKey();
-  // another request holding the key: its row inserted in an open transaction
-  const holder = await ledger.db.transaction();
-  t.teardown(() => (holder.isCompleted() ? undefined : holder.rollback()));
-  await holder.raw(`select set_config('app.company_id', ?, true), set_config('role', ?, true)`, [String(co.company.id), APP_ROLE]);
-  await holder('idempotency_keys').insert({
-    company_id: co.company.id, caller: `key:${co.apiKeyId}`, key, method: 'POST', path: 'x', request_hash: 'x', status: 0, body: '',
-  });
-  const busy = await api('POST', '/arap/vendor', { name: 'Waiting AG' }, { [KEY]: key });
-  t.equal(busy.status, 409);
-  t.match(busy.body.error.message, /in progress/);
-  await holder.rollback();
-  const after = await api('POST', '/arap/vendor', { name: 'Waiting AG' }, { [KEY]: key });
-  t.equal(after.status, 201, 'once the other transaction ended without the key, this one runs');
+t.test(
+  'a request whose key another transaction holds waits, then answers 409 in progress; after 24 h a key is new',
+  async (t) => {
+    const ledger = await startTestLedger(t, { idempotencyWaitMs: 300 });
+    const co = await createTestCompany(ledger);
+    const api = apiClient(ledger.url, co.dataset, co.apiKey);
+    const key = freshKey();
+    // another request holding the key: its row inserted in an open transaction
+    const holder = await ledger.db.transaction();
+    t.teardown(() => (holder.isCompleted() ? undefined : holder.rollback()));
+    await holder.raw(`select set_config('app.company_id', ?, true), set_config('role', ?, true)`, [
+      String(co.company.id),
+      APP_ROLE,
+    ]);
+    await holder('idempotency_keys').insert({
+      company_id: co.company.id,
+      caller: `key:${co.apiKeyId}`,
+      key,
+      method: 'POST',
+      path: 'x',
+      request_hash: 'x',
+      status: 0,
+      body: '',
+    });
+    const busy = await api('POST', '/arap/vendor', { name: 'Waiting AG' }, { [KEY]: key });
+    t.equal(busy.status, 409);
+    t.match(busy.body.error.message, /in progress/);
+    await holder.rollback();
+    const after = await api('POST', '/arap/vendor', { name: 'Waiting AG' }, { [KEY]: key });
+    t.equal(after.status, 201, 'once the other transaction ended without the key, this one runs');
 
-  await ledger.db.transaction(async (tx) => {
-    await tx.raw(`select set_config('app.company_id', ?, true), set_config('role', ?, true)`, [String(co.company.id), APP_ROLE]);
-    await tx('idempotency_keys').where({ key }).update({ created_at: tx.raw(`now() - interval '25 hours'`) });
-  });
-  const later = await api('POST', '/arap/vendor', { name: 'Waiting AG' }, { [KEY]: key });
-  t.equal(later.status, 201);
-  t.not(later.body.id, after.body.id, 'after 24 h the same key and body make a new vendor');
-  t.equal(later.headers.get('idempotent-replayed'), null);
-  const other = await api('POST', '/arap/vendor', { name: 'Expired body' }, { [KEY]: key });
-  t.equal(other.status, 409, 'and the key now stands for the new request');
-});
+    await ledger.db.transaction(async (tx) => {
+      await tx.raw(`select set_config('app.company_id', ?, true), set_config('role', ?, true)`, [
+        String(co.company.id),
+        APP_ROLE,
+      ]);
+      await tx('idempotency_keys')
+        .where({ key })
+        .update({ created_at: tx.raw(`now() - interval '25 hours'`) });
+    });
+    const later = await api('POST', '/arap/vendor', { name: 'Waiting AG' }, { [KEY]: key });
+    t.equal(later.status, 201);
+    t.not(later.body.id, after.body.id, 'after 24 h the same key and body make a new vendor');
+    t.equal(later.headers.get('idempotent-replayed'), null);
+    const other = await api('POST', '/arap/vendor', { name: 'Expired body' }, { [KEY]: key });
+    t.equal(other.status, 409, 'and the key now stands for the new request');
+  },
+);
 
 t.test('multipart: a retry with a new boundary is the same request; other file bytes are another', async (t) => {
   const s = await arapSetup(t);

@@ -1,5 +1,5 @@
 /**
- * Idempotency keys of POST requests (DESIGN.md §5, docs/rest-api.md "Idempotency").
+ * Idempotency keys of POST requests (docs/rest-api.md "Idempotency").
  *
  * A POST with `Idempotency-Key` runs its handler at most once per company, caller and key
  * within 24 h; a repeat of the same request gets the first answer again (same status, body
@@ -28,6 +28,7 @@ import type { Tx } from '../db/knex.ts';
 import type { Actor } from '../domain/actor.ts';
 import { decryptSecret, encryptSecret } from '../domain/secrets.ts';
 import { canonicalJson } from '@ledger/shared/canonicalJson';
+import { textBodyType } from './body.ts';
 import { ApiError, apiErrorBody, toApiError } from './errors.ts';
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
@@ -68,7 +69,10 @@ export function idempotencyKeyOf(ctx: Context): string | undefined {
   // Node joins repeated headers with ", "; a repeat is then checked as one value
   const value = Array.isArray(raw) ? raw.join(', ') : raw;
   if (!KEY_PATTERN.test(value) || value.trim() === '') {
-    throw new ApiError('invalid_request', `The ${IDEMPOTENCY_HEADER} header must be 1 to 255 printable ASCII characters.`);
+    throw new ApiError(
+      'invalid_request',
+      `The ${IDEMPOTENCY_HEADER} header must be 1 to 255 printable ASCII characters.`,
+    );
   }
   return value;
 }
@@ -104,14 +108,16 @@ export async function requestHash(ctx: Context): Promise<string> {
   hash.update(`${ctx.method} ${ctx.path}?${ctx.querystring}\n`);
   // a file sent as the body (a bank statement) is read by its media type: the same text as
   // CSV and as XML are two requests. Only then, so the hash of every other request is as before.
-  const textType: unknown = ctx.state.textBodyType;
-  if (typeof textType === 'string') hash.update(`${textType}\n`);
+  const textType = textBodyType(ctx);
+  if (textType !== undefined) hash.update(`${textType}\n`);
   hash.update(canonicalJson(ctx.request.body ?? null));
   const parts = (ctx.request.files ?? {}) as Record<string, UploadedFile | UploadedFile[]>;
   for (const name of Object.keys(parts).sort()) {
     const files = parts[name];
     for (const file of Array.isArray(files) ? files : files ? [files] : []) {
-      hash.update(`\n${name}\0${file.originalFilename ?? ''}\0${file.mimetype ?? ''}\0${await fileDigest(file.filepath)}`);
+      hash.update(
+        `\n${name}\0${file.originalFilename ?? ''}\0${file.mimetype ?? ''}\0${await fileDigest(file.filepath)}`,
+      );
     }
   }
   return hash.digest('hex');
@@ -149,7 +155,13 @@ export class IdempotencyKeys {
    * Runs `handle` (which writes through the tx it is given and sets the answer on ctx) at most
    * once for `req`, inside the tenant transaction `tx`.
    */
-  async run(tx: Tx, ctx: Context, companyId: number, req: KeyedRequest, handle: (tx: Tx) => Promise<void>): Promise<KeyedOutcome> {
+  async run(
+    tx: Tx,
+    ctx: Context,
+    companyId: number,
+    req: KeyedRequest,
+    handle: (tx: Tx) => Promise<void>,
+  ): Promise<KeyedOutcome> {
     const first = await this.claim(tx, companyId, req);
     if (first) return { replay: first };
     try {
@@ -170,6 +182,27 @@ export class IdempotencyKeys {
     }
   }
 
+  /**
+   * A look at the key before a route reads its body (prepareBody), for routes whose body is
+   * expensive to read (a statement file parsed on a thread): a repeat of a finished request
+   * is replayed, and the key used for another request refused, without reading the file
+   * again. Read only, in a short transaction of its own; `run` decides for good.
+   */
+  async peek(tx: Tx, companyId: number, req: KeyedRequest): Promise<StoredAnswer | undefined> {
+    const row = (await tx('idempotency_keys')
+      .where({ company_id: companyId, caller: req.caller, key: req.key })
+      .andWhere('status', '<>', 0)
+      .andWhereRaw('created_at >= now() - make_interval(hours => ?)', [IDEMPOTENCY_WINDOW_HOURS])
+      .first('method', 'path', 'request_hash', 'status', 'headers', 'body')) as KeyRow | undefined;
+    if (!row) return undefined;
+    if (row.request_hash !== req.hash) throw reusedKey(row);
+    return {
+      status: row.status,
+      headers: row.headers,
+      body: Buffer.from(decryptSecret(row.body, this.encryptionKey), 'base64'),
+    };
+  }
+
   /** Sets a kept answer as this request's answer. */
   static replay(ctx: Context, answer: StoredAnswer): void {
     ctx.status = answer.status;
@@ -185,27 +218,32 @@ export class IdempotencyKeys {
    * an uncommitted row with the same key.
    */
   private async claim(tx: Tx, companyId: number, req: KeyedRequest): Promise<StoredAnswer | undefined> {
-    await tx.raw(`select set_config('lock_timeout', ?, true)`, [`${this.waitMs}ms`]);
     let claimed: boolean;
     try {
+      // one statement: the wait limit is set before the insert can wait on the key's index
+      // entry, and the caller's own limit put back once the row is ours (a timeout aborts
+      // the transaction anyway; a replay only reads and commits)
       const { rows } = await tx.raw(
-        `insert into idempotency_keys (company_id, caller, key, method, path, request_hash, status, body)
-         values (?, ?, ?, ?, ?, ?, 0, '')
+        `with wait as (select current_setting('lock_timeout') as before, set_config('lock_timeout', ?, true))
+         insert into idempotency_keys (company_id, caller, key, method, path, request_hash, status, body)
+         select ?, ?, ?, ?, ?, ?, 0, '' from wait
          on conflict (company_id, caller, key) do update
            set method = excluded.method, path = excluded.path, request_hash = excluded.request_hash,
                status = 0, headers = '{}', body = '', created_at = now()
            where idempotency_keys.created_at < now() - make_interval(hours => ?)
-         returning 1`,
-        [companyId, req.caller, req.key, req.method, req.path, req.hash, IDEMPOTENCY_WINDOW_HOURS],
+         returning set_config('lock_timeout', (select before from wait), true)`,
+        [`${this.waitMs}ms`, companyId, req.caller, req.key, req.method, req.path, req.hash, IDEMPOTENCY_WINDOW_HOURS],
       );
       claimed = rows.length === 1;
     } catch (err) {
       if ((err as { code?: string }).code === '55P03') {
-        throw new ApiError('conflict', `A request with this ${IDEMPOTENCY_HEADER} is still in progress; retry it in a moment.`);
+        throw new ApiError(
+          'conflict',
+          `A request with this ${IDEMPOTENCY_HEADER} is still in progress; retry it in a moment.`,
+        );
       }
       throw err;
     }
-    await tx.raw('set local lock_timeout to default');
     if (claimed) {
       await this.purgeExpired(tx, companyId);
       return undefined;
@@ -215,30 +253,42 @@ export class IdempotencyKeys {
       .first('method', 'path', 'request_hash', 'status', 'headers', 'body')) as KeyRow | undefined;
     // the row was there a statement ago and only a 24 h purge deletes rows
     if (!row) throw new Error('idempotency key row vanished');
-    if (row.request_hash !== req.hash) {
-      throw new ApiError(
-        'conflict',
-        `This ${IDEMPOTENCY_HEADER} was used for another request (${row.method} ${row.path.replace(/^\/client\/[^/]+/, '')}, other body) ` +
-          `within the last ${IDEMPOTENCY_WINDOW_HOURS} hours; send a new key for a new request.`,
-      );
-    }
-    return { status: row.status, headers: row.headers, body: Buffer.from(decryptSecret(row.body, this.encryptionKey), 'base64') };
+    if (row.request_hash !== req.hash) throw reusedKey(row);
+    return {
+      status: row.status,
+      headers: row.headers,
+      body: Buffer.from(decryptSecret(row.body, this.encryptionKey), 'base64'),
+    };
   }
 
   private async record(tx: Tx, companyId: number, req: KeyedRequest, answer: StoredAnswer): Promise<void> {
     await tx('idempotency_keys')
       .where({ company_id: companyId, caller: req.caller, key: req.key })
-      .update({ status: answer.status, headers: JSON.stringify(answer.headers), body: encryptSecret(answer.body.toString('base64'), this.encryptionKey) });
+      .update({
+        status: answer.status,
+        headers: JSON.stringify(answer.headers),
+        body: encryptSecret(answer.body.toString('base64'), this.encryptionKey),
+      });
   }
 
   private async purgeExpired(tx: Tx, companyId: number): Promise<void> {
     const now = Date.now();
     if (now - (this.lastPurge.get(companyId) ?? 0) < PURGE_EVERY_MS) return;
     this.lastPurge.set(companyId, now);
-    await tx.raw(`delete from idempotency_keys where company_id = ? and created_at < now() - make_interval(hours => ?)`, [
-      companyId, IDEMPOTENCY_WINDOW_HOURS,
-    ]);
+    await tx.raw(
+      `delete from idempotency_keys where company_id = ? and created_at < now() - make_interval(hours => ?)`,
+      [companyId, IDEMPOTENCY_WINDOW_HOURS],
+    );
   }
+}
+
+function reusedKey(row: Pick<KeyRow, 'method' | 'path'>): ApiError {
+  return new ApiError(
+    'conflict',
+    `This ${IDEMPOTENCY_HEADER} was used for another request (${row.method} ` +
+      `${row.path.replace(/^\/client\/[^/]+/, '')}, other body) ` +
+      `within the last ${IDEMPOTENCY_WINDOW_HOURS} hours; send a new key for a new request.`,
+  );
 }
 
 function lowerKeys(headers: Record<string, string>): Record<string, string> {

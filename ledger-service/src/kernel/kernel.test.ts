@@ -11,7 +11,11 @@ import { apiClient, createTestCompany, startTestLedger, TEST_DATABASE_URL } from
 
 /** Raw HTTP: any method, headers and body bytes, with the body parsed as JSON when it is. */
 async function raw(url: string, method: string, headers: Record<string, string>, body?: Buffer | string) {
-  const res = await fetch(url, { method, headers, body: typeof body === 'string' || body === undefined ? body : new Uint8Array(body) });
+  const res = await fetch(url, {
+    method,
+    headers,
+    body: typeof body === 'string' || body === undefined ? body : new Uint8Array(body),
+  });
   const text = await res.text();
   let json: any;
   try {
@@ -36,12 +40,17 @@ t.test('authentication comes before any byte of the body is read', async (t) => 
   t.equal(foreign.status, 403, 'a key of another dataset is refused before the body is parsed');
   t.equal(foreign.body.error.code, 'forbidden');
 
-  const tooLarge = await apiClient(ledger.url, a.dataset, undefined)('POST', '/arap/vendor', { name: 'x'.repeat(10_000) });
+  const tooLarge = await apiClient(ledger.url, a.dataset, undefined)('POST', '/arap/vendor', {
+    name: 'x'.repeat(10_000),
+  });
   t.equal(tooLarge.status, 401, 'a body over the limit without a key is a 401, not a 413');
 
   // the 401 arrives while the client is still sending: the ledger did not wait for the body
   const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-    const req = request(url, { method: 'POST', headers: { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' } });
+    const req = request(url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' },
+    });
     req.on('error', () => undefined); // the socket may be cut once we give up sending
     req.on('response', (res: IncomingMessage) => {
       let body = '';
@@ -63,7 +72,9 @@ t.test('authentication comes before any byte of the body is read', async (t) => 
 t.test('an API key sent as a bearer token is refused with a hint to X-API-Key', async (t) => {
   const ledger = await startTestLedger(t);
   const a = await createTestCompany(ledger);
-  const res = await apiClient(ledger.url, a.dataset, undefined)('POST', '/auth/validate_api', undefined, { Authorization: `Bearer ${a.apiKey}` });
+  const res = await apiClient(ledger.url, a.dataset, undefined)('POST', '/auth/validate_api', undefined, {
+    Authorization: `Bearer ${a.apiKey}`,
+  });
   t.equal(res.status, 401);
   t.equal(res.body.error.code, 'unauthorized');
   t.match(res.body.error.message, /X-API-Key/);
@@ -75,7 +86,12 @@ t.test('405 is the JSON error body with Allow; bodies other than JSON or multipa
   const base = `${ledger.url}/client/${a.dataset}`;
   const key = { 'X-API-Key': a.apiKey };
 
-  const patch = await raw(`${base}/arap/vendor`, 'PATCH', { ...key, 'Content-Type': 'application/json' }, '{"name":"x"}');
+  const patch = await raw(
+    `${base}/arap/vendor`,
+    'PATCH',
+    { ...key, 'Content-Type': 'application/json' },
+    '{"name":"x"}',
+  );
   t.equal(patch.status, 405);
   t.match(patch.headers.get('content-type'), /application\/json/);
   t.equal(patch.json?.error.code, 'method_not_allowed');
@@ -101,7 +117,12 @@ t.test('405 is the JSON error body with Allow; bodies other than JSON or multipa
   }
   const untyped = await raw(`${base}/arap/vendor`, 'POST', key, Buffer.from('{"name":"Acme"}'));
   t.equal(untyped.status, 415, 'a body without Content-Type');
-  const charset = await raw(`${base}/arap/vendor`, 'POST', { ...key, 'Content-Type': 'application/json; charset=utf-8' }, '{"name":"Acme"}');
+  const charset = await raw(
+    `${base}/arap/vendor`,
+    'POST',
+    { ...key, 'Content-Type': 'application/json; charset=utf-8' },
+    '{"name":"Acme"}',
+  );
   t.equal(charset.status, 201, 'application/json with a charset is JSON');
   t.equal((await ledger.db('parties').where({ company_id: a.company.id })).length, 1, 'only the JSON request wrote');
 });
@@ -117,14 +138,35 @@ t.test('malformed requests are 4xx with the error body, never 500', async (t) =>
   };
 
   for (const encoding of ['gzip', 'deflate', 'br']) {
-    expect4xx(await raw(`${base}/arap/vendor`, 'POST', { ...json, 'Content-Encoding': encoding }, '{"name":"Plain"}'), 400, `body falsely labelled ${encoding}`);
+    expect4xx(
+      await raw(`${base}/arap/vendor`, 'POST', { ...json, 'Content-Encoding': encoding }, '{"name":"Plain"}'),
+      400,
+      `body falsely labelled ${encoding}`,
+    );
   }
-  expect4xx(await raw(`${base}/arap/vendor`, 'POST', { ...json, 'Content-Encoding': 'compress' }, '{"name":"Plain"}'), 415, 'unsupported encoding');
-  const gz = await raw(`${base}/arap/vendor`, 'POST', { ...json, 'Content-Encoding': 'gzip' }, gzipSync('{"name":"Zipped"}'));
+  expect4xx(
+    await raw(`${base}/arap/vendor`, 'POST', { ...json, 'Content-Encoding': 'compress' }, '{"name":"Plain"}'),
+    415,
+    'unsupported encoding',
+  );
+  const gz = await raw(
+    `${base}/arap/vendor`,
+    'POST',
+    { ...json, 'Content-Encoding': 'gzip' },
+    gzipSync('{"name":"Zipped"}'),
+  );
   t.equal(gz.status, 201, 'a body that really is gzip is accepted');
 
-  expect4xx(await raw(`${s.ledger.url}/client/%ZZ/arap/vendor`, 'GET', json), 400, 'bad percent-encoding in the dataset');
-  expect4xx(await raw(`${s.ledger.url}/client/a%00b/arap/vendor`, 'GET', { Authorization: 'Bearer x.y.z' }), 400, 'NUL in the dataset');
+  expect4xx(
+    await raw(`${s.ledger.url}/client/%ZZ/arap/vendor`, 'GET', json),
+    400,
+    'bad percent-encoding in the dataset',
+  );
+  expect4xx(
+    await raw(`${s.ledger.url}/client/a%00b/arap/vendor`, 'GET', { Authorization: 'Bearer x.y.z' }),
+    400,
+    'NUL in the dataset',
+  );
 
   const boundary = 'XyZboundary';
   const multipart = [
@@ -137,7 +179,12 @@ t.test('malformed requests are 4xx with the error body, never 500', async (t) =>
     '',
   ].join('\r\n');
   expect4xx(
-    await raw(`${base}/arap/transaction/vendor`, 'POST', { 'X-API-Key': s.co.apiKey, 'Content-Type': `multipart/form-data; boundary=${boundary}` }, multipart),
+    await raw(
+      `${base}/arap/transaction/vendor`,
+      'POST',
+      { 'X-API-Key': s.co.apiKey, 'Content-Type': `multipart/form-data; boundary=${boundary}` },
+      multipart,
+    ),
     400,
     'unknown Content-Transfer-Encoding',
   );
@@ -145,27 +192,54 @@ t.test('malformed requests are 4xx with the error body, never 500', async (t) =>
   // 7bit/8bit/binary are identity transfer encodings: the JSON part is UTF-8 text (formidable
   // used them as a charset: "7bit" was an unhandled rejection, "binary" read UTF-8 as latin1)
   for (const te of ['7bit', '8bit', 'binary']) {
-    const identity = multipart.replace('x-bogus', te).replace(/"documentNumber":"[^"]*"/, `"documentNumber":"Zürich-${te}"`);
-    const res = await raw(`${base}/arap/transaction/vendor`, 'POST', { 'X-API-Key': s.co.apiKey, 'Content-Type': `multipart/form-data; boundary=${boundary}` }, identity);
+    const identity = multipart
+      .replace('x-bogus', te)
+      .replace(/"documentNumber":"[^"]*"/, `"documentNumber":"Zürich-${te}"`);
+    const res = await raw(
+      `${base}/arap/transaction/vendor`,
+      'POST',
+      { 'X-API-Key': s.co.apiKey, 'Content-Type': `multipart/form-data; boundary=${boundary}` },
+      identity,
+    );
     t.equal(res.status, 201, `Content-Transfer-Encoding ${te}: ${res.text.slice(0, 200)}`);
     const read = await s.api('GET', `/arap/transaction/vendor/${res.json?.id}`);
     t.equal(read.body.documentNumber, `Zürich-${te}`, `${te}: UTF-8 text read as UTF-8`);
   }
 
-  expect4xx(await raw(`${base}/arap/vendor`, 'POST', json, JSON.stringify({ name: 'Nul\u0000Byte' })), 400, 'NUL in a string');
+  expect4xx(
+    await raw(`${base}/arap/vendor`, 'POST', json, JSON.stringify({ name: 'Nul\u0000Byte' })),
+    400,
+    'NUL in a string',
+  );
   expect4xx(await raw(`${base}/arap/vendor`, 'POST', json, '{"name":"lone \\ud800 surrogate"}'), 400, 'lone surrogate');
-  expect4xx(await raw(`${base}/arap/vendor`, 'POST', json, '{"name":"ok","city":"\\udc00"}'), 400, 'lone low surrogate');
+  expect4xx(
+    await raw(`${base}/arap/vendor`, 'POST', json, '{"name":"ok","city":"\\udc00"}'),
+    400,
+    'lone low surrogate',
+  );
   expect4xx(await raw(`${base}/system/audit?entity=%00`, 'GET', json), 400, 'NUL in the query');
   const deep = `{"curr":${'['.repeat(20_000)}${']'.repeat(20_000)}}`;
-  expect4xx(await raw(`${base}/arap/transaction/vendor`, 'POST', json, deep), 400, 'deep nesting where a currency goes');
-  expect4xx(await raw(`${base}/arap/vendor`, 'POST', json, `{"name":${'{"a":'.repeat(5_000)}1${'}'.repeat(5_000)}}`), 400, 'deep nesting in a body');
+  expect4xx(
+    await raw(`${base}/arap/transaction/vendor`, 'POST', json, deep),
+    400,
+    'deep nesting where a currency goes',
+  );
+  expect4xx(
+    await raw(`${base}/arap/vendor`, 'POST', json, `{"name":${'{"a":'.repeat(5_000)}1${'}'.repeat(5_000)}}`),
+    400,
+    'deep nesting in a body',
+  );
 
   const hugeId = JSON.stringify(s.doc('vendor')).replace(`"vendor_id":${s.parties.vendor.id}`, '"vendor_id":1e21');
   expect4xx(await raw(`${base}/arap/transaction/vendor`, 'POST', json, hugeId), 400, 'id of 1e21 in the body');
   expect4xx(await raw(`${base}/arap/vendor/99999999999999999999`, 'GET', json), 404, 'id of 1e20 in the path');
   expect4xx(await raw(`${base}/arap/vendor/9007199254740993`, 'GET', json), 404, 'id beyond 2^53 in the path');
 
-  t.equal((await s.ledger.db('parties').where({ company_id: s.co.company.id })).length, before + 1, 'only the real gzip body wrote');
+  t.equal(
+    (await s.ledger.db('parties').where({ company_id: s.co.company.id })).length,
+    before + 1,
+    'only the real gzip body wrote',
+  );
 });
 
 t.test('data URIs: large ones decode, over the file limit is 413, malformed base64 is 400', async (t) => {
@@ -173,12 +247,22 @@ t.test('data URIs: large ones decode, over the file limit is 413, malformed base
   const payload = (bytes: number) => Buffer.alloc(bytes, 'ledger attachment ').toString('base64');
   const big = payload(4_500_000); // 6 MB of base64: the old regex overflowed the stack from about 3.5 MB
   t.ok(big.length >= 6_000_000);
-  const ok = await s.api('POST', '/arap/transaction/vendor', s.doc('vendor', { files: [{ name: 'big.bin', data: `data:application/octet-stream;base64,${big}` }] }));
+  const ok = await s.api(
+    'POST',
+    '/arap/transaction/vendor',
+    s.doc('vendor', { files: [{ name: 'big.bin', data: `data:application/octet-stream;base64,${big}` }] }),
+  );
   t.equal(ok.status, 201, JSON.stringify(ok.body).slice(0, 300));
   const read = await s.api('GET', `/arap/transaction/vendor/${ok.body.id}`);
   t.equal(read.body.files[0].size, 4_500_000);
 
-  const over = await s.api('POST', '/arap/transaction/vendor', s.doc('vendor', { files: [{ name: 'over.bin', data: `data:application/octet-stream;base64,${payload(7_000_000)}` }] }));
+  const over = await s.api(
+    'POST',
+    '/arap/transaction/vendor',
+    s.doc('vendor', {
+      files: [{ name: 'over.bin', data: `data:application/octet-stream;base64,${payload(7_000_000)}` }],
+    }),
+  );
   t.equal(over.status, 413);
   t.equal(over.body.error.code, 'payload_too_large');
   t.equal(over.body.error.field, '/files/0/data');
@@ -194,11 +278,19 @@ t.test('data URIs: large ones decode, over the file limit is 413, malformed base
     `data:text/plain;base64,${big.slice(0, -4)}!!!!`,
   ];
   for (const data of bad) {
-    const res = await s.api('POST', '/arap/transaction/vendor', s.doc('vendor', { files: [{ name: 'bad.txt', data }] }));
+    const res = await s.api(
+      'POST',
+      '/arap/transaction/vendor',
+      s.doc('vendor', { files: [{ name: 'bad.txt', data }] }),
+    );
     t.equal(res.status, 400, data.slice(0, 40));
     t.equal(res.body.error.code, 'invalid_request');
   }
-  const params = await s.api('POST', '/arap/transaction/vendor', s.doc('vendor', { files: [{ name: 'p.txt', data: 'data:Text/Plain;charset=utf-8;name=a.txt;base64,aGk=' }] }));
+  const params = await s.api(
+    'POST',
+    '/arap/transaction/vendor',
+    s.doc('vendor', { files: [{ name: 'p.txt', data: 'data:Text/Plain;charset=utf-8;name=a.txt;base64,aGk=' }] }),
+  );
   t.equal(params.status, 201, 'media type parameters are allowed');
   t.equal((await s.api('GET', `/arap/transaction/vendor/${params.body.id}`)).body.files[0].mediaType, 'text/plain');
 });
@@ -255,7 +347,11 @@ t.test('a database outage is 503 unavailable with Retry-After, and the ledger re
   t.equal((await api('GET', '/arap/vendor')).status, 200, 'works through the proxy');
 
   await proxy.cut();
-  for (const [method, path, body] of [['GET', '/arap/vendor'], ['POST', '/arap/vendor', { name: 'During the outage' }], ['GET', '/arap/vendor']] as const) {
+  for (const [method, path, body] of [
+    ['GET', '/arap/vendor'],
+    ['POST', '/arap/vendor', { name: 'During the outage' }],
+    ['GET', '/arap/vendor'],
+  ] as const) {
     const res = await api(method, path, body);
     t.equal(res.status, 503, `${method} ${path} during the outage`);
     t.equal(res.body.error.code, 'unavailable');

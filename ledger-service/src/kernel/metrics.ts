@@ -50,7 +50,9 @@ export class LedgerMetrics {
     const pool = () => (db.client as { pool?: TarnPool }).pool;
     new Gauge({
       name: 'ledger_db_pool_connections',
-      help: 'Database pool connections by state: used (lent to a request), free (idle), pending_acquire (requests waiting for one), pending_create, max',
+      help:
+        'Database pool connections by state: used (lent to a request), free (idle), pending_acquire (requests ' +
+        'waiting for one), pending_create, max',
       labelNames: ['state'] as const,
       registers: [this.registry],
       collect() {
@@ -93,7 +95,11 @@ export class LedgerMetrics {
         await next();
       } finally {
         const route = typeof ctx.state.route === 'string' ? ctx.state.route : routeOf(ctx);
-        const labels = { route, method: KNOWN_METHODS.has(ctx.method) ? ctx.method : 'OTHER', status: String(ctx.status) };
+        const labels = {
+          route,
+          method: KNOWN_METHODS.has(ctx.method) ? ctx.method : 'OTHER',
+          status: String(ctx.status),
+        };
         this.httpRequests.inc(labels);
         this.httpDuration.observe(labels, (performance.now() - started) / 1000);
         if (ctx.response.get('Idempotent-Replayed') === 'true') this.idempotentReplays.inc();

@@ -14,5 +14,8 @@ export function negotiate(ctx: Context, contract: Pick<Contract, 'name' | 'downl
   const candidates = [...(contract.response ? ['application/json'] : []), ...(contract.download ?? [])];
   const chosen = ctx.accepts(candidates);
   if (typeof chosen === 'string') return chosen;
-  throw new DomainError('not_acceptable', `This endpoint answers ${candidates.join(', ')}; the Accept header (${ctx.get('Accept')}) allows none of them.`);
+  throw new DomainError(
+    'not_acceptable',
+    `This endpoint answers ${candidates.join(', ')}; the Accept header (${ctx.get('Accept')}) allows none of them.`,
+  );
 }

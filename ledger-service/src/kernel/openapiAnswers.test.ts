@@ -21,7 +21,12 @@ const ajv = createSchemaAjv({ allErrors: true });
 /** `#/components/schemas/Error` → the schema it names in the document. */
 function resolved(doc: Json, schema: Json): Json {
   const ref = schema.$ref as string | undefined;
-  return ref ? (ref.slice(2).split('/').reduce((node: Json, key) => node[key], doc) as Json) : schema;
+  return ref
+    ? (ref
+        .slice(2)
+        .split('/')
+        .reduce((node: Json, key) => node[key], doc) as Json)
+    : schema;
 }
 
 t.test('real answers of five endpoints match what /openapi.json documents', async (t) => {
@@ -29,12 +34,18 @@ t.test('real answers of five endpoints match what /openapi.json documents', asyn
   const doc = (await (await fetch(`${s.ledger.url}/openapi.json`)).json()) as Json;
   const base = `${s.ledger.url}/client/${s.co.dataset}`;
 
-  /** Asserts that `answer` is documented for `method path` (a path of the document) and returns the documented response. */
+  /**
+   * Asserts that `answer` is documented for `method path` (a path of the document) and returns the documented response.
+   */
   const documented = (t: Test, method: string, path: string, answer: RealAnswer): Json => {
     const operation = doc.paths[path]?.[method.toLowerCase()] as Json | undefined;
     if (!operation) throw new Error(`${method} ${path} is not in the document`);
     const response = operation.responses[String(answer.status)] as Json | undefined;
-    t.ok(response, `${operation.operationId}: ${answer.status} is a documented status (${Object.keys(operation.responses).join(', ')})`);
+    t.ok(
+      response,
+      `${operation.operationId}: ${answer.status} is a documented status ` +
+        `(${Object.keys(operation.responses).join(', ')})`,
+    );
     if (!response) return {};
     const media = response.content?.['application/json'] as Json | undefined;
     if (answer.status === 204) {
@@ -44,8 +55,13 @@ t.test('real answers of five endpoints match what /openapi.json documents', asyn
     }
     t.ok(media, `${operation.operationId}: ${answer.status} documents a JSON body`);
     const validate = ajv.compile(resolved(doc, media?.schema ?? {}));
-    t.ok(validate(answer.body), `${operation.operationId} ${answer.status}: the body validates against the documented schema ${ajv.errorsText(validate.errors)}`);
-    if (answer.status >= 400) t.equal(media?.schema?.$ref, '#/components/schemas/Error', 'an error status documents the Error schema');
+    t.ok(
+      validate(answer.body),
+      `${operation.operationId} ${answer.status}: the body validates against the documented schema ` +
+        `${ajv.errorsText(validate.errors)}`,
+    );
+    if (answer.status >= 400)
+      t.equal(media?.schema?.$ref, '#/components/schemas/Error', 'an error status documents the Error schema');
     return response;
   };
 
@@ -53,39 +69,50 @@ t.test('real answers of five endpoints match what /openapi.json documents', asyn
     const isForm = body instanceof FormData;
     const res = await fetch(`${base}${path}`, {
       method,
-      headers: { 'X-API-Key': s.co.apiKey, ...(body === undefined || isForm ? {} : { 'Content-Type': 'application/json' }) },
+      headers: {
+        'X-API-Key': s.co.apiKey,
+        ...(body === undefined || isForm ? {} : { 'Content-Type': 'application/json' }),
+      },
       body: body === undefined ? undefined : isForm ? body : JSON.stringify(body),
     });
     const text = await res.text();
-    return { status: res.status, headers: res.headers, body: res.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text };
+    return {
+      status: res.status,
+      headers: res.headers,
+      body: res.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text,
+    };
   };
 
   t.test('createParty: 201', async (t) => {
     const created = await send('POST', '/arap/vendor', { name: 'Documented AG', country: 'CH', terms: 30 });
     t.equal(created.status, 201);
-    documented(t, 'POST', '/client/{dataset}/arap/vendor', created);
+    documented(t, 'POST', '/arap/vendor', created);
     const invalid = await send('POST', '/arap/vendor', { name: '' });
     t.equal(invalid.status, 400);
-    documented(t, 'POST', '/client/{dataset}/arap/vendor', invalid);
+    documented(t, 'POST', '/arap/vendor', invalid);
   });
 
   t.test('getParty: 200 and 404', async (t) => {
     const found = await send('GET', `/arap/vendor/${s.parties.vendor.id}`);
     t.equal(found.status, 200);
-    documented(t, 'GET', '/client/{dataset}/arap/vendor/{id}', found);
+    documented(t, 'GET', '/arap/vendor/{id}', found);
     const missing = await send('GET', '/arap/customer/999999999');
     t.equal(missing.status, 404);
-    documented(t, 'GET', '/client/{dataset}/arap/customer/{id}', missing);
+    documented(t, 'GET', '/arap/customer/{id}', missing);
   });
 
   t.test('listTransactions: 200 with the documented X-Total-Count and Link headers', async (t) => {
     for (let i = 0; i < 3; i++) t.equal((await send('POST', '/arap/transaction/vendor', s.doc('vendor'))).status, 201);
     const page = await send('GET', '/arap/transactions/vendor?limit=1&offset=1');
     t.equal(page.status, 200);
-    const response = documented(t, 'GET', '/client/{dataset}/arap/transactions/vendor', page);
+    const response = documented(t, 'GET', '/arap/transactions/vendor', page);
     t.same(Object.keys(response.headers ?? {}).sort(), ['Link', 'X-Total-Count'], 'both list headers are documented');
     t.ok(Number(page.headers.get('x-total-count')) >= 3, 'X-Total-Count is sent');
-    t.match(page.headers.get('link'), /rel="next".*rel="prev"|rel="prev".*rel="next"/, 'Link is sent (a middle page: next and prev)');
+    t.match(
+      page.headers.get('link'),
+      /rel="next".*rel="prev"|rel="prev".*rel="next"/,
+      'Link is sent (a middle page: next and prev)',
+    );
   });
 
   t.test('deleteTransaction: 204 for a draft, 409 for a posted document', async (t) => {
@@ -95,20 +122,20 @@ t.test('real answers of five endpoints match what /openapi.json documents', asyn
     t.equal(posted.status, 201);
     const deleted = await send('DELETE', `/arap/transaction/vendor/${(draft.body as { id: number }).id}`);
     t.equal(deleted.status, 204);
-    documented(t, 'DELETE', '/client/{dataset}/arap/transaction/vendor/{id}', deleted);
+    documented(t, 'DELETE', '/arap/transaction/vendor/{id}', deleted);
     const refused = await send('DELETE', `/arap/transaction/vendor/${(posted.body as { id: number }).id}`);
     t.equal(refused.status, 409);
-    documented(t, 'DELETE', '/client/{dataset}/arap/transaction/vendor/{id}', refused);
+    documented(t, 'DELETE', '/arap/transaction/vendor/{id}', refused);
   });
 
   t.test('createTransaction as multipart/form-data: 201', async (t) => {
-    const operation = doc.paths['/client/{dataset}/arap/transaction/customer'].post as Json;
+    const operation = doc.paths['/arap/transaction/customer'].post as Json;
     t.ok(operation.requestBody.content['multipart/form-data'], 'multipart is a documented request body');
     const form = new FormData();
     form.append('transaction', JSON.stringify(s.doc('customer')));
     form.append('files', new Blob(['%PDF-1.4\n'], { type: 'application/pdf' }), 'invoice.pdf');
     const created = await send('POST', '/arap/transaction/customer', form);
     t.equal(created.status, 201, JSON.stringify(created.body));
-    documented(t, 'POST', '/client/{dataset}/arap/transaction/customer', created);
+    documented(t, 'POST', '/arap/transaction/customer', created);
   });
 });

@@ -4,19 +4,41 @@ import type { Db, Tx } from '../db/knex.ts';
 import { withTenant } from '../db/knex.ts';
 import type { Company } from '../db/companies.ts';
 import {
-  CONTRACTS, forSide, sidesOf, type BodyOf, type Contract, type ParamsOf, type QueryOf, type Side,
+  CONTRACTS,
+  forSide,
+  sidesOf,
+  type BodyOf,
+  type Contract,
+  type ParamsOf,
+  type QueryOf,
+  type Side,
 } from '@ledger/shared';
 import type { TenantState } from './auth.ts';
 import { authorize } from '../domain/access.ts';
 import type { Actor } from '../domain/actor.ts';
 import { validateBody, validateQuery } from './validate.ts';
 import { conditional } from './caching.ts';
-import { assertBodyType } from './body.ts';
+import { assertBodyType, textBodyType } from './body.ts';
+import { isMultipart, readMultipart, type Upload } from './multipart.ts';
+import type { LedgerConfig } from '../config.ts';
 import type { ListPage } from '../db/listOrder.ts';
 import { IdempotencyKeys, idempotencyKeyOf, keyedRequest } from './idempotency.ts';
 
+/**
+ * What a route's prepareBody returns when it read more than the body: the body (validated
+ * next, against the contract) and what else it read — the uploaded files of a multipart
+ * write, the parsed statements of a file import — which the handler gets, typed, as
+ * `req.prepared`. A prepareBody that only reads the body returns the body itself.
+ */
+export class Prepared<X> {
+  constructor(
+    readonly body: unknown,
+    readonly extra: X,
+  ) {}
+}
+
 /** What a handler gets: the request, authenticated, authorized, validated, inside its company's transaction. */
-export interface RouteRequest<C extends Contract = Contract> {
+export interface RouteRequest<C extends Contract = Contract, X = undefined> {
   ctx: Context;
   tx: Tx;
   db: Db;
@@ -26,6 +48,10 @@ export interface RouteRequest<C extends Contract = Contract> {
   params: ParamsOf<C>;
   body: BodyOf<C>;
   query: QueryOf<C>;
+  /** what the route's prepareBody read besides the body (Prepared); undefined without one */
+  prepared: X;
+  /** the media type of a file sent as the body (a `textBody` contract), else undefined */
+  bodyType: string | undefined;
 }
 
 /**
@@ -36,18 +62,33 @@ export interface Route {
   contract: Contract;
   /**
    * Turns the raw request into the object the body schema validates (runs after the
-   * permission check): e.g. the JSON part of a multipart body, or rule checks whose
-   * error code is not invalid_request (`currency` → invalid_currency).
+   * permission check): e.g. rule checks whose error code is not invalid_request
+   * (`currency` → invalid_currency). A multipart body has been read by then as the contract
+   * declares it (kernel/multipart.ts): ctx.request.body is its JSON part, `uploads` its files
+   * (empty for any other body).
    */
-  prepareBody?: (ctx: Context) => unknown;
-  handle(req: RouteRequest): Promise<unknown>;
+  prepareBody?: (ctx: Context, uploads: readonly Upload[]) => unknown;
+  handle(req: RouteRequest<Contract, unknown>): Promise<unknown>;
 }
 
-/** Binds a handler to its contract; the request it gets is typed from the contract's schemas. */
+/**
+ * Binds a handler to its contract; the request it gets is typed from the contract's schemas,
+ * and `req.prepared` from what its prepareBody returns in a Prepared.
+ */
+export function route<C extends Contract, X>(
+  contract: C,
+  handle: (req: RouteRequest<C, X>) => Promise<unknown>,
+  options: { prepareBody: (ctx: Context, uploads: readonly Upload[]) => Prepared<X> | Promise<Prepared<X>> },
+): Route;
 export function route<C extends Contract>(
   contract: C,
   handle: (req: RouteRequest<C>) => Promise<unknown>,
-  options: { prepareBody?: (ctx: Context) => unknown } = {},
+  options?: { prepareBody?: (ctx: Context, uploads: readonly Upload[]) => unknown },
+): Route;
+export function route(
+  contract: Contract,
+  handle: (req: RouteRequest<Contract, never>) => Promise<unknown>,
+  options: { prepareBody?: (ctx: Context, uploads: readonly Upload[]) => unknown } = {},
 ): Route {
   // the kernel validated body, query and params against this very contract before calling
   return { contract, handle: handle as unknown as Route['handle'], ...options };
@@ -60,12 +101,19 @@ export function route<C extends Contract>(
 export function pairRoutes(routes: readonly Route[], contracts: readonly Contract[] = CONTRACTS): Route[] {
   const byContract = new Map<Contract, Route>();
   for (const r of routes) {
-    if (!contracts.includes(r.contract)) throw new Error(`handler for ${r.contract.name}, which is not in the contract list`);
+    if (!contracts.includes(r.contract))
+      throw new Error(`handler for ${r.contract.name}, which is not in the contract list`);
     if (byContract.has(r.contract)) throw new Error(`two handlers for contract ${r.contract.name}`);
     byContract.set(r.contract, r);
   }
   const missing = contracts.filter((c) => !byContract.has(c)).map((c) => c.name);
   if (missing.length > 0) throw new Error(`contracts without a handler: ${missing.join(', ')}`);
+  // uploaded files reach a handler only through its prepareBody: without one they would be dropped unseen
+  const unread = routes.filter((r) => r.contract.multipart && !r.prepareBody).map((r) => r.contract.name);
+  if (unread.length > 0) throw new Error(`multipart contracts without a prepareBody: ${unread.join(', ')}`);
+  // every 201 says where the new resource is (Location); a contract that forgets fails start-up
+  const unplaced = contracts.filter((c) => c.status === 201 && !c.location).map((c) => c.name);
+  if (unplaced.length > 0) throw new Error(`201 contracts without a location: ${unplaced.join(', ')}`);
   return contracts.map((c) => byContract.get(c)!);
 }
 
@@ -83,8 +131,22 @@ export function mountRoutes(router: Router, db: Db, routes: readonly Route[], ke
   }
 }
 
+/**
+ * Files sent back (documents, attachments, invoice PDFs, reports, payment files) are bytes a
+ * client uploaded or the ledger made: a browser must take them for what their media type
+ * says (never sniff HTML in a text file) and never run them as a page of this origin (an
+ * SVG or HTML attachment with a script): `sandbox` gives them an opaque origin, without
+ * scripts, forms or plugins, whatever their type. Set before the handler, so refusals
+ * carry them too.
+ */
+export const FILE_ANSWER_HEADERS = {
+  'X-Content-Type-Options': 'nosniff',
+  'Content-Security-Policy': "sandbox; default-src 'none'; frame-ancestors 'none'",
+} as const;
+
 async function serve(ctx: Context, db: Db, keys: IdempotencyKeys, route: Route, side: Side | undefined): Promise<void> {
   const { contract } = route;
+  if (contract.download) ctx.set(FILE_ANSWER_HEADERS);
   const { company, actor } = ctx.state.tenant as TenantState;
   // the route label of the request metrics: the contract, not the path with its ids
   ctx.state.route = contract.name;
@@ -97,10 +159,27 @@ async function serve(ctx: Context, db: Db, keys: IdempotencyKeys, route: Route, 
   assertBodyType(ctx, contract);
   // fingerprinted before prepareBody, which may consume the uploaded files
   const keyed = contract.method === 'POST' ? await keyedRequest(ctx, actor) : undefined;
-  const raw = route.prepareBody ? await route.prepareBody(ctx) : ctx.request.body;
+  if (keyed && route.prepareBody && (isMultipart(ctx) || textBodyType(ctx) !== undefined)) {
+    // a repeat (or a reused key) is answered before the body is read again: reading may be costly (a statement file,
+    // uploads); a JSON body is cheap to read, and run() below decides in the write's own transaction
+    const kept = await withTenant(db, company.id, (tx) => keys.peek(tx, company.id, keyed));
+    if (kept) return IdempotencyKeys.replay(ctx, kept);
+  }
+  // a multipart body becomes its JSON part and its files, as the contract declares (415 before where it declares none)
+  let uploads: Upload[] = [];
+  if (isMultipart(ctx)) {
+    const multipart = await readMultipart(ctx, contract, (ctx.config as LedgerConfig).fileLimit);
+    ctx.request.body = multipart.body;
+    uploads = multipart.uploads;
+  }
+  const read = route.prepareBody ? await route.prepareBody(ctx, uploads) : ctx.request.body;
+  const [raw, prepared] = read instanceof Prepared ? [read.body, read.extra as unknown] : [read, undefined];
   const body = contract.body ? validateBody(forSide(contract.body, side) as object, raw) : raw;
-  const query = contract.query ? validateQuery(forSide(contract.query, side) as object, ctx.query as Record<string, unknown>) : ctx.query;
-  const handle = (tx: Tx) => route.handle({ ctx, tx, db, company, actor, params, body, query });
+  const bodyType = textBodyType(ctx);
+  const query = contract.query
+    ? validateQuery(forSide(contract.query, side) as object, ctx.query as Record<string, unknown>)
+    : ctx.query;
+  const handle = (tx: Tx) => route.handle({ ctx, tx, db, company, actor, params, body, query, prepared, bodyType });
   if (!keyed) {
     const result = await withTenant(db, company.id, handle);
     answer(ctx, contract, result, query);
@@ -125,7 +204,30 @@ function answer(ctx: Context, contract: Contract, result: unknown, query: unknow
   if (result !== undefined) {
     ctx.body = result;
     if (contract.status) ctx.status = contract.status;
+    if (contract.location && ctx.status === 201) ctx.set('Location', createdUrl(ctx, contract.location, result));
   } else if (ctx.body === undefined) ctx.status = 204;
+}
+
+/**
+ * The absolute URL of what a 201 created: the contract's `location` with `:name` taken from
+ * the request's path parameters and `{field}` from the answer, under the request's public
+ * origin and dataset (behind the gateway its X-Forwarded-Host/-Proto, as for list links).
+ */
+export function createdUrl(ctx: Context, template: string, result: unknown): string {
+  const params = ctx.params as Record<string, string>;
+  const answer = (result ?? {}) as Record<string, unknown>;
+  const path = template
+    .replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(required(params[name], `path parameter :${name}`)))
+    .replace(/\{(\w+)\}/g, (_, field: string) =>
+      encodeURIComponent(String(required(answer[field], `answer field ${field}`))),
+    );
+  return `${ctx.protocol}://${ctx.host}/client/${encodeURIComponent(params.dataset ?? '')}${path}`;
+}
+
+function required<T>(value: T | undefined | null, what: string): T {
+  // a handler whose answer lacks the new id is a bug, not something to hide behind a missing header
+  if (value === undefined || value === null) throw new Error(`Location: no ${what}`);
+  return value;
 }
 
 /**

@@ -6,7 +6,7 @@ import { SERVICE_CREDENTIAL, type ServiceCredentialClaims } from '@ledger/shared
 import type { LedgerConfig } from '../config.ts';
 
 /**
- * Verifies the gateway's service credentials (DESIGN.md §2). The gateway's public key
+ * Verifies the gateway's service credentials (docs/oauth.md "Gateway ↔ ledger"). The gateway's public key
  * comes from GATEWAY_PUBLIC_JWK or, for the embedded setup, `<dataDir>/gateway-public.jwk`,
  * which the gateway writes when it creates its key pair.
  */
@@ -44,7 +44,8 @@ export class ServiceCredentialVerifier {
     const hit = this.verified.get(id);
     if (hit) {
       const presented = Buffer.from(token);
-      if (hit.until > this.now() && hit.token.length === presented.length && timingSafeEqual(hit.token, presented)) return hit.claims;
+      if (hit.until > this.now() && hit.token.length === presented.length && timingSafeEqual(hit.token, presented))
+        return hit.claims;
       this.verified.delete(id);
     }
     const claims = await this.verifyJwt(token);
@@ -76,11 +77,18 @@ export class ServiceCredentialVerifier {
       const c = payload as Partial<ServiceCredentialClaims>;
       if (typeof c.sub !== 'string' || typeof c.dataset !== 'string' || typeof c.scope !== 'string') return undefined;
       // valid until it expires and while it is within the accepted age (as jwtVerify checks)
-      const until = Math.min(Number(payload.exp) * 1000, (Number(payload.iat) + SERVICE_CREDENTIAL.maxLifetimeSeconds + 5) * 1000);
+      const until = Math.min(
+        Number(payload.exp) * 1000,
+        (Number(payload.iat) + SERVICE_CREDENTIAL.maxLifetimeSeconds + 5) * 1000,
+      );
       return {
         claims: {
-          sub: c.sub, dataset: c.dataset, scope: c.scope,
-          conn: String(c.conn ?? ''), client_name: String(c.client_name ?? 'AI assistant'),
+          sub: c.sub,
+          dataset: c.dataset,
+          scope: c.scope,
+          conn: String(c.conn ?? ''),
+          client_name: String(c.client_name ?? 'AI assistant'),
+          kind: c.kind === 'app' ? 'app' : 'ai_connection',
         },
         until,
       };

@@ -41,7 +41,12 @@ t.test('a service credential for dataset A gets 403 at dataset B, for every endp
   const a = await createTestCompany(ledger);
   const b = await createTestCompany(ledger);
   await ledger.db('companies').whereIn('id', [a.company.id, b.company.id]).update({ ai_connections_enabled: true });
-  const token = await new SignJWT({ dataset: a.dataset, conn: 'c1', scope: 'contacts:write invoices:write accounting:read', client_name: 'Test AI' })
+  const token = await new SignJWT({
+    dataset: a.dataset,
+    conn: 'c1',
+    scope: 'contacts:write invoices:write accounting:read',
+    client_name: 'Test AI',
+  })
     .setProtectedHeader({ alg: SERVICE_CREDENTIAL.algorithm })
     .setSubject(String(a.userId))
     .setIssuer(SERVICE_CREDENTIAL.issuer)
@@ -64,7 +69,9 @@ t.test('a service credential for dataset A gets 403 at dataset B, for every endp
 t.test('every mounted endpoint refuses roles without its permission, naming it', async (t) => {
   const ledger = await startTestLedger(t);
   const a = await createTestCompany(ledger);
-  const keys = Object.fromEntries(await Promise.all(ROLES.map(async (r) => [r, (await a.addMember(r)).apiKey] as const)));
+  const keys = Object.fromEntries(
+    await Promise.all(ROLES.map(async (r) => [r, (await a.addMember(r)).apiKey] as const)),
+  );
   let checked = 0;
   for (const contract of CONTRACTS) {
     for (const { method, path, vc } of concrete(contract)) {

@@ -1,4 +1,5 @@
 import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
+import { CURRENCY_ON_WRITE_MESSAGE, currencyOnWrite, PATTERN_MEANINGS } from '@ledger/shared';
 import { createSchemaAjv } from '@ledger/shared/schemaValidator';
 import { ApiError } from './errors.ts';
 
@@ -35,13 +36,22 @@ export function describeAjvError(e: ErrorObject): { field: string; message: stri
     case 'format':
       return { field: base, message: `Field "${base.slice(1) || 'body'}" must be a valid ${e.params.format}.` };
     case 'enum':
-      return { field: base, message: `Field "${base.slice(1)}" must be one of ${(e.params.allowedValues as unknown[]).join(', ')}.` };
+      return {
+        field: base,
+        message: `Field "${base.slice(1)}" must be one of ${(e.params.allowedValues as unknown[]).join(', ')}.`,
+      };
+    case 'pattern': {
+      // a pattern the schemas explain in words (a document number's characters) is named by its meaning
+      const meaning = PATTERN_MEANINGS[String(e.params.pattern)];
+      if (meaning) return { field: base, message: `Field "${base.slice(1)}" ${meaning}.` };
+      return { field: base, message: `Field "${base.slice(1) || 'body'}" ${e.message ?? 'is invalid'}.` };
+    }
     default:
       return { field: base, message: `Field "${base.slice(1) || 'body'}" ${e.message ?? 'is invalid'}.` };
   }
 }
 
-/** A malformed `curr` / `currency` value is reported with the dedicated code (DESIGN.md §5). */
+/** A malformed `curr` / `currency` value is reported with the dedicated code (docs/rest-api.md). */
 function isCurrencyError(e: ErrorObject): boolean {
   return /\/(curr|currency)$/.test(e.instancePath) && ['pattern', 'format', 'type'].includes(e.keyword);
 }
@@ -56,7 +66,8 @@ const pointerToken = (key: string | number) => String(key).replace(/~/g, '~0').r
 
 function checkString(s: string, field: string, what: string): void {
   if (s.includes('\u0000')) throw new ApiError('invalid_request', `${what} contains a NUL character.`, field);
-  if (LONE_SURROGATE.test(s)) throw new ApiError('invalid_request', `${what} contains an unpaired UTF-16 surrogate (not valid Unicode).`, field);
+  if (LONE_SURROGATE.test(s))
+    throw new ApiError('invalid_request', `${what} contains an unpaired UTF-16 surrogate (not valid Unicode).`, field);
 }
 
 /**
@@ -89,6 +100,9 @@ export function validateBody<T>(schema: object, body: unknown): T {
     throw new ApiError('invalid_request', 'The request body must be a JSON object.');
   }
   assertStorableJson(body);
+  // before the schema, which would only call it an unknown field: name the field to send instead
+  const misplaced = currencyOnWrite(schema, body);
+  if (misplaced) throw new ApiError('invalid_currency', CURRENCY_ON_WRITE_MESSAGE, misplaced);
   const fn = compiled(bodyAjv, cache, schema);
   if (!fn(body)) {
     const first = fn.errors![0]!;

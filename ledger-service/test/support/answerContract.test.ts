@@ -38,14 +38,45 @@ t.test('real answers pass; drifted ones fail naming the request, the contract an
 
   const withoutName = { ...read.body };
   delete withoutName.name;
-  t.throws(() => assertAnswerMatchesContract({ ...answer, body: withoutName }), /GET \/arap\/vendor\/\d+ → 200: the answer of getParty \(vendor\) does not match its schema: body must have required property 'name' \(name\)/);
-  t.throws(() => assertAnswerMatchesContract({ ...answer, body: { ...read.body, nickname: 'x' } }), /must NOT have additional properties \(nickname\)/, 'a field the schema does not declare');
-  t.throws(() => assertAnswerMatchesContract({ ...answer, body: { ...read.body, country: 'Switzerland' } }), /body\/country must match/, 'a value against its field schema');
-  t.throws(() => assertAnswerMatchesContract({ ...answer, status: 201 }), /contract getParty \(vendor\) answers 200/, 'another success status');
-  t.throws(() => assertAnswerMatchesContract({ ...answer, contentType: 'text/html' }), /must be JSON/, 'JSON is promised');
-  t.throws(() => assertAnswerMatchesContract({ ...answer, method: 'PUT' }), /a success answer on a path no contract declares/);
+  t.throws(
+    () => assertAnswerMatchesContract({ ...answer, body: withoutName }),
+    new RegExp(
+      'GET /arap/vendor/\\d+ → 200: the answer of getParty \\(vendor\\) does not match its schema: ' +
+        "body must have required property 'name' \\(name\\)",
+    ),
+  );
+  t.throws(
+    () => assertAnswerMatchesContract({ ...answer, body: { ...read.body, nickname: 'x' } }),
+    /must NOT have additional properties \(nickname\)/,
+    'a field the schema does not declare',
+  );
+  t.throws(
+    () => assertAnswerMatchesContract({ ...answer, body: { ...read.body, country: 'Switzerland' } }),
+    /body\/country must match/,
+    'a value against its field schema',
+  );
+  t.throws(
+    () => assertAnswerMatchesContract({ ...answer, status: 201 }),
+    /contract getParty \(vendor\) answers 200/,
+    'another success status',
+  );
+  t.throws(
+    () => assertAnswerMatchesContract({ ...answer, contentType: 'text/html' }),
+    /must be JSON/,
+    'JSON is promised',
+  );
+  t.throws(
+    () => assertAnswerMatchesContract({ ...answer, method: 'PUT' }),
+    /a success answer on a path no contract declares/,
+  );
 
-  const list = { method: 'GET', url: `${ledger.url}/client/${co.dataset}/arap/vendor?name=x`, status: 200, contentType: 'application/json', body: [read.body] };
+  const list = {
+    method: 'GET',
+    url: `${ledger.url}/client/${co.dataset}/arap/vendor?name=x`,
+    status: 200,
+    contentType: 'application/json',
+    body: [read.body],
+  };
   t.doesNotThrow(() => assertAnswerMatchesContract(list), 'a list: the array of read shapes');
   t.throws(() => assertAnswerMatchesContract({ ...list, body: read.body }), /body must be array/);
 
@@ -53,9 +84,22 @@ t.test('real answers pass; drifted ones fail naming the request, the contract an
   t.equal(missing.status, 404);
   const error = { ...answer, status: 404, body: missing.body };
   t.doesNotThrow(() => assertAnswerMatchesContract(error), 'an error answer: the error body');
-  t.throws(() => assertAnswerMatchesContract({ ...error, body: { message: 'gone' } }), /the error body does not match its schema: body must have required property 'error'/);
-  t.throws(() => assertAnswerMatchesContract({ ...error, body: { error: { code: 'connection_not_allowed', message: 'm', reason: 'bored' } } }), /body\/error\/reason must be equal to one of the allowed values/);
+  t.throws(
+    () => assertAnswerMatchesContract({ ...error, body: { message: 'gone' } }),
+    /the error body does not match its schema: body must have required property 'error'/,
+  );
+  t.throws(
+    () =>
+      assertAnswerMatchesContract({
+        ...error,
+        body: { error: { code: 'connection_not_allowed', message: 'm', reason: 'bored' } },
+      }),
+    /body\/error\/reason must be equal to one of the allowed values/,
+  );
 
-  t.doesNotThrow(() => assertAnswerMatchesContract({ ...answer, url: `${ledger.url}/healthz`, body: 'anything' }), 'outside /client: not checked');
+  t.doesNotThrow(
+    () => assertAnswerMatchesContract({ ...answer, url: `${ledger.url}/healthz`, body: 'anything' }),
+    'outside /client: not checked',
+  );
   t.doesNotThrow(() => assertAnswerMatchesContract({ ...answer, status: 304, body: undefined }), '304: no body');
 });

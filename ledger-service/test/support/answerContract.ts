@@ -19,7 +19,9 @@ interface Endpoint {
 
 /** '/arap/:vc/:id' for the vendor side → /^\/arap\/vendor\/[^/]+$/ */
 function pathPattern(path: string, side: Side | undefined): RegExp {
-  const segments = path.split('/').map((s) => (s === ':vc' ? side! : s.startsWith(':') ? '[^/]+' : s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+  const segments = path
+    .split('/')
+    .map((s) => (s === ':vc' ? side! : s.startsWith(':') ? '[^/]+' : s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
   return new RegExp(`^${segments.join('/')}$`);
 }
 
@@ -40,10 +42,14 @@ export function endpointOf(method: string, path: string): Endpoint | undefined {
 export function closed(schema: object): object {
   const out: Record<string, unknown> = { ...schema };
   // one of several shapes (documents of both kinds): each shape is closed, the common frame stays open
-  const variants = (['oneOf', 'anyOf'] as const).filter((k) => k in schema && Array.isArray((schema as Record<string, unknown>)[k]));
+  const variants = (['oneOf', 'anyOf'] as const).filter(
+    (k) => k in schema && Array.isArray((schema as Record<string, unknown>)[k]),
+  );
   for (const k of variants) out[k] = ((schema as Record<string, unknown>)[k] as object[]).map(closed);
   if ('properties' in schema && typeof schema.properties === 'object' && schema.properties !== null) {
-    out.properties = Object.fromEntries(Object.entries(schema.properties).map(([name, s]) => [name, closed(s as object)]));
+    out.properties = Object.fromEntries(
+      Object.entries(schema.properties).map(([name, s]) => [name, closed(s as object)]),
+    );
     if (variants.length === 0) out.additionalProperties ??= false;
   }
   if ('items' in schema && typeof schema.items === 'object' && schema.items !== null) out.items = closed(schema.items);
@@ -103,10 +109,13 @@ export function assertAnswerMatchesContract(answer: Answer): void {
     if (!validate(answer.body)) fail(`${what} does not match its schema: ${describe(validate.errors ?? [])}`);
   };
 
-  if (answer.status >= 400) return check(errorBodySchema, 'the error body');
+  if (answer.status >= 400) {
+    check(errorBodySchema, 'the error body');
+    return;
+  }
   if (answer.status < 200 || answer.status >= 300) return; // 304 Not Modified: no body
   const endpoint = endpointOf(method, path);
-  if (!endpoint) return fail('a success answer on a path no contract declares');
+  if (!endpoint) throw fail('a success answer on a path no contract declares');
   const { contract, side } = endpoint;
   const name = side ? `${contract.name} (${side})` : contract.name;
   const expected = contract.status ?? 200;

@@ -5,13 +5,20 @@
 import { randomBytes } from 'node:crypto';
 import type { LedgerConfig } from '../../src/config.ts';
 import { startLedger } from '../../src/server.ts';
-import type { MailWorkerOptions } from '../../src/modules/mail/worker.ts';
+import type { MailWorkerOptions } from '../../src/modules/outbox/index.ts';
 import { apiClient, createTestCompany, testConfig } from '../helpers.ts';
 import { startSmtpTestServer } from './smtpServer.ts';
 
-export const FAST_RETRY: MailWorkerOptions = { retry: { retryLimit: 5, retryDelaySeconds: 1 }, pollingIntervalSeconds: 0.5 };
+export const FAST_RETRY: MailWorkerOptions = {
+  retry: { retryLimit: 5, retryDelaySeconds: 1 },
+  pollingIntervalSeconds: 0.5,
+};
 
-export async function startMailTestLedger(t: { teardown(fn: () => unknown): void }, overrides: Partial<LedgerConfig>, mail = FAST_RETRY) {
+export async function startMailTestLedger(
+  t: { teardown(fn: () => unknown): void },
+  overrides: Partial<LedgerConfig>,
+  mail = FAST_RETRY,
+) {
   const config = testConfig({ mailQueue: `mail_test_${randomBytes(6).toString('hex')}`, ...overrides });
   const ledger = await startLedger({ config, mail });
   t.teardown(async () => {
@@ -34,7 +41,13 @@ export async function startMailScenario(t: { teardown(fn: () => unknown): void }
   const co = await createTestCompany(ledger, { swissInvoicing: true });
   const api = apiClient(ledger.url, co.dataset, co.apiKey);
   const customer = await api('POST', '/arap/customer', {
-    name: 'Beispiel GmbH', email: 'billing@beispiel.test', address1: 'Marktgasse', street: '28', zipcode: '3011', city: 'Bern', country: 'CH',
+    name: 'Beispiel GmbH',
+    email: 'billing@beispiel.test',
+    address1: 'Marktgasse',
+    street: '28',
+    zipcode: '3011',
+    city: 'Bern',
+    country: 'CH',
   });
   if (customer.status !== 201) throw new Error(JSON.stringify(customer.body));
   return { smtp, ledger, co, api, customerId: customer.body.id as number };

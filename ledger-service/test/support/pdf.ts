@@ -27,7 +27,10 @@ async function withPdfFile<T>(pdf: Buffer, use: (dir: string, file: string) => P
 
 /** The text of every page, in reading order with the layout kept (`pdftotext -layout`). */
 export async function pdfText(pdf: Buffer): Promise<string> {
-  return withPdfFile(pdf, async (_dir, file) => (await run('pdftotext', ['-layout', file, '-'], { maxBuffer: 16 << 20 })).stdout);
+  return withPdfFile(
+    pdf,
+    async (_dir, file) => (await run('pdftotext', ['-layout', file, '-'], { maxBuffer: 16 << 20 })).stdout,
+  );
 }
 
 /** Number of pages (`pdfinfo`). */
@@ -41,7 +44,18 @@ export async function pdfPageCount(pdf: Buffer): Promise<number> {
 /** One page rendered as PNG at the given resolution (`pdftoppm -r <dpi> -png`); pages count from 1. */
 export async function pdfPagePng(pdf: Buffer, page = 1, dpi = 200): Promise<Buffer> {
   return withPdfFile(pdf, async (dir, file) => {
-    await run('pdftoppm', ['-r', String(dpi), '-png', '-f', String(page), '-l', String(page), '-singlefile', file, join(dir, 'page')]);
+    await run('pdftoppm', [
+      '-r',
+      String(dpi),
+      '-png',
+      '-f',
+      String(page),
+      '-l',
+      String(page),
+      '-singlefile',
+      file,
+      join(dir, 'page'),
+    ]);
     return readFile(join(dir, 'page.png'));
   });
 }
@@ -52,7 +66,9 @@ function zxing(): Promise<unknown> {
     const wasmPath = createRequire(import.meta.url).resolve('zxing-wasm/reader/zxing_reader.wasm');
     const wasmBinary = await readFile(wasmPath);
     return prepareZXingModule({
-      overrides: { wasmBinary: wasmBinary.buffer.slice(wasmBinary.byteOffset, wasmBinary.byteOffset + wasmBinary.byteLength) },
+      overrides: {
+        wasmBinary: wasmBinary.buffer.slice(wasmBinary.byteOffset, wasmBinary.byteOffset + wasmBinary.byteLength),
+      },
       fireImmediately: true,
     });
   })();
@@ -62,7 +78,11 @@ function zxing(): Promise<unknown> {
 /** The texts of the QR codes found in a PNG image. */
 export async function decodeQrCodes(png: Buffer): Promise<string[]> {
   await zxing();
-  const results = await readBarcodes(new Uint8Array(png), { formats: ['QRCode'], tryHarder: true, maxNumberOfSymbols: 4 });
+  const results = await readBarcodes(new Uint8Array(png), {
+    formats: ['QRCode'],
+    tryHarder: true,
+    maxNumberOfSymbols: 4,
+  });
   return results.filter((r) => r.isValid).map((r) => r.text);
 }
 
@@ -82,7 +102,14 @@ export interface SwissQrPayload {
 export function parseSwissQr(text: string): SwissQrPayload {
   const f = text.split(/\r?\n/);
   if (f[0] !== 'SPC' || f[1] !== '0200') throw new Error(`not a Swiss QR code: ${f.slice(0, 2).join(' ')}`);
-  const address = (i: number) => ({ name: f[i + 1] ?? '', street: f[i + 2] ?? '', houseNumber: f[i + 3] ?? '', zip: f[i + 4] ?? '', city: f[i + 5] ?? '', country: f[i + 6] ?? '' });
+  const address = (i: number) => ({
+    name: f[i + 1] ?? '',
+    street: f[i + 2] ?? '',
+    houseNumber: f[i + 3] ?? '',
+    zip: f[i + 4] ?? '',
+    city: f[i + 5] ?? '',
+    country: f[i + 6] ?? '',
+  });
   return {
     iban: f[3] ?? '',
     creditor: address(4),

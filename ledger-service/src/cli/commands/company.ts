@@ -9,14 +9,26 @@ import { companyOrFail, type CliContext, userOrFail } from '../context.ts';
 
 /** ledger company create <dataset> --name <name> [--currency CHF] [--chart <template>] */
 export async function companyCreate(ctx: CliContext, args: string[]): Promise<void> {
-  const p = parse(args, { name: { type: 'string' }, currency: { type: 'string' }, chart: { type: 'string' } }, ['dataset']);
-  const input = { dataset: p.positionals[0]!, name: required(p, 'name'), currency: optional(p, 'currency'), chart: optional(p, 'chart') };
+  const p = parse(args, { name: { type: 'string' }, currency: { type: 'string' }, chart: { type: 'string' } }, [
+    'dataset',
+  ]);
+  const input = {
+    dataset: p.positionals[0]!,
+    name: required(p, 'name'),
+    currency: optional(p, 'currency'),
+    chart: optional(p, 'chart'),
+  };
   const db = await ctx.db();
   const company = await createCompany(db, input).catch((err: unknown) => {
     throw err instanceof CompanyInputError && !/already exists/.test(err.message) ? new UsageError(err.message) : err;
   });
   await withTenant(db, company.id, (tx) =>
-    recordAudit(tx, company.id, CLI_ACTOR, 'company', company.id, 'create', { dataset: company.dataset, name: company.name, currency: company.base_currency, chart: input.chart ?? null }),
+    recordAudit(tx, company.id, CLI_ACTOR, 'company', company.id, 'create', {
+      dataset: company.dataset,
+      name: company.name,
+      currency: company.base_currency,
+      chart: input.chart ?? null,
+    }),
   );
   ctx.out.result(
     { id: company.id, dataset: company.dataset, name: company.name, currency: company.base_currency.trim() },
@@ -33,12 +45,15 @@ export async function memberAdd(ctx: CliContext, args: string[]): Promise<void> 
   const role = required(p, 'role');
   if (!isRole(role)) throw new UsageError(`--role must be one of ${ROLES.join(', ')}; got "${role}"`);
   const limit = optional(p, 'approval-limit') ?? null;
-  if (limit !== null && !AMOUNT.test(limit)) throw new UsageError(`--approval-limit must be an amount like 5000 or 5000.50, got "${limit}"`);
+  if (limit !== null && !AMOUNT.test(limit))
+    throw new UsageError(`--approval-limit must be an amount like 5000 or 5000.50, got "${limit}"`);
   const db = await ctx.db();
   const company = await companyOrFail(db, dataset);
   const currency = company.base_currency.trim();
   if (limit !== null && money(limit).decimalPlaces() > minorUnits(currency)) {
-    throw new UsageError(`--approval-limit is in ${currency}, which has ${minorUnits(currency)} decimals; got "${limit}"`);
+    throw new UsageError(
+      `--approval-limit is in ${currency}, which has ${minorUnits(currency)} decimals; got "${limit}"`,
+    );
   }
   // the limit as a JSON number in the company currency, for the audit entry and --json
   const limitJson = limit === null ? null : amountJson(limit, currency);
@@ -48,10 +63,15 @@ export async function memberAdd(ctx: CliContext, args: string[]): Promise<void> 
     throw err instanceof CompanyInputError ? new UsageError(err.message) : err;
   });
   await withTenant(db, company.id, (tx) =>
-    recordAudit(tx, company.id, cliActor(user.id), 'membership', user.id, existed ? 'update' : 'create', { email: user.email, role, approval_limit: limitJson }),
+    recordAudit(tx, company.id, cliActor(user.id), 'membership', user.id, existed ? 'update' : 'create', {
+      email: user.email,
+      role,
+      approval_limit: limitJson,
+    }),
   );
   ctx.out.result(
     { dataset, email: user.email, user_id: user.id, role, approval_limit: limitJson },
-    `${user.email} is ${role} of "${dataset}"${limit === null ? '' : ` (approval limit ${formatAmount(limit, currency)})`}`,
+    `${user.email} is ${role} of "${dataset}"` +
+      `${limit === null ? '' : ` (approval limit ${formatAmount(limit, currency)})`}`,
   );
 }

@@ -17,13 +17,21 @@ export async function keyCreate(ctx: CliContext, args: string[]): Promise<void> 
   const company = await companyOrFail(db, p.positionals[0]!);
   const user = await userOrFail(db, email);
   if (!(await findMembership(db, company.id, user.id))) {
-    throw new CliError(`${user.email} is not a member of "${company.dataset}"; add them with "ledger member add" first`);
+    throw new CliError(
+      `${user.email} is not a member of "${company.dataset}"; add them with "ledger member add" first`,
+    );
   }
   const key = await createApiKey(db, company.id, user.id, label);
-  await withTenant(db, company.id, (tx) => recordAudit(tx, company.id, cliActor(user.id), 'api_key', key.id, 'create', { label }));
+  await withTenant(db, company.id, (tx) =>
+    recordAudit(tx, company.id, cliActor(user.id), 'api_key', key.id, 'create', { label }),
+  );
   ctx.out.result(
     { id: key.id, label: key.label, prefix: key.prefix, user: user.email, created_at: key.created_at, key: key.key },
-    [`API key ${key.id} "${key.label}" for ${user.email} in "${company.dataset}":`, key.key, 'It is shown only now; store it safely.'],
+    [
+      `API key ${key.id} "${key.label}" for ${user.email} in "${company.dataset}":`,
+      key.key,
+      'It is shown only now; store it safely.',
+    ],
   );
 }
 
@@ -33,7 +41,19 @@ export async function keyList(ctx: CliContext, args: string[]): Promise<void> {
   const db = await ctx.db();
   const company = await companyOrFail(db, p.positionals[0]!);
   const keys = await listApiKeys(db, company.id);
-  ctx.out.result(keys, keys.length ? table(keys as unknown as Record<string, unknown>[], ['id', 'label', 'prefix', 'user', 'created_at', 'last_used_at']) : 'no API keys');
+  ctx.out.result(
+    keys,
+    keys.length
+      ? table(keys as unknown as Record<string, unknown>[], [
+          'id',
+          'label',
+          'prefix',
+          'user',
+          'created_at',
+          'last_used_at',
+        ])
+      : 'no API keys',
+  );
 }
 
 /** ledger key delete <dataset> <id> */

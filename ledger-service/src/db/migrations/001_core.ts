@@ -132,12 +132,24 @@ export async function up(knex: Knex): Promise<void> {
   await knex.raw(`grant select, insert, update, delete on all tables in schema public to ledger_app`);
   await knex.raw(`grant usage, select on all sequences in schema public to ledger_app`);
   // tables and sequences of later migrations get the same grants
-  await knex.raw(`alter default privileges in schema public grant select, insert, update, delete on tables to ledger_app`);
+  await knex.raw(
+    `alter default privileges in schema public grant select, insert, update, delete on tables to ledger_app`,
+  );
   await knex.raw(`alter default privileges in schema public grant usage, select on sequences to ledger_app`);
 }
 
 export async function down(knex: Knex): Promise<void> {
-  for (const t of ['audit_log', 'parties', 'sequences', 'taxes', 'accounts', 'api_keys', 'memberships', 'users', 'companies']) {
+  for (const t of [
+    'audit_log',
+    'parties',
+    'sequences',
+    'taxes',
+    'accounts',
+    'api_keys',
+    'memberships',
+    'users',
+    'companies',
+  ]) {
     await knex.schema.dropTableIfExists(t);
   }
 }

@@ -51,8 +51,13 @@ export async function up(knex: Knex): Promise<void> {
     t.index(['company_id', 'vc', 'inv_date', 'id']); // the list's order
     t.index(['company_id', 'party_id']);
   });
-  await knex.raw(`alter table arap_transactions add constraint arap_transactions_vc_check check (vc in ('vendor','customer'))`);
-  await knex.raw(`alter table arap_transactions add constraint arap_transactions_status_check check (status in ('draft','posted','reversed'))`);
+  await knex.raw(
+    `alter table arap_transactions add constraint arap_transactions_vc_check check (vc in ('vendor','customer'))`,
+  );
+  await knex.raw(
+    `alter table arap_transactions add constraint arap_transactions_status_check check (status in ` +
+      `('draft','posted','reversed'))`,
+  );
 
   await knex.schema.createTable('arap_lines', (t) => {
     t.bigIncrements('id');

@@ -49,7 +49,17 @@ export async function up(knex: Knex): Promise<void> {
 export async function down(knex: Knex): Promise<void> {
   await knex.raw('alter table companies drop constraint if exists companies_invoice_bank_account_fk');
   await knex.schema.alterTable('companies', (t) => {
-    for (const c of ['street', 'house_number', 'zip', 'city', 'country', 'vat_number', 'email', 'invoice_bank_account_id']) t.dropColumn(c);
+    for (const c of [
+      'street',
+      'house_number',
+      'zip',
+      'city',
+      'country',
+      'vat_number',
+      'email',
+      'invoice_bank_account_id',
+    ])
+      t.dropColumn(c);
   });
   await knex.schema.dropTableIfExists('bank_accounts');
 }

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { enableTenantRls } from './rls.ts';
 
 /**
- * Invoices with items (DESIGN.md §5.1). An invoice is an `arap_transactions` row with
+ * Invoices with items (docs/invoices.md). An invoice is an `arap_transactions` row with
  * `type = 'invoice'` (so numbering, payments, the ledger lines and the reads are shared
  * with AR/AP transactions); its items live in `invoice_items`, one per line of the same
  * position in `arap_lines` (which holds the computed amount and tax).
@@ -19,9 +19,13 @@ export async function up(knex: Knex): Promise<void> {
     // the payment slip's reference: assigned when a customer invoice is posted, never changed afterwards
     t.text('qr_reference');
   });
-  await knex.raw(`alter table arap_transactions add constraint arap_transactions_type_check check (type in ('transaction','invoice'))`);
   await knex.raw(
-    `create unique index arap_transactions_qr_reference_unique on arap_transactions (company_id, qr_reference) where qr_reference is not null`,
+    `alter table arap_transactions add constraint arap_transactions_type_check check (type in ` +
+      `('transaction','invoice'))`,
+  );
+  await knex.raw(
+    `create unique index arap_transactions_qr_reference_unique on arap_transactions (company_id, qr_reference) ` +
+      `where qr_reference is not null`,
   );
   await knex.raw(`create index arap_transactions_type_list on arap_transactions (company_id, vc, type, inv_date, id)`);
 
@@ -50,6 +54,7 @@ export async function down(knex: Knex): Promise<void> {
   await knex.raw('drop index if exists arap_transactions_qr_reference_unique');
   await knex.raw('alter table arap_transactions drop constraint if exists arap_transactions_type_check');
   await knex.schema.alterTable('arap_transactions', (t) => {
-    for (const c of ['type', 'notes', 'terms', 'shippingpoint', 'ord_number', 'po_number', 'qr_reference']) t.dropColumn(c);
+    for (const c of ['type', 'notes', 'terms', 'shippingpoint', 'ord_number', 'po_number', 'qr_reference'])
+      t.dropColumn(c);
   });
 }

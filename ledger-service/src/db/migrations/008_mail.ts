@@ -1,8 +1,7 @@
 import type { Knex } from 'knex';
-import PgBoss from 'pg-boss';
 import { enableTenantRls } from './rls.ts';
 
-/** The schema pg-boss keeps its queues and jobs in (modules/mail/queue.ts uses the same). */
+/** The schema pg-boss keeps its queues and jobs in (db/queue.ts uses the same). */
 export const PGBOSS_SCHEMA = 'pgboss';
 
 /**
@@ -38,8 +37,12 @@ export async function up(knex: Knex): Promise<void> {
     t.timestamp('sent_at', { useTz: true });
     t.index(['company_id', 'transaction_id']);
   });
-  await knex.raw(`alter table messages add constraint messages_kind_check check (kind in ('invoice','reminder','other'))`);
-  await knex.raw(`alter table messages add constraint messages_status_check check (status in ('queued','sent','failed'))`);
+  await knex.raw(
+    `alter table messages add constraint messages_kind_check check (kind in ('invoice','reminder','other'))`,
+  );
+  await knex.raw(
+    `alter table messages add constraint messages_status_check check (status in ('queued','sent','failed'))`,
+  );
 
   await knex.schema.createTable('message_attachments', (t) => {
     t.bigIncrements('id');
@@ -56,10 +59,14 @@ export async function up(knex: Knex): Promise<void> {
     await enableTenantRls(knex, table);
   }
 
-  const [{ exists }] = (await knex.raw(`select exists (select 1 from pg_namespace where nspname = ?) as exists`, [PGBOSS_SCHEMA])).rows as [
-    { exists: boolean },
-  ];
-  if (!exists) await knex.raw(withoutOwnTransaction(PgBoss.getConstructionPlans(PGBOSS_SCHEMA)));
+  const [{ exists }] = (
+    await knex.raw(`select exists (select 1 from pg_namespace where nspname = ?) as exists`, [PGBOSS_SCHEMA])
+  ).rows as [{ exists: boolean }];
+  if (!exists) {
+    // loaded only when the schema is made: a start with nothing to migrate does not read pg-boss
+    const { default: PgBoss } = await import('pg-boss');
+    await knex.raw(withoutOwnTransaction(PgBoss.getConstructionPlans(PGBOSS_SCHEMA)));
+  }
   await knex.raw(`grant usage on schema ${PGBOSS_SCHEMA} to ledger_app`);
   await knex.raw(`grant select on ${PGBOSS_SCHEMA}.queue to ledger_app`);
   await knex.raw(`grant select, insert on ${PGBOSS_SCHEMA}.job to ledger_app`);

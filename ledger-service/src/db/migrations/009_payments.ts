@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { enableTenantRls } from './rls.ts';
 
 /**
- * Payments of AR/AP documents (DESIGN.md §5.2, docs/payments.md). A payment settles part or
+ * Payments of AR/AP documents (docs/payments.md). A payment settles part or
  * all of one posted document (`transaction_id`, a row of arap_transactions of either type).
  * Its ledger lines are ledger_entries rows with the document's `transaction_id` (so the
  * document's lines are found together) and the payment's `payment_id`; kinds 'payment'

@@ -30,8 +30,14 @@ export async function up(knex: Knex): Promise<void> {
     t.unique(['company_id', 'reference']);
     t.index(['company_id', 'transdate', 'id']); // the list's order
   });
-  await knex.raw(`alter table gl_transactions add constraint gl_transactions_status_check check (status in ('draft','posted','reversed'))`);
-  await knex.raw(`alter table gl_transactions add constraint gl_transactions_closing_check check (closing = (fiscal_year is not null))`);
+  await knex.raw(
+    `alter table gl_transactions add constraint gl_transactions_status_check check (status in ` +
+      `('draft','posted','reversed'))`,
+  );
+  await knex.raw(
+    `alter table gl_transactions add constraint gl_transactions_closing_check check (closing = (fiscal_year is ` +
+      `not null))`,
+  );
   // one closing entry in force per year: concurrent closings of the same year cannot both succeed
   await knex.raw(
     `create unique index gl_transactions_one_closing on gl_transactions (company_id, fiscal_year)
@@ -50,7 +56,10 @@ export async function up(knex: Knex): Promise<void> {
     t.decimal('base_amount', 20, 6).notNullable(); // base currency, debit positive
     t.index(['journal_id']);
   });
-  await knex.raw(`alter table gl_lines add constraint gl_lines_one_side check ((debit > 0 and credit = 0) or (credit > 0 and debit = 0))`);
+  await knex.raw(
+    `alter table gl_lines add constraint gl_lines_one_side check ((debit > 0 and credit = 0) or (credit > 0 ` +
+      `and debit = 0))`,
+  );
 
   await knex.schema.createTable('gl_files', (t) => {
     t.bigIncrements('id');

@@ -31,7 +31,10 @@ export async function up(knex: Knex): Promise<void> {
     // false: a delta row written by the trigger; true: the sum of merged rows (compaction)
     t.boolean('compacted').notNullable().defaultTo(false);
   });
-  await knex.raw(`create index ledger_balances_company_month on ledger_balances (company_id, month) include (account_id, closing, debit, credit)`);
+  await knex.raw(
+    `create index ledger_balances_company_month on ledger_balances (company_id, month) include (account_id, ` +
+      `closing, debit, credit)`,
+  );
   await enableTenantRls(knex, 'ledger_balances');
 
   await knex.raw(`
@@ -59,29 +62,51 @@ export async function up(knex: Knex): Promise<void> {
       end if;
       return null;
     end $$`);
-  await knex.raw(`create trigger ledger_balances_insert after insert on ledger_entries referencing new table as new_rows for each statement execute function ledger_balances_delta()`);
-  await knex.raw(`create trigger ledger_balances_delete after delete on ledger_entries referencing old table as old_rows for each statement execute function ledger_balances_delta()`);
-  await knex.raw(`create trigger ledger_balances_update after update on ledger_entries referencing old table as old_rows new table as new_rows for each statement execute function ledger_balances_delta()`);
+  await knex.raw(
+    `create trigger ledger_balances_insert after insert on ledger_entries referencing new table as new_rows ` +
+      `for each statement execute function ledger_balances_delta()`,
+  );
+  await knex.raw(
+    `create trigger ledger_balances_delete after delete on ledger_entries referencing old table as old_rows ` +
+      `for each statement execute function ledger_balances_delta()`,
+  );
+  await knex.raw(
+    `create trigger ledger_balances_update after update on ledger_entries referencing old table as old_rows ` +
+      `new table as new_rows for each statement execute function ledger_balances_delta()`,
+  );
 
   // lines written before this migration
   await knex.raw(`
     insert into ledger_balances (company_id, account_id, month, closing, debit, credit, compacted)
-    select e.company_id, e.account_id, date_trunc('month', e.date)::date, coalesce((to_jsonb(e) ->> 'closing')::boolean, false),
-           coalesce(sum(e.amount) filter (where e.amount > 0), 0), coalesce(sum(e.amount) filter (where e.amount < 0), 0), true
+    select e.company_id, e.account_id, date_trunc('month', e.date)::date,
+           coalesce((to_jsonb(e) ->> 'closing')::boolean, false),
+           coalesce(sum(e.amount) filter (where e.amount > 0), 0),
+           coalesce(sum(e.amount) filter (where e.amount < 0), 0), true
       from ledger_entries e group by 1, 2, 3, 4`);
 
-  await knex.raw(`create index ledger_entries_company_date_cover on ledger_entries (company_id, date) include (account_id, amount)`);
-  await knex.raw(`create index ledger_entries_company_account_date_cover on ledger_entries (company_id, account_id, date) include (amount)`);
+  await knex.raw(
+    `create index ledger_entries_company_date_cover on ledger_entries (company_id, date) include (account_id, amount)`,
+  );
+  await knex.raw(
+    `create index ledger_entries_company_account_date_cover on ledger_entries (company_id, account_id, date) ` +
+      `include (amount)`,
+  );
   await knex.raw(`drop index if exists ledger_entries_company_id_account_id_date_index`);
   await knex.raw(`drop index if exists ledger_entries_company_id_date_index`);
 }
 
 export async function down(knex: Knex): Promise<void> {
-  await knex.raw(`create index if not exists ledger_entries_company_id_account_id_date_index on ledger_entries (company_id, account_id, date)`);
-  await knex.raw(`create index if not exists ledger_entries_company_id_date_index on ledger_entries (company_id, date)`);
+  await knex.raw(
+    `create index if not exists ledger_entries_company_id_account_id_date_index on ledger_entries (company_id, ` +
+      `account_id, date)`,
+  );
+  await knex.raw(
+    `create index if not exists ledger_entries_company_id_date_index on ledger_entries (company_id, date)`,
+  );
   await knex.raw(`drop index if exists ledger_entries_company_account_date_cover`);
   await knex.raw(`drop index if exists ledger_entries_company_date_cover`);
-  for (const op of ['insert', 'delete', 'update']) await knex.raw(`drop trigger if exists ledger_balances_${op} on ledger_entries`);
+  for (const op of ['insert', 'delete', 'update'])
+    await knex.raw(`drop trigger if exists ledger_balances_${op} on ledger_entries`);
   await knex.raw(`drop function if exists ledger_balances_delta()`);
   await knex.schema.dropTableIfExists('ledger_balances');
 }

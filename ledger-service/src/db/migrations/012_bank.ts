@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { enableTenantRls } from './rls.ts';
 
 /**
- * Bank (DESIGN.md §5.5): the payment reference of vendor documents, imported bank
+ * Bank (docs/bank.md): the payment reference of vendor documents, imported bank
  * transactions, and pain.001 payment files with one item per paid document. Every table
  * carries company_id and is under RLS.
  *
@@ -84,7 +84,10 @@ export async function up(knex: Knex): Promise<void> {
     t.index(['company_id', 'date', 'id']); // the list's order
     t.index(['company_id', 'status']);
   });
-  await knex.raw(`alter table bank_transactions add constraint bank_transactions_status_check check (status in ('unmatched','matched','booked'))`);
+  await knex.raw(
+    `alter table bank_transactions add constraint bank_transactions_status_check check (status in ` +
+      `('unmatched','matched','booked'))`,
+  );
 
   for (const table of ['payment_files', 'payment_file_items', 'bank_transactions']) {
     await enableTenantRls(knex, table);

@@ -5,7 +5,14 @@ import { PGBOSS_SCHEMA } from './008_mail.ts';
 /** The pg-boss queue of extraction jobs (modules/inbox/worker.ts); created here so the first upload finds it. */
 export const INBOX_QUEUE = 'inbox_extract';
 /** Extraction is deterministic: a retry only helps after a crash or a database outage. */
-export const INBOX_QUEUE_OPTIONS = { policy: 'standard', retryLimit: 3, retryDelay: 10, retryBackoff: true, expireInSeconds: 300, retentionMinutes: 60 * 24 * 14 };
+export const INBOX_QUEUE_OPTIONS = {
+  policy: 'standard',
+  retryLimit: 3,
+  retryDelay: 10,
+  retryBackoff: true,
+  expireInSeconds: 300,
+  retentionMinutes: 60 * 24 * 14,
+};
 
 /**
  * Documents and the AI inbox (modules/files, modules/inbox; docs/documents.md).
@@ -19,7 +26,7 @@ export const INBOX_QUEUE_OPTIONS = { policy: 'standard', retryLimit: 3, retryDel
  *
  * The attachment tables stay the links (their ids keep the old download URLs working) and
  * get a `document_id`. `arap_files` rows now carry no bytes: they move to the document store
- * here (existing rows) and on every write (modules/transactions/store.ts). Tables whose
+ * here (existing rows) and on every write (modules/arap/store.ts). Tables whose
  * writers still store bytes inline (`message_attachments`, `gl_files`) register their files
  * as documents through a trigger, so every stored file is a document from the first insert
  * on, whoever writes it; their bytes are kept in place as well until those writers go
@@ -45,8 +52,12 @@ export async function up(knex: Knex): Promise<void> {
     t.unique(['company_id', 'sha256']);
     t.index(['company_id', 'created_at', 'id']);
   });
-  await knex.raw(`alter table documents add constraint documents_source_check check (source in ('upload','inbox','email'))`);
-  await knex.raw(`alter table documents add constraint documents_storage_check check (storage in ('postgres','directory'))`);
+  await knex.raw(
+    `alter table documents add constraint documents_source_check check (source in ('upload','inbox','email'))`,
+  );
+  await knex.raw(
+    `alter table documents add constraint documents_storage_check check (storage in ('postgres','directory'))`,
+  );
 
   await knex.schema.createTable('document_contents', (t) => {
     t.bigInteger('document_id').primary().references('documents.id').onDelete('CASCADE');
@@ -73,13 +84,17 @@ export async function up(knex: Knex): Promise<void> {
     t.index(['document_id']);
   });
   await knex.raw(
-    `alter table inbox_entries add constraint inbox_entries_status_check check (status in ('new','extracted','failed','booked','discarded'))`,
+    `alter table inbox_entries add constraint inbox_entries_status_check check (status in ` +
+      `('new','extracted','failed','booked','discarded'))`,
   );
 
   for (const table of ['documents', 'document_contents', 'inbox_entries']) {
     await enableTenantRls(knex, table);
   }
-  await knex.raw(`select ${PGBOSS_SCHEMA}.create_queue(?, ?::json)`, [INBOX_QUEUE, JSON.stringify(INBOX_QUEUE_OPTIONS)]);
+  await knex.raw(`select ${PGBOSS_SCHEMA}.create_queue(?, ?::json)`, [
+    INBOX_QUEUE,
+    JSON.stringify(INBOX_QUEUE_OPTIONS),
+  ]);
 
   // Registers the file of an attachment row written with its bytes inline as a document
   // (its content stored once per company) and links the row to it. Rows written through the
@@ -146,7 +161,8 @@ export async function up(knex: Knex): Promise<void> {
     );
     await knex.raw(
       `update ?? f set document_id = d.id ${a.moveBytes ? ', data = null' : ''}
-         from documents d where d.company_id = f.company_id and f.data is not null and d.sha256 = encode(sha256(f.data), 'hex')`,
+         from documents d where d.company_id = f.company_id and f.data is not null
+           and d.sha256 = encode(sha256(f.data), 'hex')`,
       [a.table],
     );
     await knex.raw(`alter table ?? force row level security`, [a.table]);
@@ -154,7 +170,8 @@ export async function up(knex: Knex): Promise<void> {
     await knex.raw(`alter table document_contents force row level security`);
     // trigger arguments are literals (constants of this file, not input)
     await knex.raw(
-      `create trigger register_document before insert on ?? for each row execute function register_attachment_document('${a.nameColumn}', '${a.source}', '${a.moveBytes ? 'move' : 'keep'}')`,
+      `create trigger register_document before insert on ?? for each row execute function ` +
+        `register_attachment_document('${a.nameColumn}', '${a.source}', '${a.moveBytes ? 'move' : 'keep'}')`,
       [a.table],
     );
   }
@@ -167,7 +184,10 @@ export async function down(knex: Knex): Promise<void> {
     if (a.moveBytes) {
       await knex.raw(`alter table ?? no force row level security`, [a.table]);
       await knex.raw(`alter table document_contents no force row level security`);
-      await knex.raw(`update ?? f set data = c.data from document_contents c where c.document_id = f.document_id and f.data is null`, [a.table]);
+      await knex.raw(
+        `update ?? f set data = c.data from document_contents c where c.document_id = f.document_id and f.data is null`,
+        [a.table],
+      );
       await knex.raw(`alter table ?? force row level security`, [a.table]);
       await knex.raw(`alter table ?? alter column data set not null`, [a.table]);
     }

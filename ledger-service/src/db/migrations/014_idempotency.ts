@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { enableTenantRls } from './rls.ts';
 
 /**
- * Idempotency keys of POST requests (kernel/idempotency.ts, DESIGN.md §5): one row per
+ * Idempotency keys of POST requests (kernel/idempotency.ts, docs/rest-api.md): one row per
  * company, caller and key, holding what identifies the request (method, path, a SHA-256 of
  * the canonical request) and the answer it got (status, the headers that matter, the body
  * encrypted with the ledger's key because some answers carry a secret, e.g. a new API key).

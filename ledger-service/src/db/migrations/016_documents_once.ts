@@ -29,7 +29,9 @@ const TABLES = [
 
 const TRIGGER_TABLES = ['arap_files', 'gl_files', 'message_attachments'] as const;
 
-/** The migration runs as the tables' owner; FORCE applies RLS to the owner too: lifted while rows of every company move. */
+/**
+ * The migration runs as the tables' owner; FORCE applies RLS to the owner too: lifted while rows of every company move.
+ */
 async function withoutForcedRls(knex: Knex, tables: readonly string[], fn: () => Promise<void>): Promise<void> {
   for (const t of tables) await knex.raw(`alter table ?? no force row level security`, [t]);
   await fn();
@@ -55,7 +57,8 @@ export async function up(knex: Knex): Promise<void> {
       await knex.raw(
         `update ?? f set document_id = d.id
            from documents d
-          where f.document_id is null and f.data is not null and d.company_id = f.company_id and d.sha256 = encode(sha256(f.data), 'hex')`,
+          where f.document_id is null and f.data is not null
+            and d.company_id = f.company_id and d.sha256 = encode(sha256(f.data), 'hex')`,
         [a.table],
       );
       // bytes of Postgres-stored documents that somehow lack them: the row's copy fills the gap
@@ -68,7 +71,8 @@ export async function up(knex: Knex): Promise<void> {
          on conflict (document_id) do nothing`,
         [a.table],
       );
-      const [{ n }] = (await knex.raw(`select count(*)::int as n from ?? where document_id is null`, [a.table])).rows as [{ n: number }];
+      const [{ n }] = (await knex.raw(`select count(*)::int as n from ?? where document_id is null`, [a.table]))
+        .rows as [{ n: number }];
       if (n > 0) throw new Error(`016_documents_once: ${n} row(s) of ${a.table} have neither bytes nor a document`);
     });
     await knex.raw(`alter table ?? drop column data`, [a.table]);
@@ -81,8 +85,12 @@ export async function down(knex: Knex): Promise<void> {
     await knex.raw(`alter table ?? add column data bytea`, [a.table]);
     await knex.raw(`alter table ?? alter column document_id drop not null`, [a.table]);
     await withoutForcedRls(knex, [a.table, 'document_contents'], async () => {
-      await knex.raw(`update ?? f set data = c.data from document_contents c where c.document_id = f.document_id`, [a.table]);
-      const [{ n }] = (await knex.raw(`select count(*)::int as n from ?? where data is null`, [a.table])).rows as [{ n: number }];
+      await knex.raw(`update ?? f set data = c.data from document_contents c where c.document_id = f.document_id`, [
+        a.table,
+      ]);
+      const [{ n }] = (await knex.raw(`select count(*)::int as n from ?? where data is null`, [a.table])).rows as [
+        { n: number },
+      ];
       // bytes in another store (DOCUMENT_STORE=directory) cannot be copied back by SQL: refuse rather than lose them
       if (n > 0) throw new Error(`016_documents_once down: ${n} file(s) of ${a.table} are not in the Postgres store`);
     });
@@ -117,9 +125,16 @@ export async function down(knex: Knex): Promise<void> {
       return new;
     end
     $$`);
-  await knex.raw(`create trigger register_document before insert on arap_files for each row execute function register_attachment_document('name', 'upload', 'move')`);
-  await knex.raw(`create trigger register_document before insert on gl_files for each row execute function register_attachment_document('name', 'upload', 'keep')`);
   await knex.raw(
-    `create trigger register_document before insert on message_attachments for each row execute function register_attachment_document('filename', 'email', 'keep')`,
+    `create trigger register_document before insert on arap_files for each row execute function ` +
+      `register_attachment_document('name', 'upload', 'move')`,
+  );
+  await knex.raw(
+    `create trigger register_document before insert on gl_files for each row execute function ` +
+      `register_attachment_document('name', 'upload', 'keep')`,
+  );
+  await knex.raw(
+    `create trigger register_document before insert on message_attachments for each row execute function ` +
+      `register_attachment_document('filename', 'email', 'keep')`,
   );
 }

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { listedMigrations, type MigrationModule } from '@ledger/shared/migrate';
 import * as m001 from './001_core.ts';
 import * as m002 from './002_arap.ts';
 import * as m003 from './003_totp_replay.ts';
@@ -15,12 +16,16 @@ import * as m014 from './014_idempotency.ts';
 import * as m011 from './011_report_indexes.ts';
 import * as m015 from './015_payment_reference_sequence.ts';
 import * as m016 from './016_documents_once.ts';
+import * as m017 from './017_demo_users.ts';
+import * as m019 from './019_events.ts';
+import * as m020 from './020_company_keys_webhooks.ts';
+import * as m018 from './018_company_keys.ts';
 
 /**
  * Migrations are listed here rather than discovered on disk, so they load the same
  * way under tsx, in tests and from the CLI. Append new ones at the end.
  */
-const migrations: Record<string, { up(k: Knex): Promise<void>; down(k: Knex): Promise<void> }> = {
+const migrations: Record<string, MigrationModule> = {
   '001_core': m001,
   '002_arap': m002,
   '003_totp_replay': m003,
@@ -37,16 +42,10 @@ const migrations: Record<string, { up(k: Knex): Promise<void>; down(k: Knex): Pr
   '013_documents': m013,
   '015_payment_reference_sequence': m015,
   '016_documents_once': m016,
+  '017_demo_users': m017,
+  '018_company_keys': m018,
+  '019_events': m019,
+  '020_company_keys_webhooks': m020,
 };
 
-export const migrationSource: Knex.MigrationSource<string> = {
-  async getMigrations() {
-    return Object.keys(migrations);
-  },
-  getMigrationName(name) {
-    return name;
-  },
-  async getMigration(name) {
-    return migrations[name]!;
-  },
-};
+export const migrationSource: Knex.MigrationSource<string> = listedMigrations(migrations);

@@ -9,7 +9,8 @@ export async function enableTenantRls(knex: Knex, table: string): Promise<void> 
   await knex.raw(`alter table ?? enable row level security`, [table]);
   await knex.raw(`alter table ?? force row level security`, [table]);
   await knex.raw(
-    `create policy tenant_isolation on ?? using (company_id = nullif(current_setting('app.company_id', true), '')::bigint)
+    `create policy tenant_isolation on ??
+       using (company_id = nullif(current_setting('app.company_id', true), '')::bigint)
      with check (company_id = nullif(current_setting('app.company_id', true), '')::bigint)`,
     [table],
   );

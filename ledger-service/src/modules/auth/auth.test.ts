@@ -14,7 +14,7 @@ t.test('API key authentication', async (t) => {
   t.equal(missing.status, 401);
   t.equal(missing.body.error.code, 'unauthorized');
 
-  const wrong = await apiClient(ledger.url, a.dataset, 'ak_' + 'x'.repeat(43))('POST', '/auth/validate_api');
+  const wrong = await apiClient(ledger.url, a.dataset, `ak_${'x'.repeat(43)}`)('POST', '/auth/validate_api');
   t.equal(wrong.status, 401);
   t.match(wrong.body.error.message, /not valid/);
 
@@ -34,10 +34,15 @@ t.test('a query without the company setting sees no rows (RLS)', async (t) => {
   });
   t.equal(rows.length, 0, 'no accounts visible without app.company_id');
   const own = await ledger.db.transaction(async (tx) => {
-    await tx.raw(`select set_config('role', 'ledger_app', true), set_config('app.company_id', ?, true)`, [String(a.company.id)]);
+    await tx.raw(`select set_config('role', 'ledger_app', true), set_config('app.company_id', ?, true)`, [
+      String(a.company.id),
+    ]);
     const visible: { company_id: number }[] = await tx('accounts').select('company_id');
     return visible;
   });
   t.ok(own.length > 10, 'the company sees its own chart');
-  t.ok(own.every((r) => r.company_id === a.company.id), 'and only its own rows');
+  t.ok(
+    own.every((r) => r.company_id === a.company.id),
+    'and only its own rows',
+  );
 });

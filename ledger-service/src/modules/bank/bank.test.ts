@@ -16,23 +16,60 @@ t.test('bank accounts: create, read, list, update', async (t) => {
   const a = await createTestCompany(ledger);
   const api = apiClient(ledger.url, a.dataset, a.apiKey);
 
-  const created = await api('POST', '/bank/accounts', { name: 'UBS current account', iban: IBAN, qr_iban: QR_IBAN, bic: 'ubswchzh80a', currency: 'CHF', account: '1020' });
+  const created = await api('POST', '/bank/accounts', {
+    name: 'UBS current account',
+    iban: IBAN,
+    qr_iban: QR_IBAN,
+    bic: 'ubswchzh80a',
+    currency: 'CHF',
+    account: '1020',
+  });
   t.equal(created.status, 201, JSON.stringify(created.body));
   t.same(Object.keys(created.body), ['id']);
   const read = await api('GET', `/bank/accounts/${created.body.id}`);
   t.equal(read.status, 200);
-  t.same(read.body, {
-    id: created.body.id, name: 'UBS current account', iban: 'CH9300762011623852957', qr_iban: 'CH4431999123000889012', bic: 'UBSWCHZH80A', currency: 'CHF', account: '1020',
-  }, 'IBANs in electronic format, BIC upper case');
+  t.same(
+    read.body,
+    {
+      id: created.body.id,
+      name: 'UBS current account',
+      iban: 'CH9300762011623852957',
+      qr_iban: 'CH4431999123000889012',
+      bic: 'UBSWCHZH80A',
+      currency: 'CHF',
+      account: '1020',
+    },
+    'IBANs in electronic format, BIC upper case',
+  );
 
-  const eur = await api('POST', '/bank/accounts', { name: 'EUR account', iban: 'DE89 3704 0044 0532 0130 00', currency: 'EUR', account: '1000' });
+  const eur = await api('POST', '/bank/accounts', {
+    name: 'EUR account',
+    iban: 'DE89 3704 0044 0532 0130 00',
+    currency: 'EUR',
+    account: '1000',
+  });
   t.equal(eur.status, 201);
   const list = await api('GET', '/bank/accounts');
   t.equal(list.status, 200);
   t.equal(list.headers.get('x-total-count'), '2');
-  t.same(list.body.map((b: { id: number }) => b.id), [created.body.id, eur.body.id], 'by id');
-  t.same(list.body[1], { id: eur.body.id, name: 'EUR account', iban: 'DE89370400440532013000', qr_iban: null, bic: null, currency: 'EUR', account: '1000' });
-  t.same((await api('GET', '/bank/accounts?sort=-name')).body.map((b: { name: string }) => b.name), ['UBS current account', 'EUR account']);
+  t.same(
+    list.body.map((b: { id: number }) => b.id),
+    [created.body.id, eur.body.id],
+    'by id',
+  );
+  t.same(list.body[1], {
+    id: eur.body.id,
+    name: 'EUR account',
+    iban: 'DE89370400440532013000',
+    qr_iban: null,
+    bic: null,
+    currency: 'EUR',
+    account: '1000',
+  });
+  t.same(
+    (await api('GET', '/bank/accounts?sort=-name')).body.map((b: { name: string }) => b.name),
+    ['UBS current account', 'EUR account'],
+  );
   const page = await api('GET', '/bank/accounts?limit=1');
   t.equal(page.body.length, 1);
   t.match(page.headers.get('link'), /rel="next"/);
@@ -40,11 +77,18 @@ t.test('bank accounts: create, read, list, update', async (t) => {
   const updated = await api('POST', `/bank/accounts/${created.body.id}`, { name: 'UBS', qr_iban: null });
   t.equal(updated.status, 200);
   t.same(updated.body, { ...read.body, name: 'UBS', qr_iban: null }, 'only the fields sent change; null clears');
-  t.equal((await api('POST', `/bank/accounts/${created.body.id}`, { ...read.body })).status, 200, 'the read shape can be sent back whole');
+  t.equal(
+    (await api('POST', `/bank/accounts/${created.body.id}`, { ...read.body })).status,
+    200,
+    'the read shape can be sent back whole',
+  );
   t.same((await api('GET', `/bank/accounts/${created.body.id}`)).body, read.body);
 
   const log = await api('GET', `/system/audit?entity=bank_account&entity_id=${created.body.id}`);
-  t.same(log.body.map((e: { action: string }) => e.action), ['update', 'update', 'create']);
+  t.same(
+    log.body.map((e: { action: string }) => e.action),
+    ['update', 'update', 'create'],
+  );
   t.match(log.body[2].details, { iban: 'CH9300762011623852957', account: '1020' });
 
   const b = await createTestCompany(ledger);
@@ -52,7 +96,12 @@ t.test('bank accounts: create, read, list, update', async (t) => {
   t.same((await atB('GET', '/bank/accounts')).body, [], 'another company sees none');
   t.equal((await atB('GET', `/bank/accounts/${created.body.id}`)).status, 404);
   t.equal((await atB('POST', `/bank/accounts/${created.body.id}`, { name: 'mine' })).status, 404);
-  t.equal((await atB('POST', '/bank/accounts', { name: 'Same IBAN elsewhere', iban: IBAN, currency: 'CHF', account: '1020' })).status, 201, 'IBANs are unique per company');
+  t.equal(
+    (await atB('POST', '/bank/accounts', { name: 'Same IBAN elsewhere', iban: IBAN, currency: 'CHF', account: '1020' }))
+      .status,
+    201,
+    'IBANs are unique per company',
+  );
 });
 
 t.test('bank accounts: refusals name the field', async (t) => {
@@ -60,7 +109,13 @@ t.test('bank accounts: refusals name the field', async (t) => {
   const a = await createTestCompany(ledger);
   const api = apiClient(ledger.url, a.dataset, a.apiKey);
   const base = { name: 'Main', iban: IBAN, currency: 'CHF', account: '1020' };
-  const refused = async (body: unknown, status: number, field: string | undefined, what: string, path = '/bank/accounts') => {
+  const refused = async (
+    body: unknown,
+    status: number,
+    field: string | undefined,
+    what: string,
+    path = '/bank/accounts',
+  ) => {
     const res = await api('POST', path, body);
     t.equal(res.status, status, `${what}: ${status}`);
     t.equal(res.body.error.field, field, `${what}: names ${field}`);
@@ -81,9 +136,26 @@ t.test('bank accounts: refusals name the field', async (t) => {
   const ok = await api('POST', '/bank/accounts', { ...base, qr_iban: QR_IBAN });
   t.equal(ok.status, 201);
   await refused({ ...base, name: 'Twice' }, 409, '/iban', 'the same IBAN twice');
-  await refused({ ...base, iban: 'CH56 0483 5012 3456 7800 9', qr_iban: QR_IBAN }, 409, '/qr_iban', 'the same QR-IBAN twice');
-  await refused({ account: '1100' }, 400, '/account', 'update to a non-payment account', `/bank/accounts/${ok.body.id}`);
-  await refused({ id: ok.body.id + 1, name: 'x' }, 400, '/id', 'another id in the body', `/bank/accounts/${ok.body.id}`);
+  await refused(
+    { ...base, iban: 'CH56 0483 5012 3456 7800 9', qr_iban: QR_IBAN },
+    409,
+    '/qr_iban',
+    'the same QR-IBAN twice',
+  );
+  await refused(
+    { account: '1100' },
+    400,
+    '/account',
+    'update to a non-payment account',
+    `/bank/accounts/${ok.body.id}`,
+  );
+  await refused(
+    { id: ok.body.id + 1, name: 'x' },
+    400,
+    '/id',
+    'another id in the body',
+    `/bank/accounts/${ok.body.id}`,
+  );
   await refused({}, 400, undefined, 'empty update', `/bank/accounts/${ok.body.id}`);
   t.equal((await api('GET', '/bank/accounts/0')).status, 404);
   t.equal((await api('GET', '/bank/accounts/999999')).status, 404);

@@ -9,5 +9,7 @@ export const bankRoutes = [
   route(contracts.listBankAccounts, async (req) => listBankAccounts(req.tx, req.query)),
   route(contracts.getBankAccount, async (req) => bankAccountById(req.tx, idParam(req.params.id, 'bank account'))),
   route(contracts.createBankAccount, async (req) => addBankAccount(req, req.body)),
-  route(contracts.updateBankAccount, async (req) => changeBankAccount(req, idParam(req.params.id, 'bank account'), req.body)),
+  route(contracts.updateBankAccount, async (req) =>
+    changeBankAccount(req, idParam(req.params.id, 'bank account'), req.body),
+  ),
 ];

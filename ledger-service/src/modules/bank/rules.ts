@@ -45,15 +45,26 @@ function validIban(raw: string, field: string): string {
 
 const QR_CURRENCIES = ['CHF', 'EUR'];
 
-export function resolveBankAccount(doc: BankAccountDocument, chartAccount: LinkedAccount | undefined): ResolvedBankAccount {
+export function resolveBankAccount(
+  doc: BankAccountDocument,
+  chartAccount: LinkedAccount | undefined,
+): ResolvedBankAccount {
   const iban = validIban(doc.iban, '/iban');
-  if (isQrIban(iban)) throw ruleInvalid(`${iban} is a QR-IBAN (bank id 30000–31999); send it as qr_iban and the account's IBAN as iban.`, '/iban');
+  if (isQrIban(iban))
+    throw ruleInvalid(
+      `${iban} is a QR-IBAN (bank id 30000–31999); send it as qr_iban and the account's IBAN as iban.`,
+      '/iban',
+    );
   let qrIban: string | null = null;
   if (doc.qr_iban !== null) {
     qrIban = validIban(doc.qr_iban, '/qr_iban');
-    if (!isQrIban(qrIban)) throw ruleInvalid(`${qrIban} is not a QR-IBAN (a CH or LI IBAN with bank id 30000–31999).`, '/qr_iban');
+    if (!isQrIban(qrIban))
+      throw ruleInvalid(`${qrIban} is not a QR-IBAN (a CH or LI IBAN with bank id 30000–31999).`, '/qr_iban');
     if (!QR_CURRENCIES.includes(doc.currency)) {
-      throw ruleInvalid(`A QR-IBAN is only used for QR-bills in CHF or EUR; the account is in ${doc.currency}.`, '/qr_iban');
+      throw ruleInvalid(
+        `A QR-IBAN is only used for QR-bills in CHF or EUR; the account is in ${doc.currency}.`,
+        '/qr_iban',
+      );
     }
   }
   const bic = doc.bic === null ? null : doc.bic.replace(/\s+/g, '').toUpperCase();
@@ -62,5 +73,13 @@ export function resolveBankAccount(doc: BankAccountDocument, chartAccount: Linke
   if (!chartAccount.links.includes('AR_paid') && !chartAccount.links.includes('AP_paid')) {
     throw ruleInvalid(`Account ${doc.account} is not a payment account (link AR_paid or AP_paid).`, '/account');
   }
-  return { name: doc.name, iban, qr_iban: qrIban, bic, currency: doc.currency, account: chartAccount.accno, accountId: chartAccount.id };
+  return {
+    name: doc.name,
+    iban,
+    qr_iban: qrIban,
+    bic,
+    currency: doc.currency,
+    account: chartAccount.accno,
+    accountId: chartAccount.id,
+  };
 }

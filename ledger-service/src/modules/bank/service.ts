@@ -4,7 +4,15 @@ import { recordAudit } from '../../db/audit.ts';
 import { conflict, notFound, ruleInvalid } from '../../domain/errors.ts';
 import type { ServiceContext } from '../serviceContext.ts';
 import { resolveBankAccount, type BankAccountDocument, type ResolvedBankAccount } from './rules.ts';
-import { findBankAccount, findChartAccount, insertBankAccount, takenBy, updateBankAccount, type BankAccount } from './store.ts';
+import {
+  findBankAccount,
+  findChartAccount,
+  insertBankAccount,
+  lockBankAccount,
+  takenBy,
+  updateBankAccount,
+  type BankAccount,
+} from './store.ts';
 
 /** The company's bank accounts: checked by rules.ts, one IBAN / QR-IBAN per account, every change audited. */
 
@@ -17,7 +25,12 @@ export async function bankAccountById(tx: Tx, id: number): Promise<BankAccount> 
 async function resolve(tx: Tx, doc: BankAccountDocument, exceptId?: number): Promise<ResolvedBankAccount> {
   const resolved = resolveBankAccount(doc, await findChartAccount(tx, doc.account));
   const field = await takenBy(tx, resolved, exceptId);
-  if (field) throw conflict(`Another bank account of the company has the ${field === '/iban' ? 'IBAN' : 'QR-IBAN'} ${field === '/iban' ? resolved.iban : resolved.qr_iban}.`, field);
+  if (field)
+    throw conflict(
+      `Another bank account of the company has the ${field === '/iban' ? 'IBAN' : 'QR-IBAN'} ` +
+        `${field === '/iban' ? resolved.iban : resolved.qr_iban}.`,
+      field,
+    );
   return resolved;
 }
 
@@ -25,7 +38,10 @@ function auditDetails(a: ResolvedBankAccount) {
   return { name: a.name, iban: a.iban, qr_iban: a.qr_iban, currency: a.currency, account: a.account };
 }
 
-export async function addBankAccount(c: ServiceContext, input: BodyOf<typeof contracts.createBankAccount>): Promise<{ id: number }> {
+export async function addBankAccount(
+  c: ServiceContext,
+  input: BodyOf<typeof contracts.createBankAccount>,
+): Promise<{ id: number }> {
   const resolved = await resolve(c.tx, { ...input, qr_iban: input.qr_iban ?? null, bic: input.bic ?? null });
   const id = await insertBankAccount(c.tx, c.company.id, resolved);
   await recordAudit(c.tx, c.company.id, c.actor, 'bank_account', id, 'create', auditDetails(resolved));
@@ -33,13 +49,21 @@ export async function addBankAccount(c: ServiceContext, input: BodyOf<typeof con
 }
 
 /** Only the fields sent change (null clears qr_iban or bic); the whole result is checked again. */
-export async function changeBankAccount(c: ServiceContext, id: number, input: BodyOf<typeof contracts.updateBankAccount>): Promise<BankAccount> {
+export async function changeBankAccount(
+  c: ServiceContext,
+  id: number,
+  input: BodyOf<typeof contracts.updateBankAccount>,
+): Promise<BankAccount> {
   const { id: sentId, ...fields } = input;
-  if (sentId !== undefined && sentId !== id) throw ruleInvalid(`id ${sentId} is not the id of the path (${id}).`, '/id');
-  await c.tx('bank_accounts').where({ id }).forUpdate().first('id');
+  if (sentId !== undefined && sentId !== id)
+    throw ruleInvalid(`id ${sentId} is not the id of the path (${id}).`, '/id');
+  await lockBankAccount(c.tx, id);
   const { id: _id, ...current } = await bankAccountById(c.tx, id);
   const resolved = await resolve(c.tx, { ...current, ...fields }, id);
   await updateBankAccount(c.tx, id, resolved);
-  await recordAudit(c.tx, c.company.id, c.actor, 'bank_account', id, 'update', { fields: Object.keys(fields), ...auditDetails(resolved) });
+  await recordAudit(c.tx, c.company.id, c.actor, 'bank_account', id, 'update', {
+    fields: Object.keys(fields),
+    ...auditDetails(resolved),
+  });
   return bankAccountById(c.tx, id);
 }

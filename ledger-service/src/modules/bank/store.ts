@@ -22,7 +22,15 @@ const READ_COLUMNS = ['b.id', 'b.name', 'b.iban', 'b.qr_iban', 'b.bic', 'b.curre
 
 function toReadShape(r: BankAccountRow): BankAccount {
   // bigint ids come back as strings; char(3) may come back padded
-  return { id: Number(r.id), name: r.name, iban: r.iban, qr_iban: r.qr_iban, bic: r.bic, currency: r.currency.trim(), account: r.account };
+  return {
+    id: Number(r.id),
+    name: r.name,
+    iban: r.iban,
+    qr_iban: r.qr_iban,
+    bic: r.bic,
+    currency: r.currency.trim(),
+    account: r.account,
+  };
 }
 
 function readQuery(tx: Tx) {
@@ -31,9 +39,15 @@ function readQuery(tx: Tx) {
 
 const BANK_ACCOUNT_ORDER = { name: 'lower(b.name)', id: 'b.id' };
 
-export async function listBankAccounts(tx: Tx, q: { sort: string; limit: number; offset: number }): Promise<ListPage<BankAccount>> {
-  const counted = (await tx('bank_accounts').count({ n: '*' }).first()) as { n: string | number } | undefined;
-  const rows = (await readQuery(tx).orderByRaw(orderBySql(q.sort, BANK_ACCOUNT_ORDER, 'b.id')).limit(q.limit).offset(q.offset)
+export async function listBankAccounts(
+  tx: Tx,
+  q: { sort: string; limit: number; offset: number },
+): Promise<ListPage<BankAccount>> {
+  const counted = await tx('bank_accounts').count({ n: '*' }).first();
+  const rows = (await readQuery(tx)
+    .orderByRaw(orderBySql(q.sort, BANK_ACCOUNT_ORDER, 'b.id'))
+    .limit(q.limit)
+    .offset(q.offset)
     .select(READ_COLUMNS)) as BankAccountRow[];
   return { rows: rows.map(toReadShape), total: Number(counted?.n ?? 0) };
 }
@@ -46,16 +60,20 @@ export async function findBankAccount(tx: Tx, id: number): Promise<BankAccount |
 
 /** A chart account with its links, for the account rule. */
 export async function findChartAccount(tx: Tx, accno: string): Promise<LinkedAccount | undefined> {
-  const row = (await tx('accounts').where({ accno }).first('id', 'accno', 'link')) as { id: number | string; accno: string; link: string } | undefined;
+  const row = await tx('accounts').where({ accno }).first('id', 'accno', 'link');
   return row && { id: Number(row.id), accno: row.accno, links: row.link.split(':').filter(Boolean) };
 }
 
 /** Which field names a value another bank account of the company has already (IBAN or QR-IBAN), if any. */
-export async function takenBy(tx: Tx, account: Pick<ResolvedBankAccount, 'iban' | 'qr_iban'>, exceptId?: number): Promise<'/iban' | '/qr_iban' | undefined> {
+export async function takenBy(
+  tx: Tx,
+  account: Pick<ResolvedBankAccount, 'iban' | 'qr_iban'>,
+  exceptId?: number,
+): Promise<'/iban' | '/qr_iban' | undefined> {
   const values = [account.iban, ...(account.qr_iban ? [account.qr_iban] : [])];
   const q = tx('bank_accounts').where((w) => w.whereIn('iban', values).orWhereIn('qr_iban', values));
   if (exceptId !== undefined) q.whereNot({ id: exceptId });
-  const row = (await q.first('iban', 'qr_iban')) as { iban: string; qr_iban: string | null } | undefined;
+  const row = await q.first('iban', 'qr_iban');
   if (!row) return undefined;
   return row.iban === account.iban || row.qr_iban === account.iban ? '/iban' : '/qr_iban';
 }
@@ -65,12 +83,21 @@ function columns(a: ResolvedBankAccount) {
 }
 
 export async function insertBankAccount(tx: Tx, companyId: number, account: ResolvedBankAccount): Promise<number> {
-  const [row] = (await tx('bank_accounts').insert({ company_id: companyId, ...columns(account) }).returning('id')) as { id: number | string }[];
+  const [row] = await tx('bank_accounts')
+    .insert({ company_id: companyId, ...columns(account) })
+    .returning('id');
   return Number(row!.id);
 }
 
+/** Locks the bank account's row (an update reads, checks and writes it under the lock); missing rows lock nothing. */
+export async function lockBankAccount(tx: Tx, id: number): Promise<void> {
+  await tx('bank_accounts').where({ id }).forUpdate().first('id');
+}
+
 export async function updateBankAccount(tx: Tx, id: number, account: ResolvedBankAccount): Promise<void> {
-  await tx('bank_accounts').where({ id }).update({ ...columns(account), updated_at: tx.fn.now() });
+  await tx('bank_accounts')
+    .where({ id })
+    .update({ ...columns(account), updated_at: tx.fn.now() });
 }
 
 /** A bank account with its chart account's id, as the bank statement import and payment files need it. */
@@ -80,13 +107,16 @@ export interface BankAccountWithChart extends BankAccount {
 
 /** The company's bank account whose IBAN or QR-IBAN this is (electronic format), or undefined. */
 export async function findBankAccountByIban(tx: Tx, iban: string): Promise<BankAccountWithChart | undefined> {
-  const row = (await readQuery(tx).where((w) => w.where('b.iban', iban).orWhere('b.qr_iban', iban))
+  const row = (await readQuery(tx)
+    .where((w) => w.where('b.iban', iban).orWhere('b.qr_iban', iban))
     .first([...READ_COLUMNS, 'b.account_id'])) as (BankAccountRow & { account_id: number | string }) | undefined;
   return row && { ...toReadShape(row), account_id: Number(row.account_id) };
 }
 
 /** One bank account with its chart account's id, or undefined. */
 export async function findBankAccountWithChart(tx: Tx, id: number): Promise<BankAccountWithChart | undefined> {
-  const row = (await readQuery(tx).where('b.id', id).first([...READ_COLUMNS, 'b.account_id'])) as (BankAccountRow & { account_id: number | string }) | undefined;
+  const row = (await readQuery(tx)
+    .where('b.id', id)
+    .first([...READ_COLUMNS, 'b.account_id'])) as (BankAccountRow & { account_id: number | string }) | undefined;
   return row && { ...toReadShape(row), account_id: Number(row.account_id) };
 }

@@ -1,24 +1,93 @@
 import type { Tx } from '../../db/knex.ts';
+import type { ListPage } from '../../db/listOrder.ts';
 import type { BankAccount } from './rules.ts';
+
+/** The read shape leaves out what is not set (bic, name, description). */
+const withoutNulls = (row: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(row).filter(([, v]) => v !== null));
 
 /** Vendor bank accounts (payment targets of bills flagged for the bank payment file). */
 export async function vendorExists(tx: Tx, vendorId: number): Promise<boolean> {
   return Boolean(await tx('parties').where({ id: vendorId, vc: 'vendor' }).first('id'));
 }
 
-export async function listBankAccounts(tx: Tx, vendorId: number) {
-  return tx('vendor_bank_accounts')
-    .where({ party_id: vendorId })
+/** One page of a vendor's bank accounts, oldest first (fields that are not set are left out). */
+export async function listBankAccounts(
+  tx: Tx,
+  vendorId: number,
+  page: { limit: number; offset: number },
+): Promise<ListPage<Record<string, unknown>>> {
+  const query = tx('vendor_bank_accounts').where({ party_id: vendorId });
+  const counted = await query.clone().count({ n: '*' }).first();
+  const rows = (await query
     .orderBy('id')
-    .select('id', 'party_id as vendor_id', 'iban', 'bic', 'name', 'description')
-    .then((rows: Record<string, unknown>[]) =>
-      rows.map((r) => Object.fromEntries(Object.entries(r).filter(([, v]) => v !== null))),
-    );
+    .limit(page.limit)
+    .offset(page.offset)
+    .select('id', 'party_id as vendor_id', 'iban', 'bic', 'name', 'description')) as Record<string, unknown>[];
+  return { rows: rows.map(withoutNulls), total: Number(counted?.n ?? 0) };
 }
 
-export async function createBankAccount(tx: Tx, companyId: number, vendorId: number, account: BankAccount): Promise<number> {
-  const [row] = (await tx('vendor_bank_accounts')
+export async function createBankAccount(
+  tx: Tx,
+  companyId: number,
+  vendorId: number,
+  account: BankAccount,
+): Promise<number> {
+  const [row] = await tx('vendor_bank_accounts')
     .insert({ company_id: companyId, party_id: vendorId, ...account })
-    .returning('id')) as { id: number }[];
+    .returning('id');
   return row!.id;
+}
+
+/** A vendor's bank account as stored. */
+export interface StoredBankAccount extends BankAccount {
+  id: number;
+  vendor_id: number;
+}
+
+const STORED_COLUMNS = ['id', 'party_id as vendor_id', 'iban', 'bic', 'name', 'description'];
+
+/**
+ * The vendor's bank account, locked for the change: a document write that names it (its
+ * foreign key takes a share lock on this row) waits until the change is committed, so what
+ * documentsNaming sees next stays true until then.
+ */
+export async function lockBankAccount(
+  tx: Tx,
+  vendorId: number,
+  bankId: number,
+): Promise<StoredBankAccount | undefined> {
+  const row = (await tx('vendor_bank_accounts')
+    .where({ id: bankId, party_id: vendorId })
+    .forUpdate()
+    .first(STORED_COLUMNS)) as StoredBankAccount | undefined;
+  return row && { ...row, id: Number(row.id), vendor_id: Number(row.vendor_id) };
+}
+
+/**
+ * The documents (transactions and invoices) naming the bank account, by status; locked against a concurrent approval.
+ */
+export async function documentsNaming(tx: Tx, bankId: number): Promise<{ drafts: string[]; booked: string[] }> {
+  const rows = await tx('arap_transactions')
+    .where({ vc_bank_id: bankId })
+    .orderBy('id')
+    .forShare()
+    .select('inv_number', 'status');
+  return {
+    drafts: rows.filter((r) => r.status === 'draft').map((r) => r.inv_number),
+    booked: rows.filter((r) => r.status !== 'draft').map((r) => r.inv_number),
+  };
+}
+
+export async function updateBankAccount(
+  tx: Tx,
+  bankId: number,
+  account: BankAccount,
+): Promise<Record<string, unknown>> {
+  const [row] = await tx('vendor_bank_accounts').where({ id: bankId }).update(account).returning(STORED_COLUMNS);
+  return withoutNulls(row!);
+}
+
+export async function deleteBankAccount(tx: Tx, bankId: number): Promise<void> {
+  await tx('vendor_bank_accounts').where({ id: bankId }).delete();
 }

@@ -1,5 +1,5 @@
-import { SaxesParser } from 'saxes';
-import { Money } from '@ledger/shared';
+import { SaxesParser, type SaxesTagNS } from 'saxes';
+import { Money, minorUnits } from '@ledger/shared/money';
 import { compactReference } from '@ledger/shared/references';
 import { ruleInvalid } from '../../domain/errors.ts';
 import { isCalendarDate } from './rules.ts';
@@ -24,6 +24,18 @@ const NAMESPACES: Record<string, { kind: 'camt.053' | 'camt.054'; version: '04' 
   'urn:iso:std:iso:20022:tech:xsd:camt.054.001.04': { kind: 'camt.054', version: '04' },
   'urn:iso:std:iso:20022:tech:xsd:camt.054.001.08': { kind: 'camt.054', version: '08' },
 };
+
+/**
+ * How deep and how large a statement file may be. A camt.053 entry nests at most ~12
+ * elements below Document (Ntry/NtryDtls/TxDtls/RltdPties/Dbtr/Pty/PstlAdr/AdrLine…); 64
+ * leaves room for any bank's extensions. The namespace-aware parser's cost grows with the
+ * square of the depth (every element resolves its prefixes through all its ancestors), so
+ * a file of 30,000 nested elements would hold a CPU for many seconds: reading stops at the
+ * first element past either limit. 1,000,000 elements is ten times what a 10 MB statement
+ * of real entries holds.
+ */
+export const CAMT_MAX_DEPTH = 64;
+export const CAMT_MAX_ELEMENTS = 1_000_000;
 
 /** An element of the document's namespace as read here: attributes without namespace, text trimmed later. */
 interface XmlNode {
@@ -63,13 +75,17 @@ const r = {
 
   /** All texts of repeated elements (e.g. Ustrd). */
   texts(node: XmlNode | undefined, name: string): string[] {
-    return r.all(node, name).map((n) => r.text(n)).filter((s): s is string => s !== null);
+    return r
+      .all(node, name)
+      .map((n) => r.text(n))
+      .filter((s): s is string => s !== null);
   },
 };
 
 /** A decimal amount as camt writes it (no sign, "." decimals, at most 5 decimals), else a 400. */
 function amountOf(text: string | null, where: string): Money {
-  if (text === null || !/^\d{1,18}(\.\d{1,5})?$/.test(text)) throw fileError(`${where}: "${text ?? ''}" is not an amount.`);
+  if (text === null || !/^\d{1,18}(\.\d{1,5})?$/.test(text))
+    throw fileError(`${where}: "${text ?? ''}" is not an amount.`);
   return new Money(text);
 }
 
@@ -79,6 +95,20 @@ function dateOf(node: XmlNode | undefined, where: string): string | null {
   const date = raw.slice(0, 10);
   if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || !isCalendarDate(date)) throw fileError(`${where}: "${raw}" is not a date.`);
   return date;
+}
+
+/**
+ * An entry's amount in its currency's minor unit at most (CHF 10.05, not 10.00001): finer
+ * amounts could never be booked or matched to a document, so the file is refused.
+ */
+function inMinorUnits(amount: Money, currency: string, where: string): Money {
+  const allowed = minorUnits(currency);
+  if (amount.decimalPlaces() > allowed) {
+    throw fileError(
+      `${where}: the amount ${amount.toFixed()} ${currency} has more decimals than ${currency} has (${allowed}).`,
+    );
+  }
+  return amount;
 }
 
 function signed(amount: Money, indicator: string | null, where: string): Money {
@@ -114,38 +144,62 @@ export function parseCamt(xml: string): ParsedStatement[] {
   // the statement being read: its entries so far and how many were not booked
   let current: { where: string; entries: StatementEntry[]; skipped: number; count: number } | undefined;
   const stack: Frame[] = [];
+  let elements = 0;
   // The first thing wrong with the content. Reading goes on to the end without building
   // anything, so a file that is also not well-formed is refused as malformed XML first (the
   // more basic fault), whatever comes earlier in it.
   let refusal: unknown;
-  const guarded = <A extends unknown[]>(handler: (...args: A) => void) => (...args: A) => {
-    if (refusal !== undefined) return;
-    try {
-      handler(...args);
-    } catch (err) {
-      refusal = err;
-    }
-  };
+  const guarded =
+    <A extends unknown[]>(handler: (...args: A) => void) =>
+    (...args: A) => {
+      if (refusal !== undefined) return;
+      try {
+        handler(...args);
+      } catch (err) {
+        refusal = err;
+      }
+    };
 
   parser.on('error', (err) => {
     // a root element whose prefix is bound to no namespace names no message type
     if (!message && /^unbound namespace prefix/.test(saxesMessage(err))) {
-      throw fileError('unknown message type (no namespace); supported are camt.053 and camt.054 in versions .001.04 and .001.08.');
+      throw fileError(
+        'unknown message type (no namespace); supported are camt.053 and camt.054 in versions .001.04 and .001.08.',
+      );
     }
     throw fileError(`malformed XML at line ${parser.line}, column ${parser.column + 1}: ${saxesMessage(err)}`);
   });
   parser.on('doctype', () => {
     throw fileError('a DOCTYPE is not allowed in ISO 20022 messages.');
   });
-  parser.on('opentag', guarded((tag) => {
+  // the limits are checked before anything else and stop reading at once (not `guarded`)
+  parser.on('opentag', (tag) => {
+    if (stack.length >= CAMT_MAX_DEPTH) {
+      throw fileError(
+        `elements are nested more than ${CAMT_MAX_DEPTH} deep (line ${parser.line}); ISO 20022 messages nest far less.`,
+      );
+    }
+    if (++elements > CAMT_MAX_ELEMENTS)
+      throw fileError(`it has more than ${CAMT_MAX_ELEMENTS.toLocaleString('en')} elements.`);
+    openTag(tag);
+  });
+  const openTag = guarded((tag: SaxesTagNS) => {
     const depth = stack.length;
     if (depth === 0) {
       if (tag.local !== 'Document') throw fileError(`the root element is <${tag.name}>, not an ISO 20022 <Document>.`);
       const known = tag.uri ? NAMESPACES[tag.uri.trim()] : undefined;
       if (!known) {
-        throw fileError(`unknown message type ${tag.uri ? `"${tag.uri}"` : '(no namespace)'}; supported are camt.053 and camt.054 in versions .001.04 and .001.08.`);
+        throw fileError(
+          `unknown message type ${tag.uri ? `"${tag.uri}"` : '(no namespace)'}; supported are camt.053 and ` +
+            `camt.054 in versions .001.04 and .001.08.`,
+        );
       }
-      message = { ...known, uri: tag.uri, node: undefined, statementName: known.kind === 'camt.053' ? 'Stmt' : 'Ntfctn' };
+      message = {
+        ...known,
+        uri: tag.uri,
+        node: undefined,
+        statementName: known.kind === 'camt.053' ? 'Stmt' : 'Ntfctn',
+      };
       stack.push({ role: 'root', node: newNode(tag.local, {}) });
       return;
     }
@@ -174,7 +228,7 @@ export function parseCamt(xml: string): ParsedStatement[] {
       parent.node.children.push(node);
       stack.push({ role: 'kept', node });
     }
-  }));
+  });
   const onText = (text: string) => {
     if (refusal !== undefined) return;
     const top = stack[stack.length - 1];
@@ -183,27 +237,35 @@ export function parseCamt(xml: string): ParsedStatement[] {
   };
   parser.on('text', onText);
   parser.on('cdata', onText);
-  parser.on('closetag', guarded(() => {
-    const frame = stack.pop();
-    if (!frame || !current) return;
-    if (frame.role === 'entry') {
-      current.count++;
-      const n = frame.node;
-      // .04: <Sts>BOOK</Sts>; .08: <Sts><Cd>BOOK</Cd></Sts>. Pending or information entries are not on the account yet.
-      const status = r.text(n, 'Sts', 'Cd') ?? r.text(n, 'Sts');
-      if (status !== null && status !== 'BOOK') current.skipped++;
-      else for (const e of readEntry(n, `${current.where}, Ntry ${current.count}`)) current.entries.push(e);
-    } else if (frame.role === 'statement') {
-      statements.push(readStatement(frame.node, current, message!));
-      current = undefined;
-    }
-  }));
+  parser.on(
+    'closetag',
+    guarded(() => {
+      const frame = stack.pop();
+      if (!frame || !current) return;
+      if (frame.role === 'entry') {
+        current.count++;
+        const n = frame.node;
+        // .04: <Sts>BOOK</Sts>; .08: <Sts><Cd>BOOK</Cd></Sts>. Pending or information entries are not on the account
+        // yet.
+        const status = r.text(n, 'Sts', 'Cd') ?? r.text(n, 'Sts');
+        if (status !== null && status !== 'BOOK') current.skipped++;
+        else for (const e of readEntry(n, `${current.where}, Ntry ${current.count}`)) current.entries.push(e);
+      } else if (frame.role === 'statement') {
+        statements.push(readStatement(frame.node, current, message!));
+        current = undefined;
+      }
+    }),
+  );
 
   parser.write(xml).close();
   if (refusal !== undefined) throw refusal;
   if (!message) throw fileError('the file has no root element.');
-  if (!message.node) throw fileError(`<Document> has no ${message.kind === 'camt.053' ? 'BkToCstmrStmt' : 'BkToCstmrDbtCdtNtfctn'}.`);
-  if (statements.length === 0) throw fileError(`the message has no ${message.kind === 'camt.053' ? 'statement (Stmt)' : 'notification (Ntfctn)'}.`);
+  if (!message.node)
+    throw fileError(`<Document> has no ${message.kind === 'camt.053' ? 'BkToCstmrStmt' : 'BkToCstmrDbtCdtNtfctn'}.`);
+  if (statements.length === 0)
+    throw fileError(
+      `the message has no ${message.kind === 'camt.053' ? 'statement (Stmt)' : 'notification (Ntfctn)'}.`,
+    );
   return statements;
 }
 
@@ -222,7 +284,9 @@ function newNode(name: string, attributes: Record<string, { uri: string; local: 
 }
 
 function readStatement(
-  s: XmlNode, read: { where: string; entries: StatementEntry[]; skipped: number }, m: MessageKind,
+  s: XmlNode,
+  read: { where: string; entries: StatementEntry[]; skipped: number },
+  m: MessageKind,
 ): ParsedStatement {
   const acct = r.el(s, 'Acct');
   const iban = r.text(acct, 'Id', 'IBAN');
@@ -255,8 +319,11 @@ function counterpartyOf(tx: XmlNode | undefined, credit: boolean): { name: strin
   const parties = r.el(tx, 'RltdPties');
   const role = credit ? 'Dbtr' : 'Cdtr';
   const party = r.el(parties, role);
-  const name = r.text(party, 'Pty', 'Nm') ?? r.text(party, 'Nm')
-    ?? r.text(parties, credit ? 'UltmtDbtr' : 'UltmtCdtr', 'Pty', 'Nm') ?? r.text(parties, credit ? 'UltmtDbtr' : 'UltmtCdtr', 'Nm');
+  const name =
+    r.text(party, 'Pty', 'Nm') ??
+    r.text(party, 'Nm') ??
+    r.text(parties, credit ? 'UltmtDbtr' : 'UltmtCdtr', 'Pty', 'Nm') ??
+    r.text(parties, credit ? 'UltmtDbtr' : 'UltmtCdtr', 'Nm');
   const iban = r.text(parties, `${role}Acct`, 'Id', 'IBAN');
   return { name, iban: iban ? iban.replace(/\s+/g, '').toUpperCase() : null };
 }
@@ -264,9 +331,17 @@ function counterpartyOf(tx: XmlNode | undefined, credit: boolean): { name: strin
 function detailFields(tx: XmlNode | undefined, entry: XmlNode, credit: boolean) {
   const { name, iban } = counterpartyOf(tx, credit);
   const rmt = r.el(tx, 'RmtInf');
-  const ref = r.all(rmt, 'Strd').map((s) => r.text(s, 'CdtrRefInf', 'Ref')).find((x) => x !== null) ?? null;
+  const ref =
+    r
+      .all(rmt, 'Strd')
+      .map((s) => r.text(s, 'CdtrRefInf', 'Ref'))
+      .find((x) => x !== null) ?? null;
   const e2e = r.text(tx, 'Refs', 'EndToEndId');
-  const text = [...r.texts(rmt, 'Ustrd')].join(' ') || r.text(tx, 'AddtlTxInf') || r.texts(entry, 'AddtlNtryInf').join(' ') || null;
+  const text =
+    [...r.texts(rmt, 'Ustrd')].join(' ') ||
+    r.text(tx, 'AddtlTxInf') ||
+    r.texts(entry, 'AddtlNtryInf').join(' ') ||
+    null;
   return {
     counterparty: name,
     iban,
@@ -282,7 +357,11 @@ function readEntry(n: XmlNode, where: string): StatementEntry[] {
   const amt = r.el(n, 'Amt');
   const currency = (amt?.attrs.Ccy ?? '').trim();
   if (!/^[A-Z]{3}$/.test(currency)) throw fileError(`${where}: the amount has no currency.`);
-  const amount = signed(amountOf(r.text(amt), `${where} amount`), r.text(n, 'CdtDbtInd'), where);
+  const amount = signed(
+    inMinorUnits(amountOf(r.text(amt), `${where} amount`), currency, where),
+    r.text(n, 'CdtDbtInd'),
+    where,
+  );
   const date = dateOf(r.el(n, 'BookgDt'), where);
   if (date === null) throw fileError(`${where}: no booking date (BookgDt).`);
   const valueDate = dateOf(r.el(n, 'ValDt'), where);
@@ -301,7 +380,11 @@ function readEntry(n: XmlNode, where: string): StatementEntry[] {
     if (!dAmt) throw fileError(`${at}: a transaction of a batch entry has no amount.`);
     const dCurrency = (dAmt.attrs.Ccy ?? '').trim();
     if (dCurrency !== currency) throw fileError(`${at}: amount in ${dCurrency}, the entry is in ${currency}.`);
-    const value = signed(amountOf(r.text(dAmt), `${at} amount`), r.text(d, 'CdtDbtInd') ?? r.text(n, 'CdtDbtInd'), at);
+    const value = signed(
+      inMinorUnits(amountOf(r.text(dAmt), `${at} amount`), currency, at),
+      r.text(d, 'CdtDbtInd') ?? r.text(n, 'CdtDbtInd'),
+      at,
+    );
     return {
       ...base,
       amount: value,
@@ -311,6 +394,9 @@ function readEntry(n: XmlNode, where: string): StatementEntry[] {
     };
   });
   const sum = parts.reduce((s, p) => s.plus(p.amount), new Money(0));
-  if (!sum.equals(amount)) throw fileError(`${where}: the batch's transactions add up to ${sum.toFixed()}, the entry says ${amount.toFixed()}.`);
+  if (!sum.equals(amount))
+    throw fileError(
+      `${where}: the batch's transactions add up to ${sum.toFixed()}, the entry says ${amount.toFixed()}.`,
+    );
   return parts;
 }

@@ -1,14 +1,43 @@
 import { contracts } from '@ledger/shared';
+import type { Context } from 'koa';
+import { fileJobsOf } from '../../kernel/deps.ts';
 import { idParam } from '../../kernel/params.ts';
-import { route } from '../../kernel/route.ts';
-import { bankTransactionById, bookBankTransaction, importStatementFile, listBankTransactions } from './service.ts';
+import { textBodyType } from '../../kernel/body.ts';
+import { Prepared, route } from '../../kernel/route.ts';
+import type { ParsedStatement } from './rules.ts';
+import { bankTransactionById, bookBankTransaction, importStatements, listBankTransactions } from './service.ts';
+import { readStatementFile } from './statementFile.ts';
+
+/** The import's body once read: the statements of the file (parsed on a parsing thread) and its media type. */
+interface StatementUpload {
+  statements: ParsedStatement[];
+  mediaType: string;
+}
+
+/**
+ * The file is parsed before the request's transaction begins (prepareBody runs after the
+ * permission check, outside it): no database connection waits while a thread reads it.
+ * The kernel read it as text and accepted its media type (contract textBody).
+ */
+async function readUpload(ctx: Context): Promise<Prepared<StatementUpload>> {
+  const text = ctx.request.body as string;
+  const mediaType = textBodyType(ctx) ?? '';
+  const statements = await readStatementFile(fileJobsOf(ctx), text, mediaType);
+  return new Prepared(text, { statements, mediaType });
+}
 
 /** Bank statement import and the imported transactions: `/bank/transactions…`. */
 export const bankTransactionRoutes = [
-  route(contracts.importBankTransactions, async (req) =>
-    // the kernel read the file as text and accepted its media type (contract textBody)
-    importStatementFile(req, req.body, String(req.ctx.state.textBodyType), req.query)),
+  route(
+    contracts.importBankTransactions,
+    async (req) => importStatements(req, req.prepared.statements, req.prepared.mediaType, req.query),
+    { prepareBody: readUpload },
+  ),
   route(contracts.listBankTransactions, async (req) => listBankTransactions(req.tx, req.query)),
-  route(contracts.getBankTransaction, async (req) => bankTransactionById(req.tx, idParam(req.params.id, 'bank transaction'))),
-  route(contracts.bookBankTransaction, async (req) => bookBankTransaction(req, idParam(req.params.id, 'bank transaction'), req.body)),
+  route(contracts.getBankTransaction, async (req) =>
+    bankTransactionById(req.tx, idParam(req.params.id, 'bank transaction')),
+  ),
+  route(contracts.bookBankTransaction, async (req) =>
+    bookBankTransaction(req, idParam(req.params.id, 'bank transaction'), req.body),
+  ),
 ];

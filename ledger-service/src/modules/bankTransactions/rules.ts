@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { Decimal } from 'decimal.js';
-import { Money, formatAmount } from '@ledger/shared';
+import { Money, formatAmount } from '@ledger/shared/money';
 
 /**
- * The rules of bank statement import and matching, pure (DESIGN.md §5.5, docs/bank.md):
+ * The rules of bank statement import and matching, pure (docs/bank.md):
  * what identifies an entry, whether a statement's balances agree with its entries, and
  * which open document a bank transaction pays.
  */
@@ -70,7 +70,21 @@ export function entryKeys(entries: readonly StatementEntry[]): string[] {
   return entries.map((e) => {
     if (e.bankReference !== null) return `ref:${e.bankReference}${e.detail === null ? '' : `#${e.detail}`}`;
     const hash = createHash('sha256')
-      .update(JSON.stringify([e.date, e.valueDate, e.amount.toFixed(), e.currency, e.counterparty, e.iban, e.reference, e.endToEndId, e.text, e.reversal, e.detail]))
+      .update(
+        JSON.stringify([
+          e.date,
+          e.valueDate,
+          e.amount.toFixed(),
+          e.currency,
+          e.counterparty,
+          e.iban,
+          e.reference,
+          e.endToEndId,
+          e.text,
+          e.reversal,
+          e.detail,
+        ]),
+      )
       .digest('hex');
     const n = (seen.get(hash) ?? 0) + 1;
     seen.set(hash, n);
@@ -97,7 +111,13 @@ export function checkBalances(s: ParsedStatement): BalanceCheck {
   const total = s.entries.reduce((sum, e) => sum.plus(e.amount), new Money(0));
   const base = { statement: s.id, entries_total: total.toNumber() };
   if (!s.opening || !s.closing) {
-    return { ...base, opening: s.opening?.amount.toNumber() ?? null, closing: s.closing?.amount.toNumber() ?? null, balanced: null, message: null };
+    return {
+      ...base,
+      opening: s.opening?.amount.toNumber() ?? null,
+      closing: s.closing?.amount.toNumber() ?? null,
+      balanced: null,
+      message: null,
+    };
   }
   const expected = s.opening.amount.plus(total);
   const balanced = expected.equals(s.closing.amount);
@@ -109,7 +129,8 @@ export function checkBalances(s: ParsedStatement): BalanceCheck {
     balanced,
     message: balanced
       ? null
-      : `Opening balance ${formatAmount(s.opening.amount, currency)} plus the entries ${formatAmount(total, currency)} is ${formatAmount(expected, currency)}, ` +
+      : `Opening balance ${formatAmount(s.opening.amount, currency)} plus the entries ` +
+        `${formatAmount(total, currency)} is ${formatAmount(expected, currency)}, ` +
         `but the closing balance is ${formatAmount(s.closing.amount, currency)}: the statement is incomplete or wrong.`,
   };
 }
@@ -151,7 +172,7 @@ export function numberTokens(text: string): string[] {
 }
 
 /**
- * The document a bank transaction pays, if exactly one fits (DESIGN.md §5.5):
+ * The document a bank transaction pays, if exactly one fits (docs/bank.md):
  * - a credit whose QR/creditor reference is an open customer document's qr_reference, or
  *   whose text names exactly one open customer document's number, for exactly its open
  *   amount in its currency;
@@ -162,7 +183,8 @@ export function numberTokens(text: string): string[] {
 export function matchDocument(t: MatchInput, c: MatchCandidates): OpenDocument | null {
   if (t.reversal || t.amount.isZero()) return null;
   if (t.amount.isPositive()) {
-    const fits = (d: OpenDocument | undefined): d is OpenDocument => d !== undefined && d.currency === t.currency && d.open.equals(t.amount);
+    const fits = (d: OpenDocument | undefined): d is OpenDocument =>
+      d !== undefined && d.currency === t.currency && d.open.equals(t.amount);
     const byRef = t.reference === null ? undefined : c.byReference.get(t.reference);
     if (byRef) return fits(byRef) ? byRef : null;
     if (t.text === null) return null;

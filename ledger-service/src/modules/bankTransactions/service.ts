@@ -5,21 +5,41 @@ import type { Tx } from '../../db/knex.ts';
 import { recordAudit } from '../../db/audit.ts';
 import { DomainError, conflict, notFound, ruleInvalid } from '../../domain/errors.ts';
 import type { ServiceContext } from '../serviceContext.ts';
-import { findBankAccountByIban, findBankAccountWithChart, type BankAccountWithChart } from '../bank/store.ts';
-import { recordPayment, recordPayments, type PaymentInput } from '../payments/service.ts';
-import { createJournalEntry } from '../journal/service.ts';
-import { parseCamt } from './camt.ts';
-import { parseCsv } from './csv.ts';
 import {
-  checkBalances, entryKeys, matchDocument, numberTokens, type BalanceCheck, type MatchCandidates, type OpenDocument, type ParsedStatement,
+  findBankAccountByIban,
+  findBankAccountWithChart,
+  findChartAccount,
+  type BankAccountWithChart,
+} from '../bank/index.ts';
+import { documentCurrency } from '../arap/index.ts';
+import { recordPayment, recordPayments, type PaymentInput } from '../payments/index.ts';
+import { createJournalEntry } from '../journal/index.ts';
+import {
+  checkBalances,
+  entryKeys,
+  matchDocument,
+  numberTokens,
+  type BalanceCheck,
+  type MatchCandidates,
+  type OpenDocument,
+  type ParsedStatement,
 } from './rules.ts';
 import {
-  findTransaction, insertTransactions, listTransactions, lockTransaction, markBooked, markMatched, matchCandidates,
-  type BankTransactionRead, type InsertedTransaction, type TransactionFilter,
+  findTransaction,
+  insertTransactions,
+  listTransactions,
+  lockTransaction,
+  markBooked,
+  markMatched,
+  matchCandidates,
+  type BankTransactionRead,
+  type InsertedTransaction,
+  type TransactionFilter,
 } from './store.ts';
+import { recordEvent, recordEvents, type EventInput } from '../events/index.ts';
 
 /**
- * Bank statement import, matching and booking (DESIGN.md §5.5, docs/bank.md). Every
+ * Bank statement import, matching and booking (docs/bank.md). Every
  * function runs inside the request's tenant transaction: a refused file writes nothing.
  * Payments are recorded through the payments module (recordPayment), bookings against an
  * account through the journal module (createJournalEntry): this module writes no ledger
@@ -28,22 +48,30 @@ import {
 
 export type ImportResult = ResponseOf<typeof contracts.importBankTransactions>;
 
-/** The statements of a file, by its media type. */
-export function parseStatementFile(text: string, mediaType: string): ParsedStatement[] {
-  return mediaType === 'text/csv' ? [parseCsv(text)] : parseCamt(text);
-}
-
-async function accountForStatement(c: ServiceContext, s: ParsedStatement, given: BankAccountWithChart | undefined): Promise<BankAccountWithChart> {
+async function accountForStatement(
+  c: ServiceContext,
+  s: ParsedStatement,
+  given: BankAccountWithChart | undefined,
+): Promise<BankAccountWithChart> {
   if (s.iban !== null) {
     const named = await findBankAccountByIban(c.tx, s.iban);
-    if (!named) throw ruleInvalid(`IBAN ${s.iban} of the statement is not a bank account of the company (GET /bank/accounts).`);
+    if (!named)
+      throw ruleInvalid(`IBAN ${s.iban} of the statement is not a bank account of the company (GET /bank/accounts).`);
     if (given && given.id !== named.id) {
-      throw ruleInvalid(`The statement is for IBAN ${s.iban} (bank account ${named.id}), not for bank account ${given.id} named by ?account=.`, '/account');
+      throw ruleInvalid(
+        `The statement is for IBAN ${s.iban} (bank account ${named.id}), not for bank account ${given.id} ` +
+          `named by ?account=.`,
+        '/account',
+      );
     }
     return named;
   }
   if (!given) {
-    throw ruleInvalid(`The ${s.source === 'csv' ? 'CSV file' : 'statement'} does not name its account by IBAN${s.accountLabel ? ` (it says "${s.accountLabel}")` : ''}: name the bank account with ?account=<id>.`, '/account');
+    throw ruleInvalid(
+      `The ${s.source === 'csv' ? 'CSV file' : 'statement'} does not name its account by IBAN` +
+        `${s.accountLabel ? ` (it says "${s.accountLabel}")` : ''}: name the bank account with ?account=<id>.`,
+      '/account',
+    );
   }
   return given;
 }
@@ -54,15 +82,19 @@ function assertCurrency(s: ParsedStatement, account: BankAccountWithChart): void
   const wrong = (what: string, currency: string) =>
     ruleInvalid(`${what} is in ${currency}, but bank account ${account.id} (${account.iban}) is in ${expected}.`);
   if (s.currency !== null && s.currency !== expected) throw wrong(`The statement${s.id ? ` ${s.id}` : ''}`, s.currency);
-  for (const b of [s.opening, s.closing]) if (b && b.currency !== expected) throw wrong('A balance of the statement', b.currency);
+  for (const b of [s.opening, s.closing])
+    if (b && b.currency !== expected) throw wrong('A balance of the statement', b.currency);
   const entry = s.entries.find((e) => e.currency !== expected);
   if (entry) throw wrong(`The entry of ${entry.date} over ${entry.amount.abs().toFixed()}`, entry.currency);
 }
 
-export async function importStatementFile(
-  c: ServiceContext, text: string, mediaType: string, query: { account?: number },
+/** Imports the statements of one file (read on a parsing thread before the transaction: statementFile.ts). */
+export async function importStatements(
+  c: ServiceContext,
+  statements: ParsedStatement[],
+  mediaType: string,
+  query: { account?: number },
 ): Promise<ImportResult> {
-  const statements = parseStatementFile(text, mediaType);
   let given: BankAccountWithChart | undefined;
   if (query.account !== undefined) {
     given = await findBankAccountWithChart(c.tx, query.account);
@@ -79,20 +111,52 @@ export async function importStatementFile(
   let imported = 0;
   let duplicates = 0;
   let matched = 0;
-  const checks: (BalanceCheck & { source: ParsedStatement['source']; account_id: number; entries: number; skipped: number })[] = [];
+  const checks: (BalanceCheck & {
+    source: ParsedStatement['source'];
+    account_id: number;
+    entries: number;
+    skipped: number;
+  })[] = [];
   for (const [i, s] of statements.entries()) {
     const account = accounts[i]!;
     const keys = entryKeys(s.entries);
-    const inserted = await insertTransactions(c.tx, c.company.id, account.id, s.entries.map((e, j) => ({ ...e, key: keys[j]!, source: s.source })));
+    const inserted = await insertTransactions(
+      c.tx,
+      c.company.id,
+      account.id,
+      s.entries.map((e, j) => ({ ...e, key: keys[j]!, source: s.source })),
+    );
     imported += inserted.length;
     duplicates += s.entries.length - inserted.length;
+    await recordEvents(
+      c.tx,
+      c.company.id,
+      c.actor,
+      inserted.map((r) =>
+        bankEvent('bank_transaction.imported', r.id, { ...bankSnapshot(r), bank_account_id: account.id }),
+      ),
+    );
     matched += await matchAndBook(c, account, inserted);
-    checks.push({ source: s.source, account_id: account.id, entries: s.entries.length, skipped: s.skipped, ...checkBalances(s) });
+    checks.push({
+      source: s.source,
+      account_id: account.id,
+      entries: s.entries.length,
+      skipped: s.skipped,
+      ...checkBalances(s),
+    });
   }
   await recordAudit(c.tx, c.company.id, c.actor, 'bank_import', null, 'import', {
-    media_type: mediaType, statements: checks.map((s) => ({ statement: s.statement, account_id: s.account_id, balanced: s.balanced })), imported, duplicates, matched,
+    media_type: mediaType,
+    statements: checks.map((s) => ({ statement: s.statement, account_id: s.account_id, balanced: s.balanced })),
+    imported,
+    duplicates,
+    matched,
   });
-  const balanced = checks.some((s) => s.balanced === false) ? false : checks.some((s) => s.balanced === true) ? true : null;
+  const balanced = checks.some((s) => s.balanced === false)
+    ? false
+    : checks.some((s) => s.balanced === true)
+      ? true
+      : null;
   return { imported, duplicates, matched, balanced, statements: checks };
 }
 
@@ -108,7 +172,11 @@ async function candidatesFor(tx: Tx, rows: readonly InsertedTransaction[]): Prom
       if (r.text !== null) for (const t of numberTokens(r.text)) numbers.add(t);
     } else if (r.end_to_end_id !== null) endToEndIds.add(r.end_to_end_id);
   }
-  const found = await matchCandidates(tx, { references: [...references], numbers: [...numbers], endToEndIds: [...endToEndIds] });
+  const found = await matchCandidates(tx, {
+    references: [...references],
+    numbers: [...numbers],
+    endToEndIds: [...endToEndIds],
+  });
   const byReference = new Map<string, OpenDocument>();
   const byNumber = new Map<string, OpenDocument>();
   const documents = new Map<number, OpenDocument>(found.documents.map((d) => [d.id, d]));
@@ -118,7 +186,8 @@ async function candidatesFor(tx: Tx, rows: readonly InsertedTransaction[]): Prom
     byNumber.set(d.invNumber, d);
   }
   const byEndToEnd = new Map<string, OpenDocument & { fileAmount: Decimal }>();
-  for (const p of found.payments) byEndToEnd.set(p.endToEndId, { ...documents.get(p.documentId)!, fileAmount: new Money(p.amount) });
+  for (const p of found.payments)
+    byEndToEnd.set(p.endToEndId, { ...documents.get(p.documentId)!, fileAmount: new Money(p.amount) });
   return { byReference, byNumber, byEndToEnd };
 }
 
@@ -134,7 +203,17 @@ function pairings(rows: readonly InsertedTransaction[], candidates: MatchCandida
   const out: Pairing[] = [];
   for (const row of rows) {
     const amount = new Money(row.amount);
-    const doc = matchDocument({ amount, currency: row.currency, reference: row.reference, endToEndId: row.end_to_end_id, text: row.text, reversal: row.reversal }, candidates);
+    const doc = matchDocument(
+      {
+        amount,
+        currency: row.currency,
+        reference: row.reference,
+        endToEndId: row.end_to_end_id,
+        text: row.text,
+        reversal: row.reversal,
+      },
+      candidates,
+    );
     if (!doc) continue;
     doc.open = doc.open.minus(amount.abs());
     out.push({ row, doc, amount });
@@ -144,7 +223,12 @@ function pairings(rows: readonly InsertedTransaction[], candidates: MatchCandida
 
 /** The payment (payments module) that books a paired transaction for its document. */
 const paymentInput = (account: BankAccountWithChart, p: Pairing): PaymentInput => ({
-  document_id: p.doc.id, date: p.row.date, amount: p.amount.abs().toFixed(), account: account.account, memo: p.row.text ?? undefined, source: `bank transaction ${p.row.id}`,
+  document_id: p.doc.id,
+  date: p.row.date,
+  amount: p.amount.abs().toFixed(),
+  account: account.account,
+  memo: p.row.text ?? undefined,
+  source: `bank transaction ${p.row.id}`,
 });
 
 /** Records one paired transaction as its document's payment (payments module); the payment's id. */
@@ -154,12 +238,20 @@ async function pay(c: ServiceContext, account: BankAccountWithChart, p: Pairing)
 }
 
 /** Records all paired transactions of one side as one batch of payments (recordPayments: a few statements for all). */
-async function payAll(c: ServiceContext, account: BankAccountWithChart, paired: readonly Pairing[]): Promise<{ id: number; documentId: number; paymentId: number }[]> {
+async function payAll(
+  c: ServiceContext,
+  account: BankAccountWithChart,
+  paired: readonly Pairing[],
+): Promise<{ id: number; documentId: number; paymentId: number }[]> {
   const done: { id: number; documentId: number; paymentId: number }[] = [];
   for (const vc of ['customer', 'vendor'] as const) {
     const side = paired.filter((p) => p.doc.vc === vc);
     if (side.length === 0) continue;
-    const ids = await recordPayments(c, vc, side.map((p) => paymentInput(account, p)));
+    const ids = await recordPayments(
+      c,
+      vc,
+      side.map((p) => paymentInput(account, p)),
+    );
     for (const [k, p] of side.entries()) done.push({ id: p.row.id, documentId: p.doc.id, paymentId: ids[k]!.id });
   }
   return done;
@@ -176,10 +268,18 @@ async function payAll(c: ServiceContext, account: BankAccountWithChart, paired: 
  * that savepoint is undone and each is tried again alone in its own savepoint, so a refusal
  * undoes only itself. The transactions booked are marked in one statement at the end.
  */
-async function matchAndBook(c: ServiceContext, account: BankAccountWithChart, rows: readonly InsertedTransaction[]): Promise<number> {
+async function matchAndBook(
+  c: ServiceContext,
+  account: BankAccountWithChart,
+  rows: readonly InsertedTransaction[],
+): Promise<number> {
   if (rows.length === 0) return 0;
   const candidates = await candidatesFor(c.tx, rows);
-  const documents = new Set<OpenDocument>([...candidates.byReference.values(), ...candidates.byNumber.values(), ...candidates.byEndToEnd.values()]);
+  const documents = new Set<OpenDocument>([
+    ...candidates.byReference.values(),
+    ...candidates.byNumber.values(),
+    ...candidates.byEndToEnd.values(),
+  ]);
   const openBefore = new Map([...documents].map((d) => [d, d.open]));
   const paired = pairings(rows, candidates);
   if (paired.length === 0) return 0;
@@ -204,7 +304,24 @@ async function matchAndBook(c: ServiceContext, account: BankAccountWithChart, ro
     }
   }
   await markMatched(c.tx, booked);
+  await recordEvents(
+    c.tx,
+    c.company.id,
+    c.actor,
+    booked.map((b) =>
+      bankEvent('bank_transaction.matched', b.id, { document_id: b.documentId, payment_id: b.paymentId }),
+    ),
+  );
   return booked.length;
+}
+
+function bankEvent(type: EventInput['type'], id: number, snapshot: Record<string, unknown>): EventInput {
+  return { type, resource: { type: 'bank_transaction', id, path: `/bank/transactions/${id}` }, snapshot };
+}
+
+function bankSnapshot(r: InsertedTransaction): Record<string, unknown> {
+  // the amount as other events write amounts ("108.1", not the column's "108.100000")
+  return { date: r.date, amount: new Money(r.amount).toString(), currency: r.currency, reference: r.reference };
 }
 
 export async function bankTransactionById(tx: Tx, id: number): Promise<BankTransactionRead> {
@@ -225,35 +342,55 @@ type BookInput = BodyOf<typeof contracts.bookBankTransaction>;
  * journal entry, bank account against that account). The row is locked first, so booking
  * the same transaction twice — also concurrently — is a 409.
  */
-export async function bookBankTransaction(c: ServiceContext, id: number, input: BookInput): Promise<BankTransactionRead> {
+export async function bookBankTransaction(
+  c: ServiceContext,
+  id: number,
+  input: BookInput,
+): Promise<BankTransactionRead> {
   if ((input.document_id === undefined) === (input.account === undefined)) {
-    throw ruleInvalid('Send either document_id (book as a payment of that document) or account (book against that chart account).', input.document_id === undefined ? '/document_id' : '/account');
+    throw ruleInvalid(
+      'Send either document_id (book as a payment of that document) or account (book against that chart account).',
+      input.document_id === undefined ? '/document_id' : '/account',
+    );
   }
   const row = await lockTransaction(c.tx, id);
   if (!row) throw notFound(`No bank transaction with id ${id}.`);
   if (row.status !== 'unmatched') throw conflict(`Bank transaction ${id} is already ${row.status}.`);
   const bank = (await findBankAccountWithChart(c.tx, row.bank_account_id))!;
   const amount = new Money(row.amount);
-  if (amount.isZero()) throw ruleInvalid(`Bank transaction ${id} is over 0.00 ${row.currency}; there is nothing to book.`);
+  if (amount.isZero())
+    throw ruleInvalid(`Bank transaction ${id} is over 0.00 ${row.currency}; there is nothing to book.`);
   const memo = input.description ?? row.text ?? row.counterparty ?? undefined;
 
   if (input.document_id !== undefined) {
     const vc = amount.isPositive() ? 'customer' : 'vendor';
-    const doc = (await c.tx('arap_transactions').where({ id: input.document_id, vc }).first('currency')) as { currency: string } | undefined;
-    if (!doc) {
-      throw ruleInvalid(`No ${vc} document with id ${input.document_id}: a ${amount.isPositive() ? 'credit pays a customer' : 'debit pays a vendor'} document.`, '/document_id');
+    const currency = await documentCurrency(c.tx, vc, input.document_id);
+    if (currency === undefined) {
+      throw ruleInvalid(
+        `No ${vc} document with id ${input.document_id}: a ` +
+          `${amount.isPositive() ? 'credit pays a customer' : 'debit pays a vendor'} document.`,
+        '/document_id',
+      );
     }
-    if (doc.currency.trim() !== row.currency) {
-      throw ruleInvalid(`Document ${input.document_id} is in ${doc.currency.trim()}, the bank transaction in ${row.currency}.`, '/document_id');
+    if (currency !== row.currency) {
+      throw ruleInvalid(
+        `Document ${input.document_id} is in ${currency}, the bank transaction in ${row.currency}.`,
+        '/document_id',
+      );
     }
     const { id: paymentId } = await recordPayment(c, vc, {
-      document_id: input.document_id, date: row.date, amount: amount.abs().toFixed(), account: bank.account,
-      ...(input.exchangerate === undefined ? {} : { exchangerate: String(input.exchangerate) }), memo, source: `bank transaction ${id}`,
+      document_id: input.document_id,
+      date: row.date,
+      amount: amount.abs().toFixed(),
+      account: bank.account,
+      ...(input.exchangerate === undefined ? {} : { exchangerate: String(input.exchangerate) }),
+      memo,
+      source: `bank transaction ${id}`,
     });
     await markBooked(c.tx, id, 'booked', { documentId: input.document_id, paymentId });
   } else {
     const accno = input.account!;
-    const chart = (await c.tx('accounts').where({ accno }).first('id')) as { id: number | string } | undefined;
+    const chart = await findChartAccount(c.tx, accno);
     if (!chart) throw ruleInvalid(`Account ${accno} does not exist in the chart of accounts.`, '/account');
     const value = amount.abs().toNumber();
     // money in: bank debit, the account credit; money out: the other way round
@@ -263,21 +400,40 @@ export async function bookBankTransaction(c: ServiceContext, id: number, input: 
     try {
       journal = await createJournalEntry(c, {
         input: {
-          transdate: row.date, description: memo, curr: row.currency, pending: '0', lines: [bankLine, otherLine],
+          transdate: row.date,
+          description: memo,
+          curr: row.currency,
+          pending: '0',
+          lines: [bankLine, otherLine],
           ...(input.exchangerate === undefined ? {} : { exchangerate: input.exchangerate }),
         },
         files: [],
       });
     } catch (err) {
       // the journal's refusal of its second line is a refusal of the account sent
-      if (err instanceof DomainError && err.field?.startsWith('/lines/1')) throw new DomainError(err.code, err.message, '/account');
-      if (err instanceof DomainError && err.field?.startsWith('/transdate')) throw new DomainError(err.code, err.message);
+      if (err instanceof DomainError && err.field?.startsWith('/lines/1'))
+        throw new DomainError(err.code, err.message, '/account');
+      if (err instanceof DomainError && err.field?.startsWith('/transdate'))
+        throw new DomainError(err.code, err.message);
       throw err;
     }
     await markBooked(c.tx, id, 'booked', { accountId: Number(chart.id), journalId: journal.id });
   }
   await recordAudit(c.tx, c.company.id, c.actor, 'bank_transaction', id, 'book', {
-    ...(input.document_id !== undefined ? { document_id: input.document_id } : { account: input.account }), amount: amount.toNumber(), currency: row.currency,
+    ...(input.document_id !== undefined ? { document_id: input.document_id } : { account: input.account }),
+    amount: amount.toNumber(),
+    currency: row.currency,
   });
+  await recordEvent(
+    c.tx,
+    c.company.id,
+    c.actor,
+    bankEvent('bank_transaction.booked', id, {
+      date: row.date,
+      amount: amount.toString(),
+      currency: row.currency,
+      ...(input.document_id !== undefined ? { document_id: input.document_id } : { account: input.account }),
+    }),
+  );
   return bankTransactionById(c.tx, id);
 }

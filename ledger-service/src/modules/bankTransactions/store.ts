@@ -4,7 +4,9 @@ import type { Tx } from '../../db/knex.ts';
 import { orderBySql, type ListPage } from '../../db/listOrder.ts';
 import type { OpenDocument, StatementEntry } from './rules.ts';
 
-/** Bank transactions (table bank_transactions) and the candidates matching looks at. Runs inside the tenant transaction. */
+/**
+ * Bank transactions (table bank_transactions) and the candidates matching looks at. Runs inside the tenant transaction.
+ */
 
 export type BankTransactionRead = ResponseOf<typeof contracts.getBankTransaction>;
 
@@ -31,10 +33,13 @@ const INSERT_BATCH = 500;
 
 const INSERT_SQL = `
   insert into bank_transactions
-    (company_id, bank_account_id, entry_key, date, value_date, amount, currency, counterparty, iban, reference, end_to_end_id, text, bank_reference, reversal, source)
-  select ?, ?, x.entry_key, x.date, x.value_date, x.amount, x.currency, x.counterparty, x.iban, x.reference, x.end_to_end_id, x.text, x.bank_reference, x.reversal, x.source
+    (company_id, bank_account_id, entry_key, date, value_date, amount, currency, counterparty, iban, reference,
+      end_to_end_id, text, bank_reference, reversal, source)
+  select ?, ?, x.entry_key, x.date, x.value_date, x.amount, x.currency, x.counterparty, x.iban, x.reference,
+    x.end_to_end_id, x.text, x.bank_reference, x.reversal, x.source
   from jsonb_to_recordset(?::jsonb) as x(
-    entry_key text, date date, value_date date, amount numeric, currency text, counterparty text, iban text, reference text,
+    entry_key text, date date, value_date date, amount numeric, currency text, counterparty text, iban text,
+      reference text,
     end_to_end_id text, text text, bank_reference text, reversal boolean, source text)
   on conflict (company_id, bank_account_id, entry_key) do nothing
   returning id, date::text as date, amount::text as amount, currency, reference, end_to_end_id, text, reversal`;
@@ -47,27 +52,34 @@ const INSERT_SQL = `
  * Returns the rows actually inserted, in the order of `rows`.
  */
 export async function insertTransactions(
-  tx: Tx, companyId: number, bankAccountId: number, rows: readonly NewBankTransaction[],
+  tx: Tx,
+  companyId: number,
+  bankAccountId: number,
+  rows: readonly NewBankTransaction[],
 ): Promise<InsertedTransaction[]> {
   const inserted: InsertedTransaction[] = [];
   for (let i = 0; i < rows.length; i += INSERT_BATCH) {
-    const batch = JSON.stringify(rows.slice(i, i + INSERT_BATCH).map((r) => ({
-      entry_key: r.key,
-      date: r.date,
-      value_date: r.valueDate,
-      // as text: the exact decimal, never a JSON float
-      amount: r.amount.toFixed(),
-      currency: r.currency,
-      counterparty: r.counterparty,
-      iban: r.iban,
-      reference: r.reference,
-      end_to_end_id: r.endToEndId,
-      text: r.text,
-      bank_reference: r.bankReference,
-      reversal: r.reversal,
-      source: r.source,
-    })));
-    const result = await tx.raw(INSERT_SQL, [companyId, bankAccountId, batch]) as { rows: (InsertedTransaction & { id: number | string })[] };
+    const batch = JSON.stringify(
+      rows.slice(i, i + INSERT_BATCH).map((r) => ({
+        entry_key: r.key,
+        date: r.date,
+        value_date: r.valueDate,
+        // as text: the exact decimal, never a JSON float
+        amount: r.amount.toFixed(),
+        currency: r.currency,
+        counterparty: r.counterparty,
+        iban: r.iban,
+        reference: r.reference,
+        end_to_end_id: r.endToEndId,
+        text: r.text,
+        bank_reference: r.bankReference,
+        reversal: r.reversal,
+        source: r.source,
+      })),
+    );
+    const result = (await tx.raw(INSERT_SQL, [companyId, bankAccountId, batch])) as {
+      rows: (InsertedTransaction & { id: number | string })[];
+    };
     const got = result.rows.map((r) => ({ ...r, id: Number(r.id), currency: r.currency.trim() }));
     // ids follow the rows' order (one sequence, rows inserted in array order); RETURNING promises no order
     got.sort((a, b) => a.id - b.id);
@@ -86,19 +98,33 @@ interface DocumentRow {
   paid: string;
 }
 
-/** Open posted customer documents by their qr_reference or number, and vendor documents by payment-file end-to-end id. */
+/**
+ * Open posted customer documents by their qr_reference or number, and vendor documents by payment-file end-to-end id.
+ */
 export async function matchCandidates(
-  tx: Tx, q: { references: string[]; numbers: string[]; endToEndIds: string[] },
+  tx: Tx,
+  q: { references: string[]; numbers: string[]; endToEndIds: string[] },
 ): Promise<{ documents: OpenDocument[]; payments: { endToEndId: string; amount: string; documentId: number }[] }> {
-  const open = (query: ReturnType<Tx>) => query
-    .where('t.status', 'posted')
-    .whereNull('t.reversal_of_id')
-    .whereRaw('t.amount - t.paid > 0');
+  const open = (query: ReturnType<Tx>) =>
+    query.where('t.status', 'posted').whereNull('t.reversal_of_id').whereRaw('t.amount - t.paid > 0');
   const documents: OpenDocument[] = [];
   const toDocument = (r: DocumentRow): OpenDocument => ({
-    id: Number(r.id), vc: r.vc, invNumber: r.inv_number, qrReference: r.qr_reference, currency: r.currency.trim(), open: new Money(r.amount).minus(r.paid),
+    id: Number(r.id),
+    vc: r.vc,
+    invNumber: r.inv_number,
+    qrReference: r.qr_reference,
+    currency: r.currency.trim(),
+    open: new Money(r.amount).minus(r.paid),
   });
-  const columns = ['t.id', 't.vc', 't.inv_number', 't.qr_reference', 't.currency', tx.raw('t.amount::text as amount'), tx.raw('t.paid::text as paid')];
+  const columns = [
+    't.id',
+    't.vc',
+    't.inv_number',
+    't.qr_reference',
+    't.currency',
+    tx.raw('t.amount::text as amount'),
+    tx.raw('t.paid::text as paid'),
+  ];
   if (q.references.length > 0 || q.numbers.length > 0) {
     const rows = await open(tx('arap_transactions as t').where('t.vc', 'customer'))
       .where((w) => w.whereIn('t.qr_reference', q.references).orWhereIn('t.inv_number', q.numbers))
@@ -107,9 +133,14 @@ export async function matchCandidates(
   }
   let payments: { endToEndId: string; amount: string; documentId: number }[] = [];
   if (q.endToEndIds.length > 0) {
-    const rows = (await open(tx('payment_file_items as i').join('arap_transactions as t', 't.id', 'i.document_id').where('t.vc', 'vendor'))
+    const rows = (await open(
+      tx('payment_file_items as i').join('arap_transactions as t', 't.id', 'i.document_id').where('t.vc', 'vendor'),
+    )
       .whereIn('i.end_to_end_id', q.endToEndIds)
-      .select([...columns, 'i.end_to_end_id', tx.raw('i.amount::text as file_amount')])) as (DocumentRow & { end_to_end_id: string; file_amount: string })[];
+      .select([...columns, 'i.end_to_end_id', tx.raw('i.amount::text as file_amount')])) as (DocumentRow & {
+      end_to_end_id: string;
+      file_amount: string;
+    })[];
     payments = rows.map((r) => ({ endToEndId: r.end_to_end_id, amount: r.file_amount, documentId: Number(r.id) }));
     documents.push(...rows.map(toDocument));
   }
@@ -117,23 +148,36 @@ export async function matchCandidates(
 }
 
 export async function markBooked(
-  tx: Tx, id: number, status: 'matched' | 'booked',
+  tx: Tx,
+  id: number,
+  status: 'matched' | 'booked',
   by: { documentId: number; paymentId: number } | { accountId: number; journalId: number },
 ): Promise<void> {
-  await tx('bank_transactions').where({ id }).update({
-    status,
-    ...('documentId' in by ? { document_id: by.documentId, payment_id: by.paymentId } : { booked_account_id: by.accountId, journal_id: by.journalId }),
-    booked_at: tx.fn.now(),
-  });
+  await tx('bank_transactions')
+    .where({ id })
+    .update({
+      status,
+      ...('documentId' in by
+        ? { document_id: by.documentId, payment_id: by.paymentId }
+        : { booked_account_id: by.accountId, journal_id: by.journalId }),
+      booked_at: tx.fn.now(),
+    });
 }
 
 /** Marks transactions booked by matching as `matched`, naming the document and payment, in one statement. */
-export async function markMatched(tx: Tx, rows: readonly { id: number; documentId: number; paymentId: number }[]): Promise<void> {
+export async function markMatched(
+  tx: Tx,
+  rows: readonly { id: number; documentId: number; paymentId: number }[],
+): Promise<void> {
   if (rows.length === 0) return;
-  await tx.raw(`
-    update bank_transactions b set status = 'matched', document_id = x.document_id, payment_id = x.payment_id, booked_at = now()
+  await tx.raw(
+    `
+    update bank_transactions b set status = 'matched', document_id = x.document_id, payment_id = x.payment_id,
+      booked_at = now()
     from jsonb_to_recordset(?::jsonb) as x(id bigint, document_id bigint, payment_id bigint)
-    where b.id = x.id`, [JSON.stringify(rows.map((r) => ({ id: r.id, document_id: r.documentId, payment_id: r.paymentId })))]);
+    where b.id = x.id`,
+    [JSON.stringify(rows.map((r) => ({ id: r.id, document_id: r.documentId, payment_id: r.paymentId })))],
+  );
 }
 
 export interface LockedTransaction {
@@ -148,9 +192,22 @@ export interface LockedTransaction {
 }
 
 export async function lockTransaction(tx: Tx, id: number): Promise<LockedTransaction | undefined> {
-  const row = (await tx('bank_transactions').where({ id }).forUpdate()
-    .first('id', 'bank_account_id', tx.raw('date::text as date'), tx.raw('amount::text as amount'), 'currency', 'text', 'counterparty', 'status')) as LockedTransaction | undefined;
-  return row && { ...row, id: Number(row.id), bank_account_id: Number(row.bank_account_id), currency: row.currency.trim() };
+  const row = (await tx('bank_transactions')
+    .where({ id })
+    .forUpdate()
+    .first(
+      'id',
+      'bank_account_id',
+      tx.raw('date::text as date'),
+      tx.raw('amount::text as amount'),
+      'currency',
+      'text',
+      'counterparty',
+      'status',
+    )) as LockedTransaction | undefined;
+  return (
+    row && { ...row, id: Number(row.id), bank_account_id: Number(row.bank_account_id), currency: row.currency.trim() }
+  );
 }
 
 // --- reads ---------------------------------------------------------------------------------
@@ -180,9 +237,27 @@ interface ReadRow {
 }
 
 const READ_COLUMNS = [
-  'b.id', 'b.bank_account_id', 'b.date', 'b.value_date', 'b.amount', 'b.currency', 'b.counterparty', 'b.iban', 'b.reference', 'b.end_to_end_id',
-  'b.text', 'b.bank_reference', 'b.reversal', 'b.source', 'b.status', 'b.document_id', 't.vc as document_vc', 't.inv_number as document_number',
-  'b.payment_id', 'a.accno', 'b.journal_id',
+  'b.id',
+  'b.bank_account_id',
+  'b.date',
+  'b.value_date',
+  'b.amount',
+  'b.currency',
+  'b.counterparty',
+  'b.iban',
+  'b.reference',
+  'b.end_to_end_id',
+  'b.text',
+  'b.bank_reference',
+  'b.reversal',
+  'b.source',
+  'b.status',
+  'b.document_id',
+  't.vc as document_vc',
+  't.inv_number as document_number',
+  'b.payment_id',
+  'a.accno',
+  'b.journal_id',
 ];
 
 function readQuery(tx: Tx) {
@@ -210,7 +285,8 @@ function toReadShape(r: ReadRow): BankTransactionRead {
     reversal: r.reversal,
     source: r.source,
     status: r.status,
-    document: r.document_id === null ? null : { id: Number(r.document_id), vc: r.document_vc!, number: r.document_number! },
+    document:
+      r.document_id === null ? null : { id: Number(r.document_id), vc: r.document_vc!, number: r.document_number! },
     payment_id: idOrNull(r.payment_id),
     account: r.accno,
     journal_id: idOrNull(r.journal_id),
@@ -243,10 +319,15 @@ export async function listTransactions(tx: Tx, f: TransactionFilter): Promise<Li
   if (f.to !== undefined) q.where('b.date', '<=', f.to);
   if (f.status !== undefined) q.where('b.status', f.status);
   // a substring, not a pattern: % and _ the caller sends are matched literally
-  if (f.counterparty !== undefined) q.whereRaw(`strpos(lower(coalesce(b.counterparty, '')), lower(?)) > 0`, [f.counterparty]);
+  if (f.counterparty !== undefined)
+    q.whereRaw(`strpos(lower(coalesce(b.counterparty, '')), lower(?)) > 0`, [f.counterparty]);
   // the JSON number as its shortest decimal text: compared exactly as NUMERIC, never as a float
   if (f.amount !== undefined) q.whereRaw('b.amount = ?::numeric', [new Money(f.amount).toFixed()]);
-  const counted = (await q.clone().clearSelect().count({ n: '*' }).first()) as { n: string | number } | undefined;
-  const rows = (await q.orderByRaw(orderBySql(f.sort, ORDER, 'b.id')).limit(f.limit).offset(f.offset).select(READ_COLUMNS)) as ReadRow[];
+  const counted = await q.clone().clearSelect().count({ n: '*' }).first();
+  const rows = (await q
+    .orderByRaw(orderBySql(f.sort, ORDER, 'b.id'))
+    .limit(f.limit)
+    .offset(f.offset)
+    .select(READ_COLUMNS)) as ReadRow[];
   return { rows: rows.map(toReadShape), total: Number(counted?.n ?? 0) };
 }

@@ -6,7 +6,14 @@ import { apiClient, createTestCompany, startTestLedger, uniqueDataset } from '..
 import { canonicalSwissVatNumber } from './rules.ts';
 import { getCompanyProfile, getInvoiceBankAccount } from './store.ts';
 
-const BANK = { name: 'UBS current account', iban: 'CH93 0076 2011 6238 5295 7', qr_iban: 'CH44 3199 9123 0008 8901 2', bic: 'UBSWCHZH80A', currency: 'CHF', account: '1020' };
+const BANK = {
+  name: 'UBS current account',
+  iban: 'CH93 0076 2011 6238 5295 7',
+  qr_iban: 'CH44 3199 9123 0008 8901 2',
+  bic: 'UBSWCHZH80A',
+  currency: 'CHF',
+  account: '1020',
+};
 
 t.test('Swiss UID: format, suffixes, eCH-0097 check digit', async (t) => {
   t.equal(canonicalSwissVatNumber('CHE-123.456.788 MWST'), 'CHE-123.456.788 MWST');
@@ -27,47 +34,107 @@ t.test('company settings: read, partial update, VAT number, invoice bank account
 
   const initial = await api('GET', '/system/company');
   t.equal(initial.status, 200);
-  t.same(initial.body, {
-    name: `Test ${a.dataset}`, street: null, house_number: null, zip: null, city: null, country: null, vat_number: null, email: null,
-    invoice_bank_account_id: null, rounding_account: '6960', fx_gain_loss_account: '6950', retained_earnings_account: '2970', reminder_fee_account: '3400',
-  }, 'a new company: its name and the accounts of its chart template');
+  t.same(
+    initial.body,
+    {
+      name: `Test ${a.dataset}`,
+      street: null,
+      house_number: null,
+      zip: null,
+      city: null,
+      country: null,
+      vat_number: null,
+      email: null,
+      invoice_bank_account_id: null,
+      rounding_account: '6960',
+      fx_gain_loss_account: '6950',
+      retained_earnings_account: '2970',
+      reminder_fee_account: '3400',
+      ai_may_post_without_confirmation: false,
+    },
+    'a new company: its name and the accounts of its chart template; AI connections ask before posting',
+  );
 
   const bank = await api('POST', '/bank/accounts', BANK);
   t.equal(bank.status, 201);
   const updated = await api('POST', '/system/company', {
-    name: 'Muster Treuhand AG', street: 'Bahnhofstrasse', house_number: '1', zip: '8001', city: 'Zürich', country: 'CH',
-    vat_number: 'che123456788mwst', email: 'billing@muster.example', invoice_bank_account_id: bank.body.id,
-    fx_gain_loss_account: '6950', reminder_fee_account: '3400',
+    name: 'Muster Treuhand AG',
+    street: 'Bahnhofstrasse',
+    house_number: '1',
+    zip: '8001',
+    city: 'Zürich',
+    country: 'CH',
+    vat_number: 'che123456788mwst',
+    email: 'billing@muster.example',
+    invoice_bank_account_id: bank.body.id,
+    fx_gain_loss_account: '6950',
+    reminder_fee_account: '3400',
   });
   t.equal(updated.status, 200, JSON.stringify(updated.body));
-  t.same(updated.body, {
-    name: 'Muster Treuhand AG', street: 'Bahnhofstrasse', house_number: '1', zip: '8001', city: 'Zürich', country: 'CH',
-    vat_number: 'CHE-123.456.788 MWST', email: 'billing@muster.example', invoice_bank_account_id: bank.body.id,
-    rounding_account: '6960', fx_gain_loss_account: '6950', retained_earnings_account: '2970', reminder_fee_account: '3400',
-  }, 'answers the settings; the UID in canonical form');
+  t.same(
+    updated.body,
+    {
+      name: 'Muster Treuhand AG',
+      street: 'Bahnhofstrasse',
+      house_number: '1',
+      zip: '8001',
+      city: 'Zürich',
+      country: 'CH',
+      vat_number: 'CHE-123.456.788 MWST',
+      email: 'billing@muster.example',
+      invoice_bank_account_id: bank.body.id,
+      rounding_account: '6960',
+      fx_gain_loss_account: '6950',
+      retained_earnings_account: '2970',
+      reminder_fee_account: '3400',
+      ai_may_post_without_confirmation: false,
+    },
+    'answers the settings; the UID in canonical form',
+  );
   t.same((await api('GET', '/system/company')).body, updated.body, 'GET reads the same');
 
   const partial = await api('POST', '/system/company', { city: 'Winterthur', zip: '8400', email: null });
   t.equal(partial.status, 200);
-  t.same(partial.body, { ...updated.body, city: 'Winterthur', zip: '8400', email: null }, 'only the fields sent change; null clears');
+  t.same(
+    partial.body,
+    { ...updated.body, city: 'Winterthur', zip: '8400', email: null },
+    'only the fields sent change; null clears',
+  );
   t.equal((await api('POST', '/system/company', partial.body)).status, 200, 'the read shape can be sent back whole');
 
   // the accounts live where posting reads them: one source
-  const settings = (await ledger.db('companies').where({ id: a.company.id }).first('settings')).settings;
-  t.match(settings, { rounding_account: '6960', fx_gain_loss_account: '6950', retained_earnings_account: '2970', reminder_fee_account: '3400', ap_account: '2000' });
+  const settings = (await ledger.db('companies').where({ id: a.company.id }).first('settings'))!.settings;
+  t.match(settings, {
+    rounding_account: '6960',
+    fx_gain_loss_account: '6950',
+    retained_earnings_account: '2970',
+    reminder_fee_account: '3400',
+    ap_account: '2000',
+  });
 
   // the functions other modules use
   await withTenant(ledger.db, a.company.id, async (tx) => {
     t.same(await getCompanyProfile(tx, a.company.id), partial.body);
     t.same(await getInvoiceBankAccount(tx, a.company.id), {
-      id: bank.body.id, name: BANK.name, iban: 'CH9300762011623852957', qr_iban: 'CH4431999123000889012', bic: 'UBSWCHZH80A', currency: 'CHF', account: '1020',
+      id: bank.body.id,
+      name: BANK.name,
+      iban: 'CH9300762011623852957',
+      qr_iban: 'CH4431999123000889012',
+      bic: 'UBSWCHZH80A',
+      currency: 'CHF',
+      account: '1020',
     });
   });
   t.equal((await api('POST', '/system/company', { invoice_bank_account_id: null })).body.invoice_bank_account_id, null);
-  await withTenant(ledger.db, a.company.id, async (tx) => t.equal(await getInvoiceBankAccount(tx, a.company.id), null, 'null when none is set'));
+  await withTenant(ledger.db, a.company.id, async (tx) =>
+    t.equal(await getInvoiceBankAccount(tx, a.company.id), null, 'null when none is set'),
+  );
 
   const log = await api('GET', `/system/audit?entity=company&entity_id=${a.company.id}`);
-  t.same(log.body.map((e: { action: string }) => e.action), ['update_settings', 'update_settings', 'update_settings', 'update_settings']);
+  t.same(
+    log.body.map((e: { action: string }) => e.action),
+    ['update_settings', 'update_settings', 'update_settings', 'update_settings'],
+  );
   t.same(log.body[2].details.fields, ['city', 'zip', 'email'], 'the audit names the changed fields');
 });
 
@@ -84,7 +151,11 @@ t.test('company settings: refusals (400 with the field, never 500)', async (t) =
   };
   await refused({ country: 'CH', vat_number: 'CHE-123.456.789 MWST' }, '/vat_number', 'wrong UID check digit');
   await refused({ country: 'CH', vat_number: 'DE123456789' }, '/vat_number', 'not a UID for a CH company');
-  t.equal((await api('POST', '/system/company', { country: 'DE', vat_number: 'DE123456789' })).status, 200, 'other countries: as sent');
+  t.equal(
+    (await api('POST', '/system/company', { country: 'DE', vat_number: 'DE123456789' })).status,
+    200,
+    'other countries: as sent',
+  );
   await refused({ country: 'CH' }, '/vat_number', 'moving to CH with a foreign VAT number');
   t.equal((await api('POST', '/system/company', { country: 'CH', vat_number: null })).status, 200);
   await refused({ country: 'XX' }, '/country', 'unknown country');
@@ -103,9 +174,41 @@ t.test('company settings: refusals (400 with the field, never 500)', async (t) =
   const b = await createTestCompany(ledger);
   const foreign = await apiClient(ledger.url, b.dataset, b.apiKey)('POST', '/bank/accounts', BANK);
   t.equal(foreign.status, 201);
-  await refused({ invoice_bank_account_id: foreign.body.id }, '/invoice_bank_account_id', "another company's bank account");
+  await refused(
+    { invoice_bank_account_id: foreign.body.id },
+    '/invoice_bank_account_id',
+    "another company's bank account",
+  );
   t.equal((await api('GET', '/system/company')).body.vat_number, null, 'nothing of the refused updates was written');
 });
+
+t.test(
+  'AI connections may post without confirmation: off by default, owners and admins switch it, audited',
+  async (t) => {
+    const ledger = await startTestLedger(t);
+    const a = await createTestCompany(ledger);
+    const api = apiClient(ledger.url, a.dataset, a.apiKey);
+    t.equal((await api('GET', '/system/company')).body.ai_may_post_without_confirmation, false, 'off by default');
+    const on = await api('POST', '/system/company', { ai_may_post_without_confirmation: true });
+    t.equal(on.status, 200);
+    t.equal(on.body.ai_may_post_without_confirmation, true);
+    t.equal((await api('GET', '/system/company')).body.ai_may_post_without_confirmation, true, 'kept');
+    const refused = await api('POST', '/system/company', { ai_may_post_without_confirmation: 'yes' });
+    t.equal(refused.status, 400, 'a boolean only');
+    t.equal(refused.body.error.field, '/ai_may_post_without_confirmation');
+    const accountant = await a.addMember('accountant');
+    const denied = await apiClient(ledger.url, a.dataset, accountant.apiKey)('POST', '/system/company', {
+      ai_may_post_without_confirmation: false,
+    });
+    t.equal(denied.status, 403, 'an accountant may not switch it');
+    t.equal((await api('GET', '/system/company')).body.ai_may_post_without_confirmation, true, 'still on');
+    const log = await api('GET', `/system/audit?entity=company&entity_id=${a.company.id}`);
+    t.match(log.body[0], {
+      action: 'update_settings',
+      details: { fields: ['ai_may_post_without_confirmation'], ai_may_post_without_confirmation: true },
+    });
+  },
+);
 
 t.test('company settings: every member reads, owners and admins write', async (t) => {
   const ledger = await startTestLedger(t);
@@ -124,17 +227,42 @@ t.test('company settings: every member reads, owners and admins write', async (t
   }
 });
 
-t.test('the demo company and createTestCompany({ swissInvoicing }) have a Swiss address and an invoice bank account', async (t) => {
-  const ledger = await startTestLedger(t);
-  const demo = await createDemo(ledger.db, loadEncryptionKey(ledger.config), { dataset: uniqueDataset('demo'), publicUrl: 'http://localhost:3000' });
-  const test = await createTestCompany(ledger, { swissInvoicing: true });
-  for (const [what, dataset, key] of [['demo', demo.dataset, demo.api_key], ['test company', test.dataset, test.apiKey]] as const) {
-    const api = apiClient(ledger.url, dataset, key);
-    const profile = (await api('GET', '/system/company')).body;
-    t.match(profile, { street: 'Bahnhofstrasse', house_number: '1', zip: '8001', city: 'Zürich', country: 'CH', vat_number: 'CHE-123.456.788 MWST', email: /^billing@/ }, `${what}: address and VAT number`);
-    const bank = await api('GET', `/bank/accounts/${profile.invoice_bank_account_id}`);
-    t.match(bank.body, { iban: 'CH9300762011623852957', qr_iban: 'CH4431999123000889012', currency: 'CHF', account: '1020' }, `${what}: CHF account with IBAN and QR-IBAN`);
-  }
-  const log = await apiClient(ledger.url, demo.dataset, demo.api_key)('GET', '/system/audit?entity=bank_account');
-  t.equal(log.body[0].via, 'cli', 'audited as made via the CLI');
-});
+t.test(
+  'the demo company and createTestCompany({ swissInvoicing }) have a Swiss address and an invoice bank account',
+  async (t) => {
+    const ledger = await startTestLedger(t);
+    const demo = await createDemo(ledger.db, loadEncryptionKey(ledger.config), {
+      dataset: uniqueDataset('demo'),
+      publicUrl: 'http://localhost:3000',
+    });
+    const test = await createTestCompany(ledger, { swissInvoicing: true });
+    for (const [what, dataset, key] of [
+      ['demo', demo.dataset, demo.api_key],
+      ['test company', test.dataset, test.apiKey],
+    ] as const) {
+      const api = apiClient(ledger.url, dataset, key);
+      const profile = (await api('GET', '/system/company')).body;
+      t.match(
+        profile,
+        {
+          street: 'Bahnhofstrasse',
+          house_number: '1',
+          zip: '8001',
+          city: 'Zürich',
+          country: 'CH',
+          vat_number: 'CHE-123.456.788 MWST',
+          email: /^billing@/,
+        },
+        `${what}: address and VAT number`,
+      );
+      const bank = await api('GET', `/bank/accounts/${profile.invoice_bank_account_id}`);
+      t.match(
+        bank.body,
+        { iban: 'CH9300762011623852957', qr_iban: 'CH4431999123000889012', currency: 'CHF', account: '1020' },
+        `${what}: CHF account with IBAN and QR-IBAN`,
+      );
+    }
+    const log = await apiClient(ledger.url, demo.dataset, demo.api_key)('GET', '/system/audit?entity=bank_account');
+    t.equal(log.body[0].via, 'cli', 'audited as made via the CLI');
+  },
+);

@@ -29,7 +29,8 @@ export function resolveVatNumber(vatNumber: string | null, country: string | nul
   const canonical = canonicalSwissVatNumber(vatNumber);
   if (!canonical) {
     throw ruleInvalid(
-      `"${vatNumber}" is not a Swiss VAT number: CHE-123.456.789 MWST (or TVA, IVA) with a valid check digit, as a company in CH needs.`,
+      `"${vatNumber}" is not a Swiss VAT number: CHE-123.456.789 MWST (or TVA, IVA) with a valid check digit, ` +
+        `as a company in CH needs.`,
       '/vat_number',
     );
   }
@@ -43,25 +44,40 @@ export interface BookAccount {
   links: readonly string[];
 }
 
-export const BOOK_ACCOUNT_FIELDS = ['rounding_account', 'fx_gain_loss_account', 'retained_earnings_account', 'reminder_fee_account'] as const;
+export const BOOK_ACCOUNT_FIELDS = [
+  'rounding_account',
+  'fx_gain_loss_account',
+  'retained_earnings_account',
+  'reminder_fee_account',
+] as const;
 export type BookAccountField = (typeof BOOK_ACCOUNT_FIELDS)[number];
 
-/** What each account of the books must be, besides existing in the chart. */
-const BOOK_ACCOUNT_RULES: Record<BookAccountField, { what: string; fits: (a: BookAccount) => boolean }> = {
+/** What each account of the books must be, besides existing in the chart (also checked when the chart changes). */
+export const BOOK_ACCOUNT_RULES: Record<BookAccountField, { what: string; fits: (a: BookAccount) => boolean }> = {
   rounding_account: { what: 'an account of the chart', fits: () => true },
   fx_gain_loss_account: { what: 'an income or expense account', fits: (a) => a.category === 'I' || a.category === 'E' },
   retained_earnings_account: { what: 'an equity account', fits: (a) => a.category === 'Q' },
-  reminder_fee_account: { what: 'a revenue account usable on customer lines (link AR_amount)', fits: (a) => a.links.includes('AR_amount') },
+  reminder_fee_account: {
+    what: 'a revenue account usable on customer lines (link AR_amount)',
+    fits: (a) => a.links.includes('AR_amount'),
+  },
 };
 
 /** Each account named (null: not set) must exist in the chart and fit its use. */
-export function checkBookAccounts(named: Partial<Record<BookAccountField, string | null>>, chart: ReadonlyMap<string, BookAccount>): void {
+export function checkBookAccounts(
+  named: Partial<Record<BookAccountField, string | null>>,
+  chart: ReadonlyMap<string, BookAccount>,
+): void {
   for (const field of BOOK_ACCOUNT_FIELDS) {
     const accno = named[field];
     if (accno === undefined || accno === null) continue;
     const account = chart.get(accno);
     if (!account) throw ruleInvalid(`Account ${accno} does not exist in the chart of accounts.`, `/${field}`);
     const rule = BOOK_ACCOUNT_RULES[field];
-    if (!rule.fits(account)) throw ruleInvalid(`Account ${accno} cannot be the ${field.replace(/_/g, ' ')}: it must be ${rule.what}.`, `/${field}`);
+    if (!rule.fits(account))
+      throw ruleInvalid(
+        `Account ${accno} cannot be the ${field.replace(/_/g, ' ')}: it must be ${rule.what}.`,
+        `/${field}`,
+      );
   }
 }

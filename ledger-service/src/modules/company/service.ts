@@ -1,7 +1,7 @@
 import type { BodyOf, contracts } from '@ledger/shared';
 import { recordAudit } from '../../db/audit.ts';
 import { ruleInvalid } from '../../domain/errors.ts';
-import { findBankAccount } from '../bank/store.ts';
+import { findBankAccount } from '../bank/index.ts';
 import type { ServiceContext } from '../serviceContext.ts';
 import { BOOK_ACCOUNT_FIELDS, checkBookAccounts, resolveVatNumber } from './rules.ts';
 import { bookAccounts, getCompanyProfile, lockCompany, writeCompanyProfile, type CompanyProfile } from './store.ts';
@@ -11,7 +11,10 @@ import { bookAccounts, getCompanyProfile, lockCompany, writeCompanyProfile, type
  * The VAT number is checked against the resulting country (Swiss UID for CH); the invoice
  * bank account must be one of the company's; accounts must exist and fit their use. Audited.
  */
-export async function changeCompanyProfile(c: ServiceContext, input: BodyOf<typeof contracts.updateCompany>): Promise<CompanyProfile> {
+export async function changeCompanyProfile(
+  c: ServiceContext,
+  input: BodyOf<typeof contracts.updateCompany>,
+): Promise<CompanyProfile> {
   await lockCompany(c.tx, c.company.id);
   const current = await getCompanyProfile(c.tx, c.company.id);
   const next: CompanyProfile = { ...current, ...input };
@@ -19,7 +22,10 @@ export async function changeCompanyProfile(c: ServiceContext, input: BodyOf<type
 
   if (input.invoice_bank_account_id !== undefined && input.invoice_bank_account_id !== null) {
     if (!(await findBankAccount(c.tx, input.invoice_bank_account_id))) {
-      throw ruleInvalid(`No bank account with id ${input.invoice_bank_account_id} (see GET /bank/accounts).`, '/invoice_bank_account_id');
+      throw ruleInvalid(
+        `No bank account with id ${input.invoice_bank_account_id} (see GET /bank/accounts).`,
+        '/invoice_bank_account_id',
+      );
     }
   }
   const named = Object.fromEntries(BOOK_ACCOUNT_FIELDS.filter((f) => input[f] !== undefined).map((f) => [f, input[f]]));
@@ -29,7 +35,8 @@ export async function changeCompanyProfile(c: ServiceContext, input: BodyOf<type
   await writeCompanyProfile(c.tx, c.company.id, next);
   const changed = (Object.keys(input) as (keyof CompanyProfile)[]).filter((k) => next[k] !== current[k]);
   await recordAudit(c.tx, c.company.id, c.actor, 'company', c.company.id, 'update_settings', {
-    fields: changed, ...Object.fromEntries(changed.map((k) => [k, next[k]])),
+    fields: changed,
+    ...Object.fromEntries(changed.map((k) => [k, next[k]])),
   });
   return getCompanyProfile(c.tx, c.company.id);
 }

@@ -1,6 +1,7 @@
 import type { ResponseOf, contracts } from '@ledger/shared';
 import type { Tx } from '../../db/knex.ts';
-import { findBankAccount, type BankAccount } from '../bank/store.ts';
+import type { CompaniesRow } from '../../db/tables.ts';
+import { findBankAccount, type BankAccount } from '../bank/index.ts';
 import { BOOK_ACCOUNT_FIELDS, type BookAccount, type BookAccountField } from './rules.ts';
 
 /**
@@ -12,27 +13,28 @@ import { BOOK_ACCOUNT_FIELDS, type BookAccount, type BookAccountField } from './
 /** The read shape of `GET /system/company`. */
 export type CompanyProfile = ResponseOf<typeof contracts.getCompany>;
 
-const PROFILE_COLUMNS = ['name', 'street', 'house_number', 'zip', 'city', 'country', 'vat_number', 'email', 'invoice_bank_account_id'] as const;
+const PROFILE_COLUMNS = [
+  'name',
+  'street',
+  'house_number',
+  'zip',
+  'city',
+  'country',
+  'vat_number',
+  'email',
+  'invoice_bank_account_id',
+] as const;
 type ProfileColumn = (typeof PROFILE_COLUMNS)[number];
-
-interface CompanyRow {
-  name: string;
-  street: string | null;
-  house_number: string | null;
-  zip: string | null;
-  city: string | null;
-  country: string | null;
-  vat_number: string | null;
-  email: string | null;
-  invoice_bank_account_id: number | string | null;
-  settings: Partial<Record<BookAccountField, string | null>> & Record<string, unknown>;
-}
 
 /** The company's settings (for invoices, the PDF header and payment slip, reminders). */
 export async function getCompanyProfile(tx: Tx, companyId: number): Promise<CompanyProfile> {
-  const row = (await tx('companies').where({ id: companyId }).first([...PROFILE_COLUMNS, 'settings'])) as CompanyRow | undefined;
+  const row = await tx('companies')
+    .where({ id: companyId })
+    .first([...PROFILE_COLUMNS, 'settings']);
   if (!row) throw new Error(`company ${companyId} not found`);
-  const accounts = Object.fromEntries(BOOK_ACCOUNT_FIELDS.map((f) => [f, typeof row.settings[f] === 'string' ? row.settings[f] : null])) as Record<BookAccountField, string | null>;
+  const accounts = Object.fromEntries(
+    BOOK_ACCOUNT_FIELDS.map((f) => [f, typeof row.settings[f] === 'string' ? row.settings[f] : null]),
+  ) as Record<BookAccountField, string | null>;
   return {
     name: row.name,
     street: row.street,
@@ -44,6 +46,7 @@ export async function getCompanyProfile(tx: Tx, companyId: number): Promise<Comp
     email: row.email,
     invoice_bank_account_id: row.invoice_bank_account_id === null ? null : Number(row.invoice_bank_account_id),
     ...accounts,
+    ai_may_post_without_confirmation: row.settings[AI_MAY_POST] === true,
   };
 }
 
@@ -61,15 +64,43 @@ export async function lockCompany(tx: Tx, companyId: number): Promise<void> {
 /** The chart accounts among `accnos`, by accno. */
 export async function bookAccounts(tx: Tx, accnos: string[]): Promise<Map<string, BookAccount>> {
   if (accnos.length === 0) return new Map();
-  const rows = (await tx('accounts').whereIn('accno', accnos).select('accno', 'category', 'link')) as { accno: string; category: string; link: string }[];
-  return new Map(rows.map((r) => [r.accno, { accno: r.accno, category: r.category.trim(), links: r.link.split(':').filter(Boolean) }]));
+  const rows = await tx('accounts').whereIn('accno', accnos).select('accno', 'category', 'link');
+  return new Map(
+    rows.map((r) => [
+      r.accno,
+      { accno: r.accno, category: r.category.trim(), links: r.link.split(':').filter(Boolean) },
+    ]),
+  );
 }
 
-/** Writes the complete settings: profile columns, and the book accounts merged into `settings` (other keys kept). */
+/**
+ * The AI-connection setting lives in `settings` beside the book accounts (a key of the JSON
+ * column, absent = false): no column of its own, as nothing but the gateway's confirmation
+ * rule reads it (GET /system/company as the connection).
+ */
+const AI_MAY_POST = 'ai_may_post_without_confirmation';
+
+/**
+ * Writes the complete settings: profile columns, the book accounts and the AI setting merged into `settings` (other
+ * keys kept).
+ */
 export async function writeCompanyProfile(tx: Tx, companyId: number, profile: CompanyProfile): Promise<void> {
-  const columns = Object.fromEntries(PROFILE_COLUMNS.map((c) => [c, profile[c]])) as Record<ProfileColumn, unknown>;
-  const accounts = Object.fromEntries(BOOK_ACCOUNT_FIELDS.map((f) => [f, profile[f]]));
+  const columns: Pick<CompaniesRow, ProfileColumn> = {
+    name: profile.name,
+    street: profile.street,
+    house_number: profile.house_number,
+    zip: profile.zip,
+    city: profile.city,
+    country: profile.country,
+    vat_number: profile.vat_number,
+    email: profile.email,
+    invoice_bank_account_id: profile.invoice_bank_account_id,
+  };
+  const settings = {
+    ...Object.fromEntries(BOOK_ACCOUNT_FIELDS.map((f) => [f, profile[f]])),
+    [AI_MAY_POST]: profile.ai_may_post_without_confirmation,
+  };
   await tx('companies')
     .where({ id: companyId })
-    .update({ ...columns, settings: tx.raw('settings || ?::jsonb', [JSON.stringify(accounts)]) });
+    .update({ ...columns, settings: tx.raw('settings || ?::jsonb', [JSON.stringify(settings)]) });
 }

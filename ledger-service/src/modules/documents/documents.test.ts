@@ -32,7 +32,11 @@ t.test('one document of either kind, with kind; 404 for neither', async (t) => {
     const asTransaction = await s.api('GET', `/arap/document/${vc}/${tx.body.id}`);
     t.equal(asTransaction.status, 200);
     const restTransaction = await s.api('GET', `/arap/transaction/${vc}/${tx.body.id}`);
-    t.same(asTransaction.body, { kind: 'transaction', ...restTransaction.body }, `${vc}: the transaction's read shape plus kind`);
+    t.same(
+      asTransaction.body,
+      { kind: 'transaction', ...restTransaction.body },
+      `${vc}: the transaction's read shape plus kind`,
+    );
     t.ok(Array.isArray(asTransaction.body.lines), 'with lines');
 
     const asInvoice = await s.api('GET', `/arap/document/${vc}/${inv.body.id}`);
@@ -62,11 +66,20 @@ t.test('the list: both kinds in one order, filters both lists share, kind, pagin
     return res.body.id as number;
   };
   // invDate order: i1 (01-10), t1 (01-10, created after i1), t2 (02-01), i2 (03-05), t3 (04-01)
-  const i1 = await post('/arap/invoice/customer', invoice(s, 'customer', { invDate: '2024-01-10', pending: '0', documentNumber: 'D-I1' }));
+  const i1 = await post(
+    '/arap/invoice/customer',
+    invoice(s, 'customer', { invDate: '2024-01-10', pending: '0', documentNumber: 'D-I1' }),
+  );
   const t1 = await post('/arap/transaction/customer', s.doc('customer', { invDate: '2024-01-10', pending: '0' }));
-  const t3 = await post('/arap/transaction/customer', s.doc('customer', { invDate: '2024-04-01', invNumber: 'OWN-T3' }));
+  const t3 = await post(
+    '/arap/transaction/customer',
+    s.doc('customer', { invDate: '2024-04-01', invNumber: 'OWN-T3' }),
+  );
   const i2 = await post('/arap/invoice/customer', invoice(s, 'customer', { invDate: '2024-03-05' }));
-  const t2 = await post('/arap/transaction/customer', s.doc('customer', { invDate: '2024-02-01', documentNumber: 'D-T2', pending: '0' }));
+  const t2 = await post(
+    '/arap/transaction/customer',
+    s.doc('customer', { invDate: '2024-02-01', documentNumber: 'D-T2', pending: '0' }),
+  );
   const vendorBill = await post('/arap/transaction/vendor', s.doc('vendor', { invDate: '2024-01-01' }));
 
   const list = async (q = '') => {
@@ -76,11 +89,19 @@ t.test('the list: both kinds in one order, filters both lists share, kind, pagin
   };
   const all = await list();
   t.same(idsOf(all.body), [i1, t1, t2, i2, t3], 'both kinds, by invDate, then id');
-  t.same(all.body.map((r: { kind: string }) => r.kind), ['invoice', 'transaction', 'transaction', 'invoice', 'transaction'], 'each with its kind');
+  t.same(
+    all.body.map((r: { kind: string }) => r.kind),
+    ['invoice', 'transaction', 'transaction', 'invoice', 'transaction'],
+    'each with its kind',
+  );
   t.equal(all.headers.get('x-total-count'), '5');
   const restTransactions = (await s.api('GET', '/arap/transactions/customer')).body;
   const restInvoices = (await s.api('GET', '/arap/invoices/customer')).body;
-  t.same(all.body[1], { kind: 'transaction', ...restTransactions[0] }, "a transaction row: the transaction list's row plus kind");
+  t.same(
+    all.body[1],
+    { kind: 'transaction', ...restTransactions[0] },
+    "a transaction row: the transaction list's row plus kind",
+  );
   t.same(all.body[0], restInvoices[0], "an invoice row: the invoice list's row");
   t.same(idsOf(restTransactions), [t1, t2, t3], 'the transaction list still shows only transactions');
   t.same(idsOf(restInvoices), [i1, i2], 'the invoice list only invoices');
@@ -115,16 +136,28 @@ t.test('the list: both kinds in one order, filters both lists share, kind, pagin
   t.same(idsOf((await list('?limit=2&offset=3&sort=-inv_date')).body), [t1, i1]);
   t.same(idsOf((await list('?offset=5')).body), []);
 
-  t.equal((await s.api('GET', '/arap/documents/customer?payment_status=open')).status, 400, 'invoice-only filters are not shared');
+  t.equal(
+    (await s.api('GET', '/arap/documents/customer?payment_status=open')).status,
+    400,
+    'invoice-only filters are not shared',
+  );
   t.equal((await s.api('GET', '/arap/documents/customer?kind=bill')).status, 400);
   t.equal((await s.api('GET', '/arap/documents/customer?sort=due_date')).status, 400);
-  t.equal((await s.api('GET', '/arap/documents/customer?payment_file=1')).status, 400, 'payment_file is a vendor filter');
+  t.equal(
+    (await s.api('GET', '/arap/documents/customer?payment_file=1')).status,
+    400,
+    'payment_file is a vendor filter',
+  );
   t.equal((await s.api('GET', '/arap/documents/vendor?payment_file=0')).status, 200);
 });
 
 t.test('permissions and scope: the read permission of each side, invoices:read', async (t) => {
   for (const c of [contracts.listDocuments, contracts.getDocument]) {
-    t.same(c.permission, { vendor: 'vendors.reports.transactions', customer: 'customers.reports.transactions' }, `${c.name}: per side`);
+    t.same(
+      c.permission,
+      { vendor: 'vendors.reports.transactions', customer: 'customers.reports.transactions' },
+      `${c.name}: per side`,
+    );
     t.equal(c.scope, 'invoices:read');
     t.equal(c.method, 'GET', 'read only');
   }
@@ -133,5 +166,9 @@ t.test('permissions and scope: the read permission of each side, invoices:read',
   const viewer = await memberApi(s, s.co, 'viewer');
   t.equal((await viewer('GET', `/arap/document/vendor/${id}`)).status, 200, 'viewers read');
   t.same(idsOf((await viewer('GET', '/arap/documents/vendor')).body), [id]);
-  t.equal((await apiClient(s.ledger.url, s.co.dataset, undefined)('GET', '/arap/documents/vendor')).status, 401, 'no key, no list');
+  t.equal(
+    (await apiClient(s.ledger.url, s.co.dataset, undefined)('GET', '/arap/documents/vendor')).status,
+    401,
+    'no key, no list',
+  );
 });

@@ -2,13 +2,19 @@ import { parseSort, type DocumentKindName, type Vc } from '@ledger/shared';
 import type { Tx } from '../../db/knex.ts';
 import type { ListPage } from '../../db/listOrder.ts';
 import { notFound } from '../../domain/errors.ts';
-import { listInvoices, readInvoice } from '../invoices/reads.ts';
-import { listTransactions, readTransaction, type ListFilter, type ReadOptions, type TransactionRead } from '../transactions/reads.ts';
+import { listInvoices, readInvoice } from '../invoices/index.ts';
+import {
+  listTransactions,
+  readTransaction,
+  type ListFilter,
+  type ReadOptions,
+  type TransactionRead,
+} from '../arap/index.ts';
 
 /**
- * Documents of both kinds on one side (DESIGN.md §6): AR/AP transactions and invoices with
- * items, each in the read shape of its kind plus `kind`. No SQL of its own: the two modules'
- * read functions answer, and this module only merges.
+ * Documents of both kinds on one side (docs/invoices.md "Documents of both kinds"): AR/AP transactions and invoices
+ * with items, each in the read shape of its kind plus `kind`. No SQL of its own: the two modules' read functions
+ * answer, and this module only merges.
  */
 
 /** Where each kind's file download URLs point (its own REST resource). */
@@ -62,6 +68,10 @@ export async function listAnyDocuments(tx: Tx, vc: Vc, f: DocumentListFilter, to
   const window = { ...filters, limit: offset + limit, offset: 0 };
   const transactions = kind === 'invoice' ? EMPTY : await listTransactions(tx, vc, window);
   const invoices = kind === 'transaction' ? EMPTY : await listInvoices(tx, vc, window, today);
-  const merged = mergeSorted(transactions.rows.map((r) => ({ kind: 'transaction', ...r })), invoices.rows, comparator(f.sort));
+  const merged = mergeSorted(
+    transactions.rows.map((r) => ({ kind: 'transaction', ...r })),
+    invoices.rows,
+    comparator(f.sort),
+  );
   return { rows: merged.slice(offset, offset + limit), total: transactions.total + invoices.total };
 }

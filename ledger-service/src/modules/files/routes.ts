@@ -6,14 +6,16 @@ import { noneMatchHits } from '../../kernel/caching.ts';
 import { documentContent, listDocuments, readDocument } from './service.ts';
 import { byteRange, safeFileName } from './rules.ts';
 
-/** Documents (DESIGN.md §5.6): every stored file, its metadata and its bytes. */
+/** Documents (docs/documents.md): every stored file, its metadata and its bytes. */
 
 export const documentUrlBase = (req: { ctx: Context; company: { dataset: string } }) =>
   `${req.ctx.protocol}://${req.ctx.host}/client/${req.company.dataset}/documents`;
 
 export const fileRoutes = [
   route(contracts.listStoredDocuments, async (req) => listDocuments(req.tx, req.query, documentUrlBase(req))),
-  route(contracts.getStoredDocument, async (req) => readDocument(req.tx, idParam(req.params.id, 'document'), documentUrlBase(req))),
+  route(contracts.getStoredDocument, async (req) =>
+    readDocument(req.tx, idParam(req.params.id, 'document'), documentUrlBase(req)),
+  ),
   route(contracts.getDocumentContent, async (req) => {
     const { ctx } = req;
     const { row, data } = await documentContent(req.tx, req.company.id, idParam(req.params.id, 'document'));
@@ -33,12 +35,18 @@ export const fileRoutes = [
     ctx.type = row.media_type;
     // If-Range: a range only applies while the client's copy is this one
     const ifRange = ctx.get('If-Range');
-    const range = ifRange && ifRange !== etag ? { kind: 'whole' as const } : byteRange(ctx.get('Range') || undefined, data.length);
+    const range =
+      ifRange && ifRange !== etag ? { kind: 'whole' as const } : byteRange(ctx.get('Range') || undefined, data.length);
     if (range.kind === 'unsatisfiable') {
       ctx.set('Content-Range', `bytes */${data.length}`);
       ctx.status = 416;
       ctx.type = 'application/json';
-      return { error: { code: 'range_not_satisfiable', message: `The range ${ctx.get('Range')} lies outside the document (${data.length} bytes).` } };
+      return {
+        error: {
+          code: 'range_not_satisfiable',
+          message: `The range ${ctx.get('Range')} lies outside the document (${data.length} bytes).`,
+        },
+      };
     }
     if (range.kind === 'partial') {
       ctx.status = 206;

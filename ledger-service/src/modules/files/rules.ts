@@ -4,7 +4,10 @@
  * malformed value) is ignored and the whole file is sent, as the RFC allows; a well-formed
  * range that starts past the end is unsatisfiable (416).
  */
-export type RangeAnswer = { kind: 'whole' } | { kind: 'partial'; start: number; end: number } | { kind: 'unsatisfiable' };
+export type RangeAnswer =
+  | { kind: 'whole' }
+  | { kind: 'partial'; start: number; end: number }
+  | { kind: 'unsatisfiable' };
 
 export function byteRange(header: string | undefined, size: number): RangeAnswer {
   if (!header) return { kind: 'whole' };
@@ -26,6 +29,10 @@ export function byteRange(header: string | undefined, size: number): RangeAnswer
 
 /** `filename` for Content-Disposition: the name without path separators or control characters. */
 export function safeFileName(name: string): string {
-  const cleaned = name.replace(/[\\/]/g, '_').replace(/[\u0000-\u001f\u007f]/g, '').trim();
+  const cleaned = name
+    .replace(/[\\/]/g, '_')
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this removes
+    .replace(/[\u0000-\u001f\u007f]/g, '')
+    .trim();
   return cleaned || 'document';
 }

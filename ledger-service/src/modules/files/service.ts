@@ -2,7 +2,14 @@ import type { DocumentListQuery, DocumentRead } from '@ledger/shared/schemas/fil
 import type { Tx } from '../../db/knex.ts';
 import type { ListPage } from '../../db/listOrder.ts';
 import { notFound } from '../../domain/errors.ts';
-import { attachmentsOf, documentBytes, documentRow, listDocumentRows, type Attachment, type DocumentRow } from './store.ts';
+import {
+  attachmentsOf,
+  documentBytes,
+  documentRow,
+  listDocumentRows,
+  type Attachment,
+  type DocumentRow,
+} from './store.ts';
 
 /** Documents: the read shape (with the records each is attached to) and the bytes. */
 
@@ -23,9 +30,16 @@ function toRead(row: DocumentRow, attachedTo: Attachment[], urlBase: DocumentUrl
   };
 }
 
-export async function listDocuments(tx: Tx, q: DocumentListQuery, urlBase: DocumentUrlBase): Promise<ListPage<DocumentRead>> {
+export async function listDocuments(
+  tx: Tx,
+  q: DocumentListQuery,
+  urlBase: DocumentUrlBase,
+): Promise<ListPage<DocumentRead>> {
   const page = await listDocumentRows(tx, q);
-  const links = await attachmentsOf(tx, page.rows.map((r) => r.id));
+  const links = await attachmentsOf(
+    tx,
+    page.rows.map((r) => r.id),
+  );
   return { rows: page.rows.map((r) => toRead(r, links.get(r.id) ?? [], urlBase)), total: page.total };
 }
 
@@ -41,7 +55,11 @@ export async function readDocument(tx: Tx, id: number, urlBase: DocumentUrlBase)
   return toRead(row, links.get(id) ?? [], urlBase);
 }
 
-export async function documentContent(tx: Tx, companyId: number, id: number): Promise<{ row: DocumentRow; data: Buffer }> {
+export async function documentContent(
+  tx: Tx,
+  companyId: number,
+  id: number,
+): Promise<{ row: DocumentRow; data: Buffer }> {
   const row = await requireDocument(tx, id);
   return { row, data: await documentBytes(tx, companyId, row) };
 }

@@ -1,7 +1,7 @@
 import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { ConfigError } from '@ledger/shared';
+import { ConfigError } from '@ledger/shared/config';
 import type { Tx } from '../../db/knex.ts';
 
 /**
@@ -38,11 +38,11 @@ export const postgresStore: FileStore = {
   async put(tx, ref, data) {
     await tx('document_contents')
       .insert({ document_id: ref.documentId, company_id: ref.companyId, data })
-      .onConflict('document_id')
+      .onConflict(['company_id', 'document_id'])
       .ignore();
   },
   async get(tx, ref) {
-    const row = (await tx('document_contents').where({ document_id: ref.documentId }).first('data')) as { data: Buffer } | undefined;
+    const row = await tx('document_contents').where({ document_id: ref.documentId }).first('data');
     return row?.data;
   },
 };
@@ -53,14 +53,18 @@ export function directoryStore(root: string): FileStore {
   const base = resolve(root);
   const pathOf = (ref: ContentRef) => {
     // the hash is ours (computed from the bytes), checked anyway: it names a file
-    if (!HASH.test(ref.sha256) || !Number.isSafeInteger(ref.companyId)) throw new Error(`bad content reference ${ref.companyId}/${ref.sha256}`);
+    if (!HASH.test(ref.sha256) || !Number.isSafeInteger(ref.companyId))
+      throw new Error(`bad content reference ${ref.companyId}/${ref.sha256}`);
     return join(base, String(ref.companyId), ref.sha256.slice(0, 2), ref.sha256);
   };
   return {
     kind: 'directory',
     async put(_tx, ref, data) {
       const file = pathOf(ref);
-      const present = await stat(file).then((s) => s.size === data.length, () => false);
+      const present = await stat(file).then(
+        (s) => s.size === data.length,
+        () => false,
+      );
       if (present) return;
       await mkdir(join(file, '..'), { recursive: true });
       const tmp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
@@ -87,15 +91,22 @@ export interface DocumentStoreConfig {
  * DOCUMENT_STORE=postgres (default) or directory; DOCUMENT_DIR names the directory
  * (default `<dataDir>/documents`).
  */
-export function documentStoreFromEnv(env: Readonly<Record<string, string | undefined>>, dataDir: string): DocumentStoreConfig {
+export function documentStoreFromEnv(
+  env: Readonly<Record<string, string | undefined>>,
+  dataDir: string,
+): DocumentStoreConfig {
   const kind = (env.DOCUMENT_STORE ?? 'postgres').trim() || 'postgres';
-  if (kind !== 'postgres' && kind !== 'directory') throw new ConfigError(`DOCUMENT_STORE must be postgres or directory, got "${kind}"`);
+  if (kind !== 'postgres' && kind !== 'directory')
+    throw new ConfigError(`DOCUMENT_STORE must be postgres or directory, got "${kind}"`);
   const directory = directoryStore(env.DOCUMENT_DIR?.trim() || join(dataDir, 'documents'));
   const stores = { postgres: postgresStore, directory };
   return { store: stores[kind], stores };
 }
 
-let configured: DocumentStoreConfig = { store: postgresStore, stores: { postgres: postgresStore, directory: directoryStore('./data/documents') } };
+let configured: DocumentStoreConfig = {
+  store: postgresStore,
+  stores: { postgres: postgresStore, directory: directoryStore('./data/documents') },
+};
 
 /**
  * Set once at start (server.ts). Process-wide rather than threaded through every request:

@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
 import type { AttachmentKind, DocumentListQuery, DocumentSource } from '@ledger/shared/schemas/files';
 import type { Knex } from 'knex';
 import type { Tx } from '../../db/knex.ts';
 import { orderBySql, type ListPage } from '../../db/listOrder.ts';
+import { sha256Hex } from '../../domain/hash.ts';
 import { documentStore, type FileStore, type StorageKind } from './storage.ts';
 
 /**
@@ -35,35 +35,53 @@ export interface NewContent {
   data: Buffer;
 }
 
-export const sha256Hex = (data: Buffer) => createHash('sha256').update(data).digest('hex');
+export { sha256Hex };
 
 /**
  * Stores bytes once per company: the document of this content when the company has it
  * already (its first name, type and source stay), else a new document whose bytes go to
  * the configured store. Concurrent puts of the same bytes meet on the unique key.
  */
-export async function putDocument(tx: Tx, companyId: number, content: NewContent, source: DocumentSource, store: FileStore = documentStore().store): Promise<DocumentRow> {
+export async function putDocument(
+  tx: Tx,
+  companyId: number,
+  content: NewContent,
+  source: DocumentSource,
+  store: FileStore = documentStore().store,
+): Promise<DocumentRow> {
   const sha256 = sha256Hex(content.data);
-  const inserted = (await tx('documents')
+  const inserted = await tx('documents')
     .insert({
-      company_id: companyId, sha256, name: content.name, media_type: content.mediaType, size: content.data.length, source, storage: store.kind,
+      company_id: companyId,
+      sha256,
+      name: content.name,
+      media_type: content.mediaType,
+      size: content.data.length,
+      source,
+      storage: store.kind,
     })
     .onConflict(['company_id', 'sha256'])
     .ignore()
-    .returning(['id', 'sha256', 'name', 'media_type', 'size', 'source', 'storage', 'created_at'])) as DocumentRow[];
+    .returning(['id', 'sha256', 'name', 'media_type', 'size', 'source', 'storage', 'created_at']);
   if (inserted[0]) {
     await store.put(tx, { companyId, documentId: inserted[0].id, sha256 }, content.data);
     return inserted[0];
   }
-  return (await tx('documents').where({ sha256 }).first()) as DocumentRow;
+  const existing = await tx('documents').where({ sha256 }).first();
+  if (!existing) throw new Error(`document ${sha256} neither inserted nor found`);
+  return existing;
 }
 
 export async function documentRow(tx: Tx, id: number): Promise<DocumentRow | undefined> {
-  return (await tx('documents').where({ id }).first()) as DocumentRow | undefined;
+  return tx('documents').where({ id }).first();
 }
 
 /** The bytes of a document, from the store it was written to. */
-export async function documentBytes(tx: Tx, companyId: number, doc: Pick<DocumentRow, 'id' | 'sha256' | 'storage'>): Promise<Buffer> {
+export async function documentBytes(
+  tx: Tx,
+  companyId: number,
+  doc: Pick<DocumentRow, 'id' | 'sha256' | 'storage'>,
+): Promise<Buffer> {
   const data = await documentStore().stores[doc.storage].get(tx, { companyId, documentId: doc.id, sha256: doc.sha256 });
   if (!data) throw new Error(`the bytes of document ${doc.id} are missing from the ${doc.storage} store`);
   return data;
@@ -75,7 +93,9 @@ let glFiles: Promise<boolean> | undefined;
  * attachment list names them once the table exists (looked up once per process).
  */
 async function hasGlFiles(tx: Tx): Promise<boolean> {
-  glFiles ??= tx.raw(`select to_regclass('public.gl_files') is not null as present`).then((r: { rows: { present: boolean }[] }) => r.rows[0]!.present);
+  glFiles ??= tx
+    .raw(`select to_regclass('public.gl_files') is not null as present`)
+    .then((r: { rows: { present: boolean }[] }) => r.rows[0]!.present);
   const present = await glFiles;
   if (!present) glFiles = undefined; // look again next time: a migration may run while the ledger runs (tests)
   return present;
@@ -123,16 +143,27 @@ export async function listDocumentRows(tx: Tx, q: DocumentListQuery): Promise<Li
       where.push(`not exists (select 1 from (${links}) a where a.document_id = d.id)`);
     } else if (q.unattached === false || q.kind !== undefined || q.attached_id !== undefined) {
       const cond = ['a.document_id = d.id'];
-      if (q.kind !== undefined) (cond.push('a.kind = ?'), params.push(q.kind));
-      if (q.attached_id !== undefined) (cond.push('a.id = ?'), params.push(q.attached_id));
+      if (q.kind !== undefined) {
+        cond.push('a.kind = ?');
+        params.push(q.kind);
+      }
+      if (q.attached_id !== undefined) {
+        cond.push('a.id = ?');
+        params.push(q.attached_id);
+      }
       where.push(`exists (select 1 from (${links}) a where ${cond.join(' and ')})`);
     }
   }
-  if (q.source !== undefined) (where.push('d.source = ?'), params.push(q.source));
-  if (q.media_type !== undefined) (where.push('d.media_type = ?'), params.push(q.media_type.toLowerCase()));
-  if (q.name !== undefined) (where.push(`d.name ilike ? escape '\\'`), params.push(`%${q.name.replace(/[\\%_]/g, (c) => `\\${c}`)}%`));
-  if (q.from !== undefined) (where.push(`d.created_at >= (?::date)::timestamp at time zone 'UTC'`), params.push(q.from));
-  if (q.to !== undefined) (where.push(`d.created_at < ((?::date) + 1)::timestamp at time zone 'UTC'`), params.push(q.to));
+  /** a condition with its one parameter */
+  const filter = (sql: string, value: Knex.Value) => {
+    where.push(sql);
+    params.push(value);
+  };
+  if (q.source !== undefined) filter('d.source = ?', q.source);
+  if (q.media_type !== undefined) filter('d.media_type = ?', q.media_type.toLowerCase());
+  if (q.name !== undefined) filter(`d.name ilike ? escape '\\'`, `%${q.name.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+  if (q.from !== undefined) filter(`d.created_at >= (?::date)::timestamp at time zone 'UTC'`, q.from);
+  if (q.to !== undefined) filter(`d.created_at < ((?::date) + 1)::timestamp at time zone 'UTC'`, q.to);
   const whereSql = where.length > 0 ? `where ${where.join(' and ')}` : '';
   const order = orderBySql(q.sort ?? '-created_at', DOCUMENT_ORDER, 'd.id');
   const { rows } = await tx.raw<{ rows: (DocumentRow & { total: number })[] }>(
@@ -141,8 +172,61 @@ export async function listDocumentRows(tx: Tx, q: DocumentListQuery): Promise<Li
   );
   let total = rows[0]?.total ?? 0;
   if (rows.length === 0 && (q.offset ?? 0) > 0) {
-    const counted = await tx.raw<{ rows: { n: number }[] }>(`select count(*)::int as n from documents d ${whereSql}`, params);
+    const counted = await tx.raw<{ rows: { n: number }[] }>(
+      `select count(*)::int as n from documents d ${whereSql}`,
+      params,
+    );
     total = counted.rows[0]!.n;
   }
   return { rows: rows.map(({ total: _t, ...r }) => r), total: Number(total) };
+}
+
+/** The tables that link files to what they are attached to, with the column naming the owner. */
+const ATTACHMENT_TABLES = { arap_files: 'transaction_id', gl_files: 'journal_id' } as const;
+export type AttachmentTable = keyof typeof ATTACHMENT_TABLES;
+
+/**
+ * Attaches files to an AR/AP document (`arap_files`) or a journal entry (`gl_files`), except
+ * those whose name and content (SHA-256) equal a file it already has or an earlier file of the
+ * same call: a client that sends the complete document back (GET → POST, approve) does not
+ * attach its files again. The bytes go to the document store, once per company; the row links
+ * the document. Returns how many files were added. The one de-duplication of every attachment
+ * table.
+ */
+export async function attachFiles(
+  tx: Tx,
+  companyId: number,
+  table: AttachmentTable,
+  ownerId: number,
+  files: readonly NewContent[],
+): Promise<number> {
+  if (files.length === 0) return 0;
+  const owner = ATTACHMENT_TABLES[table];
+  const key = (name: string, sha256: string) => `${sha256}:${name}`;
+  const hashed = files.map((f) => ({ ...f, sha256: sha256Hex(f.data) }));
+  const existing: { name: string; sha256: string }[] = await tx(table)
+    .where(owner, ownerId)
+    .whereIn('sha256', [...new Set(hashed.map((f) => f.sha256))])
+    .select('name', 'sha256');
+  const seen = new Set(existing.map((f) => key(f.name, f.sha256)));
+  const fresh = hashed.filter((f) => {
+    if (seen.has(key(f.name, f.sha256))) return false;
+    seen.add(key(f.name, f.sha256));
+    return true;
+  });
+  const rows = [];
+  for (const f of fresh) {
+    const doc = await putDocument(tx, companyId, f, 'upload');
+    rows.push({
+      company_id: companyId,
+      [owner]: ownerId,
+      name: f.name,
+      media_type: f.mediaType,
+      size: f.data.length,
+      sha256: f.sha256,
+      document_id: doc.id,
+    });
+  }
+  if (rows.length > 0) await tx(table).insert(rows);
+  return fresh.length;
 }

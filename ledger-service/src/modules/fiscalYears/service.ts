@@ -1,15 +1,16 @@
 import { Money } from '@ledger/shared';
 import { recordAudit } from '../../db/audit.ts';
-import { closedUntil } from '../../db/companies.ts';
+import { lockClosingDate } from '../../db/companies.ts';
 import { conflict, notFound, ruleInvalid } from '../../domain/errors.ts';
-import type { ListPage } from '../../db/listOrder.ts';
+import { today } from '../../domain/period.ts';
+import { pageOf, type ListPage } from '../../db/listOrder.ts';
 import type { ServiceContext } from '../serviceContext.ts';
-import { postEntry, reverseEntry } from '../journal/service.ts';
-import { lockJournal, type JournalLineRow } from '../journal/store.ts';
+import { postEntry, reverseEntry, lockJournal, type JournalLineRow } from '../journal/index.ts';
 import { accountByNumber, closingEntries, postedYearSpan, resultBalances } from './store.ts';
+import { recordEvent } from '../events/index.ts';
 
 /**
- * Fiscal years (DESIGN.md §5.4, docs/journal.md): calendar years. Closing one books its
+ * Fiscal years (docs/journal.md): calendar years. Closing one books its
  * income statement to retained earnings with one closing journal entry dated 31 December
  * and closes the books up to that day; reopening (moving the closing date back before a
  * closed year's end with POST /system/close_books) reverses that entry.
@@ -29,10 +30,15 @@ const LAST_YEAR = 9999;
 const startOf = (year: number) => `${String(year).padStart(4, '0')}-01-01`;
 const endOf = (year: number) => `${String(year).padStart(4, '0')}-12-31`;
 const thisYear = () => new Date().getUTCFullYear();
-const today = () => new Date().toISOString().slice(0, 10);
 
-/** Every year from the first posted line (or closing entry) to the current year or the last posted line, oldest first. */
-export async function listFiscalYears(c: ServiceContext): Promise<ListPage<FiscalYear>> {
+/**
+ * Every year from the first posted line (or closing entry) to the current year or the last posted line, oldest first;
+ * one page of them.
+ */
+export async function listFiscalYears(
+  c: ServiceContext,
+  page: { limit: number; offset: number },
+): Promise<ListPage<FiscalYear>> {
   const span = await postedYearSpan(c.tx);
   const closings = new Map((await closingEntries(c.tx)).map((r) => [r.fiscal_year, r.id]));
   const years = [thisYear(), ...closings.keys(), ...(span ? [span.first, span.last] : [])];
@@ -41,9 +47,15 @@ export async function listFiscalYears(c: ServiceContext): Promise<ListPage<Fisca
   const rows: FiscalYear[] = [];
   for (let year = first; year <= last; year++) {
     const entry = closings.get(year);
-    rows.push({ year, start: startOf(year), end: endOf(year), closed: entry !== undefined, ...(entry !== undefined ? { closing_entry_id: entry } : {}) });
+    rows.push({
+      year,
+      start: startOf(year),
+      end: endOf(year),
+      closed: entry !== undefined,
+      ...(entry !== undefined ? { closing_entry_id: entry } : {}),
+    });
   }
-  return { rows, total: rows.length };
+  return pageOf(rows, page);
 }
 
 /**
@@ -57,11 +69,12 @@ export async function listFiscalYears(c: ServiceContext): Promise<ListPage<Fisca
  */
 export async function closeFiscalYear(c: ServiceContext, year: number): Promise<FiscalYear> {
   if (year < FIRST_YEAR || year > LAST_YEAR) throw notFound(`No fiscal year ${year}.`);
-  // lock the company row: concurrent closings and close_books calls see each other's result
-  await c.tx('companies').where({ id: c.company.id }).forUpdate().first('id');
+  // concurrent closings and close_books calls see each other's result
+  const books = await lockClosingDate(c.tx, c.company.id);
   const start = startOf(year);
   const end = endOf(year);
-  if ((await closingEntries(c.tx)).some((r) => r.fiscal_year === year)) throw conflict(`Fiscal year ${year} is already closed.`);
+  if ((await closingEntries(c.tx)).some((r) => r.fiscal_year === year))
+    throw conflict(`Fiscal year ${year} is already closed.`);
   if (end > today()) throw conflict(`Fiscal year ${year} ends on ${end}; it can be closed from that day on.`);
 
   const balances = await resultBalances(c.tx, start, end);
@@ -70,7 +83,9 @@ export async function closeFiscalYear(c: ServiceContext, year: number): Promise<
   if (!result.isZero()) {
     const accno = c.company.settings.retained_earnings_account;
     if (typeof accno !== 'string' || accno === '') {
-      throw ruleInvalid('The company has no retained_earnings_account to book the year\'s result to; set it with POST /system/company.');
+      throw ruleInvalid(
+        "The company has no retained_earnings_account to book the year's result to; set it with POST /system/company.",
+      );
     }
     const account = await accountByNumber(c.tx, accno);
     if (!account) throw ruleInvalid(`The retained_earnings_account ${accno} does not exist in the chart of accounts.`);
@@ -78,13 +93,27 @@ export async function closeFiscalYear(c: ServiceContext, year: number): Promise<
   }
 
   const entry = await postEntry(c, {
-    reference: `CLOSE-${year}`, transdate: end, description: `Closing of fiscal year ${year}`, closing: true, fiscalYear: year, lines,
+    reference: `CLOSE-${year}`,
+    transdate: end,
+    description: `Closing of fiscal year ${year}`,
+    closing: true,
+    fiscalYear: year,
+    lines,
   });
-  const previous = await closedUntil(c.tx, c.company.id);
+  const previous = books.previous;
   const closed = previous !== null && previous > end ? previous : end;
-  await c.tx('companies').where({ id: c.company.id }).update({ closed_until: closed });
+  await books.moveTo(closed);
   await recordAudit(c.tx, c.company.id, c.actor, FISCAL_YEAR_ENTITY, year, 'close', {
-    closing_entry_id: entry.id, reference: entry.reference, result: result.negated().toNumber(), closed_until: closed, previous,
+    closing_entry_id: entry.id,
+    reference: entry.reference,
+    result: result.negated().toNumber(),
+    closed_until: closed,
+    previous,
+  });
+  await recordEvent(c.tx, c.company.id, c.actor, {
+    type: 'fiscal_year.closed',
+    resource: { type: 'fiscal_year', id: year, path: '/system/fiscal_years' },
+    snapshot: { year, closing_entry_id: entry.id, result: result.negated().toString(), closed_until: closed },
   });
   return { year, start, end, closed: true, closing_entry_id: entry.id };
 }
@@ -113,9 +142,19 @@ export async function reopenFiscalYearsAfter(c: ServiceContext, date: string): P
     if (end <= date) continue;
     const row = await lockJournal(c.tx, closing.id);
     if (!row) continue;
-    const reversal = await reverseEntry(c, row, { date: end, description: `Reopening of fiscal year ${closing.fiscal_year}` });
+    const reversal = await reverseEntry(c, row, {
+      date: end,
+      description: `Reopening of fiscal year ${closing.fiscal_year}`,
+    });
     await recordAudit(c.tx, c.company.id, c.actor, FISCAL_YEAR_ENTITY, closing.fiscal_year, 'reopen', {
-      closing_entry_id: closing.id, reversal_id: reversal.id, closed_until: date,
+      closing_entry_id: closing.id,
+      reversal_id: reversal.id,
+      closed_until: date,
+    });
+    await recordEvent(c.tx, c.company.id, c.actor, {
+      type: 'fiscal_year.reopened',
+      resource: { type: 'fiscal_year', id: closing.fiscal_year, path: '/system/fiscal_years' },
+      snapshot: { year: closing.fiscal_year, reversal_id: reversal.id, closed_until: date },
     });
     reopened.push(closing.fiscal_year);
   }

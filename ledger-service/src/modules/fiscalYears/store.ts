@@ -1,6 +1,9 @@
 import type { Tx } from '../../db/knex.ts';
 
-/** What fiscal years are made of: the span of the posted ledger lines, the closing entries in force, a year's result per account. */
+/**
+ * What fiscal years are made of: the span of the posted ledger lines, the closing entries in force, a year's result per
+ * account.
+ */
 
 /** First and last year with posted ledger lines (min/max over the (company_id, date) index); null without any. */
 export async function postedYearSpan(tx: Tx): Promise<{ first: number; last: number } | null> {
@@ -18,15 +21,21 @@ export interface ClosingRow {
 
 /** The closing entries in force (posted, not reversed), by year. */
 export async function closingEntries(tx: Tx): Promise<ClosingRow[]> {
-  return (await tx('gl_transactions')
+  return await tx('gl_transactions')
     .where({ closing: true, status: 'posted' })
     .whereNull('reversal_of_id')
     .orderBy('fiscal_year')
-    .select('id', 'fiscal_year')) as ClosingRow[];
+    .select('id', 'fiscal_year');
 }
 
-/** Income and expense accounts with a balance from `start` to `end` (base currency, debit positive), by account number. */
-export async function resultBalances(tx: Tx, start: string, end: string): Promise<{ account_id: number; accno: string; balance: string }[]> {
+/**
+ * Income and expense accounts with a balance from `start` to `end` (base currency, debit positive), by account number.
+ */
+export async function resultBalances(
+  tx: Tx,
+  start: string,
+  end: string,
+): Promise<{ account_id: number; accno: string; balance: string }[]> {
   const { rows } = await tx.raw<{ rows: { account_id: number; accno: string; balance: string }[] }>(
     `select a.id as account_id, a.accno, sum(e.amount)::text as balance
        from ledger_entries e join accounts a on a.id = e.account_id
@@ -41,5 +50,5 @@ export async function resultBalances(tx: Tx, start: string, end: string): Promis
 
 /** The account named by accno, if it exists. */
 export async function accountByNumber(tx: Tx, accno: string): Promise<{ id: number; category: string } | undefined> {
-  return (await tx('accounts').where({ accno }).first('id', 'category')) as { id: number; category: string } | undefined;
+  return await tx('accounts').where({ accno }).first('id', 'category');
 }

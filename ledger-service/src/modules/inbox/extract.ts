@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { createCanvas } from '@napi-rs/canvas';
 import { prepareZXingModule, readBarcodes, type ReaderOptions } from 'zxing-wasm/reader';
+import { assertImageSize, assertPdfInflation, MAX_IMAGE_PIXELS } from './bounds.ts';
 import type { InboxMediaType } from './rules.ts';
 
 /**
@@ -11,6 +12,9 @@ import type { InboxMediaType } from './rules.ts';
  * packages), whatever draws the QR code — vector paths or an embedded image; PNG and JPEG
  * files go to the decoder as they are. QR codes are decoded by ZXing (zxing-wasm), whose
  * wasm binary is loaded from the installed package, never from its default CDN.
+ *
+ * Runs on a parsing thread (extractJob.ts, untrusted/pool.ts), never on the serving one;
+ * bounds.ts refuses what would be too large to decode before anything is decoded.
  */
 
 export interface Extraction {
@@ -33,9 +37,15 @@ const MAX_TEXT_PAGES = 20;
  * ZXing, a quarter of the pixels of 300 dpi. Pages that are large scans are drawn smaller.
  */
 const RENDER_SCALE = 150 / 72;
-const MAX_PIXELS = 12_000_000;
+const MAX_PIXELS = MAX_IMAGE_PIXELS;
 
-const QR_OPTIONS: ReaderOptions = { formats: ['QRCode'], tryHarder: true, tryRotate: true, tryDownscale: true, maxNumberOfSymbols: 4 };
+const QR_OPTIONS: ReaderOptions = {
+  formats: ['QRCode'],
+  tryHarder: true,
+  tryRotate: true,
+  tryDownscale: true,
+  maxNumberOfSymbols: 4,
+};
 
 type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
 let pdfjs: Promise<PdfJs> | undefined;
@@ -57,6 +67,15 @@ function loadZxing(): Promise<unknown> {
   return zxing;
 }
 
+/**
+ * Loads pdfjs and ZXing's wasm. A parsing thread does this before its first job begins
+ * (extractJob.ts): the file's time limit (untrusted/pool.ts) is for reading the file, not for
+ * compiling the readers, which takes seconds on a loaded machine.
+ */
+export async function loadReaders(): Promise<void> {
+  await Promise.all([loadPdfJs(), loadZxing()]);
+}
+
 /** pdfjs's standard fonts (Helvetica & co.) from the package, so text-only pages render without warnings or fetches. */
 const standardFontDataUrl = `${join(dirname(require.resolve('pdfjs-dist/package.json')), 'standard_fonts')}/`;
 
@@ -72,7 +91,9 @@ async function decodePixels(data: Uint8ClampedArray, width: number, height: numb
  * sandbox) and tries rotations and downscaled copies. Not through the canvas package, whose
  * native image decoder crashes the process on a truncated PNG.
  */
-async function fromImage(data: Buffer): Promise<Extraction> {
+async function fromImage(data: Buffer, mediaType: 'image/png' | 'image/jpeg'): Promise<Extraction> {
+  // the header's size first: the decoder would allocate whatever the header declares
+  assertImageSize(data, mediaType);
   await loadZxing();
   const found = await readBarcodes(new Uint8Array(data), QR_OPTIONS);
   const broken = found.find((r) => !r.isValid && /load image/i.test(r.error));
@@ -81,6 +102,8 @@ async function fromImage(data: Buffer): Promise<Extraction> {
 }
 
 async function fromPdf(data: Buffer): Promise<Extraction> {
+  // what its streams inflate to first: pdfjs would inflate a page's content whole
+  assertPdfInflation(data);
   const { getDocument } = await loadPdfJs();
   const task = getDocument({
     data: new Uint8Array(data),
@@ -88,6 +111,8 @@ async function fromPdf(data: Buffer): Promise<Extraction> {
     disableFontFace: true,
     useSystemFonts: false,
     standardFontDataUrl,
+    // images above this are not decoded (a JPEG2000 or JBIG2 image can declare any size)
+    maxImageSize: MAX_IMAGE_PIXELS,
     verbosity: 0,
   });
   let doc: Awaited<typeof task.promise>;
@@ -135,5 +160,5 @@ async function fromPdf(data: Buffer): Promise<Extraction> {
 }
 
 export async function extractFile(data: Buffer, mediaType: InboxMediaType): Promise<Extraction> {
-  return mediaType === 'application/pdf' ? fromPdf(data) : fromImage(data);
+  return mediaType === 'application/pdf' ? fromPdf(data) : fromImage(data, mediaType);
 }

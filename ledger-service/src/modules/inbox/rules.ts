@@ -17,7 +17,8 @@ export type InboxMediaType = 'application/pdf' | 'image/png' | 'image/jpeg';
  * Anything else is 415.
  */
 export function sniffMediaType(data: Buffer, declared: string | undefined): InboxMediaType {
-  if (data.length >= 8 && data.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'image/png';
+  if (data.length >= 8 && data.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])))
+    return 'image/png';
   if (data.length >= 3 && data[0] === 0xff && data[1] === 0xd8 && data[2] === 0xff) return 'image/jpeg';
   if (data.subarray(0, 1024).includes('%PDF-')) return 'application/pdf';
   throw new DomainError(
@@ -70,9 +71,12 @@ function address(f: string[], at: number, what: string): QrAddress | undefined {
   if (!type && !name) return undefined;
   if (type !== 'S' && type !== 'K') throw new QrBillInvalid(`${what} address type must be S or K, got "${type}"`);
   if (!name) throw new QrBillInvalid(`${what} name is missing`);
-  if (!/^[A-Z]{2}$/.test(country ?? '')) throw new QrBillInvalid(`${what} country must be a two-letter code, got "${country}"`);
-  if (type === 'K' && (zip || city)) throw new QrBillInvalid(`${what} combined address (K) must leave postal code and town empty`);
-  if (type === 'S' && (!zip || !city)) throw new QrBillInvalid(`${what} structured address (S) needs postal code and town`);
+  if (!/^[A-Z]{2}$/.test(country ?? ''))
+    throw new QrBillInvalid(`${what} country must be a two-letter code, got "${country}"`);
+  if (type === 'K' && (zip || city))
+    throw new QrBillInvalid(`${what} combined address (K) must leave postal code and town empty`);
+  if (type === 'S' && (!zip || !city))
+    throw new QrBillInvalid(`${what} structured address (S) needs postal code and town`);
   const out: QrAddress = { name };
   if (l1) out.street = l1;
   if (l2) out.house_number = l2;
@@ -94,7 +98,8 @@ export function parseQrBill(text: string): QrBill {
   if (!/^02\d\d$/.test(f[1] ?? '')) throw new QrBillInvalid(`QR-bill version ${f[1]} is not supported (0200)`);
   if (f[2] !== '1') throw new QrBillInvalid(`QR-bill coding type must be 1, got "${f[2]}"`);
   const iban = electronicFormatIBAN(f[3] ?? '') ?? '';
-  if (!/^(CH|LI)/.test(iban) || !isValidIBAN(iban)) throw new QrBillInvalid(`the IBAN "${f[3]}" is not a valid Swiss or Liechtenstein IBAN`);
+  if (!/^(CH|LI)/.test(iban) || !isValidIBAN(iban))
+    throw new QrBillInvalid(`the IBAN "${f[3]}" is not a valid Swiss or Liechtenstein IBAN`);
   const creditor = address(f, 4, 'creditor');
   if (!creditor) throw new QrBillInvalid('the creditor is missing');
   const rawAmount = (f[18] ?? '').trim();
@@ -102,17 +107,20 @@ export function parseQrBill(text: string): QrBill {
     throw new QrBillInvalid(`the amount "${rawAmount}" must be 0.01–999999999.99 with two decimals`);
   }
   const currency = f[19];
-  if (currency !== 'CHF' && currency !== 'EUR') throw new QrBillInvalid(`the currency must be CHF or EUR, got "${currency}"`);
+  if (currency !== 'CHF' && currency !== 'EUR')
+    throw new QrBillInvalid(`the currency must be CHF or EUR, got "${currency}"`);
   const debtor = address(f, 20, 'debtor');
   const refType = f[27];
   const reference = compactReference(f[28] ?? '');
   const qrIban = isQrIban(iban);
   if (refType === 'QRR') {
     if (!qrIban) throw new QrBillInvalid('a QR reference (QRR) needs a QR-IBAN');
-    if (!isQrReference(reference)) throw new QrBillInvalid(`the QR reference "${f[28]}" is not 27 digits with a valid check digit`);
+    if (!isQrReference(reference))
+      throw new QrBillInvalid(`the QR reference "${f[28]}" is not 27 digits with a valid check digit`);
   } else if (refType === 'SCOR') {
     if (qrIban) throw new QrBillInvalid('a QR-IBAN needs a QR reference (QRR)');
-    if (!isCreditorReference(reference)) throw new QrBillInvalid(`the creditor reference "${f[28]}" has a wrong check digit or form`);
+    if (!isCreditorReference(reference))
+      throw new QrBillInvalid(`the creditor reference "${f[28]}" has a wrong check digit or form`);
   } else if (refType === 'NON') {
     if (qrIban) throw new QrBillInvalid('a QR-IBAN needs a QR reference (QRR)');
     if (reference) throw new QrBillInvalid('reference type NON must carry no reference');
@@ -154,7 +162,10 @@ export function parseBillingInformation(s: string): Billing | undefined {
   if (!s.startsWith('//S1/')) return undefined;
   const tags = new Map<string, string>();
   // values escape a slash as \/
-  const parts = s.slice('//S1/'.length).split(/(?<!\\)\//).map((p) => p.replace(/\\\//g, '/'));
+  const parts = s
+    .slice('//S1/'.length)
+    .split(/(?<!\\)\//)
+    .map((p) => p.replace(/\\\//g, '/'));
   for (let i = 0; i + 1 < parts.length; i += 2) tags.set(parts[i]!, parts[i + 1]!);
   const out: Billing = {};
   if (tags.get('10')) out.document_number = tags.get('10')!;
@@ -162,7 +173,10 @@ export function parseBillingInformation(s: string): Billing | undefined {
   if (date) out.document_date = date;
   if (tags.get('20')) out.customer_reference = tags.get('20')!;
   if (tags.get('30')) out.vat_number = `CHE-${tags.get('30')!.replace(/^(\d{3})(\d{3})(\d{3})$/, '$1.$2.$3')}`;
-  const net = (tags.get('40') ?? '').split(';').map((c) => c.split(':')).find(([pct]) => Number(pct) === 0);
+  const net = (tags.get('40') ?? '')
+    .split(';')
+    .map((c) => c.split(':'))
+    .find(([pct]) => Number(pct) === 0);
   if (net && /^\d{1,4}$/.test(net[1] ?? '')) out.payment_days = Number(net[1]);
   return Object.keys(out).length > 0 ? out : undefined;
 }
@@ -184,7 +198,18 @@ export interface UsualAccounts {
   source: 'last_bill' | 'default';
 }
 
-const addDays = (iso: string, days: number) => new Date(Date.parse(`${iso}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+/**
+ * A document number as the ledger takes it: no control characters and no path characters
+ * (`/`, `\`), which a QR-bill's billing information may carry ("2024/0815"); each becomes
+ * "-", so the proposal books as written and still reads like the bill's own number.
+ */
+export function proposedDocumentNumber(raw: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this replaces
+  return raw.replace(/[\u0000-\u001F\u007F-\u009F/\\]/g, '-').slice(0, 100);
+}
+
+const addDays = (iso: string, days: number) =>
+  new Date(Date.parse(`${iso}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 
 /**
  * The draft bill a QR-bill proposes: dated the billing information's invoice date (else
@@ -192,17 +217,28 @@ const addDays = (iso: string, days: number) => new Date(Date.parse(`${iso}T00:00
  * usual expense and tax accounts; the document number from the billing information, else
  * the reference; the vendor's bank account and the reference for the payment file.
  */
-export function proposeBill(qr: QrBill, vendor: VendorMatch | null, accounts: UsualAccounts | null, today: string): Proposal {
+export function proposeBill(
+  qr: QrBill,
+  vendor: VendorMatch | null,
+  accounts: UsualAccounts | null,
+  today: string,
+): Proposal {
   const invDate = qr.billing?.document_date ?? today;
   const documentNumber = qr.billing?.document_number ?? qr.reference;
   const description = [qr.creditor.name, qr.message].filter(Boolean).join(': ');
   const bill: Proposal['bill'] = { invDate, curr: qr.currency, taxincluded: true };
   if (vendor) bill.vendor_id = vendor.id;
   if (qr.billing?.payment_days !== undefined) bill.dueDate = addDays(invDate, qr.billing.payment_days);
-  if (documentNumber) bill.documentNumber = documentNumber.slice(0, 100);
+  if (documentNumber) bill.documentNumber = proposedDocumentNumber(documentNumber);
   if (description) bill.description = description.slice(0, 2000);
   if (qr.amount && accounts) {
-    bill.lines = [{ account: accounts.account, amount: Number(qr.amount), ...(accounts.taxAccount ? { taxAccount: accounts.taxAccount } : {}) }];
+    bill.lines = [
+      {
+        account: accounts.account,
+        amount: Number(qr.amount),
+        ...(accounts.taxAccount ? { taxAccount: accounts.taxAccount } : {}),
+      },
+    ];
   }
   if (vendor?.bank_account_id) bill.vc_bank_id = vendor.bank_account_id;
   if (qr.reference) bill.paymentReference = qr.reference;

@@ -6,14 +6,36 @@ import { recordAudit } from '../../db/audit.ts';
 import { authorize } from '../../domain/access.ts';
 import { conflict, notFound, ruleInvalid } from '../../domain/errors.ts';
 import type { ServiceContext } from '../serviceContext.ts';
-import { documentBytes, putDocument } from '../files/store.ts';
-import { enqueueJob } from '../mail/queue.ts';
-import { addParty } from '../parties/service.ts';
-import { addVendorBankAccount } from '../bankAccounts/service.ts';
-import { createTransaction, today, type WriteContext } from '../transactions/service.ts';
-import { extractFile, UnreadableFile, type Extraction } from './extract.ts';
-import { isSwissQrPayload, parseQrBill, proposeBill, QrBillInvalid, type InboxMediaType, type QrBill, type VendorMatch } from './rules.ts';
-import { bankAccountOf, entryRow, insertEntry, listEntries, updateEntry, usualAccounts, vendorByIban, vendorByName, type EntryRow } from './store.ts';
+import { documentBytes, putDocument } from '../files/index.ts';
+import { enqueueJob } from '../../db/queue.ts';
+import { addParty, partyIdByNumber } from '../parties/index.ts';
+import { addVendorBankAccount } from '../bankAccounts/index.ts';
+import { today } from '../../domain/period.ts';
+import { createTransaction, type WriteContext } from '../arap/index.ts';
+import { FileRefused, jobModule, jobRef, type FileJobs } from '../../untrusted/index.ts';
+import type { Extraction } from './extract.ts';
+import type { ExtractInput } from './extractJob.ts';
+import {
+  isSwissQrPayload,
+  parseQrBill,
+  proposeBill,
+  QrBillInvalid,
+  type InboxMediaType,
+  type QrBill,
+  type VendorMatch,
+} from './rules.ts';
+import {
+  bankAccountOf,
+  entryRow,
+  insertEntry,
+  listEntries,
+  updateEntry,
+  usualAccounts,
+  vendorByIban,
+  vendorByName,
+  type EntryRow,
+} from './store.ts';
+import { recordEvent } from '../events/index.ts';
 
 /**
  * The AI inbox workflow: upload (document + entry + extraction job in one transaction),
@@ -66,16 +88,34 @@ export interface Upload {
 
 /** Stores the file (once per content), adds the entry and queues its extraction: all or nothing. */
 export async function upload(c: ServiceContext, file: Upload, queue: string, urls: InboxUrls) {
-  const doc = await putDocument(c.tx, c.company.id, { name: file.name, mediaType: file.mediaType, data: file.data }, 'inbox');
+  const doc = await putDocument(
+    c.tx,
+    c.company.id,
+    { name: file.name, mediaType: file.mediaType, data: file.data },
+    'inbox',
+  );
   const id = await insertEntry(c.tx, c.company.id, { documentId: doc.id, name: file.name, createdBy: c.actor.userId });
   await enqueueJob(c.tx, queue, { companyId: c.company.id, entryId: id } satisfies ExtractJob);
   await recordAudit(c.tx, c.company.id, c.actor, 'inbox_entry', id, 'upload', {
-    document_id: doc.id, name: file.name, media_type: file.mediaType, size: file.data.length, sha256: doc.sha256,
+    document_id: doc.id,
+    name: file.name,
+    media_type: file.mediaType,
+    size: file.data.length,
+    sha256: doc.sha256,
+  });
+  await recordEvent(c.tx, c.company.id, c.actor, {
+    type: 'document.uploaded',
+    resource: { type: 'document', id, path: `/documents/inbox/${id}` },
+    snapshot: { name: file.name, media_type: file.mediaType, size: file.data.length, document_id: doc.id },
   });
   return toEntryRead(await requireEntry(c.tx, id), urls);
 }
 
-export async function listInbox(tx: Tx, q: { status?: InboxStatus; limit?: number; offset?: number; sort?: string }, urls: InboxUrls) {
+export async function listInbox(
+  tx: Tx,
+  q: { status?: InboxStatus; limit?: number; offset?: number; sort?: string },
+  urls: InboxUrls,
+) {
   const page = await listEntries(tx, q);
   return { rows: page.rows.map((r) => toEntryRead(r, urls)), total: page.total } satisfies ListPage<unknown>;
 }
@@ -87,7 +127,10 @@ export async function inboxEntry(tx: Tx, id: number, urls: InboxUrls) {
 export async function discard(c: ServiceContext, id: number): Promise<void> {
   const row = await requireEntry(c.tx, id, true);
   if (row.status === 'discarded') return;
-  if (row.status === 'booked') throw conflict(`Inbox entry ${id} is booked (vendor transaction ${row.transaction_id}); reverse or delete the bill instead.`);
+  if (row.status === 'booked')
+    throw conflict(
+      `Inbox entry ${id} is booked (vendor transaction ${row.transaction_id}); reverse or delete the bill instead.`,
+    );
   await updateEntry(c.tx, id, { status: 'discarded' });
   await recordAudit(c.tx, c.company.id, c.actor, 'inbox_entry', id, 'discard', { previous_status: row.status });
 }
@@ -100,13 +143,24 @@ export type ExtractionResult =
   | { kind: 'text'; text: string }
   | { kind: 'qr_bill'; text: string; qr: QrBill };
 
-/** Reads a file: never throws for what is wrong with the file itself. */
-export async function readInboxFile(data: Buffer, mediaType: InboxMediaType): Promise<ExtractionResult> {
+const extractJob = jobRef<ExtractInput, Extraction>(jobModule(import.meta.url, 'extractJob'), 'extract');
+
+/**
+ * Reads a file on a parsing thread (untrusted/pool.ts): never throws for what is wrong with
+ * the file itself, including a file over the time or memory limit. A full queue throws
+ * (the job is retried later).
+ */
+export async function readInboxFile(
+  jobs: FileJobs,
+  data: Buffer,
+  mediaType: InboxMediaType,
+): Promise<ExtractionResult> {
   let found: Extraction;
   try {
-    found = await extractFile(data, mediaType);
+    // a copy is sent: the buffer may be a slice of a pooled one
+    found = await jobs.run(extractJob, { data: new Uint8Array(data), mediaType }, { bytes: data.length, what: 'file' });
   } catch (err) {
-    if (err instanceof UnreadableFile) return { kind: 'failed', reason: err.message };
+    if (err instanceof FileRefused && err.limit !== 'busy') return { kind: 'failed', reason: err.message };
     throw err;
   }
   const text = found.text.slice(0, TEXT_LIMIT);
@@ -115,7 +169,8 @@ export async function readInboxFile(data: Buffer, mediaType: InboxMediaType): Pr
   try {
     return { kind: 'qr_bill', text, qr: parseQrBill(payload) };
   } catch (err) {
-    if (err instanceof QrBillInvalid) return { kind: 'failed', reason: `The QR-bill is not valid: ${err.message}.`, text };
+    if (err instanceof QrBillInvalid)
+      return { kind: 'failed', reason: `The QR-bill is not valid: ${err.message}.`, text };
     throw err;
   }
 }
@@ -146,29 +201,61 @@ export async function describeQrBill(tx: Tx, qr: QrBill, date: string): Promise<
 }
 
 /** Loads what the job needs; undefined when the entry is gone or no longer new (a job delivered again). */
-export async function loadForExtraction(tx: Tx, companyId: number, id: number): Promise<{ data: Buffer; mediaType: InboxMediaType } | undefined> {
+export async function loadForExtraction(
+  tx: Tx,
+  companyId: number,
+  id: number,
+): Promise<{ data: Buffer; mediaType: InboxMediaType } | undefined> {
   const row = await entryRow(tx, id);
-  if (!row || row.status !== 'new') return undefined;
-  return { data: await documentBytes(tx, companyId, { id: row.document_id, sha256: row.sha256, storage: row.storage }), mediaType: row.media_type };
+  if (row?.status !== 'new') return undefined;
+  return {
+    data: await documentBytes(tx, companyId, { id: row.document_id, sha256: row.sha256, storage: row.storage }),
+    mediaType: row.media_type,
+  };
 }
 
 /** Records the result, unless the entry moved on meanwhile (discarded while extraction ran). */
-export async function recordExtraction(tx: Tx, id: number, result: ExtractionResult, date: string): Promise<InboxStatus | undefined> {
+export async function recordExtraction(
+  tx: Tx,
+  companyId: number,
+  id: number,
+  result: ExtractionResult,
+  date: string,
+): Promise<InboxStatus | undefined> {
   const row = await entryRow(tx, id, { lock: true });
-  if (!row || row.status !== 'new') return undefined;
-  const at = tx.raw('now()');
+  if (row?.status !== 'new') return undefined;
+  const at = tx.fn.now();
+  const event = (snapshot: Record<string, unknown>) =>
+    recordEvent(tx, companyId, 'system', {
+      type: 'document.extracted',
+      resource: { type: 'document', id, path: `/documents/inbox/${id}` },
+      snapshot,
+    });
   if (result.kind === 'failed') {
-    await updateEntry(tx, id, { status: 'failed', reason: result.reason.slice(0, 1000), text: result.text || null, extracted_at: at });
+    await updateEntry(tx, id, {
+      status: 'failed',
+      reason: result.reason.slice(0, 1000),
+      text: result.text || null,
+      extracted_at: at,
+    });
+    await event({ status: 'failed' });
     return 'failed';
   }
   const extracted = result.kind === 'qr_bill' ? await describeQrBill(tx, result.qr, date) : null;
   await updateEntry(tx, id, { status: 'extracted', text: result.text || null, extracted, extracted_at: at });
+  const proposal = (extracted as { proposal?: { amount?: unknown; currency?: unknown } } | null)?.proposal;
+  await event({ status: 'extracted', amount: proposal?.amount ?? null, currency: proposal?.currency ?? null });
   return 'extracted';
 }
 
 // --- booking --------------------------------------------------------------------------------
 
-type Bill = Record<string, unknown> & { vendor_id?: number; vendornumber?: string; vc_bank_id?: number; lines?: unknown[] };
+type Bill = Record<string, unknown> & {
+  vendor_id?: number;
+  vendornumber?: string;
+  vc_bank_id?: number;
+  lines?: unknown[];
+};
 
 /**
  * Creates the draft bill of an extracted entry: the proposal with the overrides on top.
@@ -176,10 +263,16 @@ type Bill = Record<string, unknown> & { vendor_id?: number; vendornumber?: strin
  * created (needs vendors.add_vendor). The vendor gets the QR-bill's IBAN as bank account
  * unless it has it (or the overrides name one), so the bill can go into a payment file.
  */
-export async function book(c: WriteContext, id: number, body: InboxBook): Promise<{ id: number; transaction_id: number; vendor_id: number }> {
+export async function book(
+  c: WriteContext,
+  id: number,
+  body: InboxBook,
+): Promise<{ id: number; transaction_id: number; vendor_id: number }> {
   const row = await requireEntry(c.tx, id, true);
-  if (row.status === 'booked') throw conflict(`Inbox entry ${id} is already booked as vendor transaction ${row.transaction_id}.`);
-  if (row.status !== 'extracted') throw conflict(`Inbox entry ${id} is ${row.status}; only extracted entries can be booked.`);
+  if (row.status === 'booked')
+    throw conflict(`Inbox entry ${id} is already booked as vendor transaction ${row.transaction_id}.`);
+  if (row.status !== 'extracted')
+    throw conflict(`Inbox entry ${id} is ${row.status}; only extracted entries can be booked.`);
   const extracted = row.extracted as { iban?: string; proposal?: Proposal } | null;
   const proposal = extracted?.proposal;
   const overrides = (body.overrides ?? {}) as Bill;
@@ -193,22 +286,35 @@ export async function book(c: WriteContext, id: number, body: InboxBook): Promis
   }
   let vendorId = bill.vendor_id;
   if (vendorId === undefined && bill.vendornumber === undefined) {
-    if (!proposal?.new_vendor) throw ruleInvalid('The entry names no vendor: give overrides.vendor_id.', '/overrides/vendor_id');
+    if (!proposal?.new_vendor)
+      throw ruleInvalid('The entry names no vendor: give overrides.vendor_id.', '/overrides/vendor_id');
     authorize(c.actor, 'vendors.add_vendor', null);
     vendorId = (await addParty(c, 'vendor', proposal.new_vendor)).id;
     bill.vendor_id = vendorId;
   }
-  if (!bill.lines) throw ruleInvalid('The proposal has no amount or no expense account: give overrides.lines.', '/overrides/lines');
+  if (!bill.lines)
+    throw ruleInvalid('The proposal has no amount or no expense account: give overrides.lines.', '/overrides/lines');
   if (vendorId === undefined) {
-    const found = (await c.tx('parties').where({ vc: 'vendor', number: bill.vendornumber }).first('id')) as { id: number } | undefined;
-    vendorId = found?.id;
+    vendorId = bill.vendornumber === undefined ? undefined : await partyIdByNumber(c.tx, 'vendor', bill.vendornumber);
   }
   if (extracted?.iban && bill.vc_bank_id === undefined && vendorId !== undefined) {
-    bill.vc_bank_id = (await bankAccountOf(c.tx, vendorId, extracted.iban)) ?? (await addVendorBankAccount(c, vendorId, { iban: extracted.iban })).id;
+    bill.vc_bank_id =
+      (await bankAccountOf(c.tx, vendorId, extracted.iban)) ??
+      (await addVendorBankAccount(c, vendorId, { iban: extracted.iban })).id;
   }
-  const data = await documentBytes(c.tx, c.company.id, { id: row.document_id, sha256: row.sha256, storage: row.storage });
-  const created = await createTransaction(c, { input: bill as unknown as TransactionInput, files: [{ name: row.name, mediaType: row.media_type, data }] });
+  const data = await documentBytes(c.tx, c.company.id, {
+    id: row.document_id,
+    sha256: row.sha256,
+    storage: row.storage,
+  });
+  const created = await createTransaction(c, {
+    input: bill as unknown as TransactionInput,
+    files: [{ name: row.name, mediaType: row.media_type, data }],
+  });
   await updateEntry(c.tx, id, { status: 'booked', transaction_id: created.id });
-  await recordAudit(c.tx, c.company.id, c.actor, 'inbox_entry', id, 'book', { transaction_id: created.id, vendor_id: vendorId ?? null });
+  await recordAudit(c.tx, c.company.id, c.actor, 'inbox_entry', id, 'book', {
+    transaction_id: created.id,
+    vendor_id: vendorId ?? null,
+  });
   return { id, transaction_id: created.id, vendor_id: vendorId! };
 }

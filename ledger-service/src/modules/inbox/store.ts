@@ -25,22 +25,32 @@ export interface EntryRow {
 
 const ENTRY_COLUMNS = ['e.*', 'd.media_type', 'd.size', 'd.sha256', 'd.storage'];
 
-export async function insertEntry(tx: Tx, companyId: number, e: { documentId: number; name: string; createdBy: number | null }): Promise<number> {
-  const [row] = (await tx('inbox_entries')
+export async function insertEntry(
+  tx: Tx,
+  companyId: number,
+  e: { documentId: number; name: string; createdBy: number | null },
+): Promise<number> {
+  const [row] = await tx('inbox_entries')
     .insert({ company_id: companyId, document_id: e.documentId, name: e.name, created_by: e.createdBy })
-    .returning('id')) as { id: number }[];
+    .returning('id');
   return row!.id;
 }
 
 export async function entryRow(tx: Tx, id: number, opts: { lock?: boolean } = {}): Promise<EntryRow | undefined> {
-  const q = tx('inbox_entries as e').join('documents as d', 'd.id', 'e.document_id').where('e.id', id).first(ENTRY_COLUMNS);
+  const q = tx('inbox_entries as e')
+    .join('documents as d', 'd.id', 'e.document_id')
+    .where('e.id', id)
+    .first(ENTRY_COLUMNS);
   if (opts.lock) q.forUpdate('e');
   return (await q) as EntryRow | undefined;
 }
 
 const ENTRY_ORDER = { created_at: 'e.created_at', id: 'e.id' };
 
-export async function listEntries(tx: Tx, q: { status?: InboxStatus; limit?: number; offset?: number; sort?: string }): Promise<ListPage<EntryRow>> {
+export async function listEntries(
+  tx: Tx,
+  q: { status?: InboxStatus; limit?: number; offset?: number; sort?: string },
+): Promise<ListPage<EntryRow>> {
   const where = (b: Knex.QueryBuilder) => (q.status ? b.where('e.status', q.status) : b);
   const rows = (await where(tx('inbox_entries as e').join('documents as d', 'd.id', 'e.document_id'))
     .select(ENTRY_COLUMNS)
@@ -51,7 +61,14 @@ export async function listEntries(tx: Tx, q: { status?: InboxStatus; limit?: num
   return { rows, total: Number(n) };
 }
 
-export async function updateEntry(tx: Tx, id: number, fields: Partial<Pick<EntryRow, 'status' | 'reason' | 'text' | 'transaction_id'>> & { extracted?: unknown; extracted_at?: Knex.Raw }): Promise<void> {
+export async function updateEntry(
+  tx: Tx,
+  id: number,
+  fields: Partial<Pick<EntryRow, 'status' | 'reason' | 'text' | 'transaction_id'>> & {
+    extracted?: unknown;
+    extracted_at?: Knex.Raw;
+  },
+): Promise<void> {
   const values: Record<string, unknown> = { ...fields, updated_at: tx.fn.now() };
   if ('extracted' in fields) values.extracted = fields.extracted === null ? null : JSON.stringify(fields.extracted);
   await tx('inbox_entries').where({ id }).update(values);
@@ -64,26 +81,36 @@ export async function vendorByIban(tx: Tx, iban: string): Promise<VendorMatch | 
     .where({ 'p.vc': 'vendor' })
     .whereRaw(`upper(replace(b.iban, ' ', '')) = ?`, [iban])
     .orderBy('b.id')
-    .first('p.id', 'p.number', 'p.name', 'b.id as bank_account_id')) as { id: number; number: string; name: string; bank_account_id: number } | undefined;
-  return row && { id: row.id, vendornumber: row.number, name: row.name, matched_by: 'iban', bank_account_id: row.bank_account_id };
+    .first('p.id', 'p.number', 'p.name', 'b.id as bank_account_id')) as
+    | { id: number; number: string; name: string; bank_account_id: number }
+    | undefined;
+  return (
+    row && {
+      id: row.id,
+      vendornumber: row.number,
+      name: row.name,
+      matched_by: 'iban',
+      bank_account_id: row.bank_account_id,
+    }
+  );
 }
 
 /** A vendor of this name (case and surrounding spaces ignored), the oldest first. */
 export async function vendorByName(tx: Tx, name: string): Promise<VendorMatch | undefined> {
-  const row = (await tx('parties')
+  const row = await tx('parties')
     .where({ vc: 'vendor' })
     .whereRaw('lower(trim(name)) = lower(trim(?))', [name])
     .orderBy('id')
-    .first('id', 'number', 'name')) as { id: number; number: string; name: string } | undefined;
+    .first('id', 'number', 'name');
   return row && { id: row.id, vendornumber: row.number, name: row.name, matched_by: 'name' };
 }
 
 export async function bankAccountOf(tx: Tx, vendorId: number, iban: string): Promise<number | undefined> {
-  const row = (await tx('vendor_bank_accounts')
+  const row = await tx('vendor_bank_accounts')
     .where({ party_id: vendorId })
     .whereRaw(`upper(replace(iban, ' ', '')) = ?`, [iban])
     .orderBy('id')
-    .first('id')) as { id: number } | undefined;
+    .first('id');
   return row?.id;
 }
 
@@ -99,14 +126,19 @@ export async function usualAccounts(tx: Tx, vendorId: number | undefined): Promi
       .leftJoin('accounts as ta', 'ta.id', 'l.tax_account_id')
       .where({ 't.vc': 'vendor', 't.party_id': vendorId, 't.status': 'posted' })
       .whereNull('t.reversal_of_id')
-      .orderBy([{ column: 't.inv_date', order: 'desc' }, { column: 't.id', order: 'desc' }, { column: 'l.position', order: 'asc' }])
+      .orderBy([
+        { column: 't.inv_date', order: 'desc' },
+        { column: 't.id', order: 'desc' },
+        { column: 'l.position', order: 'asc' },
+      ])
       .first('a.accno', 'ta.accno as tax_accno')) as { accno: string; tax_accno: string | null } | undefined;
-    if (last) return { account: last.accno, ...(last.tax_accno ? { taxAccount: last.tax_accno } : {}), source: 'last_bill' };
+    if (last)
+      return { account: last.accno, ...(last.tax_accno ? { taxAccount: last.tax_accno } : {}), source: 'last_bill' };
   }
-  const fallback = (await tx('accounts')
+  const fallback = await tx('accounts')
     .where({ category: 'E' })
     .whereRaw(`(':' || link || ':') like '%:AP_amount:%'`)
     .orderBy('accno')
-    .first('accno')) as { accno: string } | undefined;
+    .first('accno');
   return fallback ? { account: fallback.accno, source: 'default' } : null;
 }

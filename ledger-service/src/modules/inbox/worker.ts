@@ -2,8 +2,9 @@ import type PgBoss from 'pg-boss';
 import { withTenant, type Db } from '../../db/knex.ts';
 import { INBOX_QUEUE, INBOX_QUEUE_OPTIONS } from '../../db/migrations/013_documents.ts';
 import type { Logger } from '../../logger.ts';
-import { startQueueWorker, type QueueWorker } from '../mail/queue.ts';
-import { today } from '../transactions/service.ts';
+import type { FileJobs } from '../../untrusted/index.ts';
+import { startQueueWorker, type QueueWorker } from '../../db/queue.ts';
+import { today } from '../../domain/period.ts';
 import { loadForExtraction, readInboxFile, recordExtraction, type ExtractJob } from './service.ts';
 
 /**
@@ -13,7 +14,8 @@ import { loadForExtraction, readInboxFile, recordExtraction, type ExtractJob } f
  * the queue; pg-boss hands each job to one of them. The file is read outside any database
  * transaction; the result is recorded in a short one. What is wrong with a file (corrupt
  * PDF, invalid QR-bill) is a result (`failed` with its reason), not a job failure: only
- * outages are retried.
+ * outages are retried. The file itself is read on a parsing thread (untrusted/pool.ts),
+ * with its time and memory limits: over one, the entry fails with the limit as its reason.
  */
 export interface InboxWorkerOptions {
   queue?: string;
@@ -23,8 +25,14 @@ export interface InboxWorkerOptions {
 
 export type InboxWorker = QueueWorker;
 
-export function startInboxWorker(deps: { db: Db; databaseUrl: string; log: Logger; options?: InboxWorkerOptions }): InboxWorker {
-  const { db, log } = deps;
+export function startInboxWorker(deps: {
+  db: Db;
+  databaseUrl: string;
+  log: Logger;
+  fileJobs: FileJobs;
+  options?: InboxWorkerOptions;
+}): InboxWorker {
+  const { db, log, fileJobs } = deps;
   const queue = deps.options?.queue ?? INBOX_QUEUE;
   return startQueueWorker({
     databaseUrl: deps.databaseUrl,
@@ -32,20 +40,27 @@ export function startInboxWorker(deps: { db: Db; databaseUrl: string; log: Logge
     what: 'inbox',
     async setup(client) {
       await client.createQueue(queue, { name: queue, ...INBOX_QUEUE_OPTIONS } as PgBoss.Queue);
-      await client.work<ExtractJob>(queue, { batchSize: 1, pollingIntervalSeconds: deps.options?.pollingIntervalSeconds ?? 1 }, async (jobs) => {
-        for (const job of jobs) await extractOne(db, log, job.data);
-      });
+      await client.work<ExtractJob>(
+        queue,
+        { batchSize: 1, pollingIntervalSeconds: deps.options?.pollingIntervalSeconds ?? 1 },
+        async (jobs) => {
+          for (const job of jobs) await extractOne(db, log, fileJobs, job.data);
+        },
+      );
     },
   });
 }
 
 /** One entry: load, read the file, record the result. Database errors throw (pg-boss retries). */
-export async function extractOne(db: Db, log: Logger, job: ExtractJob): Promise<void> {
+export async function extractOne(db: Db, log: Logger, fileJobs: FileJobs, job: ExtractJob): Promise<void> {
   const { companyId, entryId } = job;
   const file = await withTenant(db, companyId, (tx) => loadForExtraction(tx, companyId, entryId));
   if (!file) return;
   const started = performance.now();
-  const result = await readInboxFile(file.data, file.mediaType);
-  const status = await withTenant(db, companyId, (tx) => recordExtraction(tx, entryId, result, today()));
-  log.info({ companyId, entryId, status, result: result.kind, ms: Math.round(performance.now() - started) }, 'inbox entry read');
+  const result = await readInboxFile(fileJobs, file.data, file.mediaType);
+  const status = await withTenant(db, companyId, (tx) => recordExtraction(tx, companyId, entryId, result, today()));
+  log.info(
+    { companyId, entryId, status, result: result.kind, ms: Math.round(performance.now() - started) },
+    'inbox entry read',
+  );
 }

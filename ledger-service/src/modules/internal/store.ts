@@ -1,4 +1,4 @@
-import type { Db } from '../../db/knex.ts';
+import type { Db, Tx } from '../../db/knex.ts';
 
 /** The SQL of the internal API: people and companies across tenants (no tenant transaction). */
 
@@ -15,7 +15,8 @@ export async function findUser(db: Db, id: number): Promise<UserRow | undefined>
 
 /** The companies of an active person, with the role in each, by dataset. */
 export async function activeMemberships(
-  db: Db, userId: number,
+  db: Db,
+  userId: number,
 ): Promise<{ dataset: string; name: string; ai_connections_enabled: boolean; role: string }[]> {
   return db('memberships as m')
     .join('companies as c', 'c.id', 'm.company_id')
@@ -25,6 +26,12 @@ export async function activeMemberships(
     .select('c.dataset', 'c.name', 'c.ai_connections_enabled', 'm.role');
 }
 
-export async function setAiConnections(db: Db, companyId: number, enabled: boolean): Promise<void> {
-  await db('companies').where({ id: companyId }).update({ ai_connections_enabled: enabled });
+/** The company's AI-connections switch, its row locked until the transaction ends. */
+export async function lockCompanySwitch(tx: Tx, companyId: number): Promise<boolean> {
+  const row = await tx('companies').where({ id: companyId }).forUpdate().first('ai_connections_enabled');
+  return Boolean(row?.ai_connections_enabled);
+}
+
+export async function writeAiConnections(tx: Tx, companyId: number, enabled: boolean): Promise<void> {
+  await tx('companies').where({ id: companyId }).update({ ai_connections_enabled: enabled });
 }

@@ -1,7 +1,7 @@
 import { paymentReference } from '@ledger/shared/references';
 import type { Tx } from '../../db/knex.ts';
-import { drawReferenceNumber } from './store.ts';
-import type { WriteContext } from '../transactions/service.ts';
+import { drawReferenceNumber, lockedPaymentReference, setPaymentReference } from './store.ts';
+import type { WriteContext } from '../arap/index.ts';
 
 /**
  * A posted customer invoice's payment-slip reference (`qr_reference`: a QR reference or an
@@ -20,9 +20,12 @@ export async function newPaymentReference(tx: Tx, companyId: number): Promise<st
  * The hook for invoices posted after creation (update posting a draft, approve): gives the
  * invoice its reference unless it has one. Inside the request's transaction.
  */
-export async function assignPaymentReference(c: Pick<WriteContext, 'tx' | 'company' | 'vc'>, id: number): Promise<void> {
+export async function assignPaymentReference(
+  c: Pick<WriteContext, 'tx' | 'company' | 'vc'>,
+  id: number,
+): Promise<void> {
   if (c.vc !== 'customer') return;
-  const row = (await c.tx('arap_transactions').where({ id }).forUpdate().first('qr_reference')) as { qr_reference: string | null } | undefined;
+  const row = await lockedPaymentReference(c.tx, id);
   if (!row || row.qr_reference !== null) return;
-  await c.tx('arap_transactions').where({ id }).update({ qr_reference: await newPaymentReference(c.tx, c.company.id) });
+  await setPaymentReference(c.tx, id, await newPaymentReference(c.tx, c.company.id));
 }

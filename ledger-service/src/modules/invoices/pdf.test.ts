@@ -8,7 +8,10 @@ const QR_IBAN = 'CH4431999123000889012';
 const IBAN = 'CH5800791123000889012';
 
 /** A posted two-item customer invoice in CHF, paid to a QR-IBAN. */
-function twoItemInvoice(over: Partial<InvoicePdfInput['invoice']> = {}, input: Partial<InvoicePdfInput> = {}): InvoicePdfInput {
+function twoItemInvoice(
+  over: Partial<InvoicePdfInput['invoice']> = {},
+  input: Partial<InvoicePdfInput> = {},
+): InvoicePdfInput {
   return {
     company: {
       name: 'Muster Treuhand AG',
@@ -52,22 +55,50 @@ t.test('the PDF shows company, customer, number, dates, items, tax per rate, tot
   t.equal(await pdfPageCount(pdf), 1, 'two items and the payment part fit on one page');
   const text = await pdfText(pdf);
   for (const expected of [
-    'Muster Treuhand AG', 'Bahnhofstrasse 1', '8001 Zürich', 'CHE-123.456.788 MWST', 'billing@muster.example',
-    'Beispiel GmbH', 'Marktgasse 28', '3011 Bern',
-    'Invoice RE-000042', '2024-03-15', '2024-04-14', 'ORD-7',
-    'Bookkeeping March', '12.5', '150.00', "1'875.00",
-    'Annual report', '480.123456', '10%', '432.11',
-    "Net", "2'307.11", "VAT 8.1% on 2'307.11", '186.88', "Total CHF", "2'493.99",
-    'Payable within 30 days (due 2024-04-14).', 'Thank you for your trust.',
-    'Payment part', 'Receipt', 'Account / Payable to', 'CH44 3199 9123 0008 8901 2', '00 00000 00000 00000 00000 42420',
-  ]) t.match(text, expected, `shows ${expected}`);
+    'Muster Treuhand AG',
+    'Bahnhofstrasse 1',
+    '8001 Zürich',
+    'CHE-123.456.788 MWST',
+    'billing@muster.example',
+    'Beispiel GmbH',
+    'Marktgasse 28',
+    '3011 Bern',
+    'Invoice RE-000042',
+    '2024-03-15',
+    '2024-04-14',
+    'ORD-7',
+    'Bookkeeping March',
+    '12.5',
+    '150.00',
+    "1'875.00",
+    'Annual report',
+    '480.123456',
+    '10%',
+    '432.11',
+    'Net',
+    "2'307.11",
+    "VAT 8.1% on 2'307.11",
+    '186.88',
+    'Total CHF',
+    "2'493.99",
+    'Payable within 30 days (due 2024-04-14).',
+    'Thank you for your trust.',
+    'Payment part',
+    'Receipt',
+    'Account / Payable to',
+    'CH44 3199 9123 0008 8901 2',
+    '00 00000 00000 00000 00000 42420',
+  ])
+    t.match(text, expected, `shows ${expected}`);
   t.notMatch(text, 'Draft', 'a posted invoice is not marked as draft');
 });
 
 t.test('the QR code on the rendered page carries IBAN, amount, currency, reference and debtor', async (t) => {
   const noNetwork = globalThis.fetch;
   globalThis.fetch = () => Promise.reject(new Error('the QR decoder must not download anything'));
-  t.teardown(() => { globalThis.fetch = noNetwork; });
+  t.teardown(() => {
+    globalThis.fetch = noNetwork;
+  });
 
   const pdf = await renderInvoicePdf(twoItemInvoice());
   const png = await pdfPagePng(pdf, 1, 200);
@@ -81,12 +112,29 @@ t.test('the QR code on the rendered page carries IBAN, amount, currency, referen
   t.equal(qr.referenceType, 'QRR');
   t.equal(qr.reference, '000000000000000000000042420');
   t.equal(qr.message, 'Invoice RE-000042');
-  t.same(qr.creditor, { name: 'Muster Treuhand AG', street: 'Bahnhofstrasse', houseNumber: '1', zip: '8001', city: 'Zürich', country: 'CH' });
-  t.same(qr.debtor, { name: 'Beispiel GmbH', street: 'Marktgasse', houseNumber: '28', zip: '3011', city: 'Bern', country: 'CH' });
+  t.same(qr.creditor, {
+    name: 'Muster Treuhand AG',
+    street: 'Bahnhofstrasse',
+    houseNumber: '1',
+    zip: '8001',
+    city: 'Zürich',
+    country: 'CH',
+  });
+  t.same(qr.debtor, {
+    name: 'Beispiel GmbH',
+    street: 'Marktgasse',
+    houseNumber: '28',
+    zip: '3011',
+    city: 'Bern',
+    country: 'CH',
+  });
 });
 
 t.test('a creditor reference is paid to the IBAN; EUR; the open amount of a partly paid invoice', async (t) => {
-  const input = twoItemInvoice({ currency: 'EUR', qr_reference: 'RF18539007547034', open: 1000.5 }, { bankAccount: { iban: IBAN, qrIban: null } });
+  const input = twoItemInvoice(
+    { currency: 'EUR', qr_reference: 'RF18539007547034', open: 1000.5 },
+    { bankAccount: { iban: IBAN, qrIban: null } },
+  );
   const codes = await decodeQrCodes(await pdfPagePng(await renderInvoicePdf(input)));
   const qr = parseSwissQr(codes[0]!);
   t.equal(qr.iban, IBAN);
@@ -122,15 +170,24 @@ t.test('the debtor is left out when the customer address is incomplete; the comp
   t.ok(noAddress, 'still a payment part');
   t.notOk(noAddress && 'debtor' in noAddress, 'without debtor');
 
-  const error = t.throws(() => qrBillDataOf(twoItemInvoice({}, { company: { name: 'No Address AG', address: { city: 'Basel', country: 'CH' } } })));
+  const error = t.throws(() =>
+    qrBillDataOf(twoItemInvoice({}, { company: { name: 'No Address AG', address: { city: 'Basel', country: 'CH' } } })),
+  );
   t.ok(error instanceof DomainError, 'a domain error');
   t.equal((error as DomainError).code, 'conflict');
   t.match((error as DomainError).message, 'missing: street, zip');
 });
 
 t.test('many items flow onto further pages; the payment part still decodes', async (t) => {
-  const items = Array.from({ length: 60 }, (_, i) => ({ description: `Service line ${i + 1}`, quantity: 1, price: 10, amount: 10 }));
-  const pdf = await renderInvoicePdf(twoItemInvoice({ items, taxes: [], netAmount: 600, taxAmount: 0, grossAmount: 600, open: 600 }));
+  const items = Array.from({ length: 60 }, (_, i) => ({
+    description: `Service line ${i + 1}`,
+    quantity: 1,
+    price: 10,
+    amount: 10,
+  }));
+  const pdf = await renderInvoicePdf(
+    twoItemInvoice({ items, taxes: [], netAmount: 600, taxAmount: 0, grossAmount: 600, open: 600 }),
+  );
   const pages = await pdfPageCount(pdf);
   t.ok(pages >= 2, `${pages} pages`);
   const text = await pdfText(pdf);

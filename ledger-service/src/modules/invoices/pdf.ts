@@ -1,5 +1,3 @@
-import PDFDocument from 'pdfkit';
-import { SwissQRBill } from 'swissqrbill/pdf';
 import type { Data as QrBillData, Debtor as QrBillParty } from 'swissqrbill/types';
 import type { Decimal } from 'decimal.js';
 import { Money, minorUnits, roundTo } from '@ledger/shared';
@@ -8,7 +6,7 @@ import { isQrIban, referenceTypeOf } from '@ledger/shared/references';
 import { conflict } from '../../domain/errors.ts';
 
 /**
- * The invoice PDF (DESIGN.md §5.1): company header, party address, invoice number and
+ * The invoice PDF (docs/invoices.md): company header, party address, invoice number and
  * dates, items, tax per rate, totals, payment terms and notes on an A4 page; customer
  * invoices in CHF or EUR end with a Swiss QR-bill payment part (swissqrbill on pdfkit).
  * Pure: the same input gives the same document (apart from pdfkit's creation date).
@@ -128,7 +126,10 @@ export function qrBillDataOf(input: InvoicePdfInput): QrBillData | null {
 
   const creditor = structuredAddress(input.company);
   if (Array.isArray(creditor)) {
-    throw conflict(`the QR-bill needs the company's complete address (missing: ${creditor.join(', ')}); set it with POST /system/company`);
+    throw conflict(
+      `the QR-bill needs the company's complete address (missing: ${creditor.join(', ')}); set it with POST ` +
+        `/system/company`,
+    );
   }
   const debtor = structuredAddress(input.party);
   return {
@@ -168,10 +169,19 @@ function addressLines(party: InvoicePdfParty): string[] {
   const a = party.address ?? {};
   const street = [a.street, a.houseNumber].filter(Boolean).join(' ');
   const city = [a.zip, a.city].filter(Boolean).join(' ');
-  return [party.name, street, [a.country && a.country !== 'CH' ? a.country : '', city].filter(Boolean).join('-')].filter(Boolean);
+  return [
+    party.name,
+    street,
+    [a.country && a.country !== 'CH' ? a.country : '', city].filter(Boolean).join('-'),
+  ].filter(Boolean);
 }
 
-interface Column { title: string; x: number; width: number; align: 'left' | 'right' }
+interface Column {
+  title: string;
+  x: number;
+  width: number;
+  align: 'left' | 'right';
+}
 const COLUMNS: Column[] = [
   { title: 'Description', x: MARGIN, width: 215, align: 'left' },
   { title: 'Quantity', x: 270, width: 50, align: 'right' },
@@ -186,7 +196,9 @@ function tableRow(doc: PDFKit.PDFDocument, cells: string[], font: string): void 
   const height = Math.max(...cells.map((text, i) => doc.heightOfString(text, { width: COLUMNS[i]!.width })));
   if (doc.y + height > doc.page.height - MARGIN) doc.addPage();
   const y = doc.y;
-  cells.forEach((text, i) => doc.text(text, COLUMNS[i]!.x, y, { width: COLUMNS[i]!.width, align: COLUMNS[i]!.align }));
+  cells.forEach((text, i) => {
+    doc.text(text, COLUMNS[i]!.x, y, { width: COLUMNS[i]!.width, align: COLUMNS[i]!.align });
+  });
   doc.x = MARGIN;
   doc.y = y + height + 4;
 }
@@ -218,7 +230,8 @@ function partyWindow(doc: PDFKit.PDFDocument, party: InvoicePdfParty): void {
 function documentFacts(doc: PDFKit.PDFDocument, inv: InvoicePdfDocument): void {
   const title = inv.vc === 'customer' ? 'Invoice' : 'Vendor invoice';
   doc.font(BOLD).fontSize(16).text(`${title} ${inv.invNumber}`, MARGIN, 230);
-  if (inv.vc === 'customer' && !inv.qr_reference) doc.font(FONT).fontSize(9).fillColor('#a00').text('Draft — not for payment').fillColor('black');
+  if (inv.vc === 'customer' && !inv.qr_reference)
+    doc.font(FONT).fontSize(9).fillColor('#a00').text('Draft — not for payment').fillColor('black');
   doc.moveDown(0.5).font(FONT).fontSize(9);
   const facts: [string, string | null | undefined][] = [
     ['Invoice date', inv.invDate],
@@ -239,19 +252,35 @@ function documentFacts(doc: PDFKit.PDFDocument, inv: InvoicePdfDocument): void {
 
 function items(doc: PDFKit.PDFDocument, inv: InvoicePdfDocument): void {
   const currency = inv.currency.trim();
-  tableRow(doc, COLUMNS.map((c) => c.title), BOLD);
-  doc.moveTo(MARGIN, doc.y - 2).lineTo(545, doc.y - 2).lineWidth(0.5).stroke();
+  tableRow(
+    doc,
+    COLUMNS.map((c) => c.title),
+    BOLD,
+  );
+  doc
+    .moveTo(MARGIN, doc.y - 2)
+    .lineTo(545, doc.y - 2)
+    .lineWidth(0.5)
+    .stroke();
   for (const item of inv.items) {
-    tableRow(doc, [
-      item.description ?? '',
-      formatQuantity(item.quantity),
-      item.unit ?? '',
-      formatPrice(item.price),
-      item.discount && !new Money(item.discount).isZero() ? `${new Money(item.discount).toString()}%` : '',
-      formatMoney(item.amount, currency),
-    ], FONT);
+    tableRow(
+      doc,
+      [
+        item.description ?? '',
+        formatQuantity(item.quantity),
+        item.unit ?? '',
+        formatPrice(item.price),
+        item.discount && !new Money(item.discount).isZero() ? `${new Money(item.discount).toString()}%` : '',
+        formatMoney(item.amount, currency),
+      ],
+      FONT,
+    );
   }
-  doc.moveTo(MARGIN, doc.y - 2).lineTo(545, doc.y - 2).lineWidth(0.5).stroke();
+  doc
+    .moveTo(MARGIN, doc.y - 2)
+    .lineTo(545, doc.y - 2)
+    .lineWidth(0.5)
+    .stroke();
   doc.moveDown(0.3);
 }
 
@@ -272,15 +301,25 @@ function termsAndNotes(doc: PDFKit.PDFDocument, inv: InvoicePdfDocument): void {
   doc.moveDown(1).font(FONT).fontSize(9);
   const due = inv.dueDate ? ` (due ${inv.dueDate})` : '';
   if (inv.vc === 'customer' && inv.terms !== undefined && inv.terms !== null) {
-    doc.text(inv.terms === 0 ? `Payable immediately${due}.` : `Payable within ${inv.terms} days${due}.`, MARGIN, doc.y, { width: 495 });
+    doc.text(
+      inv.terms === 0 ? `Payable immediately${due}.` : `Payable within ${inv.terms} days${due}.`,
+      MARGIN,
+      doc.y,
+      { width: 495 },
+    );
   } else if (inv.vc === 'customer' && inv.dueDate) {
     doc.text(`Payable by ${inv.dueDate}.`, MARGIN, doc.y, { width: 495 });
   }
   if (inv.notes) doc.moveDown(0.5).text(inv.notes, MARGIN, doc.y, { width: 495 });
 }
 
-/** The invoice as a PDF (A4); the QR-bill payment part at the foot of the last page, or on a page of its own when it does not fit. */
+/**
+ * The invoice as a PDF (A4); the QR-bill payment part at the foot of the last page, or on a page of its own when it
+ * does not fit.
+ */
 export async function renderInvoicePdf(input: InvoicePdfInput): Promise<Buffer> {
+  // read when the first PDF is made, not at start (pdfkit brings its fonts and decoders)
+  const [{ default: PDFDocument }, { SwissQRBill }] = await Promise.all([import('pdfkit'), import('swissqrbill/pdf')]);
   const qrBill = qrBillDataOf(input);
   const doc = new PDFDocument({
     size: 'A4',

@@ -1,22 +1,33 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import type { invoiceReadSchema } from '@ledger/shared';
 import { notFound } from '../../domain/errors.ts';
-import { getCompanyProfile, getInvoiceBankAccount } from '../company/store.ts';
-import { getParty } from '../parties/store.ts';
+import { getCompanyProfile, getInvoiceBankAccount } from '../company/index.ts';
+import { getParty } from '../parties/index.ts';
 import { renderInvoicePdf, type InvoicePdfInput, type InvoicePdfParty } from './pdf.ts';
 import { invoiceById, type InvoiceContext } from './service.ts';
 
-/** `GET /arap/invoice/{vc}/{id}/pdf`: the invoice's read shape, its party, the company profile and invoice bank account, rendered. */
+/**
+ * `GET /arap/invoice/{vc}/{id}/pdf`: the invoice's read shape, its party, the company profile and invoice bank account,
+ * rendered.
+ */
 
 type InvoiceRead = FromSchema<typeof invoiceReadSchema>;
 
 const text = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v : null);
 
-/** The party's address as the PDF takes it (parties keep the street name in `address1`, the house number in `street`). */
+/**
+ * The party's address as the PDF takes it (parties keep the street name in `address1`, the house number in `street`).
+ */
 function partyOf(party: Record<string, unknown>, fallbackName: string): InvoicePdfParty {
   return {
     name: text(party.name) ?? fallbackName,
-    address: { street: text(party.address1), houseNumber: text(party.street), zip: text(party.zipcode), city: text(party.city), country: text(party.country) },
+    address: {
+      street: text(party.address1),
+      houseNumber: text(party.street),
+      zip: text(party.zipcode),
+      city: text(party.city),
+      country: text(party.country),
+    },
   };
 }
 
@@ -32,7 +43,13 @@ export async function invoicePdf(c: InvoiceContext, id: number): Promise<{ fileN
   const input: InvoicePdfInput = {
     company: {
       name: company.name,
-      address: { street: company.street, houseNumber: company.house_number, zip: company.zip, city: company.city, country: company.country },
+      address: {
+        street: company.street,
+        houseNumber: company.house_number,
+        zip: company.zip,
+        city: company.city,
+        country: company.country,
+      },
       vatNumber: company.vat_number,
       email: company.email,
     },
@@ -48,7 +65,12 @@ export async function invoicePdf(c: InvoiceContext, id: number): Promise<{ fileN
       ordNumber: read.ordNumber ?? null,
       poNumber: read.poNumber ?? null,
       items: (read.items ?? []).map((i) => ({
-        description: i.description ?? null, quantity: i.quantity ?? 0, unit: i.unit ?? null, price: i.price ?? 0, discount: i.discount ?? null, amount: i.amount ?? 0,
+        description: i.description ?? null,
+        quantity: i.quantity ?? 0,
+        unit: i.unit ?? null,
+        price: i.price ?? 0,
+        discount: i.discount ?? null,
+        amount: i.amount ?? 0,
       })),
       taxes: (read.taxes ?? []).map((t) => ({ rate: t.rate ?? null, base: t.base ?? 0, amount: t.amount ?? 0 })),
       netAmount: read.netAmount ?? 0,

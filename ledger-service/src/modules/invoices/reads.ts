@@ -1,9 +1,19 @@
 import { Money, toJsonNumber, type Vc } from '@ledger/shared';
 import type { Tx } from '../../db/knex.ts';
 import type { ListPage } from '../../db/listOrder.ts';
-import { compact, listDocumentRows, listRowHeader, readDocument, type ListFilter, type ReadOptions, type TransactionRead } from '../transactions/reads.ts';
-import { paymentStatus } from './rules.ts';
-import { countReminders, listDocumentMessages, REMINDER_COUNT_SQL } from '../mail/store.ts';
+import {
+  compact,
+  listDocumentRows,
+  listRowHeader,
+  readDocument,
+  type ListFilter,
+  type ReadOptions,
+  type TransactionRead,
+  paymentStatus,
+  countReminders,
+  listDocumentMessages,
+  REMINDER_COUNT_SQL,
+} from '../arap/index.ts';
 
 /** The read shapes of invoices: a transaction's read shape with items instead of lines, and list rows. */
 
@@ -43,7 +53,11 @@ function invoiceFields(row: InvoiceColumns) {
     kind: 'invoice',
     type: 'invoice',
     ...compact({
-      notes: row.notes, terms: row.terms, shippingpoint: row.shippingpoint, ordNumber: row.ord_number, poNumber: row.po_number,
+      notes: row.notes,
+      terms: row.terms,
+      shippingpoint: row.shippingpoint,
+      ordNumber: row.ord_number,
+      poNumber: row.po_number,
     }),
     paid: toJsonNumber(row.paid),
     open: toJsonNumber(gross.minus(row.paid)),
@@ -61,7 +75,17 @@ export async function readInvoice(tx: Tx, vc: Vc, id: number, opts: ReadOptions)
   if (!doc) return undefined;
   const columns = (await tx('arap_transactions')
     .where({ id })
-    .first('vc', 'amount', 'paid', 'notes', 'terms', 'shippingpoint', 'ord_number', 'po_number', 'qr_reference')) as Omit<InvoiceColumns, 'reminder_count'>;
+    .first(
+      'vc',
+      'amount',
+      'paid',
+      'notes',
+      'terms',
+      'shippingpoint',
+      'ord_number',
+      'po_number',
+      'qr_reference',
+    )) as Omit<InvoiceColumns, 'reminder_count'>;
   const header = { ...columns, reminder_count: await countReminders(tx, id) };
   const { rows: items } = await tx.raw<{ rows: ItemRow[] }>(
     `select i.service_id, i.partnumber, i.description, i.quantity::text, i.unit, i.price::text, i.discount::text,
@@ -107,7 +131,12 @@ const PAYMENT_STATUS_SQL = `case when t.paid = 0 then (case when t.amount = 0 th
   when abs(t.paid) >= abs(t.amount) then 'paid' else 'partial' end`;
 const OVERDUE_SQL = `(t.status = 'posted' and t.due_date < ?::date and abs(t.paid) < abs(t.amount))`;
 
-export async function listInvoices(tx: Tx, vc: Vc, f: InvoiceListFilter, today: string): Promise<ListPage<Record<string, unknown>>> {
+export async function listInvoices(
+  tx: Tx,
+  vc: Vc,
+  f: InvoiceListFilter,
+  today: string,
+): Promise<ListPage<Record<string, unknown>>> {
   const { rows, total } = await listDocumentRows<InvoiceColumns>(tx, vc, 'invoice', f, INVOICE_ORDER, {
     narrow: (q) => {
       if (f.payment_status !== undefined) q.whereRaw(`${PAYMENT_STATUS_SQL} = ?`, [f.payment_status]);

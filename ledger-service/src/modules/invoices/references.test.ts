@@ -70,7 +70,8 @@ t.test('creditor reference validation', async (t) => {
   t.notOk(isCreditorReference('XX18539007547034'), 'no RF');
   t.notOk(isCreditorReference('RF18'), 'no reference part');
   t.notOk(isCreditorReference(`RF${'1'.repeat(24)}`), 'too long');
-  for (const n of [1, 42, 99_999, 1_234_567_890]) t.ok(isCreditorReference(creditorReference(n)), `built from ${n} validates`);
+  for (const n of [1, 42, 99_999, 1_234_567_890])
+    t.ok(isCreditorReference(creditorReference(n)), `built from ${n} validates`);
 });
 
 t.test('QR-IBAN, payment reference by account, reference type', async (t) => {

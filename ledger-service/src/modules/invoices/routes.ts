@@ -1,17 +1,23 @@
 import { contracts, roleHas, SIDES, type Permission } from '@ledger/shared';
 import { route } from '../../kernel/route.ts';
 import { idParam } from '../../kernel/params.ts';
-import { collectFiles, transactionBody } from '../transactions/body.ts';
-import { documentContext, documentId, optionalBody } from '../transactions/routeHelpers.ts';
-import { today } from '../transactions/service.ts';
+import { today } from '../../domain/period.ts';
+import { collectFiles, transactionBody, documentContext, documentId, optionalBody } from '../arap/index.ts';
 import { invoicePdf } from './pdfDocument.ts';
 import { listInvoices } from './reads.ts';
-import { listWorkstation } from './workstation.ts';
+import { journalVisible, listWorkstation } from './workstation.ts';
 import {
-  approveInvoice, createInvoice, deleteInvoice, invoiceById, invoiceFile, reverseInvoice, updateInvoice, type InvoiceContext,
+  approveInvoice,
+  createInvoice,
+  deleteInvoice,
+  invoiceById,
+  invoiceFile,
+  reverseInvoice,
+  updateInvoice,
+  type InvoiceContext,
 } from './service.ts';
 
-/** Invoices with items: `/arap/invoice/{vc}` (DESIGN.md §5.1; rules in docs/invoices.md). */
+/** Invoices with items: `/arap/invoice/{vc}` (rules in docs/invoices.md). */
 
 const invoiceContext = (req: Parameters<typeof documentContext>[0]): InvoiceContext => documentContext(req, 'invoice');
 const invoiceId = (req: Parameters<typeof documentId>[0]) => documentId(req, 'invoice');
@@ -19,23 +25,26 @@ const invoiceId = (req: Parameters<typeof documentId>[0]) => documentId(req, 'in
 export const invoiceRoutes = [
   route(
     contracts.createInvoice,
-    async (req) => createInvoice(invoiceContext(req), req.body, collectFiles(req.ctx, req.body)),
+    async (req) => createInvoice(invoiceContext(req), req.body, collectFiles(req, req.body)),
     { prepareBody: transactionBody({ complete: false, listField: 'items' }) },
   ),
   route(
     contracts.updateInvoice,
-    async (req) => updateInvoice(invoiceContext(req), invoiceId(req), req.body, collectFiles(req.ctx, req.body)),
+    async (req) => updateInvoice(invoiceContext(req), invoiceId(req), req.body, collectFiles(req, req.body)),
     { prepareBody: transactionBody({ complete: true, listField: 'items' }) },
   ),
   route(
     contracts.approveInvoice,
-    async (req) => approveInvoice(invoiceContext(req), invoiceId(req), req.body, collectFiles(req.ctx, req.body)),
+    async (req) => approveInvoice(invoiceContext(req), invoiceId(req), req.body, collectFiles(req, req.body)),
     { prepareBody: transactionBody({ complete: true, approve: true, listField: 'items' }) },
   ),
   route(
     contracts.reverseInvoice,
     async (req) => {
-      const { id } = await reverseInvoice(invoiceContext(req), invoiceId(req), { date: req.body.date ?? today(), description: req.body.description });
+      const { id } = await reverseInvoice(invoiceContext(req), invoiceId(req), {
+        date: req.body.date ?? today(),
+        description: req.body.description,
+      });
       return { id };
     },
     { prepareBody: optionalBody },
@@ -62,6 +71,9 @@ export const invoiceRoutes = [
     // each side only for members who may read its documents
     const readable = SIDES.filter((vc) => roleHas(req.actor.role, `${vc}s.reports.transactions` as Permission));
     const sides = req.query.vc === undefined ? readable : readable.filter((vc) => vc === req.query.vc);
-    return listWorkstation(req.tx, { sides, kind: req.query.kind, limit: req.query.limit, offset: req.query.offset });
+    // journal entries have no side: a side asked for leaves them out
+    const journal = req.query.vc === undefined && journalVisible(req.actor);
+    const { kind, limit, offset } = req.query;
+    return listWorkstation(req.tx, { sides, journal, kind, limit, offset });
   }),
 ];

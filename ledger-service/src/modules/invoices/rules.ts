@@ -1,10 +1,20 @@
 import type { Decimal } from 'decimal.js';
-import { decimalPlaces, ITEM_DECIMALS, MAX_AMOUNT, Money, roundTo, toJsonNumber, type InvoiceItemInput, type TransactionLineInput, type Vc } from '@ledger/shared';
+import {
+  decimalPlaces,
+  ITEM_DECIMALS,
+  MAX_AMOUNT,
+  Money,
+  roundTo,
+  toJsonNumber,
+  type InvoiceItemInput,
+  type TransactionLineInput,
+  type Vc,
+} from '@ledger/shared';
 import { ruleInvalid } from '../../domain/errors.ts';
-import type { ServiceRecord } from '../services/store.ts';
+import type { ServiceRecord } from '../services/index.ts';
 
 /**
- * The pure rules of invoice items (DESIGN.md §5.1): an item filled from its service, its
+ * The pure rules of invoice items (docs/invoices.md): an item filled from its service, its
  * checks, and its line: amount = round(quantity × price × (1 − discount/100)) to the
  * currency's minor unit. Tax is then computed on that line exactly as for transaction lines.
  */
@@ -27,25 +37,47 @@ export interface FilledItem {
 }
 
 function exact(value: number, field: string, what: string): Decimal {
-  if (decimalPlaces(value) > ITEM_DECIMALS) throw ruleInvalid(`${what} ${value} has more than ${ITEM_DECIMALS} decimals.`, field);
+  if (decimalPlaces(value) > ITEM_DECIMALS)
+    throw ruleInvalid(`${what} ${value} has more than ${ITEM_DECIMALS} decimals.`, field);
   return new Money(value);
 }
 
 /** Fills an item from its service (if any) and checks it; `at` is the item's JSON pointer. */
-export function fillItem(vc: Vc, item: InvoiceItemInput, service: ServiceDefaults | undefined, currency: string, at: string): FilledItem {
-  if (service && !service.active && (item.price === undefined || item.account === undefined || item.description === undefined)) {
-    throw ruleInvalid(`Service ${service.partnumber} is inactive; send description, price and account, or use an active service.`, `${at}/service_id`);
+export function fillItem(
+  vc: Vc,
+  item: InvoiceItemInput,
+  service: ServiceDefaults | undefined,
+  currency: string,
+  at: string,
+): FilledItem {
+  if (
+    service &&
+    !service.active &&
+    (item.price === undefined || item.account === undefined || item.description === undefined)
+  ) {
+    throw ruleInvalid(
+      `Service ${service.partnumber} is inactive; send description, price and account, or use an active service.`,
+      `${at}/service_id`,
+    );
   }
   const description = item.description ?? service?.description;
-  if (description === undefined) throw ruleInvalid('An item needs a description (or a service that gives it).', `${at}/description`);
+  if (description === undefined)
+    throw ruleInvalid('An item needs a description (or a service that gives it).', `${at}/description`);
   const account = item.account ?? (vc === 'customer' ? service?.income_account : service?.expense_account) ?? undefined;
   if (account === undefined) {
-    throw ruleInvalid(`An item needs an account (or a service with ${vc === 'customer' ? 'an income' : 'an expense'} account).`, `${at}/account`);
+    throw ruleInvalid(
+      `An item needs an account (or a service with ${vc === 'customer' ? 'an income' : 'an expense'} account).`,
+      `${at}/account`,
+    );
   }
   let price: Decimal;
   if (item.price !== undefined) price = exact(item.price, `${at}/price`, 'price');
   else if (service && service.curr === currency) price = new Money(service.price);
-  else if (service) throw ruleInvalid(`Service ${service.partnumber} is priced in ${service.curr}, the invoice in ${currency}; send the price.`, `${at}/price`);
+  else if (service)
+    throw ruleInvalid(
+      `Service ${service.partnumber} is priced in ${service.curr}, the invoice in ${currency}; send the price.`,
+      `${at}/price`,
+    );
   else throw ruleInvalid('An item needs a price (or a service that gives it).', `${at}/price`);
   const quantity = exact(item.quantity, `${at}/quantity`, 'quantity');
   if (quantity.isZero()) throw ruleInvalid('quantity must not be 0.', `${at}/quantity`);
@@ -72,7 +104,8 @@ export function itemAmount(item: Pick<FilledItem, 'quantity' | 'price' | 'discou
 /** The transaction line of an item: what the posting rules and math take. */
 export function itemLine(item: FilledItem, currency: string, at: string): TransactionLineInput {
   const amount = itemAmount(item, currency);
-  if (amount.abs().greaterThan(MAX_AMOUNT)) throw ruleInvalid(`The item's amount ${amount.toString()} exceeds ${MAX_AMOUNT}.`, `${at}/quantity`);
+  if (amount.abs().greaterThan(MAX_AMOUNT))
+    throw ruleInvalid(`The item's amount ${amount.toString()} exceeds ${MAX_AMOUNT}.`, `${at}/quantity`);
   return {
     account: item.account,
     description: item.description,
@@ -88,12 +121,4 @@ export function dueDateFromTerms(invDate: string, terms: number): string {
   const d = new Date(`${invDate}T00:00:00Z`);
   d.setUTCDate(d.getUTCDate() + terms);
   return d.toISOString().slice(0, 10);
-}
-
-/** open / partial / paid, from gross and paid (signs as stored: a reversal is negative). */
-export function paymentStatus(gross: Decimal.Value, paid: Decimal.Value): 'open' | 'partial' | 'paid' {
-  const g = new Money(gross).abs();
-  const p = new Money(paid).abs();
-  if (p.isZero()) return g.isZero() ? 'paid' : 'open';
-  return p.greaterThanOrEqualTo(g) ? 'paid' : 'partial';
 }

@@ -1,12 +1,27 @@
-import { asTransactionInput, customerFieldsOf, partyRefOf, requestsPosting, type InvoiceInput, type Vc } from '@ledger/shared';
-import type { Tx } from '../../db/knex.ts';
-import { findServiceForItem } from '../services/store.ts';
 import {
-  approveTransaction, createTransaction, deleteTransaction, reverseTransaction, transactionById, transactionFile, updateTransaction,
-  type DocumentKind, type DocumentWrite, type WriteContext,
-} from '../transactions/service.ts';
-import type { FileContent } from '../transactions/dataUri.ts';
-import type { TransactionRead } from '../transactions/reads.ts';
+  asTransactionInput,
+  customerFieldsOf,
+  partyRefOf,
+  requestsPosting,
+  type InvoiceInput,
+  type Vc,
+} from '@ledger/shared';
+import type { Tx } from '../../db/knex.ts';
+import { findServiceForItem } from '../services/index.ts';
+import {
+  approveTransaction,
+  createTransaction,
+  deleteTransaction,
+  reverseTransaction,
+  transactionById,
+  transactionFile,
+  updateTransaction,
+  type DocumentKind,
+  type DocumentWrite,
+  type WriteContext,
+  type FileContent,
+  type TransactionRead,
+} from '../arap/index.ts';
 import { DomainError, ruleInvalid } from '../../domain/errors.ts';
 import { readInvoice } from './reads.ts';
 import { dueDateFromTerms, fillItem, itemLine, type FilledItem } from './rules.ts';
@@ -30,12 +45,15 @@ export type InvoiceContext = Omit<WriteContext, 'kind'>;
 
 const asInvoice = (c: InvoiceContext): WriteContext => ({ ...c, kind: INVOICE_KIND });
 
-/** The posting rules name the lines the items became (`/lines/1/account`): the caller sent items (`/items/1/account`). */
+/**
+ * The posting rules name the lines the items became (`/lines/1/account`): the caller sent items (`/items/1/account`).
+ */
 async function itemPointers<T>(work: Promise<T>): Promise<T> {
   try {
     return await work;
   } catch (e) {
-    if (e instanceof DomainError && e.field?.startsWith('/lines/')) throw new DomainError(e.code, e.message, e.field.replace('/lines/', '/items/'));
+    if (e instanceof DomainError && e.field?.startsWith('/lines/'))
+      throw new DomainError(e.code, e.message, e.field.replace('/lines/', '/items/'));
     throw e;
   }
 }
@@ -49,14 +67,20 @@ async function toDocumentWrite(c: InvoiceContext, input: InvoiceInput, files: Fi
     const service = await findServiceForItem(c.tx, { service_id: item.service_id, partnumber: item.partnumber });
     if (!service && (item.service_id !== undefined || item.partnumber !== undefined)) {
       const which = item.service_id !== undefined ? `id ${item.service_id}` : `partnumber "${item.partnumber}"`;
-      throw ruleInvalid(`No service with ${which} in the catalogue.`, item.service_id !== undefined ? `${at}/service_id` : `${at}/partnumber`);
+      throw ruleInvalid(
+        `No service with ${which} in the catalogue.`,
+        item.service_id !== undefined ? `${at}/service_id` : `${at}/partnumber`,
+      );
     }
     items.push(fillItem(c.vc, item, service, currency, at));
   }
   const lines = items.map((item, i) => itemLine(item, currency, `/items/${i}`));
   const own = customerFieldsOf(input);
   // payment terms: as sent, else the customer's; they give the due date when none is sent
-  const terms = c.vc === 'customer' ? (own.terms ?? (await partyTerms(c.tx, c.vc, partyRefOf(c.vc, asTransactionInput(input, lines, undefined))))) : undefined;
+  const terms =
+    c.vc === 'customer'
+      ? (own.terms ?? (await partyTerms(c.tx, c.vc, partyRefOf(c.vc, asTransactionInput(input, lines, undefined)))))
+      : undefined;
   const dueDate = input.dueDate ?? (terms === undefined ? undefined : dueDateFromTerms(input.invDate, terms));
   return {
     input: asTransactionInput(input, lines, dueDate),
@@ -66,22 +90,42 @@ async function toDocumentWrite(c: InvoiceContext, input: InvoiceInput, files: Fi
   };
 }
 
-export async function createInvoice(c: InvoiceContext, input: InvoiceInput, files: FileContent[]): Promise<{ id: number }> {
+export async function createInvoice(
+  c: InvoiceContext,
+  input: InvoiceInput,
+  files: FileContent[],
+): Promise<{ id: number }> {
   const doc = await toDocumentWrite(c, input, files);
   // posted at once: the reference is drawn first and written with the header
-  const reference = c.vc === 'customer' && requestsPosting(input) ? await newPaymentReference(c.tx, c.company.id) : undefined;
-  const { id } = await itemPointers(createTransaction(asInvoice(c), reference === undefined ? doc : { ...doc, typeColumns: { ...doc.typeColumns, qr_reference: reference } }));
+  const reference =
+    c.vc === 'customer' && requestsPosting(input) ? await newPaymentReference(c.tx, c.company.id) : undefined;
+  const { id } = await itemPointers(
+    createTransaction(
+      asInvoice(c),
+      reference === undefined ? doc : { ...doc, typeColumns: { ...doc.typeColumns, qr_reference: reference } },
+    ),
+  );
   return { id };
 }
 
-export async function updateInvoice(c: InvoiceContext, id: number, input: InvoiceInput, files: FileContent[]): Promise<TransactionRead> {
+export async function updateInvoice(
+  c: InvoiceContext,
+  id: number,
+  input: InvoiceInput,
+  files: FileContent[],
+): Promise<TransactionRead> {
   const read = await itemPointers(updateTransaction(asInvoice(c), id, await toDocumentWrite(c, input, files)));
   if (read.status !== 'posted') return read;
   await assignPaymentReference(c, id);
   return invoiceById(c, id);
 }
 
-export async function approveInvoice(c: InvoiceContext, id: number, input: InvoiceInput, files: FileContent[]): Promise<TransactionRead> {
+export async function approveInvoice(
+  c: InvoiceContext,
+  id: number,
+  input: InvoiceInput,
+  files: FileContent[],
+): Promise<TransactionRead> {
   await itemPointers(approveTransaction(asInvoice(c), id, await toDocumentWrite(c, input, files)));
   await assignPaymentReference(c, id);
   return invoiceById(c, id);
@@ -91,4 +135,5 @@ export const invoiceById = (c: InvoiceContext, id: number) => transactionById(as
 export const deleteInvoice = (c: InvoiceContext, id: number) => deleteTransaction(asInvoice(c), id);
 export const reverseInvoice = (c: InvoiceContext, id: number, opts: { date: string; description?: string }) =>
   reverseTransaction(asInvoice(c), id, opts);
-export const invoiceFile = (tx: Tx, vc: Vc, id: number, fileId: number) => transactionFile(tx, vc, id, fileId, INVOICE_KIND);
+export const invoiceFile = (tx: Tx, vc: Vc, id: number, fileId: number) =>
+  transactionFile(tx, vc, id, fileId, INVOICE_KIND);

@@ -1,6 +1,7 @@
 import t from 'tap';
 import { withTenant, type Tx } from '../../db/knex.ts';
 import { apiClient, createTestCompany, startTestLedger } from '../../../test/helpers.ts';
+import { rentEntry } from '../../../test/fixtures/journal.ts';
 
 interface Teardown {
   teardown(fn: () => unknown): void;
@@ -13,22 +14,46 @@ async function setup(t: Teardown) {
   const api = apiClient(ledger.url, co.dataset, co.apiKey);
   const q = <T>(fn: (tx: Tx) => Promise<T>) => withTenant(ledger.db, co.company.id, fn);
   const entries = (id: number) =>
-    q(async (tx) => (await tx('ledger_entries as e').join('accounts as a', 'a.id', 'e.account_id').where({ journal_id: id }).orderBy('e.id')
-      .select('a.accno', tx.raw('e.amount::text as amount'), tx.raw('e.fx_amount::text as fx_amount'), 'e.currency', 'e.closing', 'e.date')) as
-      { accno: string; amount: string; fx_amount: string; currency: string; closing: boolean; date: string }[]);
-  const sumOf = (id: number) => q(async (tx) => String((await tx('ledger_entries').where({ journal_id: id }).sum({ s: 'amount' }).first())?.s ?? '0'));
+    q(
+      async (tx) =>
+        (await tx('ledger_entries as e')
+          .join('accounts as a', 'a.id', 'e.account_id')
+          .where({ journal_id: id })
+          .orderBy('e.id')
+          .select(
+            'a.accno',
+            tx.raw('e.amount::text as amount'),
+            tx.raw('e.fx_amount::text as fx_amount'),
+            'e.currency',
+            'e.closing',
+            'e.date',
+          )) as {
+          accno: string;
+          amount: string;
+          fx_amount: string;
+          currency: string;
+          closing: boolean;
+          date: string;
+        }[],
+    );
+  const sumOf = (id: number) =>
+    q(async (tx) =>
+      String((await tx('ledger_entries').where({ journal_id: id }).sum({ s: 'amount' }).first())?.s ?? '0'),
+    );
   const audit = (id: number) =>
-    q(async (tx) => (await tx('audit_log').where({ entity: 'journal_entry', entity_id: String(id) }).orderBy('id').select('action')).map((a: { action: string }) => a.action));
+    q(async (tx) =>
+      (
+        await tx('audit_log')
+          .where({ entity: 'journal_entry', entity_id: String(id) })
+          .orderBy('id')
+          .select('action')
+      ).map((a: { action: string }) => a.action),
+    );
   return { ledger, co, api, q, entries, sumOf, audit };
 }
 
 /** Rent paid from the bank: 6000 debit, 1020 credit. */
-const rent = (extra: Record<string, unknown> = {}) => ({
-  transdate: '2024-03-15',
-  description: 'March rent',
-  lines: [{ account: '6000', debit: 1500, description: 'rent' }, { account: '1020', credit: 1500 }],
-  ...extra,
-});
+const rent = rentEntry;
 
 const isZero = (numeric: string) => /^-?0(\.0+)?$/.test(numeric);
 
@@ -42,13 +67,30 @@ t.test('draft → post with the complete entry; posted entries are not changed o
   t.equal(draft.reference, 'GL-000001', 'numbered from the GL sequence');
   t.equal(draft.currency, 'CHF');
   t.same(draft.lines, [
-    { account: '6000', accountDescription: 'Rent', description: 'rent', debit: 1500, credit: 0, baseDebit: 1500, baseCredit: 0 },
+    {
+      account: '6000',
+      accountDescription: 'Rent',
+      description: 'rent',
+      debit: 1500,
+      credit: 0,
+      baseDebit: 1500,
+      baseCredit: 0,
+    },
     { account: '1020', accountDescription: 'Bank', debit: 0, credit: 1500, baseDebit: 0, baseCredit: 1500 },
   ]);
   t.equal(draft.totalDebit, 1500);
   t.same(await s.entries(id), [], 'a draft is not in the books');
 
-  const changed = await s.api('POST', `/gl/transactions/${id}`, rent({ lines: [{ account: '6000', debit: 1600 }, { account: '1020', credit: 1600 }] }));
+  const changed = await s.api(
+    'POST',
+    `/gl/transactions/${id}`,
+    rent({
+      lines: [
+        { account: '6000', debit: 1600 },
+        { account: '1020', credit: 1600 },
+      ],
+    }),
+  );
   t.equal(changed.status, 200, JSON.stringify(changed.body));
   t.equal(changed.body.status, 'draft', 'still a draft without pending');
   t.equal(changed.body.totalDebit, 1600, 'lines replaced');
@@ -59,7 +101,13 @@ t.test('draft → post with the complete entry; posted entries are not changed o
   t.equal(posted.body.status, 'posted');
   t.ok(posted.body.posted_at);
   const lines = await s.entries(id);
-  t.same(lines.map((l) => [l.accno, l.amount, l.date, l.closing]), [['6000', '1500.000000', '2024-03-15', false], ['1020', '-1500.000000', '2024-03-15', false]]);
+  t.same(
+    lines.map((l) => [l.accno, l.amount, l.date, l.closing]),
+    [
+      ['6000', '1500.000000', '2024-03-15', false],
+      ['1020', '-1500.000000', '2024-03-15', false],
+    ],
+  );
   t.ok(isZero(await s.sumOf(id)), 'the books balance');
 
   const again = await s.api('POST', `/gl/transactions/${id}`, rent({ pending: '0' }));
@@ -91,25 +139,152 @@ t.test('delete drafts: 204, gone, audited with the deleted version', async (t) =
 t.test('validation: every rule answers 400 naming the field, nothing is written', async (t) => {
   const s = await setup(t);
   const cases: [string, Record<string, unknown>, string, string, RegExp?][] = [
-    ['unbalanced', rent({ lines: [{ account: '6000', debit: 100 }, { account: '1020', credit: 90 }] }), 'unbalanced', '/lines', /differ by 10\.00 CHF \(more debit\)/],
-    ['unbalanced credit', rent({ lines: [{ account: '6000', debit: 100 }, { account: '1020', credit: 100.05 }] }), 'unbalanced', '/lines', /differ by 0\.05 CHF \(more credit\)/],
-    ['both sides', rent({ lines: [{ account: '6000', debit: 100, credit: 100 }, { account: '1020', credit: 0.01 }] }), 'invalid_request', '/lines/0/credit', /either a debit or a credit/],
-    ['neither side', rent({ lines: [{ account: '6000', debit: 100 }, { account: '1020', debit: 0 }] }), 'invalid_request', '/lines/1/debit', /needs a debit or a credit/],
-    ['unknown account', rent({ lines: [{ account: '9999', debit: 100 }, { account: '1020', credit: 100 }] }), 'invalid_request', '/lines/0/account', /9999 does not exist/],
-    ['AR control', rent({ lines: [{ account: '6000', debit: 100 }, { account: '1100', credit: 100 }] }), 'invalid_request', '/lines/1/account', /AR control account/],
-    ['AP control', rent({ lines: [{ account: '2000', debit: 100 }, { account: '1020', credit: 100 }] }), 'invalid_request', '/lines/0/account', /AP control account/],
-    ['decimals', rent({ lines: [{ account: '6000', debit: 100.001 }, { account: '1020', credit: 100.001 }] }), 'invalid_request', '/lines/0/debit', /more decimals than CHF/],
-    ['JPY decimals', rent({ curr: 'JPY', exchangerate: 0.006, lines: [{ account: '6000', debit: 100.5 }, { account: '1020', credit: 100.5 }] }), 'invalid_request', '/lines/0/debit', /JPY allows \(0\)/],
+    [
+      'unbalanced',
+      rent({
+        lines: [
+          { account: '6000', debit: 100 },
+          { account: '1020', credit: 90 },
+        ],
+      }),
+      'unbalanced',
+      '/lines',
+      /differ by 10\.00 CHF \(more debit\)/,
+    ],
+    [
+      'unbalanced credit',
+      rent({
+        lines: [
+          { account: '6000', debit: 100 },
+          { account: '1020', credit: 100.05 },
+        ],
+      }),
+      'unbalanced',
+      '/lines',
+      /differ by 0\.05 CHF \(more credit\)/,
+    ],
+    [
+      'both sides',
+      rent({
+        lines: [
+          { account: '6000', debit: 100, credit: 100 },
+          { account: '1020', credit: 0.01 },
+        ],
+      }),
+      'invalid_request',
+      '/lines/0/credit',
+      /either a debit or a credit/,
+    ],
+    [
+      'neither side',
+      rent({
+        lines: [
+          { account: '6000', debit: 100 },
+          { account: '1020', debit: 0 },
+        ],
+      }),
+      'invalid_request',
+      '/lines/1/debit',
+      /needs a debit or a credit/,
+    ],
+    [
+      'unknown account',
+      rent({
+        lines: [
+          { account: '9999', debit: 100 },
+          { account: '1020', credit: 100 },
+        ],
+      }),
+      'invalid_request',
+      '/lines/0/account',
+      /9999 does not exist/,
+    ],
+    [
+      'AR control',
+      rent({
+        lines: [
+          { account: '6000', debit: 100 },
+          { account: '1100', credit: 100 },
+        ],
+      }),
+      'invalid_request',
+      '/lines/1/account',
+      /AR control account/,
+    ],
+    [
+      'AP control',
+      rent({
+        lines: [
+          { account: '2000', debit: 100 },
+          { account: '1020', credit: 100 },
+        ],
+      }),
+      'invalid_request',
+      '/lines/0/account',
+      /AP control account/,
+    ],
+    [
+      'decimals',
+      rent({
+        lines: [
+          { account: '6000', debit: 100.001 },
+          { account: '1020', credit: 100.001 },
+        ],
+      }),
+      'invalid_request',
+      '/lines/0/debit',
+      /more decimals than CHF/,
+    ],
+    [
+      'JPY decimals',
+      rent({
+        curr: 'JPY',
+        exchangerate: 0.006,
+        lines: [
+          { account: '6000', debit: 100.5 },
+          { account: '1020', credit: 100.5 },
+        ],
+      }),
+      'invalid_request',
+      '/lines/0/debit',
+      /JPY allows \(0\)/,
+    ],
     ['foreign without rate', rent({ curr: 'EUR' }), 'invalid_request', '/exchangerate', /needs exchangerate/],
     ['base with a rate', rent({ exchangerate: 1.1 }), 'invalid_request', '/exchangerate', /must be 1/],
     ['currency on write', { ...rent(), currency: 'CHF' }, 'invalid_currency', '/curr'],
     ['unknown currency', rent({ curr: 'XYZ', exchangerate: 1.2 }), 'invalid_currency', '/curr'],
-    ['negative debit', rent({ lines: [{ account: '6000', debit: -100 }, { account: '1020', debit: 100 }] }), 'invalid_request', '/lines/0/debit'],
+    [
+      'negative debit',
+      rent({
+        lines: [
+          { account: '6000', debit: -100 },
+          { account: '1020', debit: 100 },
+        ],
+      }),
+      'invalid_request',
+      '/lines/0/debit',
+    ],
     ['one line', rent({ lines: [{ account: '6000', debit: 100 }] }), 'invalid_request', '/lines'],
     ['no transdate', { lines: rent().lines }, 'invalid_request', '/transdate'],
     ['unknown field', rent({ amount: 5 }), 'invalid_request', '/amount'],
     ['bad file', rent({ files: [{ name: 'x', data: 'hello' }] }), 'invalid_request', '/files/0/data'],
     ['bad pending', rent({ pending: '1' }), 'invalid_request', '/pending'],
+    [
+      'reference with a line break',
+      rent({ reference: 'JE-1\r\nBcc: x' }),
+      'invalid_request',
+      '/reference',
+      /control characters .* path characters/,
+    ],
+    [
+      'reference with a C1 control',
+      rent({ reference: 'JE-1\u0085' }),
+      'invalid_request',
+      '/reference',
+      /control characters/,
+    ],
+    ['reference with a path', rent({ reference: '2024/03' }), 'invalid_request', '/reference', /path characters/],
+    ['reference with a backslash', rent({ reference: 'JE\\1' }), 'invalid_request', '/reference', /path characters/],
   ];
   for (const [name, body, code, field, message] of cases) {
     const r = await s.api('POST', '/gl/transactions', body);
@@ -121,7 +296,16 @@ t.test('validation: every rule answers 400 naming the field, nothing is written'
   const count = await s.q((tx) => tx('gl_transactions').count({ n: '*' }).first());
   t.equal(Number(count?.n), 0, 'nothing written');
   const draft = await s.api('POST', '/gl/transactions', rent());
-  const bad = await s.api('POST', `/gl/transactions/${draft.body.id}`, rent({ lines: [{ account: '6000', debit: 1 }, { account: '1020', credit: 2 }] }));
+  const bad = await s.api(
+    'POST',
+    `/gl/transactions/${draft.body.id}`,
+    rent({
+      lines: [
+        { account: '6000', debit: 1 },
+        { account: '1020', credit: 2 },
+      ],
+    }),
+  );
   t.equal(bad.body.error?.code, 'unbalanced', 'the update checks the same rules');
   t.equal((await s.api('GET', `/gl/transactions/${draft.body.id}`)).body.totalDebit, 1500, 'the draft is unchanged');
 });
@@ -145,9 +329,14 @@ t.test('references: own ones must be free; the sequence skips references taken b
 t.test('foreign currency: base = round(fx × rate), the largest line takes the rounding difference', async (t) => {
   const s = await setup(t);
   const r = await s.api('POST', '/gl/transactions', {
-    transdate: '2024-05-02', curr: 'EUR', exchangerate: 0.93337, pending: '0',
+    transdate: '2024-05-02',
+    curr: 'EUR',
+    exchangerate: 0.93337,
+    pending: '0',
     lines: [
-      { account: '6000', debit: 10.01 }, { account: '6100', debit: 10.01 }, { account: '6200', debit: 10.01 },
+      { account: '6000', debit: 10.01 },
+      { account: '6100', debit: 10.01 },
+      { account: '6200', debit: 10.01 },
       { account: '1020', credit: 30.03 },
     ],
   });
@@ -155,15 +344,33 @@ t.test('foreign currency: base = round(fx × rate), the largest line takes the r
   const e = (await s.api('GET', `/gl/transactions/${r.body.id}`)).body;
   t.equal(e.currency, 'EUR');
   t.equal(e.exchangerate, 0.93337);
-  // 10.01 × 0.93337 = 9.3430… → 9.34 (three times: 28.02); 30.03 × 0.93337 = 28.0291… → 28.03; the credit line takes −0.01
-  t.same(e.lines.map((l: { debit: number; credit: number; baseDebit: number; baseCredit: number }) => [l.debit, l.credit, l.baseDebit, l.baseCredit]), [
-    [10.01, 0, 9.34, 0], [10.01, 0, 9.34, 0], [10.01, 0, 9.34, 0], [0, 30.03, 0, 28.02],
-  ]);
+  // 10.01 × 0.93337 = 9.3430… → 9.34 (three times: 28.02); 30.03 × 0.93337 = 28.0291… → 28.03; the credit line takes
+  // −0.01
+  t.same(
+    e.lines.map((l: { debit: number; credit: number; baseDebit: number; baseCredit: number }) => [
+      l.debit,
+      l.credit,
+      l.baseDebit,
+      l.baseCredit,
+    ]),
+    [
+      [10.01, 0, 9.34, 0],
+      [10.01, 0, 9.34, 0],
+      [10.01, 0, 9.34, 0],
+      [0, 30.03, 0, 28.02],
+    ],
+  );
   t.equal(e.baseTotalDebit, 28.02);
   const lines = await s.entries(r.body.id);
-  t.same(lines.map((l) => [l.accno, l.amount, l.fx_amount, l.currency]), [
-    ['6000', '9.340000', '10.010000', 'EUR'], ['6100', '9.340000', '10.010000', 'EUR'], ['6200', '9.340000', '10.010000', 'EUR'], ['1020', '-28.020000', '-30.030000', 'EUR'],
-  ]);
+  t.same(
+    lines.map((l) => [l.accno, l.amount, l.fx_amount, l.currency]),
+    [
+      ['6000', '9.340000', '10.010000', 'EUR'],
+      ['6100', '9.340000', '10.010000', 'EUR'],
+      ['6200', '9.340000', '10.010000', 'EUR'],
+      ['1020', '-28.020000', '-30.030000', 'EUR'],
+    ],
+  );
   t.ok(isZero(await s.sumOf(r.body.id)), 'balances exactly in the base currency');
 });
 
@@ -176,27 +383,46 @@ t.test('closed period: create, update, delete and reverse dates are checked (422
   t.equal(create.status, 422);
   t.equal(create.body.error.code, 'closed_period');
   t.equal(create.body.error.field, '/transdate');
-  t.equal((await s.api('POST', `/gl/transactions/${draft.body.id}`, rent({ transdate: '2024-02-10' }))).status, 422, 'a draft dated in the closed period stays');
+  t.equal(
+    (await s.api('POST', `/gl/transactions/${draft.body.id}`, rent({ transdate: '2024-02-10' }))).status,
+    422,
+    'a draft dated in the closed period stays',
+  );
   t.equal((await s.api('DELETE', `/gl/transactions/${draft.body.id}`)).status, 422);
   const rev = await s.api('POST', `/gl/transactions/${posted.body.id}/reverse`, { date: '2024-01-31' });
   t.equal(rev.status, 422);
   t.equal(rev.body.error.field, '/date');
-  t.equal((await s.api('POST', `/gl/transactions/${posted.body.id}/reverse`, { date: '2024-02-01' })).status, 201, 'reversed in an open period');
+  t.equal(
+    (await s.api('POST', `/gl/transactions/${posted.body.id}/reverse`, { date: '2024-02-01' })).status,
+    201,
+    'reversed in an open period',
+  );
   t.equal((await s.api('POST', '/gl/transactions', rent({ transdate: '2024-02-01' }))).status, 201);
 });
 
 t.test('reverse: the mirror entry nets every account to zero; only posted originals, once', async (t) => {
   const s = await setup(t);
   const original = await s.api('POST', '/gl/transactions', {
-    transdate: '2024-06-10', curr: 'EUR', exchangerate: 0.95, pending: '0', reference: 'JE-FX',
-    lines: [{ account: '6000', debit: 100.01 }, { account: '6100', debit: 0.03 }, { account: '1020', credit: 100.04 }],
+    transdate: '2024-06-10',
+    curr: 'EUR',
+    exchangerate: 0.95,
+    pending: '0',
+    reference: 'JE-FX',
+    lines: [
+      { account: '6000', debit: 100.01 },
+      { account: '6100', debit: 0.03 },
+      { account: '1020', credit: 100.04 },
+    ],
   });
   t.equal(original.status, 201);
   const before = await s.api('POST', `/gl/transactions/${original.body.id}/reverse`, { date: '2024-06-09' });
   t.equal(before.status, 400, 'not before the original date');
   t.equal(before.body.error.field, '/date');
 
-  const rev = await s.api('POST', `/gl/transactions/${original.body.id}/reverse`, { date: '2024-06-30', description: 'wrong month' });
+  const rev = await s.api('POST', `/gl/transactions/${original.body.id}/reverse`, {
+    date: '2024-06-30',
+    description: 'wrong month',
+  });
   t.equal(rev.status, 201, JSON.stringify(rev.body));
   const o = (await s.api('GET', `/gl/transactions/${original.body.id}`)).body;
   const r = (await s.api('GET', `/gl/transactions/${rev.body.id}`)).body;
@@ -207,15 +433,42 @@ t.test('reverse: the mirror entry nets every account to zero; only posted origin
   t.equal(r.transdate, '2024-06-30');
   t.equal(r.description, 'wrong month');
   t.equal(r.currency, 'EUR');
-  t.same(r.lines.map((l: { account: string; debit: number; credit: number; baseDebit: number; baseCredit: number }) => [l.account, l.debit, l.credit, l.baseDebit, l.baseCredit]),
-    o.lines.map((l: { account: string; debit: number; credit: number; baseDebit: number; baseCredit: number }) => [l.account, l.credit, l.debit, l.baseCredit, l.baseDebit]), 'sides swapped');
-  const perAccount = await s.q(async (tx) => (await tx('ledger_entries').whereIn('journal_id', [original.body.id, rev.body.id])
-    .groupBy('account_id').select(tx.raw('sum(amount)::text as s'), tx.raw('sum(fx_amount)::text as f'))) as { s: string; f: string }[]);
+  t.same(
+    r.lines.map((l: { account: string; debit: number; credit: number; baseDebit: number; baseCredit: number }) => [
+      l.account,
+      l.debit,
+      l.credit,
+      l.baseDebit,
+      l.baseCredit,
+    ]),
+    o.lines.map((l: { account: string; debit: number; credit: number; baseDebit: number; baseCredit: number }) => [
+      l.account,
+      l.credit,
+      l.debit,
+      l.baseCredit,
+      l.baseDebit,
+    ]),
+    'sides swapped',
+  );
+  const perAccount = await s.q(
+    async (tx) =>
+      (await tx('ledger_entries')
+        .whereIn('journal_id', [original.body.id, rev.body.id])
+        .groupBy('account_id')
+        .select(tx.raw('sum(amount)::text as s'), tx.raw('sum(fx_amount)::text as f'))) as { s: string; f: string }[],
+  );
   t.equal(perAccount.length, 3);
-  t.ok(perAccount.every((a) => isZero(a.s) && isZero(a.f)), 'each account nets to zero in both currencies');
+  t.ok(
+    perAccount.every((a) => isZero(a.s) && isZero(a.f)),
+    'each account nets to zero in both currencies',
+  );
 
   t.equal((await s.api('POST', `/gl/transactions/${original.body.id}/reverse`, {})).status, 409, 'reversed twice');
-  t.equal((await s.api('POST', `/gl/transactions/${rev.body.id}/reverse`, {})).status, 409, 'a reversal is not reversed');
+  t.equal(
+    (await s.api('POST', `/gl/transactions/${rev.body.id}/reverse`, {})).status,
+    409,
+    'a reversal is not reversed',
+  );
   const draft = await s.api('POST', '/gl/transactions', rent());
   const d = await s.api('POST', `/gl/transactions/${draft.body.id}/reverse`);
   t.equal(d.status, 409, 'a draft is not reversed (no body at all is fine)');
@@ -238,7 +491,12 @@ t.test('files: data URIs and multipart, download, no duplicates when the entry i
   t.equal(created.status, 201);
   const e = (await s.api('GET', `/gl/transactions/${created.body.id}`)).body;
   t.equal(e.files.length, 1);
-  t.match(e.files[0], { name: 'receipt.pdf', mediaType: 'application/pdf', size: pdf.length, url: `${base}/gl/transactions/${created.body.id}/files/${e.files[0].id}` });
+  t.match(e.files[0], {
+    name: 'receipt.pdf',
+    mediaType: 'application/pdf',
+    size: pdf.length,
+    url: `${base}/gl/transactions/${created.body.id}/files/${e.files[0].id}`,
+  });
   const download = await fetch(e.files[0].url, { headers });
   t.equal(download.status, 200);
   t.equal(download.headers.get('content-type'), 'application/pdf');
@@ -246,40 +504,142 @@ t.test('files: data URIs and multipart, download, no duplicates when the entry i
   t.same(Buffer.from(await download.arrayBuffer()), pdf);
   t.equal((await fetch(`${base}/gl/transactions/${created.body.id}/files/999999`, { headers })).status, 404);
 
-  const resent = await s.api('POST', `/gl/transactions/${created.body.id}`, rent({ files: [file, { name: 'note.txt', data: 'data:text/plain;base64,aGVsbG8=' }] }));
-  t.same(resent.body.files.map((f: { name: string }) => f.name), ['receipt.pdf', 'note.txt'], 'the same file is not attached twice');
+  const resent = await s.api(
+    'POST',
+    `/gl/transactions/${created.body.id}`,
+    rent({ files: [file, { name: 'note.txt', data: 'data:text/plain;base64,aGVsbG8=' }] }),
+  );
+  t.same(
+    resent.body.files.map((f: { name: string }) => f.name),
+    ['receipt.pdf', 'note.txt'],
+    'the same file is not attached twice',
+  );
 
   const form = new FormData();
-  form.append('transaction', JSON.stringify(rent({ pending: '0' })));
+  form.append('entry', JSON.stringify(rent({ pending: '0' })));
   form.append('files', new Blob([pdf], { type: 'application/pdf' }), 'scan.pdf');
   const multi = await fetch(`${base}/gl/transactions`, { method: 'POST', headers, body: form });
   const multiBody = await multi.json();
   t.equal(multi.status, 201, JSON.stringify(multiBody));
   const m = (await s.api('GET', `/gl/transactions/${multiBody.id}`)).body;
   t.equal(m.status, 'posted');
-  t.same(m.files.map((f: { name: string; size: number }) => [f.name, f.size]), [['scan.pdf', pdf.length]]);
+  t.same(
+    m.files.map((f: { name: string; size: number }) => [f.name, f.size]),
+    [['scan.pdf', pdf.length]],
+  );
   const other = await fetch(`${base}/gl/transactions/${multiBody.id}/files/${e.files[0].id}`, { headers });
   t.equal(other.status, 404, "another entry's file");
-  const big = await s.api('POST', '/gl/transactions', rent({ files: [{ name: 'big.bin', data: `data:application/octet-stream;base64,${Buffer.alloc(5000).toString('base64')}` }] }));
+
+  // the part's former name, shared with AR/AP transactions, is still read (as is "json"), on create and update
+  for (const alias of ['transaction', 'json']) {
+    const old = new FormData();
+    old.append(alias, JSON.stringify(rent({ description: `via ${alias}` })));
+    old.append('files', new Blob([`${alias} note`], { type: 'text/plain' }), `${alias}.txt`);
+    const created = await fetch(`${base}/gl/transactions`, { method: 'POST', headers, body: old });
+    const createdBody = await created.json();
+    t.equal(created.status, 201, `part "${alias}": ${JSON.stringify(createdBody)}`);
+    const read = (await s.api('GET', `/gl/transactions/${createdBody.id}`)).body;
+    t.equal(read.description, `via ${alias}`);
+    t.same(
+      read.files.map((f: { name: string; mediaType: string }) => [f.name, f.mediaType]),
+      [[`${alias}.txt`, 'text/plain']],
+    );
+    const update = new FormData();
+    update.append(alias, JSON.stringify(rent({ description: `updated via ${alias}` })));
+    const updated = await fetch(`${base}/gl/transactions/${createdBody.id}`, { method: 'POST', headers, body: update });
+    t.equal(updated.status, 200, `update with part "${alias}"`);
+    t.equal((await updated.json()).description, `updated via ${alias}`);
+  }
+
+  // one JSON part per request: "entry" beside its former name is refused, nothing written
+  const count = async () => Number((await s.q((tx) => tx('gl_transactions').count({ n: '*' }).first()))?.n ?? 0);
+  const before = await count();
+  const both = new FormData();
+  both.append('entry', JSON.stringify(rent()));
+  both.append('transaction', JSON.stringify(rent()));
+  const twice = await fetch(`${base}/gl/transactions`, { method: 'POST', headers, body: both });
+  const twiceBody = await twice.json();
+  t.equal(twice.status, 400, JSON.stringify(twiceBody));
+  t.equal(twiceBody.error.code, 'invalid_request');
+  t.match(twiceBody.error.message, /one part.*"entry".*"transaction"/);
+  const repeated = new FormData();
+  repeated.append('entry', JSON.stringify(rent()));
+  repeated.append('entry', JSON.stringify(rent()));
+  t.equal((await fetch(`${base}/gl/transactions`, { method: 'POST', headers, body: repeated })).status, 400);
+  const none = new FormData();
+  none.append('files', new Blob([pdf], { type: 'application/pdf' }), 'scan.pdf');
+  const missing = await fetch(`${base}/gl/transactions`, { method: 'POST', headers, body: none });
+  const missingBody = await missing.json();
+  t.equal(missing.status, 400);
+  t.equal(missingBody.error.field, '/entry', 'a missing JSON part is named by its name');
+  const unknown = new FormData();
+  unknown.append('entry', JSON.stringify(rent()));
+  unknown.append('attachment', new Blob([pdf], { type: 'application/pdf' }), 'scan.pdf');
+  const stray = await fetch(`${base}/gl/transactions`, { method: 'POST', headers, body: unknown });
+  const strayBody = await stray.json();
+  t.equal(stray.status, 400);
+  t.match(strayBody.error.message, /Unknown multipart part "attachment": send the JSON as "entry"/);
+  t.equal(await count(), before, 'no refused request wrote');
+  const big = await s.api(
+    'POST',
+    '/gl/transactions',
+    rent({
+      files: [
+        { name: 'big.bin', data: `data:application/octet-stream;base64,${Buffer.alloc(5000).toString('base64')}` },
+      ],
+    }),
+  );
   t.equal(big.status, 413, 'over the file limit');
 });
 
 t.test('list: filters, order, paging headers', async (t) => {
   const s = await setup(t);
-  for (const [date, ref, post] of [['2024-02-01', 'A-1', true], ['2024-01-15', 'A-2', false], ['2024-03-01', 'A-3', true], ['2024-02-20', 'A-4', true]] as const) {
-    await s.api('POST', '/gl/transactions', rent({ transdate: date, reference: ref, ...(post ? { pending: '0' } : {}) }));
+  for (const [date, ref, post] of [
+    ['2024-02-01', 'A-1', true],
+    ['2024-01-15', 'A-2', false],
+    ['2024-03-01', 'A-3', true],
+    ['2024-02-20', 'A-4', true],
+  ] as const) {
+    await s.api(
+      'POST',
+      '/gl/transactions',
+      rent({ transdate: date, reference: ref, ...(post ? { pending: '0' } : {}) }),
+    );
   }
   const all = await s.api('GET', '/gl/transactions');
-  t.same(all.body.map((r: { reference: string }) => r.reference), ['A-2', 'A-1', 'A-4', 'A-3'], 'by transdate');
+  t.same(
+    all.body.map((r: { reference: string }) => r.reference),
+    ['A-2', 'A-1', 'A-4', 'A-3'],
+    'by transdate',
+  );
   t.equal(all.headers.get('x-total-count'), '4');
-  t.match(all.body[0], { reference: 'A-2', transdate: '2024-01-15', status: 'draft', totalDebit: 1500, baseTotalDebit: 1500, closing: false });
+  t.match(all.body[0], {
+    reference: 'A-2',
+    transdate: '2024-01-15',
+    status: 'draft',
+    totalDebit: 1500,
+    baseTotalDebit: 1500,
+    closing: false,
+  });
   t.notOk('lines' in all.body[0], 'rows carry no lines');
   const range = await s.api('GET', '/gl/transactions?from=2024-02-01&to=2024-02-29');
-  t.same(range.body.map((r: { reference: string }) => r.reference), ['A-1', 'A-4']);
-  t.same((await s.api('GET', '/gl/transactions?reference=A-3')).body.map((r: { reference: string }) => r.reference), ['A-3']);
-  t.same((await s.api('GET', '/gl/transactions?status=draft')).body.map((r: { reference: string }) => r.reference), ['A-2']);
+  t.same(
+    range.body.map((r: { reference: string }) => r.reference),
+    ['A-1', 'A-4'],
+  );
+  t.same(
+    (await s.api('GET', '/gl/transactions?reference=A-3')).body.map((r: { reference: string }) => r.reference),
+    ['A-3'],
+  );
+  t.same(
+    (await s.api('GET', '/gl/transactions?status=draft')).body.map((r: { reference: string }) => r.reference),
+    ['A-2'],
+  );
   const page = await s.api('GET', '/gl/transactions?sort=-transdate&limit=2&offset=1');
-  t.same(page.body.map((r: { reference: string }) => r.reference), ['A-4', 'A-1']);
+  t.same(
+    page.body.map((r: { reference: string }) => r.reference),
+    ['A-4', 'A-1'],
+  );
   t.match(page.headers.get('link'), /offset=3.*rel="next".*offset=0.*rel="prev"/);
   t.equal((await s.api('GET', '/gl/transactions?status=open')).status, 400);
 });

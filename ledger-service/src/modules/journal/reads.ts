@@ -3,11 +3,9 @@ import type { Decimal } from 'decimal.js';
 import type { Tx } from '../../db/knex.ts';
 import { orderBySql, type ListPage } from '../../db/listOrder.ts';
 import { ruleInvalid } from '../../domain/errors.ts';
-import { compact } from '../transactions/reads.ts';
-import { accountBalance, compactBalances } from '../reports/reads.ts';
-import { addDays } from '../reports/rules.ts';
-import { documentBytes } from '../files/store.ts';
-import type { StorageKind } from '../files/storage.ts';
+import { compact } from '../arap/index.ts';
+import { accountBalance, compactBalances, addDays } from '../reports/index.ts';
+import { documentBytes, type StorageKind } from '../files/index.ts';
 
 /** The read shapes of journal entries (one entry, list rows) and the general ledger of one account. */
 
@@ -32,14 +30,23 @@ interface HeaderRow {
 }
 
 interface EntryRow extends HeaderRow {
-  lines: { accno: string; account_description: string; description: string | null; debit: string; credit: string; base_amount: string }[];
+  lines: {
+    accno: string;
+    account_description: string;
+    description: string | null;
+    debit: string;
+    credit: string;
+    base_amount: string;
+  }[];
   files: { id: number; name: string; media_type: string; size: number }[];
 }
 
-const HEADER_COLUMNS = `g.id, g.reference, g.transdate, g.description, g.currency, g.exchangerate, g.status, g.closing, g.fiscal_year,
+const HEADER_COLUMNS = `g.id, g.reference, g.transdate, g.description, g.currency, g.exchangerate, g.status,
+  g.closing, g.fiscal_year,
   g.reversal_of_id, g.reversed_by_id, g.created_at, g.posted_at,
   (select coalesce(sum(l.debit), 0)::text from gl_lines l where l.journal_id = g.id) as total_debit,
-  (select coalesce(sum(l.base_amount) filter (where l.base_amount > 0), 0)::text from gl_lines l where l.journal_id = g.id) as base_total_debit`;
+  (select coalesce(sum(l.base_amount) filter (where l.base_amount > 0), 0)::text
+     from gl_lines l where l.journal_id = g.id) as base_total_debit`;
 
 function header(r: HeaderRow): JournalRead {
   return compact({
@@ -67,10 +74,12 @@ const positive = (v: Decimal) => (v.isNegative() ? new Money(0) : v);
 export async function readJournal(tx: Tx, id: number, fileUrlBase: string): Promise<JournalRead | undefined> {
   const { rows } = await tx.raw<{ rows: EntryRow[] }>(
     `select ${HEADER_COLUMNS},
-       (select coalesce(json_agg(json_build_object('accno', a.accno, 'account_description', a.description, 'description', l.description,
-           'debit', l.debit::text, 'credit', l.credit::text, 'base_amount', l.base_amount::text) order by l.position), '[]')
+       (select coalesce(json_agg(json_build_object('accno', a.accno, 'account_description', a.description,
+           'description', l.description, 'debit', l.debit::text, 'credit', l.credit::text,
+           'base_amount', l.base_amount::text) order by l.position), '[]')
           from gl_lines l join accounts a on a.id = l.account_id where l.journal_id = g.id) as lines,
-       (select coalesce(json_agg(json_build_object('id', f.id, 'name', f.name, 'media_type', f.media_type, 'size', f.size) order by f.id), '[]')
+       (select coalesce(json_agg(json_build_object('id', f.id, 'name', f.name, 'media_type', f.media_type,
+                                                   'size', f.size) order by f.id), '[]')
           from gl_files f where f.journal_id = g.id) as files
      from gl_transactions g where g.id = ?`,
     [id],
@@ -91,7 +100,13 @@ export async function readJournal(tx: Tx, id: number, fileUrlBase: string): Prom
         baseCredit: toJsonNumber(positive(base.negated())),
       });
     }),
-    files: row.files.map((f) => ({ id: f.id, name: f.name, mediaType: f.media_type, size: f.size, url: `${fileUrlBase}/${row.id}/files/${f.id}` })),
+    files: row.files.map((f) => ({
+      id: f.id,
+      name: f.name,
+      mediaType: f.media_type,
+      size: f.size,
+      url: `${fileUrlBase}/${row.id}/files/${f.id}`,
+    })),
   };
 }
 
@@ -113,7 +128,7 @@ export async function listJournals(tx: Tx, f: JournalListFilter): Promise<ListPa
   if (f.to !== undefined) q.where('g.transdate', '<=', f.to);
   if (f.reference !== undefined) q.where('g.reference', f.reference);
   if (f.status !== undefined) q.where('g.status', f.status);
-  const counted = (await q.clone().count({ n: '*' }).first()) as { n: string | number } | undefined;
+  const counted = await q.clone().count({ n: '*' }).first();
   const rows = (await q
     .orderByRaw(orderBySql(f.sort, JOURNAL_ORDER, 'g.id'))
     .limit(f.limit)
@@ -122,16 +137,31 @@ export async function listJournals(tx: Tx, f: JournalListFilter): Promise<ListPa
   return { rows: rows.map(header), total: Number(counted?.n ?? 0) };
 }
 
-export async function readJournalFile(tx: Tx, id: number, fileId: number): Promise<{ name: string; media_type: string; data: Buffer } | undefined> {
+export async function readJournalFile(
+  tx: Tx,
+  id: number,
+  fileId: number,
+): Promise<{ name: string; media_type: string; data: Buffer } | undefined> {
   const row = (await tx('gl_files as f')
     .join('documents as d', 'd.id', 'f.document_id')
     .where({ 'f.id': fileId, 'f.journal_id': id })
     .first('f.name', 'f.media_type', 'f.company_id', 'd.id as document_id', 'd.sha256', 'd.storage')) as
-    | { name: string; media_type: string; company_id: number; document_id: number; sha256: string; storage: StorageKind }
+    | {
+        name: string;
+        media_type: string;
+        company_id: number;
+        document_id: number;
+        sha256: string;
+        storage: StorageKind;
+      }
     | undefined;
   if (!row) return undefined;
   // the bytes live in the document store (modules/files, migration 016), once per company
-  const data = await documentBytes(tx, row.company_id, { id: row.document_id, sha256: row.sha256, storage: row.storage });
+  const data = await documentBytes(tx, row.company_id, {
+    id: row.document_id,
+    sha256: row.sha256,
+    storage: row.storage,
+  });
   return { name: row.name, media_type: row.media_type, data };
 }
 
@@ -167,11 +197,14 @@ interface LedgerLineRow {
  * window sum over the whole period (evaluated before LIMIT/OFFSET, so every page's balances
  * are right).
  */
-export async function readLedger(tx: Tx, companyId: number, q: LedgerQuery): Promise<{ ledger: Record<string, unknown>; total: number }> {
-  if (q.from !== undefined && q.to !== undefined && q.to < q.from) throw ruleInvalid('to must not lie before from.', '/to');
-  const account = (await tx('accounts').where({ accno: q.account }).first('id', 'accno', 'description', 'category')) as
-    | { id: number; accno: string; description: string; category: string }
-    | undefined;
+export async function readLedger(
+  tx: Tx,
+  companyId: number,
+  q: LedgerQuery,
+): Promise<{ ledger: Record<string, unknown>; total: number }> {
+  if (q.from !== undefined && q.to !== undefined && q.to < q.from)
+    throw ruleInvalid('to must not lie before from.', '/to');
+  const account = await tx('accounts').where({ accno: q.account }).first('id', 'accno', 'description', 'category');
   if (!account) throw ruleInvalid(`Account ${q.account} does not exist in the chart of accounts.`, '/account');
 
   const from = q.from ?? null;
@@ -182,12 +215,15 @@ export async function readLedger(tx: Tx, companyId: number, q: LedgerQuery): Pro
     await compactBalances(tx, companyId);
     opening = await accountBalance(tx, companyId, account.id, { from: null, to: addDays(from, -1) });
   }
-  const { rows: [totals] } = await tx.raw<{ rows: { debit: string; credit: string; n: string }[] }>(
+  const {
+    rows: [totals],
+  } = await tx.raw<{ rows: { debit: string; credit: string; n: string }[] }>(
     `select coalesce(sum(amount) filter (where amount > 0), 0)::text as debit,
             coalesce(-sum(amount) filter (where amount < 0), 0)::text as credit,
             count(*) as n
        from ledger_entries
-      where company_id = ? and account_id = ? and (?::date is null or date >= ?::date) and (?::date is null or date <= ?::date)`,
+      where company_id = ? and account_id = ?
+        and (?::date is null or date >= ?::date) and (?::date is null or date <= ?::date)`,
     [companyId, account.id, from, from, to, to],
   );
   const debit = new Money(totals!.debit);
@@ -200,11 +236,13 @@ export async function readLedger(tx: Tx, companyId: number, q: LedgerQuery): Pro
        select e.id, e.date, e.amount, e.fx_amount, e.currency, e.closing, e.transaction_id, e.journal_id, e.payment_id,
               sum(e.amount) over (order by e.date, e.id rows between unbounded preceding and current row) as running
          from ledger_entries e
-        where e.company_id = ? and e.account_id = ? and (?::date is null or e.date >= ?::date) and (?::date is null or e.date <= ?::date)
+        where e.company_id = ? and e.account_id = ?
+          and (?::date is null or e.date >= ?::date) and (?::date is null or e.date <= ?::date)
        order by e.date, e.id
        limit ? offset ?)
      select p.id, p.date, p.amount::text, p.fx_amount::text, p.currency, p.closing, p.running::text,
-            case when p.payment_id is not null then 'Payment of ' || t.inv_number else coalesce(g.description, t.description) end as description,
+            case when p.payment_id is not null then 'Payment of ' || t.inv_number
+                 else coalesce(g.description, t.description) end as description,
             case when p.payment_id is not null then 'payment'
                  when p.journal_id is not null then 'journal_entry'
                  else t.vc || '_' || t.type end as source_kind,

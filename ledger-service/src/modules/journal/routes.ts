@@ -1,15 +1,22 @@
-import { contracts } from '@ledger/shared';
+import { contracts, journalBatchEntrySchema } from '@ledger/shared';
+import { batchBody } from '../../kernel/batch.ts';
 import { idParam } from '../../kernel/params.ts';
 import { listHeaders, route, type RouteRequest } from '../../kernel/route.ts';
-import { collectFiles, transactionBody } from '../transactions/body.ts';
-import { optionalBody } from '../transactions/routeHelpers.ts';
-import { today } from '../transactions/service.ts';
+import { today } from '../../domain/period.ts';
+import { collectFiles, transactionBody, optionalBody } from '../arap/index.ts';
 import { listJournals, readLedger } from './reads.ts';
 import {
-  createJournalEntry, deleteJournalEntry, journalEntryById, journalFile, reverseJournalEntry, updateJournalEntry, type JournalContext,
+  createJournalEntries,
+  createJournalEntry,
+  deleteJournalEntry,
+  journalEntryById,
+  journalFile,
+  reverseJournalEntry,
+  updateJournalEntry,
+  type JournalContext,
 } from './service.ts';
 
-/** Journal entries `/gl/transactions` and the general ledger `/gl/ledger` (DESIGN.md §5.3; docs/journal.md). */
+/** Journal entries `/gl/transactions` and the general ledger `/gl/ledger` (docs/journal.md). */
 
 type Req = Pick<RouteRequest, 'ctx' | 'tx' | 'company' | 'actor'>;
 
@@ -21,21 +28,32 @@ const journalContext = (req: Req): JournalContext => ({
 });
 const entryId = (req: { params: { id: string } }) => idParam(req.params.id, 'journal entry');
 
-// JSON or multipart (the entry's JSON in the part "transaction"), `currency` refused as on AR/AP documents
+// JSON or multipart (the entry's JSON in the part "entry", read by the kernel as the contract declares it), `currency`
+// refused as on AR/AP documents
 const entryBody = transactionBody({ complete: false });
 
 export const journalRoutes = [
   route(
     contracts.createJournalEntry,
     async (req) => {
-      const { id } = await createJournalEntry(req, { input: req.body, files: collectFiles(req.ctx, req.body) });
+      const { id } = await createJournalEntry(req, { input: req.body, files: collectFiles(req, req.body) });
       return { id };
     },
     { prepareBody: entryBody },
   ),
   route(
+    contracts.createJournalEntries,
+    async (req) => ({ ids: await createJournalEntries(req, req.body.transactions) }),
+    // every document checked on its own, so the refusal lists each bad one (kernel/batch.ts)
+    { prepareBody: batchBody(journalBatchEntrySchema) },
+  ),
+  route(
     contracts.updateJournalEntry,
-    async (req) => updateJournalEntry(journalContext(req), entryId(req), { input: req.body, files: collectFiles(req.ctx, req.body) }),
+    async (req) =>
+      updateJournalEntry(journalContext(req), entryId(req), {
+        input: req.body,
+        files: collectFiles(req, req.body),
+      }),
     { prepareBody: entryBody },
   ),
   route(contracts.getJournalEntry, async (req) => journalEntryById(journalContext(req), entryId(req))),
@@ -46,7 +64,10 @@ export const journalRoutes = [
   route(
     contracts.reverseJournalEntry,
     async (req) => {
-      const { id } = await reverseJournalEntry(req, entryId(req), { date: req.body.date ?? today(), description: req.body.description });
+      const { id } = await reverseJournalEntry(req, entryId(req), {
+        date: req.body.date ?? today(),
+        description: req.body.description,
+      });
       return { id };
     },
     { prepareBody: optionalBody },

@@ -31,7 +31,9 @@ const balanced = fc
     const step = new Money(10).pow(-minorUnits(h.currency));
     // credits: the total cut at a few points (in minor units), each part above 0
     const points = [...new Set(cuts.map((c) => total.times(c).dividedBy(step).floor().times(step).toString()))]
-      .map((p) => new Money(p)).filter((p) => p.greaterThan(0) && p.lessThan(total)).sort((a, b) => a.comparedTo(b));
+      .map((p) => new Money(p))
+      .filter((p) => p.greaterThan(0) && p.lessThan(total))
+      .sort((a, b) => a.comparedTo(b));
     const credits: Decimal[] = [];
     let previous = new Money(0);
     for (const p of [...points, total]) {
@@ -41,29 +43,37 @@ const balanced = fc
     return { ...h, fx: [...debits, ...credits.map((c) => c.negated())] };
   });
 
-t.test('base amounts: sum to exactly zero, rounded to the base minor unit, only the largest line differs from round(fx × rate)', async (t) => {
-  fc.assert(
-    fc.property(balanced, ({ base, rate, fx }) => {
-      let amounts: Decimal[];
-      try {
-        amounts = baseAmounts(fx, rate, base);
-      } catch (e) {
-        // the documented refusal for a line that would change sides; anything else is a bug
-        return e instanceof DomainError && e.field === '/exchangerate';
-      }
-      if (!amounts.reduce((a, b) => a.plus(b), new Money(0)).isZero()) return false;
-      if (!amounts.every((a) => a.decimalPlaces() <= minorUnits(base))) return false;
-      const largest = fx.reduce((best, a, i) => (a.abs().greaterThan(fx[best]!.abs()) ? i : best), 0);
-      return amounts.every((a, i) => i === largest || a.equals(roundTo(fx[i]!.times(rate), base)));
-    }),
-    { numRuns: 2000 },
-  );
-});
+t.test(
+  'base amounts: sum to exactly zero, rounded to the base minor unit, only the largest line differs from round(fx ' +
+    '× rate)',
+  async () => {
+    fc.assert(
+      fc.property(balanced, ({ base, rate, fx }) => {
+        let amounts: Decimal[];
+        try {
+          amounts = baseAmounts(fx, rate, base);
+        } catch (e) {
+          // the documented refusal for a line that would change sides; anything else is a bug
+          return e instanceof DomainError && e.field === '/exchangerate';
+        }
+        if (!amounts.reduce((a, b) => a.plus(b), new Money(0)).isZero()) return false;
+        if (!amounts.every((a) => a.decimalPlaces() <= minorUnits(base))) return false;
+        const largest = fx.reduce((best, a, i) => (a.abs().greaterThan(fx[best]!.abs()) ? i : best), 0);
+        return amounts.every((a, i) => i === largest || a.equals(roundTo(fx[i]!.times(rate), base)));
+      }),
+      { numRuns: 2000 },
+    );
+  },
+);
 
 t.test('base amounts: the worked example of docs/journal.md', async (t) => {
   const fx = ['10.01', '10.01', '10.01', '-30.03'].map((v) => new Money(v));
   t.same(baseAmounts(fx, new Money('0.93337'), 'CHF').map(String), ['9.34', '9.34', '9.34', '-28.02']);
-  t.same(baseAmounts([new Money(100), new Money(-100)], new Money(1), 'CHF').map(String), ['100', '-100'], 'rate 1: unchanged');
+  t.same(
+    baseAmounts([new Money(100), new Money(-100)], new Money(1), 'CHF').map(String),
+    ['100', '-100'],
+    'rate 1: unchanged',
+  );
 });
 
 const ctx: JournalRuleContext = {
@@ -87,17 +97,92 @@ const refusal = (fn: () => unknown) => {
 };
 
 t.test('resolveJournal: rules in order, and a resolved entry', async (t) => {
-  const ok = resolveJournal({ transdate: '2024-02-01', lines: [{ account: '6000', debit: 12.5, description: 'x' }, { account: '1020', credit: 12.5 }] }, ctx);
-  t.same(ok.lines.map((l) => [l.accountId, l.debit.toString(), l.credit.toString(), l.fxAmount.toString(), l.baseAmount.toString(), l.description]), [
-    [1, '12.5', '0', '12.5', '12.5', 'x'], [2, '0', '12.5', '-12.5', '-12.5', null],
-  ]);
+  const ok = resolveJournal(
+    {
+      transdate: '2024-02-01',
+      lines: [
+        { account: '6000', debit: 12.5, description: 'x' },
+        { account: '1020', credit: 12.5 },
+      ],
+    },
+    ctx,
+  );
+  t.same(
+    ok.lines.map((l) => [
+      l.accountId,
+      l.debit.toString(),
+      l.credit.toString(),
+      l.fxAmount.toString(),
+      l.baseAmount.toString(),
+      l.description,
+    ]),
+    [
+      [1, '12.5', '0', '12.5', '12.5', 'x'],
+      [2, '0', '12.5', '-12.5', '-12.5', null],
+    ],
+  );
   t.equal(ok.currency, 'CHF');
-  t.match(refusal(() => resolveJournal({ transdate: '2024-01-31', lines: [{ account: '6000', debit: 1 }, { account: '1020', credit: 1 }] }, ctx)),
-    { code: 'closed_period', field: '/transdate' });
-  t.match(refusal(() => resolveJournal({ transdate: '2024-01-31', lines: [{ account: '6000', debit: 1 }, { account: '1020', credit: 2 }] }, ctx)),
-    { code: 'unbalanced', field: '/lines', message: /differ by 1\.00 CHF/ }, 'the balance is checked before the period');
-  t.match(refusal(() => resolveJournal({ transdate: '2024-02-01', lines: [{ account: '1100', debit: 1 }, { account: '1020', credit: 1 }] }, ctx)),
-    { code: 'invalid_request', field: '/lines/0/account', message: /AR control account/ });
-  t.match(refusal(() => resolveJournal({ transdate: '2024-02-01', curr: 'JPY', exchangerate: 0.0061234567891, lines: [{ account: '6000', debit: 1 }, { account: '1020', credit: 1 }] }, ctx)),
-    { field: '/exchangerate', message: /more than 10 decimals/ });
+  t.match(
+    refusal(() =>
+      resolveJournal(
+        {
+          transdate: '2024-01-31',
+          lines: [
+            { account: '6000', debit: 1 },
+            { account: '1020', credit: 1 },
+          ],
+        },
+        ctx,
+      ),
+    ),
+    { code: 'closed_period', field: '/transdate' },
+  );
+  t.match(
+    refusal(() =>
+      resolveJournal(
+        {
+          transdate: '2024-01-31',
+          lines: [
+            { account: '6000', debit: 1 },
+            { account: '1020', credit: 2 },
+          ],
+        },
+        ctx,
+      ),
+    ),
+    { code: 'unbalanced', field: '/lines', message: /differ by 1\.00 CHF/ },
+    'the balance is checked before the period',
+  );
+  t.match(
+    refusal(() =>
+      resolveJournal(
+        {
+          transdate: '2024-02-01',
+          lines: [
+            { account: '1100', debit: 1 },
+            { account: '1020', credit: 1 },
+          ],
+        },
+        ctx,
+      ),
+    ),
+    { code: 'invalid_request', field: '/lines/0/account', message: /AR control account/ },
+  );
+  t.match(
+    refusal(() =>
+      resolveJournal(
+        {
+          transdate: '2024-02-01',
+          curr: 'JPY',
+          exchangerate: 0.0061234567891,
+          lines: [
+            { account: '6000', debit: 1 },
+            { account: '1020', credit: 1 },
+          ],
+        },
+        ctx,
+      ),
+    ),
+    { field: '/exchangerate', message: /more than 10 decimals/ },
+  );
 });

@@ -1,10 +1,10 @@
 import type { Decimal } from 'decimal.js';
 import { decimalPlaces, formatAmount, minorUnits, Money, roundTo, type JournalEntryInput } from '@ledger/shared';
 import { DomainError, ruleInvalid } from '../../domain/errors.ts';
-import { assertOpenPeriod } from '../transactions/rules.ts';
+import { assertOpenPeriod } from '../../domain/period.ts';
 
 /**
- * The rules of a journal entry (DESIGN.md §5.3, docs/journal.md), pure: checked against a
+ * The rules of a journal entry (docs/journal.md), pure: checked against a
  * snapshot of the accounts the entry names. Booked exactly as sent: no account is added,
  * each line is a debit or a credit, and the debits must equal the credits.
  */
@@ -74,7 +74,10 @@ export function baseAmounts(fx: readonly Decimal[], rate: Decimal, baseCurrency:
   const adjusted = base[largest]!.minus(difference);
   // only a pathological entry (hundreds of tiny lines against one) could turn the line around
   if (!adjusted.isZero() && adjusted.isNegative() !== fx[largest]!.isNegative()) {
-    throw ruleInvalid(`The lines cannot be converted at exchangerate ${rate.toString()} so that they balance in ${baseCurrency}.`, '/exchangerate');
+    throw ruleInvalid(
+      `The lines cannot be converted at exchangerate ${rate.toString()} so that they balance in ${baseCurrency}.`,
+      '/exchangerate',
+    );
   }
   base[largest] = adjusted;
   return base;
@@ -83,7 +86,10 @@ export function baseAmounts(fx: readonly Decimal[], rate: Decimal, baseCurrency:
 export function resolveJournal(input: JournalEntryInput, ctx: JournalRuleContext): ResolvedJournal {
   const currency = input.curr ?? ctx.baseCurrency;
   if (currency !== ctx.baseCurrency && input.exchangerate === undefined) {
-    throw ruleInvalid(`An entry in ${currency} needs exchangerate, the rate against the base currency ${ctx.baseCurrency}.`, '/exchangerate');
+    throw ruleInvalid(
+      `An entry in ${currency} needs exchangerate, the rate against the base currency ${ctx.baseCurrency}.`,
+      '/exchangerate',
+    );
   }
   const exchangerate = new Money(input.exchangerate ?? 1);
   if (input.exchangerate !== undefined && decimalPlaces(input.exchangerate) > MAX_RATE_DECIMALS) {
@@ -96,11 +102,13 @@ export function resolveJournal(input: JournalEntryInput, ctx: JournalRuleContext
   const lines = input.lines.map((line, i) => {
     const at = `/lines/${i}`;
     const account = ctx.accounts.get(line.account);
-    if (!account) throw ruleInvalid(`Account ${line.account} does not exist in the chart of accounts.`, `${at}/account`);
+    if (!account)
+      throw ruleInvalid(`Account ${line.account} does not exist in the chart of accounts.`, `${at}/account`);
     const control = CONTROL_LINKS.find((l) => account.links.includes(l));
     if (control) {
       throw ruleInvalid(
-        `Account ${line.account} is an ${control} control account; book receivables and payables with AR/AP documents and payments.`,
+        `Account ${line.account} is an ${control} control account; book receivables and payables with AR/AP ` +
+          `documents and payments.`,
         `${at}/account`,
       );
     }
@@ -109,8 +117,16 @@ export function resolveJournal(input: JournalEntryInput, ctx: JournalRuleContext
     if (debit.greaterThan(0) && credit.greaterThan(0)) {
       throw ruleInvalid('A line has either a debit or a credit, not both; split it into two lines.', `${at}/credit`);
     }
-    if (debit.isZero() && credit.isZero()) throw ruleInvalid('A line needs a debit or a credit above 0.', `${at}/debit`);
-    return { accountId: account.id, accno: account.accno, description: line.description ?? null, debit, credit, fxAmount: debit.minus(credit) };
+    if (debit.isZero() && credit.isZero())
+      throw ruleInvalid('A line needs a debit or a credit above 0.', `${at}/debit`);
+    return {
+      accountId: account.id,
+      accno: account.accno,
+      description: line.description ?? null,
+      debit,
+      credit,
+      fxAmount: debit.minus(credit),
+    };
   });
 
   const debits = sum(lines.map((l) => l.debit));
@@ -127,7 +143,11 @@ export function resolveJournal(input: JournalEntryInput, ctx: JournalRuleContext
 
   assertOpenPeriod(input.transdate, ctx.closedUntil, '/transdate');
 
-  const base = baseAmounts(lines.map((l) => l.fxAmount), exchangerate, ctx.baseCurrency);
+  const base = baseAmounts(
+    lines.map((l) => l.fxAmount),
+    exchangerate,
+    ctx.baseCurrency,
+  );
   return {
     transdate: input.transdate,
     description: input.description ?? null,

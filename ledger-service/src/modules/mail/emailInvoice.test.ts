@@ -18,7 +18,16 @@ async function setup(t: { teardown(fn: () => unknown): void }) {
       invDate: '2024-03-15',
       terms: 30,
       pending: '0',
-      items: [{ description: 'Bookkeeping March', quantity: 2, unit: 'h', price: 150, account: CHART.customer.line, taxAccount: CHART.customer.tax }],
+      items: [
+        {
+          description: 'Bookkeeping March',
+          quantity: 2,
+          unit: 'h',
+          price: 150,
+          account: CHART.customer.line,
+          taxAccount: CHART.customer.tax,
+        },
+      ],
       ...extra,
     });
     if (res.status !== 201) throw new Error(JSON.stringify(res.body));
@@ -56,14 +65,22 @@ t.test('a posted invoice is e-mailed to the customer with its PDF; the invoice l
   const pdf = mail.parsed.attachments[0]!;
   t.equal(pdf.mimeType, 'application/pdf');
   t.equal(pdf.filename, `${read.invNumber}.pdf`);
-  t.equal(Buffer.from(pdf.content as ArrayBuffer).subarray(0, 5).toString(), '%PDF-');
+  t.equal(
+    Buffer.from(pdf.content as ArrayBuffer)
+      .subarray(0, 5)
+      .toString(),
+    '%PDF-',
+  );
 });
 
 t.test('to, cc, subject and message as given', async (t) => {
   const s = await setup(t);
   const id = await s.createInvoice();
   const res = await s.api('POST', `/arap/invoice/customer/${id}/email`, {
-    to: ['a@example.test', 'b@example.test'], cc: 'boss@example.test', subject: 'Your invoice', message: 'Hello,\nhere it is.',
+    to: ['a@example.test', 'b@example.test'],
+    cc: 'boss@example.test',
+    subject: 'Your invoice',
+    message: 'Hello,\nhere it is.',
   });
   t.equal(res.status, 202, JSON.stringify(res.body));
   const read = await s.settled(id, res.body.id);
@@ -74,23 +91,26 @@ t.test('to, cc, subject and message as given', async (t) => {
   t.equal(mail.parsed.text?.trim(), 'Hello,\nhere it is.');
 });
 
-t.test('refusals: a draft (409), no address (400 /to), an unknown invoice (404), a malformed address (400)', async (t) => {
-  const s = await setup(t);
-  const draft = await s.createInvoice({ pending: undefined });
-  const d = await s.api('POST', `/arap/invoice/customer/${draft}/email`, {});
-  t.equal(d.status, 409);
-  t.equal(d.body.error.code, 'conflict');
+t.test(
+  'refusals: a draft (409), no address (400 /to), an unknown invoice (404), a malformed address (400)',
+  async (t) => {
+    const s = await setup(t);
+    const draft = await s.createInvoice({ pending: undefined });
+    const d = await s.api('POST', `/arap/invoice/customer/${draft}/email`, {});
+    t.equal(d.status, 409);
+    t.equal(d.body.error.code, 'conflict');
 
-  const noMail = await s.createInvoice({}, s.silentCustomerId);
-  const n = await s.api('POST', `/arap/invoice/customer/${noMail}/email`, {});
-  t.equal(n.status, 400);
-  t.equal(n.body.error.field, '/to');
+    const noMail = await s.createInvoice({}, s.silentCustomerId);
+    const n = await s.api('POST', `/arap/invoice/customer/${noMail}/email`, {});
+    t.equal(n.status, 400);
+    t.equal(n.body.error.field, '/to');
 
-  const missing = await s.api('POST', '/arap/invoice/customer/999999999/email', {});
-  t.equal(missing.status, 404);
+    const missing = await s.api('POST', '/arap/invoice/customer/999999999/email', {});
+    t.equal(missing.status, 404);
 
-  const bad = await s.api('POST', `/arap/invoice/customer/${noMail}/email`, { to: 'not an address' });
-  t.equal(bad.status, 400);
-  t.equal(bad.body.error.code, 'invalid_request');
-  t.equal(s.smtp.received.length, 0, 'nothing was sent');
-});
+    const bad = await s.api('POST', `/arap/invoice/customer/${noMail}/email`, { to: 'not an address' });
+    t.equal(bad.status, 400);
+    t.equal(bad.body.error.code, 'invalid_request');
+    t.equal(s.smtp.received.length, 0, 'nothing was sent');
+  },
+);

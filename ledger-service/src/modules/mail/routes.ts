@@ -2,7 +2,7 @@ import { contracts } from '@ledger/shared';
 import type { LedgerConfig } from '../../config.ts';
 import { route, type RouteRequest } from '../../kernel/route.ts';
 import { idParam } from '../../kernel/params.ts';
-import type { InvoiceContext } from '../invoices/service.ts';
+import type { InvoiceContext } from '../invoices/index.ts';
 import { emailInvoice, sendReminder } from './invoiceMail.ts';
 
 /** E-mail of customer invoices and reminders (docs/invoices.md "E-mail and reminders"). */
@@ -28,11 +28,27 @@ function mailSettings(req: Pick<RouteRequest, 'ctx'>) {
 
 export const mailRoutes = [
   route(contracts.emailInvoice, async (req) => {
-    const queued = await emailInvoice(customerInvoiceContext(req), mailSettings(req), idParam(req.params.id, 'customer invoice'), req.body);
+    const queued = await emailInvoice(
+      customerInvoiceContext(req),
+      mailSettings(req),
+      idParam(req.params.id, 'customer invoice'),
+      req.body,
+    );
     return { id: queued.id, message_id: queued.messageId, status: 'queued' as const };
   }),
   route(contracts.sendReminder, async (req) => {
-    const queued = await sendReminder(customerInvoiceContext(req), mailSettings(req), idParam(req.params.id, 'customer invoice'), req.body);
-    return { id: queued.id, message_id: queued.messageId, status: 'queued' as const, level: queued.level, fee_transaction_id: queued.feeTransactionId };
+    const queued = await sendReminder(
+      customerInvoiceContext(req),
+      mailSettings(req),
+      idParam(req.params.id, 'customer invoice'),
+      req.body,
+    );
+    return {
+      id: queued.id,
+      message_id: queued.messageId,
+      status: 'queued' as const,
+      level: queued.level,
+      fee_transaction_id: queued.feeTransactionId,
+    };
   }),
 ];

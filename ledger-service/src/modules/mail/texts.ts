@@ -47,11 +47,20 @@ export function reminderSubject(f: InvoiceFacts, level: ReminderLevel): string {
 
 /** The line naming the reminder fee; in every reminder that charges one, whatever its text. */
 export function feeNote(fee: ReminderFee, currency: string): string {
-  return `A reminder fee of ${formatAmount(fee.amount, currency)} is charged with document ${fee.invNumber}; please pay it together with the open amount.`;
+  return (
+    `A reminder fee of ${formatAmount(fee.amount, currency)} is charged with document ${fee.invNumber}; please ` +
+    `pay it together with the open amount.`
+  );
 }
 
 /** The text of a reminder: `message`, or the default text of the level (firmer with each); the fee always named. */
-export function reminderText(f: InvoiceFacts, level: ReminderLevel, open: number, fee: ReminderFee | null, message?: string): string {
+export function reminderText(
+  f: InvoiceFacts,
+  level: ReminderLevel,
+  open: number,
+  fee: ReminderFee | null,
+  message?: string,
+): string {
   const fees = fee ? ['', feeNote(fee, f.currency)] : [];
   if (message !== undefined) return [message, ...fees].join('\n');
   const invoice = `our invoice ${f.invNumber} of ${f.invDate} over ${formatAmount(f.amount, f.currency)}`;
@@ -60,15 +69,30 @@ export function reminderText(f: InvoiceFacts, level: ReminderLevel, open: number
   const body: Record<ReminderLevel, string[]> = {
     1: [
       `perhaps it has escaped your attention: ${invoice}${due}, and ${stillOpen}.`,
-      'We kindly ask you to pay the open amount within the next 10 days. If you have paid in the meantime, please disregard this reminder.',
+      'We kindly ask you to pay the open amount within the next 10 days. If you have paid in the meantime, please ' +
+        'disregard this reminder.',
     ],
-    2: [`despite our first reminder, ${invoice}${due}, and ${stillOpen}.`, 'Please pay the open amount within 10 days.'],
+    2: [
+      `despite our first reminder, ${invoice}${due}, and ${stillOpen}.`,
+      'Please pay the open amount within 10 days.',
+    ],
     3: [
       `this is our final reminder: ${invoice}${due}, and ${stillOpen} despite two reminders.`,
-      'Unless the open amount reaches us within 10 days, we will hand the claim over to debt collection without further notice.',
+      'Unless the open amount reaches us within 10 days, we will hand the claim over to debt collection without ' +
+        'further notice.',
     ],
   };
-  return ['Dear customer,', '', ...body[level], ...fees, '', `Reminder level ${level}; the invoice is attached once more.`, '', 'Kind regards', f.company].join('\n');
+  return [
+    'Dear customer,',
+    '',
+    ...body[level],
+    ...fees,
+    '',
+    `Reminder level ${level}; the invoice is attached once more.`,
+    '',
+    'Kind regards',
+    f.company,
+  ].join('\n');
 }
 
 /** The company's name and e-mail; without a company e-mail the ledger's own address. */

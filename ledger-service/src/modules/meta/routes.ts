@@ -18,8 +18,17 @@ export const RENDERER_PATH = '/docs/scalar.js';
  * renderer injects its CSS as <style> elements; default fonts are off (they come from a CDN).
  */
 const DOCS_CSP = [
-  "default-src 'self'", "script-src 'self'", "style-src 'self' 'unsafe-inline'", "img-src 'self' data:", "font-src 'self' data:",
-  "connect-src 'self'", "worker-src 'self' blob:", "object-src 'none'", "base-uri 'none'", "form-action 'self'", "frame-ancestors 'none'",
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "worker-src 'self' blob:",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
 ].join('; ');
 
 /**
@@ -37,7 +46,8 @@ const DOCS_HTML = `<!doctype html>
 <link rel="icon" href="data:,">
 </head>
 <body>
-<script id="api-reference" type="application/json" data-url="/openapi.json" data-configuration='{"withDefaultFonts":false,"hideClientButton":false,"agent":{"disabled":true}}'></script>
+<script id="api-reference" type="application/json" data-url="/openapi.json"
+ data-configuration='{"withDefaultFonts":false,"hideClientButton":false,"agent":{"disabled":true}}'></script>
 <script src="${RENDERER_PATH}"></script>
 </body>
 </html>

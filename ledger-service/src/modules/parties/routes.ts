@@ -9,6 +9,8 @@ export const partyRoutes = [
   route(contracts.searchParties, async (req) => searchParties(req.tx, req.params.vc, req.query)),
   route(contracts.createParty, async (req) => addParty(req, req.params.vc, req.body)),
   route(contracts.getParty, async (req) => partyById(req.tx, req.params.vc, idParam(req.params.id, req.params.vc))),
-  route(contracts.updateParty, async (req) => changeParty(req, req.params.vc, idParam(req.params.id, req.params.vc), req.body)),
+  route(contracts.updateParty, async (req) =>
+    changeParty(req, req.params.vc, idParam(req.params.id, req.params.vc), req.body),
+  ),
   route(contracts.deleteParty, async (req) => removeParty(req, req.params.vc, idParam(req.params.id, req.params.vc))),
 ];

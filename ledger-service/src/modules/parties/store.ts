@@ -1,5 +1,6 @@
-import { PARTY_FIELDS, numberField, type PartyInput, type Side } from '@ledger/shared';
+import { PARTY_FIELDS, numberField, partyReadName, type PartyInput, type Side } from '@ledger/shared';
 import type { Tx } from '../../db/knex.ts';
+import type { PartiesRow } from '../../db/tables.ts';
 import type { Company } from '../../db/companies.ts';
 import { nextNumber } from '../../db/sequences.ts';
 import { orderBySql, type ListPage } from '../../db/listOrder.ts';
@@ -10,29 +11,31 @@ import { conflict } from '../../domain/errors.ts';
 /** The read shape: id, the side's number field, and every stored field (null when unset). */
 export type Party = { id: number } & Record<string, string | number | null>;
 
-interface PartyRow {
-  id: number;
-  number: string;
-  [field: string]: unknown;
-}
-
 /** The side's number field names a party that exists already: 409 on that field. */
-const numberInUse = (vc: Side, number: string) => conflict(`${numberField(vc)} "${number}" is already in use.`, `/${numberField(vc)}`);
+const numberInUse = (vc: Side, number: string) =>
+  conflict(`${numberField(vc)} "${number}" is already in use.`, `/${numberField(vc)}`);
 
-function toReadShape(vc: Side, row: PartyRow): Party {
+function toReadShape(vc: Side, row: PartiesRow): Party {
   const out: Party = { id: row.id, [numberField(vc)]: row.number };
-  for (const f of PARTY_FIELDS) out[f] = (row[f] as string | number | null | undefined) ?? null;
+  const cells: Readonly<Record<string, unknown>> = row;
+  for (const f of PARTY_FIELDS.map(partyReadName)) {
+    const v = cells[f];
+    out[f] = typeof v === 'string' || typeof v === 'number' ? v : null;
+  }
   // char(n) columns come back padded in some drivers; keep codes exact
   if (typeof out.country === 'string') out.country = out.country.trim();
   if (typeof out.currency === 'string') out.currency = out.currency.trim();
   return out;
 }
 
-/** Only the known columns of a validated body; the side's number field becomes `number`. */
+/**
+ * Only the known columns of a validated body (named as the read shape names them: `curr` → `currency`); the side's
+ * number field becomes `number`.
+ */
 function columns(vc: Side, input: PartyInput): Record<string, unknown> {
   const cols: Record<string, unknown> = {};
   const fields: Readonly<Record<string, unknown>> = input;
-  for (const f of PARTY_FIELDS) if (f in fields) cols[f] = fields[f];
+  for (const f of PARTY_FIELDS) if (f in fields) cols[partyReadName(f)] = fields[f];
   const num = fields[numberField(vc)];
   if (typeof num === 'string') cols.number = num;
   return cols;
@@ -45,18 +48,30 @@ function escapeLike(s: string): string {
 const PARTY_ORDER = { name: 'lower(name)', number: 'number', id: 'id' };
 
 export async function searchParties(
-  tx: Tx, vc: Side, q: { name?: string; sort: string; limit: number; offset: number },
+  tx: Tx,
+  vc: Side,
+  q: { name?: string; sort: string; limit: number; offset: number },
 ): Promise<ListPage<Party>> {
   const query = tx('parties').where({ vc });
   if (q.name) query.whereRaw(`lower(name) like ? escape '\\'`, [`%${escapeLike(q.name.toLowerCase())}%`]);
-  const counted = (await query.clone().count({ n: '*' }).first()) as { n: string | number } | undefined;
-  const rows = (await query.orderByRaw(orderBySql(q.sort, PARTY_ORDER, 'id')).limit(q.limit).offset(q.offset).select('*')) as PartyRow[];
+  const counted = await query.clone().count({ n: '*' }).first();
+  const rows = await query
+    .orderByRaw(orderBySql(q.sort, PARTY_ORDER, 'id'))
+    .limit(q.limit)
+    .offset(q.offset)
+    .select('*');
   return { rows: rows.map((r) => toReadShape(vc, r)), total: Number(counted?.n ?? 0) };
 }
 
 export async function getParty(tx: Tx, vc: Side, id: number): Promise<Party | undefined> {
-  const row = (await tx('parties').where({ vc, id }).first()) as PartyRow | undefined;
+  const row = await tx('parties').where({ vc, id }).first();
   return row && toReadShape(vc, row);
+}
+
+/** The id of the party with this number on this side, if there is one. */
+export async function partyIdByNumber(tx: Tx, vc: Side, number: string): Promise<number | undefined> {
+  const row = await tx('parties').where({ vc, number }).first('id');
+  return row?.id;
 }
 
 async function numberTaken(tx: Tx, vc: Side, number: string, exceptId?: number): Promise<boolean> {
@@ -84,7 +99,9 @@ export async function createParty(tx: Tx, company: Company, vc: Side, input: Par
   } else {
     cols.number = await freeNumber(tx, company, vc);
   }
-  const [row] = (await tx('parties').insert({ ...cols, company_id: company.id, vc }).returning('*')) as PartyRow[];
+  const [row] = await tx('parties')
+    .insert({ ...cols, company_id: company.id, vc })
+    .returning('*');
   return toReadShape(vc, row!);
 }
 
@@ -94,10 +111,10 @@ export async function updateParty(tx: Tx, vc: Side, id: number, input: PartyInpu
   if (typeof cols.number === 'string' && (await numberTaken(tx, vc, cols.number, id))) {
     throw numberInUse(vc, cols.number);
   }
-  const [row] = (await tx('parties')
+  const [row] = await tx('parties')
     .where({ vc, id })
     .update({ ...cols, updated_at: tx.fn.now() })
-    .returning('*')) as PartyRow[];
+    .returning('*');
   return row && toReadShape(vc, row);
 }
 

@@ -54,7 +54,7 @@ export function spsText(value: string, max: number): string {
     }
   }
   const trimmed = out.replace(/\s+/g, ' ').trim();
-  return ([...trimmed].slice(0, max).join('').trim()) || '?';
+  return [...trimmed].slice(0, max).join('').trim() || '?';
 }
 
 /** An identifier as SPS allows it (Max35Text_pain001_ch). */
@@ -65,10 +65,14 @@ export function spsId(value: string): string {
 
 const amountText = (amount: Decimal, currency: string) => amount.toFixed(minorUnits(currency));
 
-/** The debtor's bank: its BIC, else for a Swiss/Liechtenstein IBAN the institution id (IID) in the Swiss clearing system. */
+/**
+ * The debtor's bank: its BIC, else for a Swiss/Liechtenstein IBAN the institution id (IID) in the Swiss clearing
+ * system.
+ */
 function agent(iban: string, bic: string | null) {
   if (bic !== null) return { FinInstnId: { BICFI: bic } };
-  if (/^(CH|LI)/.test(iban)) return { FinInstnId: { ClrSysMmbId: { ClrSysId: { Cd: 'CHBCC' }, MmbId: iban.slice(4, 9) } } };
+  if (/^(CH|LI)/.test(iban))
+    return { FinInstnId: { ClrSysMmbId: { ClrSysId: { Cd: 'CHBCC' }, MmbId: iban.slice(4, 9) } } };
   return { FinInstnId: {} };
 }
 

@@ -22,8 +22,19 @@ export interface PayableDocument {
 }
 
 const DOCUMENT_COLUMNS = [
-  't.id', 't.inv_number', 't.status', 't.reversal_of_id', 't.currency', 't.amount', 't.paid', 't.vc_bank_id', 't.payment_reference',
-  'b.iban', 'b.bic', 'b.name as account_name', 'p.name as party_name',
+  't.id',
+  't.inv_number',
+  't.status',
+  't.reversal_of_id',
+  't.currency',
+  't.amount',
+  't.paid',
+  't.vc_bank_id',
+  't.payment_reference',
+  'b.iban',
+  'b.bic',
+  'b.name as account_name',
+  'p.name as party_name',
 ];
 
 function documents(tx: Tx) {
@@ -41,11 +52,17 @@ const normalise = (r: PayableDocument): PayableDocument => ({ ...r, id: Number(r
  * same documents waits here and then sees them in a file.
  */
 export async function lockDocuments(tx: Tx, ids: readonly number[]): Promise<PayableDocument[]> {
-  const rows = (await documents(tx).whereIn('t.id', ids).orderBy('t.id').forUpdate('t').select(DOCUMENT_COLUMNS)) as PayableDocument[];
+  const rows = (await documents(tx)
+    .whereIn('t.id', ids)
+    .orderBy('t.id')
+    .forUpdate('t')
+    .select(DOCUMENT_COLUMNS)) as PayableDocument[];
   return rows.map(normalise);
 }
 
-/** The documents due for the next file: posted, open, flagged payment_file with a bank account, in no file yet; locked. */
+/**
+ * The documents due for the next file: posted, open, flagged payment_file with a bank account, in no file yet; locked.
+ */
 export async function lockDueDocuments(tx: Tx): Promise<PayableDocument[]> {
   const rows = (await documents(tx)
     .where({ 't.status': 'posted', 't.payment_file': true })
@@ -61,28 +78,48 @@ export async function lockDueDocuments(tx: Tx): Promise<PayableDocument[]> {
 
 /** Which of these documents are in a payment file already (read after the locks: a fresh snapshot). */
 export async function documentsInFiles(tx: Tx, ids: readonly number[]): Promise<Map<number, number>> {
-  const rows = (await tx('payment_file_items').whereIn('document_id', ids).select('document_id', 'payment_file_id')) as { document_id: number | string; payment_file_id: number | string }[];
+  const rows = await tx('payment_file_items').whereIn('document_id', ids).select('document_id', 'payment_file_id');
   return new Map(rows.map((r) => [Number(r.document_id), Number(r.payment_file_id)]));
 }
 
 export async function insertFile(
-  tx: Tx, companyId: number, f: { bankAccountId: number; executionDate: string; count: number; total: string; createdBy: number | null },
+  tx: Tx,
+  companyId: number,
+  f: { bankAccountId: number; executionDate: string; count: number; total: string; createdBy: number | null },
 ): Promise<number> {
   // the message id is the file's id, known only after the insert: a placeholder first, set with the XML
-  const [row] = (await tx('payment_files').insert({
-    company_id: companyId, bank_account_id: f.bankAccountId, execution_date: f.executionDate, message_id: `pending-${process.hrtime.bigint()}`,
-    count: f.count, total: f.total, xml: '', created_by: f.createdBy,
-  }).returning('id')) as { id: number | string }[];
+  const [row] = await tx('payment_files')
+    .insert({
+      company_id: companyId,
+      bank_account_id: f.bankAccountId,
+      execution_date: f.executionDate,
+      message_id: `pending-${process.hrtime.bigint()}`,
+      count: f.count,
+      total: f.total,
+      xml: '',
+      created_by: f.createdBy,
+    })
+    .returning('id');
   return Number(row!.id);
 }
 
 export async function insertItems(
-  tx: Tx, companyId: number, fileId: number, items: readonly { documentId: number; endToEndId: string; amount: string; currency: string }[],
+  tx: Tx,
+  companyId: number,
+  fileId: number,
+  items: readonly { documentId: number; endToEndId: string; amount: string; currency: string }[],
 ): Promise<void> {
   for (let i = 0; i < items.length; i += 1000) {
-    await tx('payment_file_items').insert(items.slice(i, i + 1000).map((it) => ({
-      company_id: companyId, payment_file_id: fileId, document_id: it.documentId, end_to_end_id: it.endToEndId, amount: it.amount, currency: it.currency,
-    })));
+    await tx('payment_file_items').insert(
+      items.slice(i, i + 1000).map((it) => ({
+        company_id: companyId,
+        payment_file_id: fileId,
+        document_id: it.documentId,
+        end_to_end_id: it.endToEndId,
+        amount: it.amount,
+        currency: it.currency,
+      })),
+    );
   }
 }
 
@@ -91,30 +128,57 @@ export async function setFileXml(tx: Tx, id: number, messageId: string, xml: str
 }
 
 export async function readFileXml(tx: Tx, id: number): Promise<{ message_id: string; xml: string } | undefined> {
-  return (await tx('payment_files').where({ id }).first('message_id', 'xml')) as { message_id: string; xml: string } | undefined;
+  return await tx('payment_files').where({ id }).first('message_id', 'xml');
 }
 
 export type PaymentFileRead = ResponseOf<typeof contracts.listPaymentFiles>[number];
 
 const ORDER = { id: 'f.id', execution_date: 'f.execution_date' };
 
-export async function listFiles(tx: Tx, q: { bank_account_id?: number; sort: string; limit: number; offset: number }): Promise<ListPage<PaymentFileRead>> {
+export async function listFiles(
+  tx: Tx,
+  q: { bank_account_id?: number; sort: string; limit: number; offset: number },
+): Promise<ListPage<PaymentFileRead>> {
   const base = tx('payment_files as f');
   if (q.bank_account_id !== undefined) base.where('f.bank_account_id', q.bank_account_id);
-  const counted = (await base.clone().count({ n: '*' }).first()) as { n: string | number } | undefined;
-  const rows = (await base.orderByRaw(orderBySql(q.sort, ORDER, 'f.id')).limit(q.limit).offset(q.offset)
-    .select('f.id', 'f.bank_account_id', 'f.execution_date', 'f.message_id', 'f.count', 'f.total', 'f.created_at',
-      tx.raw(`(select coalesce(json_agg(json_build_object('document_id', i.document_id, 'number', t.inv_number, 'end_to_end_id', i.end_to_end_id,
+  const counted = await base.clone().count({ n: '*' }).first();
+  const rows = (await base
+    .orderByRaw(orderBySql(q.sort, ORDER, 'f.id'))
+    .limit(q.limit)
+    .offset(q.offset)
+    .select(
+      'f.id',
+      'f.bank_account_id',
+      'f.execution_date',
+      'f.message_id',
+      'f.count',
+      'f.total',
+      'f.created_at',
+      tx.raw(`(select coalesce(json_agg(json_build_object('document_id', i.document_id, 'number', t.inv_number,
+        'end_to_end_id', i.end_to_end_id,
          'amount', i.amount::text, 'currency', trim(i.currency)) order by i.id), '[]')
-         from payment_file_items i join arap_transactions t on t.id = i.document_id where i.payment_file_id = f.id) as payments`))) as {
-    id: number | string; bank_account_id: number | string; execution_date: string; message_id: string; count: number; total: string; created_at: Date;
+         from payment_file_items i join arap_transactions t on t.id = i.document_id
+           where i.payment_file_id = f.id) as payments`),
+    )) as {
+    id: number | string;
+    bank_account_id: number | string;
+    execution_date: string;
+    message_id: string;
+    count: number;
+    total: string;
+    created_at: Date;
     payments: { document_id: number; number: string; end_to_end_id: string; amount: string; currency: string }[];
   }[];
   return {
     total: Number(counted?.n ?? 0),
     rows: rows.map((r) => ({
-      id: Number(r.id), bank_account_id: Number(r.bank_account_id), execution_date: r.execution_date, message_id: r.message_id, count: r.count,
-      total: toJsonNumber(r.total), created_at: new Date(r.created_at).toISOString(),
+      id: Number(r.id),
+      bank_account_id: Number(r.bank_account_id),
+      execution_date: r.execution_date,
+      message_id: r.message_id,
+      count: r.count,
+      total: toJsonNumber(r.total),
+      created_at: new Date(r.created_at).toISOString(),
       payments: r.payments.map((p) => ({ ...p, amount: toJsonNumber(p.amount) })),
     })),
   };

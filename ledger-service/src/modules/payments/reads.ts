@@ -1,7 +1,7 @@
 import { Money, toJsonNumber, type PaymentListQuery, type Vc } from '@ledger/shared';
 import type { Tx } from '../../db/knex.ts';
 import { orderBySql, type ListPage } from '../../db/listOrder.ts';
-import { compact } from '../transactions/reads.ts';
+import { compact } from '../arap/index.ts';
 import type { OpenDocument } from './rules.ts';
 
 /** The read shapes of payments, and the open documents the aging report ages. */
@@ -30,11 +30,12 @@ interface PaymentReadRow {
 
 export type PaymentRead = Record<string, unknown> & { id: number; status: 'posted' | 'reversed' };
 
-const SELECT = `select p.id, p.vc, p.transaction_id, t.type as document_kind, t.inv_number, t.party_id, pa.number as party_number,
-    pa.name as party_name, p.date::text as date, p.amount::text as amount, p.currency, p.exchangerate::text as exchangerate, a.accno,
-    p.base_amount::text as base_amount, p.cleared_base::text as cleared_base, p.memo, p.source, p.reversal_date::text as reversal_date,
-    (select coalesce(json_agg(json_build_object('accno', ea.accno, 'amount', e.amount::text, 'fx_amount', e.fx_amount::text,
-         'kind', e.kind, 'date', e.date::text) order by e.id), '[]')
+const SELECT = `select p.id, p.vc, p.transaction_id, t.type as document_kind, t.inv_number, t.party_id,
+    pa.number as party_number, pa.name as party_name, p.date::text as date, p.amount::text as amount, p.currency,
+    p.exchangerate::text as exchangerate, a.accno, p.base_amount::text as base_amount,
+    p.cleared_base::text as cleared_base, p.memo, p.source, p.reversal_date::text as reversal_date,
+    (select coalesce(json_agg(json_build_object('accno', ea.accno, 'amount', e.amount::text,
+         'fx_amount', e.fx_amount::text, 'kind', e.kind, 'date', e.date::text) order by e.id), '[]')
        from ledger_entries e join accounts ea on ea.id = e.account_id where e.payment_id = p.id) as postings
   from arap_payments p
   join arap_transactions t on t.id = p.transaction_id
@@ -64,7 +65,13 @@ function toReadShape(r: PaymentReadRow): PaymentRead {
     source: r.source,
     status: r.reversal_date === null ? 'posted' : 'reversed',
     reversal_date: r.reversal_date,
-    postings: r.postings.map((p) => ({ account: p.accno, amount: toJsonNumber(p.amount), fxAmount: toJsonNumber(p.fx_amount), kind: p.kind, date: p.date })),
+    postings: r.postings.map((p) => ({
+      account: p.accno,
+      amount: toJsonNumber(p.amount),
+      fxAmount: toJsonNumber(p.fx_amount),
+      kind: p.kind,
+      date: p.date,
+    })),
   }) as PaymentRead;
 }
 
@@ -78,12 +85,21 @@ const PAYMENT_ORDER = { date: 'p.date', id: 'p.id' };
 export async function listPayments(tx: Tx, vc: Vc, f: PaymentListQuery): Promise<ListPage<PaymentRead>> {
   const where: string[] = ['p.vc = ?'];
   const bindings: unknown[] = [vc];
-  if (f.document_id !== undefined) (where.push('p.transaction_id = ?'), bindings.push(f.document_id));
-  if (f.from !== undefined) (where.push('p.date >= ?::date'), bindings.push(f.from));
-  if (f.to !== undefined) (where.push('p.date <= ?::date'), bindings.push(f.to));
-  if (f.status !== undefined) where.push(f.status === 'posted' ? 'p.reversal_date is null' : 'p.reversal_date is not null');
+  /** a condition with its one parameter */
+  const filter1 = (sql: string, value: unknown) => {
+    where.push(sql);
+    bindings.push(value);
+  };
+  if (f.document_id !== undefined) filter1('p.transaction_id = ?', f.document_id);
+  if (f.from !== undefined) filter1('p.date >= ?::date', f.from);
+  if (f.to !== undefined) filter1('p.date <= ?::date', f.to);
+  if (f.status !== undefined)
+    where.push(f.status === 'posted' ? 'p.reversal_date is null' : 'p.reversal_date is not null');
   const filter = where.join(' and ');
-  const { rows: counted } = await tx.raw<{ rows: { n: string }[] }>(`select count(*) as n from arap_payments p where ${filter}`, bindings as never[]);
+  const { rows: counted } = await tx.raw<{ rows: { n: string }[] }>(
+    `select count(*) as n from arap_payments p where ${filter}`,
+    bindings as never[],
+  );
   const { rows } = await tx.raw<{ rows: PaymentReadRow[] }>(
     `${SELECT} where ${filter} order by ${orderBySql(f.sort ?? 'date', PAYMENT_ORDER, 'p.id')} limit ? offset ?`,
     [...bindings, f.limit ?? 100, f.offset ?? 0] as never[],
@@ -98,12 +114,15 @@ export async function listPayments(tx: Tx, vc: Vc, f: PaymentListQuery): Promise
  * Documents dated after `asOf`, reversals, and documents reversed on or before `asOf` do not count.
  */
 export async function openDocumentsAsOf(tx: Tx, vc: Vc, asOf: string): Promise<OpenDocument[]> {
-  const { rows } = await tx.raw<{ rows: { party_id: number; party_number: string; party_name: string; due: string; open_base: string }[] }>(
+  const { rows } = await tx.raw<{
+    rows: { party_id: number; party_number: string; party_name: string; due: string; open_base: string }[];
+  }>(
     `select t.party_id, pa.number as party_number, pa.name as party_name, coalesce(t.due_date, t.inv_date)::text as due,
         (? * (select coalesce(sum(e.amount), 0) from ledger_entries e
                where e.transaction_id = t.id and e.kind = 'control' and e.payment_id is null)
          - (select coalesce(sum(p.cleared_base), 0) from arap_payments p
-             where p.transaction_id = t.id and p.date <= ?::date and (p.reversal_date is null or p.reversal_date > ?::date)))::text as open_base
+             where p.transaction_id = t.id and p.date <= ?::date
+               and (p.reversal_date is null or p.reversal_date > ?::date)))::text as open_base
        from arap_transactions t
        join parties pa on pa.id = t.party_id
        left join arap_transactions r on r.id = t.reversed_by_id
@@ -112,5 +131,11 @@ export async function openDocumentsAsOf(tx: Tx, vc: Vc, asOf: string): Promise<O
       order by t.id`,
     [vc === 'customer' ? 1 : -1, asOf, asOf, vc, asOf, asOf],
   );
-  return rows.map((r) => ({ partyId: Number(r.party_id), partyNumber: r.party_number, partyName: r.party_name, due: r.due, openBase: new Money(r.open_base) }));
+  return rows.map((r) => ({
+    partyId: Number(r.party_id),
+    partyNumber: r.party_number,
+    partyName: r.party_name,
+    due: r.due,
+    openBase: new Money(r.open_base),
+  }));
 }

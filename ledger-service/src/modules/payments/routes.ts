@@ -1,11 +1,11 @@
 import { contracts } from '@ledger/shared';
 import { route } from '../../kernel/route.ts';
 import { idParam } from '../../kernel/params.ts';
-import { today } from '../transactions/service.ts';
+import { today } from '../../domain/period.ts';
 import { listPayments } from './reads.ts';
 import { agingReport, paymentById, recordPayment, reversePayment } from './service.ts';
 
-/** Payments and aging: `/arap/payment/{vc}`, `/arap/payments/{vc}`, `/arap/aging/{vc}` (DESIGN.md §5.2, docs/payments.md). */
+/** Payments and aging: `/arap/payment/{vc}`, `/arap/payments/{vc}`, `/arap/aging/{vc}` (docs/payments.md). */
 
 const paymentId = (req: { params: { vc: string; id: string } }) => idParam(req.params.id, `${req.params.vc} payment`);
 
@@ -14,7 +14,9 @@ export const paymentRoutes = [
     const { amount, exchangerate, ...rest } = req.body;
     // JSON numbers become decimal strings here; the service computes exactly from them
     return recordPayment(req, req.params.vc, {
-      ...rest, amount: String(amount), ...(exchangerate === undefined ? {} : { exchangerate: String(exchangerate) }),
+      ...rest,
+      amount: String(amount),
+      ...(exchangerate === undefined ? {} : { exchangerate: String(exchangerate) }),
     });
   }),
   route(contracts.listPayments, async (req) => listPayments(req.tx, req.params.vc, req.query)),

@@ -1,10 +1,10 @@
 import type { Decimal } from 'decimal.js';
 import { formatAmount, minorUnits, Money, roundTo, type Vc } from '@ledger/shared';
 import { conflict, DomainError, ruleInvalid } from '../../domain/errors.ts';
-import { assertOpenPeriod } from '../transactions/rules.ts';
+import { assertOpenPeriod } from '../../domain/period.ts';
 
 /**
- * The pure rules of payments (DESIGN.md §5.2, docs/payments.md): what may be paid, the
+ * The pure rules of payments (docs/payments.md): what may be paid, the
  * payment's ledger lines (bank/cash against the control account, the exchange difference to
  * the FX gain/loss account), and the aging buckets. Exact decimals throughout.
  */
@@ -43,8 +43,10 @@ export function openAmount(gross: Decimal.Value, paid: Decimal.Value): Decimal {
 
 /** The document may take a payment at all: posted, not a reversal. */
 export function assertPayable(doc: PaidDocument): void {
-  if (doc.status !== 'posted') throw conflict(`Document ${doc.id} is ${doc.status}; only posted documents can be paid.`, '/document_id');
-  if (doc.reversalOf !== null) throw conflict(`Document ${doc.id} reverses another document and cannot be paid.`, '/document_id');
+  if (doc.status !== 'posted')
+    throw conflict(`Document ${doc.id} is ${doc.status}; only posted documents can be paid.`, '/document_id');
+  if (doc.reversalOf !== null)
+    throw conflict(`Document ${doc.id} reverses another document and cannot be paid.`, '/document_id');
 }
 
 /** The payment's amount in the document currency: > 0, the currency's decimals, ≤ the open amount. */
@@ -57,13 +59,17 @@ export function paymentAmount(doc: PaidDocument, amount: string): Decimal {
   }
   if (!value.isFinite() || value.lessThanOrEqualTo(0)) throw ruleInvalid('amount must be greater than 0.', '/amount');
   if (value.decimalPlaces() > minorUnits(doc.currency)) {
-    throw ruleInvalid(`Amount ${value.toString()} has more decimals than ${doc.currency} allows (${minorUnits(doc.currency)}).`, '/amount');
+    throw ruleInvalid(
+      `Amount ${value.toString()} has more decimals than ${doc.currency} allows (${minorUnits(doc.currency)}).`,
+      '/amount',
+    );
   }
   const open = openAmount(doc.gross, doc.paid);
   if (value.greaterThan(open)) {
     throw new DomainError(
       'overpayment',
-      `The payment of ${formatAmount(value, doc.currency)} exceeds the open amount of ${formatAmount(open.isNegative() ? 0 : open, doc.currency)} of document ${doc.id}.`,
+      `The payment of ${formatAmount(value, doc.currency)} exceeds the open amount of ` +
+        `${formatAmount(open.isNegative() ? 0 : open, doc.currency)} of document ${doc.id}.`,
       '/amount',
     );
   }
@@ -77,30 +83,46 @@ export function paymentAmount(doc: PaidDocument, amount: string): Decimal {
 export function paymentRate(doc: PaidDocument, rate: string | undefined, baseCurrency: string): Decimal {
   if (doc.currency === baseCurrency) {
     if (rate !== undefined && !new Money(rate).equals(1)) {
-      throw ruleInvalid(`exchangerate must be 1 (or absent) for documents in the base currency ${baseCurrency}.`, '/exchangerate');
+      throw ruleInvalid(
+        `exchangerate must be 1 (or absent) for documents in the base currency ${baseCurrency}.`,
+        '/exchangerate',
+      );
     }
     return new Money(1);
   }
   if (rate === undefined) {
-    throw ruleInvalid(`Document ${doc.id} is in ${doc.currency}: send the payment's exchangerate to ${baseCurrency}.`, '/exchangerate');
+    throw ruleInvalid(
+      `Document ${doc.id} is in ${doc.currency}: send the payment's exchangerate to ${baseCurrency}.`,
+      '/exchangerate',
+    );
   }
   const value = new Money(rate);
-  if (!value.isFinite() || value.lessThanOrEqualTo(0)) throw ruleInvalid('exchangerate must be greater than 0.', '/exchangerate');
-  if (value.decimalPlaces() > MAX_RATE_DECIMALS) throw ruleInvalid(`exchangerate has more than ${MAX_RATE_DECIMALS} decimals.`, '/exchangerate');
+  if (!value.isFinite() || value.lessThanOrEqualTo(0))
+    throw ruleInvalid('exchangerate must be greater than 0.', '/exchangerate');
+  if (value.decimalPlaces() > MAX_RATE_DECIMALS)
+    throw ruleInvalid(`exchangerate has more than ${MAX_RATE_DECIMALS} decimals.`, '/exchangerate');
   return value;
 }
 
 /** The bank/cash account: a chart account with the side's payment link, not the control account itself. */
-export function assertPaymentAccount(vc: Vc, accno: string, account: PaymentAccount | undefined, doc: PaidDocument): PaymentAccount {
+export function assertPaymentAccount(
+  vc: Vc,
+  accno: string,
+  account: PaymentAccount | undefined,
+  doc: PaidDocument,
+): PaymentAccount {
   const link = vc === 'vendor' ? 'AP_paid' : 'AR_paid';
   if (!account) throw ruleInvalid(`Account ${accno} does not exist in the chart of accounts.`, '/account');
-  if (!account.links.includes(link)) throw ruleInvalid(`Account ${accno} is not a ${vc} payment account (link ${link}).`, '/account');
-  if (account.id === doc.controlAccountId) throw ruleInvalid(`Account ${accno} is the document's control account.`, '/account');
+  if (!account.links.includes(link))
+    throw ruleInvalid(`Account ${accno} is not a ${vc} payment account (link ${link}).`, '/account');
+  if (account.id === doc.controlAccountId)
+    throw ruleInvalid(`Account ${accno} is the document's control account.`, '/account');
   return account;
 }
 
 export function assertPaymentDate(doc: PaidDocument, date: string, closedUntil: string | null): void {
-  if (date < doc.invDate) throw ruleInvalid(`The payment date must not lie before the document date ${doc.invDate}.`, '/date');
+  if (date < doc.invDate)
+    throw ruleInvalid(`The payment date must not lie before the document date ${doc.invDate}.`, '/date');
   assertOpenPeriod(date, closedUntil, '/date');
 }
 
@@ -152,7 +174,9 @@ export interface PaymentPosting {
 export function computePaymentPosting(p: PaymentPostingInput): PaymentPosting {
   const bankBase = roundTo(p.amount.times(p.rate), p.baseCurrency);
   const final = p.amount.equals(p.open);
-  const clearedBase = final ? p.controlBase.minus(p.clearedSoFar) : roundTo(p.controlBase.times(p.amount).dividedBy(p.gross), p.baseCurrency);
+  const clearedBase = final
+    ? p.controlBase.minus(p.clearedSoFar)
+    : roundTo(p.controlBase.times(p.amount).dividedBy(p.gross), p.baseCurrency);
   const s = p.vc === 'customer' ? 1 : -1;
   const entries: PaymentLine[] = [
     { accountId: p.bankAccountId, amount: bankBase.times(s), fxAmount: p.amount.times(s), kind: 'payment' },
@@ -161,7 +185,10 @@ export function computePaymentPosting(p: PaymentPostingInput): PaymentPosting {
   const difference = bankBase.minus(clearedBase);
   if (!difference.isZero()) {
     if (p.fxAccountId === null) {
-      throw ruleInvalid('The company has no FX gain/loss account for the exchange difference; set fx_gain_loss_account in the company settings.');
+      throw ruleInvalid(
+        'The company has no FX gain/loss account for the exchange difference; set fx_gain_loss_account in the ' +
+          'company settings.',
+      );
     }
     entries.push({ accountId: p.fxAccountId, amount: difference.times(-s), fxAmount: new Money(0), kind: 'fx' });
   }
@@ -178,7 +205,8 @@ export function assertWithinApprovalLimit(bankBase: Decimal, limit: string | nul
   if (limit !== null && bankBase.greaterThan(new Money(limit))) {
     throw new DomainError(
       'amount_exceeded',
-      `The payment of ${formatAmount(bankBase, baseCurrency)} exceeds your approval limit of ${formatAmount(limit, baseCurrency)}.`,
+      `The payment of ${formatAmount(bankBase, baseCurrency)} exceeds your approval limit of ` +
+        `${formatAmount(limit, baseCurrency)}.`,
       '/amount',
     );
   }
@@ -221,7 +249,11 @@ export interface AgingRow extends AgingAmounts {
 
 /** Rows per party (by party number) and totals; documents with nothing open are left out. */
 export function agingRows(docs: readonly OpenDocument[], asOf: string): { rows: AgingRow[]; totals: AgingAmounts } {
-  const zero = () => Object.fromEntries([...AGING_BUCKETS, 'total'].map((b) => [b, new Money(0)])) as Record<AgingBucket | 'total', Decimal>;
+  const zero = () =>
+    Object.fromEntries([...AGING_BUCKETS, 'total'].map((b) => [b, new Money(0)])) as Record<
+      AgingBucket | 'total',
+      Decimal
+    >;
   const parties = new Map<number, { number: string; name: string; sums: Record<AgingBucket | 'total', Decimal> }>();
   const totals = zero();
   for (const d of docs) {

@@ -5,19 +5,47 @@ import { closedUntil } from '../../db/companies.ts';
 import { auditRow, recordAudit } from '../../db/audit.ts';
 import { conflict, forbidden, notFound, ruleInvalid } from '../../domain/errors.ts';
 import type { ServiceContext } from '../serviceContext.ts';
-import { assertOpenPeriod } from '../transactions/rules.ts';
+import { recordEvent } from '../events/index.ts';
+import { assertOpenPeriod } from '../../domain/period.ts';
 import { openDocumentsAsOf, readPayment, type PaymentRead } from './reads.ts';
 import {
-  agingRows, assertPayable, assertPaymentAccount, assertPaymentDate, assertWithinApprovalLimit, computePaymentPosting, openAmount,
-  paymentAmount, paymentRate, reversePaymentLines, type AgingAmounts, type AgingRow, type PaidDocument, type PaymentAccount, type PaymentPosting,
+  agingRows,
+  assertPayable,
+  assertPaymentAccount,
+  assertPaymentDate,
+  assertWithinApprovalLimit,
+  computePaymentPosting,
+  openAmount,
+  paymentAmount,
+  paymentRate,
+  reversePaymentLines,
+  type AgingAmounts,
+  type AgingRow,
+  type PaidDocument,
+  type PaymentAccount,
+  type PaymentPosting,
 } from './rules.ts';
 import {
-  addPaid, addPaidMany, documentsCleared, findAccounts, insertPaymentEntries, insertPayments, insertRows, lockPayable, lockPayables, lockPayment,
-  markReversed, nextPaymentIds, paymentEntryRows, paymentLines, type NewPayment, type PayableRow,
+  addPaid,
+  addPaidMany,
+  documentsCleared,
+  findAccounts,
+  insertPaymentEntries,
+  insertPayments,
+  insertRows,
+  lockPayable,
+  lockPayables,
+  lockPayment,
+  markReversed,
+  nextPaymentIds,
+  paymentEntryRows,
+  paymentLines,
+  type NewPayment,
+  type PayableRow,
 } from './store.ts';
 
 /**
- * The payment workflow (DESIGN.md §5.2, docs/payments.md): record a payment of a posted AR/AP
+ * The payment workflow (docs/payments.md): record a payment of a posted AR/AP
  * transaction or invoice, reverse it, the open amount of a document, the aging report. Each
  * function runs inside the caller's tenant transaction, so a refused request writes nothing.
  */
@@ -36,11 +64,15 @@ export interface PaymentInput {
 }
 
 /** The side's payment permission (also checked here for callers other than the payment route, e.g. bank matching). */
-export const PAYMENT_PERMISSION: Record<Vc, Permission> = { vendor: 'vendors.postings.payment', customer: 'customers.postings.receipt' };
+export const PAYMENT_PERMISSION: Record<Vc, Permission> = {
+  vendor: 'vendors.postings.payment',
+  customer: 'customers.postings.receipt',
+};
 
 function requirePaymentPermission(c: ServiceContext, vc: Vc): void {
   const permission = PAYMENT_PERMISSION[vc];
-  if (!roleHas(c.actor.role, permission)) throw forbidden(`Recording ${vc} payments needs permission ${permission} (role ${c.actor.role}).`);
+  if (!roleHas(c.actor.role, permission))
+    throw forbidden(`Recording ${vc} payments needs permission ${permission} (role ${c.actor.role}).`);
 }
 
 const paidDocument = (row: PayableRow): PaidDocument => ({
@@ -81,7 +113,11 @@ interface BatchDocument {
  * amounts. The ids come back in input order; when any input is refused, the DomainError the
  * one-by-one calls would have thrown first is thrown and nothing is written.
  */
-export async function recordPayments(c: ServiceContext, vc: Vc, inputs: readonly PaymentInput[]): Promise<{ id: number }[]> {
+export async function recordPayments(
+  c: ServiceContext,
+  vc: Vc,
+  inputs: readonly PaymentInput[],
+): Promise<{ id: number }[]> {
   requirePaymentPermission(c, vc);
   if (inputs.length === 0) return [];
   const base = c.company.base_currency.trim();
@@ -94,11 +130,21 @@ export async function recordPayments(c: ServiceContext, vc: Vc, inputs: readonly
   const fxAccno = c.company.settings.fx_gain_loss_account;
   const closed = await closedUntil(c.tx, c.company.id);
   const cleared = await documentsCleared(c.tx, [...locked.keys()]);
-  const accounts = await findAccounts(c.tx, [...checked.map((i) => i.account), ...(typeof fxAccno === 'string' ? [fxAccno] : [])]);
+  const accounts = await findAccounts(c.tx, [
+    ...checked.map((i) => i.account),
+    ...(typeof fxAccno === 'string' ? [fxAccno] : []),
+  ]);
   const fxAccount = typeof fxAccno === 'string' ? accounts.get(fxAccno) : undefined;
 
   const documents = new Map<number, BatchDocument>();
-  const planned: { input: PaymentInput; state: BatchDocument; amount: Decimal; rate: Decimal; account: PaymentAccount; posting: PaymentPosting }[] = [];
+  const planned: {
+    input: PaymentInput;
+    state: BatchDocument;
+    amount: Decimal;
+    rate: Decimal;
+    account: PaymentAccount;
+    posting: PaymentPosting;
+  }[] = [];
   for (const input of checked) {
     let state = documents.get(input.document_id);
     if (!state) {
@@ -156,19 +202,65 @@ export async function recordPayments(c: ServiceContext, vc: Vc, inputs: readonly
       memo: input.memo ?? null,
       source: input.source ?? null,
     });
-    entries.push(...paymentEntryRows(c.company.id, { documentId: doc.id, paymentId: id, date: input.date, currency: doc.currency }, posting.entries));
+    entries.push(
+      ...paymentEntryRows(
+        c.company.id,
+        { documentId: doc.id, paymentId: id, date: input.date, currency: doc.currency },
+        posting.entries,
+      ),
+    );
     paid.set(doc.id, (paid.get(doc.id) ?? new Money(0)).plus(amount));
-    audit.push(auditRow(c.company.id, c.actor, `${vc}_payment`, id, 'create', {
-      document_id: doc.id, date: input.date, amount: amountJson(amount, doc.currency), currency: doc.currency, account: account.accno,
-      exchangerate: rate.toNumber(), fx_gain_loss: amountJson(posting.fxGainLoss, base),
-    }));
+    audit.push(
+      auditRow(c.company.id, c.actor, `${vc}_payment`, id, 'create', {
+        document_id: doc.id,
+        date: input.date,
+        amount: amountJson(amount, doc.currency),
+        currency: doc.currency,
+        account: account.accno,
+        exchangerate: rate.toNumber(),
+        fx_gain_loss: amountJson(posting.fxGainLoss, base),
+      }),
+    );
   }
   // the payments first: their ledger lines reference them
   await insertPayments(c.tx, c.company.id, payments);
   await insertRows(c.tx, 'ledger_entries', entries);
   await addPaidMany(c.tx, paid);
   await insertRows(c.tx, 'audit_log', audit);
+  await recordPaymentEvents(c, vc, payments, documents);
   return ids.map((id) => ({ id }));
+}
+
+/** The events of a batch, last in its transaction: each payment, then each document's new state. */
+async function recordPaymentEvents(
+  c: ServiceContext,
+  vc: Vc,
+  payments: readonly (NewPayment & { id: number })[],
+  documents: ReadonlyMap<number, BatchDocument>,
+): Promise<void> {
+  for (const p of payments) {
+    await recordEvent(c.tx, c.company.id, c.actor, {
+      type: 'payment.recorded',
+      resource: { type: `${vc}_payment`, id: p.id, path: `/arap/payment/${vc}/${p.id}` },
+      snapshot: { side: vc, document_id: p.transaction_id, date: p.date, amount: p.amount, currency: p.currency },
+    });
+  }
+  for (const { doc } of documents.values()) {
+    const open = openAmount(doc.gross, doc.paid);
+    const paid = open.lte(0);
+    // bills have no partly-paid event (the payment.recorded says it)
+    if (vc === 'vendor' && !paid) continue;
+    await recordEvent(c.tx, c.company.id, c.actor, {
+      type: vc === 'customer' ? (paid ? 'invoice.paid' : 'invoice.partially_paid') : 'bill.paid',
+      resource: { type: vc === 'customer' ? 'invoice' : 'bill', id: doc.id, path: `/arap/document/${vc}/${doc.id}` },
+      snapshot: {
+        amount: doc.gross.toString(),
+        paid: doc.paid.toString(),
+        open: open.toString(),
+        currency: doc.currency,
+      },
+    });
+  }
 }
 
 /**
@@ -187,11 +279,29 @@ export async function reversePayment(c: ServiceContext, vc: Vc, id: number): Pro
   assertOpenPeriod(payment.date, await closedUntil(c.tx, c.company.id), '/date');
   const lines = await paymentLines(c.tx, id);
   await insertPaymentEntries(
-    c.tx, c.company.id, { documentId: Number(payment.transaction_id), paymentId: id, date: payment.date, currency: payment.currency }, reversePaymentLines(lines),
+    c.tx,
+    c.company.id,
+    { documentId: Number(payment.transaction_id), paymentId: id, date: payment.date, currency: payment.currency },
+    reversePaymentLines(lines),
   );
   await markReversed(c.tx, id, payment.date);
   await addPaid(c.tx, Number(payment.transaction_id), new Money(payment.amount).negated());
-  await recordAudit(c.tx, c.company.id, c.actor, `${vc}_payment`, id, 'reverse', { document_id: Number(payment.transaction_id), date: payment.date });
+  await recordAudit(c.tx, c.company.id, c.actor, `${vc}_payment`, id, 'reverse', {
+    document_id: Number(payment.transaction_id),
+    date: payment.date,
+  });
+  await recordEvent(c.tx, c.company.id, c.actor, {
+    type: 'payment.deleted',
+    resource: { type: `${vc}_payment`, id, path: `/arap/payment/${vc}/${id}` },
+    snapshot: {
+      side: vc,
+      document_id: Number(payment.transaction_id),
+      date: payment.date,
+      // as payment.recorded writes it ("50", not the column's "50.000000")
+      amount: new Money(payment.amount).toString(),
+      currency: payment.currency,
+    },
+  });
   return (await readPayment(c.tx, vc, id))!;
 }
 
@@ -199,28 +309,6 @@ export async function paymentById(tx: Tx, vc: Vc, id: number): Promise<PaymentRe
   const payment = await readPayment(tx, vc, id);
   if (!payment) throw notFound(`No ${vc} payment with id ${id}.`);
   return payment;
-}
-
-/** A document's amounts in its currency: gross, paid and open (what another payment may settle at most). */
-export interface DocumentOpenAmount {
-  id: number;
-  currency: string;
-  status: 'draft' | 'posted' | 'reversed';
-  gross: Decimal;
-  paid: Decimal;
-  open: Decimal;
-}
-
-/** The open amount of a document of a side (for bank matching); undefined when there is no such document. */
-export async function documentOpenAmount(c: Pick<ServiceContext, 'tx'>, vc: Vc, documentId: number): Promise<DocumentOpenAmount | undefined> {
-  const row = (await c.tx('arap_transactions').where({ id: documentId, vc }).first('id', 'currency', 'status', 'amount', 'paid')) as
-    | { id: number; currency: string; status: DocumentOpenAmount['status']; amount: string; paid: string }
-    | undefined;
-  if (!row) return undefined;
-  return {
-    id: Number(row.id), currency: row.currency.trim(), status: row.status,
-    gross: new Money(row.amount), paid: new Money(row.paid), open: openAmount(row.amount, row.paid),
-  };
 }
 
 export interface AgingReport {
@@ -231,7 +319,11 @@ export interface AgingReport {
 }
 
 /** Open amounts per party in the base currency as of `date`, by days past the due date. */
-export async function agingReport(c: Pick<ServiceContext, 'tx' | 'company'>, vc: Vc, date: string): Promise<AgingReport> {
+export async function agingReport(
+  c: Pick<ServiceContext, 'tx' | 'company'>,
+  vc: Vc,
+  date: string,
+): Promise<AgingReport> {
   const { rows, totals } = agingRows(await openDocumentsAsOf(c.tx, vc, date), date);
   return { date, currency: c.company.base_currency.trim(), rows, totals };
 }

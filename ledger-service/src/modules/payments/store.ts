@@ -19,14 +19,28 @@ export interface PayableRow {
   record_account_id: number;
 }
 
-const PAYABLE_COLUMNS = ['id', 'vc', 'type', 'status', 'reversal_of_id', 'inv_date', 'currency', 'exchangerate', 'amount', 'paid', 'record_account_id'];
+const PAYABLE_COLUMNS = [
+  'id',
+  'vc',
+  'type',
+  'status',
+  'reversal_of_id',
+  'inv_date',
+  'currency',
+  'exchangerate',
+  'amount',
+  'paid',
+  'record_account_id',
+];
 
 /**
  * Locks the document row for the rest of the transaction, so two concurrent payments of it
  * queue here and the second sees the first one's `paid` (no overpayment by a race).
  */
 export async function lockPayable(tx: Tx, vc: Vc, id: number): Promise<PayableRow | undefined> {
-  const row = (await tx('arap_transactions').where({ id, vc }).forUpdate().first(PAYABLE_COLUMNS)) as PayableRow | undefined;
+  const row = (await tx('arap_transactions').where({ id, vc }).forUpdate().first(PAYABLE_COLUMNS)) as
+    | PayableRow
+    | undefined;
   return row && { ...row, currency: row.currency.trim() };
 }
 
@@ -36,7 +50,12 @@ export async function lockPayable(tx: Tx, vc: Vc, id: number): Promise<PayableRo
  * never wait for each other crosswise.
  */
 export async function lockPayables(tx: Tx, vc: Vc, ids: readonly number[]): Promise<Map<number, PayableRow>> {
-  const rows = (await tx('arap_transactions').where({ vc }).whereIn('id', [...new Set(ids)]).orderBy('id').forUpdate().select(PAYABLE_COLUMNS)) as PayableRow[];
+  const rows = (await tx('arap_transactions')
+    .where({ vc })
+    .whereIn('id', [...new Set(ids)])
+    .orderBy('id')
+    .forUpdate()
+    .select(PAYABLE_COLUMNS)) as PayableRow[];
   return new Map(rows.map((r) => [Number(r.id), { ...r, currency: r.currency.trim() }]));
 }
 
@@ -52,18 +71,32 @@ export interface DocumentCleared {
  * of its own, so it sees what a payment that held the lock before committed).
  */
 export async function documentsCleared(tx: Tx, ids: readonly number[]): Promise<Map<number, DocumentCleared>> {
-  const { rows } = (await tx.raw(`
+  const { rows } = (await tx.raw(
+    `
     select d.id,
-      (select coalesce(sum(e.amount), 0) from ledger_entries e where e.transaction_id = d.id and e.kind = 'control' and e.payment_id is null)::text as control_base,
-      (select coalesce(sum(p.cleared_base), 0) from arap_payments p where p.transaction_id = d.id and p.reversal_date is null)::text as cleared_so_far
-    from unnest(?::bigint[]) as d(id)`, [[...new Set(ids)]])) as { rows: { id: string | number; control_base: string; cleared_so_far: string }[] };
-  return new Map(rows.map((r) => [Number(r.id), { controlBase: new Money(r.control_base).abs(), clearedSoFar: new Money(r.cleared_so_far) }]));
+      (select coalesce(sum(e.amount), 0) from ledger_entries e where e.transaction_id = d.id and e.kind = 'control'
+        and e.payment_id is null)::text as control_base,
+      (select coalesce(sum(p.cleared_base), 0) from arap_payments p where p.transaction_id = d.id
+        and p.reversal_date is null)::text as cleared_so_far
+    from unnest(?::bigint[]) as d(id)`,
+    [[...new Set(ids)]],
+  )) as { rows: { id: string | number; control_base: string; cleared_so_far: string }[] };
+  return new Map(
+    rows.map((r) => [
+      Number(r.id),
+      { controlBase: new Money(r.control_base).abs(), clearedSoFar: new Money(r.cleared_so_far) },
+    ]),
+  );
 }
 
 /** The chart accounts of the given numbers, by number (those that do not exist are absent). */
 export async function findAccounts(tx: Tx, accnos: readonly string[]): Promise<Map<string, PaymentAccount>> {
-  const rows = (await tx('accounts').whereIn('accno', [...new Set(accnos)]).select('id', 'accno', 'link')) as { id: number; accno: string; link: string }[];
-  return new Map(rows.map((r) => [r.accno, { id: Number(r.id), accno: r.accno, links: r.link.split(':').filter(Boolean) }]));
+  const rows = await tx('accounts')
+    .whereIn('accno', [...new Set(accnos)])
+    .select('id', 'accno', 'link');
+  return new Map(
+    rows.map((r) => [r.accno, { id: Number(r.id), accno: r.accno, links: r.link.split(':').filter(Boolean) }]),
+  );
 }
 
 export interface NewPayment {
@@ -86,7 +119,10 @@ export interface NewPayment {
  * (a multi-row INSERT … RETURNING does not promise its rows' order).
  */
 export async function nextPaymentIds(tx: Tx, n: number): Promise<number[]> {
-  const { rows } = (await tx.raw(`select nextval(pg_get_serial_sequence('arap_payments', 'id')) as id from generate_series(1, ?::int) order by 1`, [n])) as {
+  const { rows } = (await tx.raw(
+    `select nextval(pg_get_serial_sequence('arap_payments', 'id')) as id from generate_series(1, ?::int) order by 1`,
+    [n],
+  )) as {
     rows: { id: string | number }[];
   };
   return rows.map((r) => Number(r.id));
@@ -100,13 +136,23 @@ export async function insertRows(tx: Tx, table: string, rows: readonly Record<st
   for (let i = 0; i < rows.length; i += INSERT_CHUNK) await tx(table).insert(rows.slice(i, i + INSERT_CHUNK));
 }
 
-export async function insertPayments(tx: Tx, companyId: number, payments: readonly (NewPayment & { id: number })[]): Promise<void> {
-  await insertRows(tx, 'arap_payments', payments.map((p) => ({ company_id: companyId, ...p })));
+export async function insertPayments(
+  tx: Tx,
+  companyId: number,
+  payments: readonly (NewPayment & { id: number })[],
+): Promise<void> {
+  await insertRows(
+    tx,
+    'arap_payments',
+    payments.map((p) => ({ company_id: companyId, ...p })),
+  );
 }
 
 /** The ledger_entries rows of one payment's lines (to insert with other payments' in one statement). */
 export function paymentEntryRows(
-  companyId: number, p: { documentId: number; paymentId: number; date: string; currency: string }, lines: readonly PaymentLine[],
+  companyId: number,
+  p: { documentId: number; paymentId: number; date: string; currency: string },
+  lines: readonly PaymentLine[],
 ): Record<string, unknown>[] {
   return lines.map((l) => ({
     company_id: companyId,
@@ -127,21 +173,29 @@ export function paymentEntryRows(
  */
 export async function addPaidMany(tx: Tx, deltas: ReadonlyMap<number, Decimal>): Promise<void> {
   if (deltas.size === 0) return;
-  await tx.raw(`
+  await tx.raw(
+    `
     update arap_transactions a set paid = a.paid + x.delta, updated_at = now()
     from jsonb_to_recordset(?::jsonb) as x(id bigint, delta numeric)
-    where a.id = x.id`, [JSON.stringify([...deltas].map(([id, delta]) => ({ id, delta: delta.toString() })))]);
+    where a.id = x.id`,
+    [JSON.stringify([...deltas].map(([id, delta]) => ({ id, delta: delta.toString() })))],
+  );
 }
 
 export async function insertPaymentEntries(
-  tx: Tx, companyId: number, p: { documentId: number; paymentId: number; date: string; currency: string }, lines: readonly PaymentLine[],
+  tx: Tx,
+  companyId: number,
+  p: { documentId: number; paymentId: number; date: string; currency: string },
+  lines: readonly PaymentLine[],
 ): Promise<void> {
   await tx('ledger_entries').insert(paymentEntryRows(companyId, p, lines));
 }
 
 /** Adds to the document's `paid` (document currency; negative to take a reversed payment back). */
 export async function addPaid(tx: Tx, documentId: number, delta: Decimal): Promise<void> {
-  await tx('arap_transactions').where({ id: documentId }).update({ paid: tx.raw('paid + ?::numeric', [delta.toString()]), updated_at: tx.fn.now() });
+  await tx('arap_transactions')
+    .where({ id: documentId })
+    .update({ paid: tx.raw('paid + ?::numeric', [delta.toString()]), updated_at: tx.fn.now() });
 }
 
 export interface PaymentRow {
@@ -156,19 +210,30 @@ export interface PaymentRow {
 
 /** Locks one payment of a side; undefined when it does not exist. */
 export async function lockPayment(tx: Tx, vc: Vc, id: number): Promise<PaymentRow | undefined> {
-  const row = (await tx('arap_payments')
+  const row = await tx('arap_payments')
     .where({ id, vc })
     .forUpdate()
-    .first('id', 'vc', 'transaction_id', 'date', 'amount', 'currency', 'reversal_date')) as PaymentRow | undefined;
+    .first('id', 'vc', 'transaction_id', 'date', 'amount', 'currency', 'reversal_date');
   return row && { ...row, currency: row.currency.trim() };
 }
 
 /** The ledger lines the payment itself posted (not those of its reversal). */
 export async function paymentLines(tx: Tx, paymentId: number): Promise<PaymentLine[]> {
-  const rows = (await tx('ledger_entries').where({ payment_id: paymentId }).orderBy('id').select('account_id', 'amount', 'fx_amount', 'kind')) as {
-    account_id: number; amount: string; fx_amount: string; kind: PaymentLine['kind'];
+  const rows = (await tx('ledger_entries')
+    .where({ payment_id: paymentId })
+    .orderBy('id')
+    .select('account_id', 'amount', 'fx_amount', 'kind')) as {
+    account_id: number;
+    amount: string;
+    fx_amount: string;
+    kind: PaymentLine['kind'];
   }[];
-  return rows.map((r) => ({ accountId: r.account_id, amount: new Money(r.amount), fxAmount: new Money(r.fx_amount), kind: r.kind }));
+  return rows.map((r) => ({
+    accountId: r.account_id,
+    amount: new Money(r.amount),
+    fxAmount: new Money(r.fx_amount),
+    kind: r.kind,
+  }));
 }
 
 export async function markReversed(tx: Tx, paymentId: number, date: string): Promise<void> {

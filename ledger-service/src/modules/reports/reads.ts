@@ -20,12 +20,19 @@ interface Part {
  * Company id as an explicit condition as well: RLS filters the same rows, this lets the
  * planner use the indexes' first column. `accountId` narrows the sums to one account.
  */
-function rangeParts(companyId: number, bucket: string, range: DateRange, excludeClosing: boolean, accountId?: number): Part[] {
+function rangeParts(
+  companyId: number,
+  bucket: string,
+  range: DateRange,
+  excludeClosing: boolean,
+  accountId?: number,
+): Part[] {
   const split = splitRange(range);
   const parts: Part[] = [];
   // the closing entries of fiscal years (ledger_entries.closing, migration 010)
   const notClosing = excludeClosing ? ' and not closing' : '';
-  const ofAccount = accountId === undefined ? { sql: '', bindings: [] } : { sql: ' and account_id = ?', bindings: [accountId] };
+  const ofAccount =
+    accountId === undefined ? { sql: '', bindings: [] } : { sql: ' and account_id = ?', bindings: [accountId] };
   if (split.months) {
     const from = split.months.from;
     parts.push({
@@ -36,7 +43,8 @@ function rangeParts(companyId: number, bucket: string, range: DateRange, exclude
   }
   for (const days of split.days) {
     parts.push({
-      sql: `select account_id, ?::text as bucket, greatest(amount, 0) as debit, least(amount, 0) as credit from ledger_entries
+      sql: `select account_id, ?::text as bucket, greatest(amount, 0) as debit, least(amount, 0) as credit
+        from ledger_entries
              where company_id = ? and date between ? and ?${notClosing}${ofAccount.sql}`,
       bindings: [bucket, companyId, days.from, days.to, ...ofAccount.bindings],
     });
@@ -55,7 +63,9 @@ export async function bucketSums(
   buckets: Readonly<Record<string, DateRange>>,
   opts: { excludeClosing?: boolean; categories?: readonly Category[] } = {},
 ): Promise<BucketSums[]> {
-  const parts = Object.entries(buckets).flatMap(([bucket, range]) => rangeParts(companyId, bucket, range, opts.excludeClosing ?? false));
+  const parts = Object.entries(buckets).flatMap(([bucket, range]) =>
+    rangeParts(companyId, bucket, range, opts.excludeClosing ?? false),
+  );
   if (parts.length === 0) return [];
   const categories = opts.categories ?? ['A', 'L', 'Q', 'I', 'E'];
   const { rows } = (await tx.raw(
@@ -66,8 +76,15 @@ export async function bucketSums(
        join accounts a on a.id = s.account_id
       where a.category = any(?::text[])`,
     [...parts.flatMap((p) => p.bindings), [...categories]],
-  )) as { rows: { accno: string; description: string; category: Category; bucket: string; debit: string; credit: string }[] };
-  return rows.map((r) => ({ ...r, category: r.category.trim() as Category, debit: new Money(r.debit), credit: new Money(r.credit) }));
+  )) as {
+    rows: { accno: string; description: string; category: Category; bucket: string; debit: string; credit: string }[];
+  };
+  return rows.map((r) => ({
+    ...r,
+    category: r.category.trim() as Category,
+    debit: new Money(r.debit),
+    credit: new Money(r.credit),
+  }));
 }
 
 /**
@@ -79,7 +96,8 @@ export async function accountBalance(tx: Tx, companyId: number, accountId: numbe
   const parts = rangeParts(companyId, 'balance', range, false, accountId);
   if (parts.length === 0) return new Money(0);
   const { rows } = (await tx.raw(
-    `select coalesce(sum(debit + credit), 0)::text as balance from (${parts.map((p) => p.sql).join('\n union all ')}) as parts`,
+    `select coalesce(sum(debit + credit), 0)::text as balance from ` +
+      `(${parts.map((p) => p.sql).join('\n union all ')}) as parts`,
     parts.flatMap((p) => p.bindings),
   )) as { rows: { balance: string }[] };
   return new Money(rows[0]!.balance);
@@ -94,14 +112,16 @@ export async function accountBalance(tx: Tx, companyId: number, accountId: numbe
  */
 export async function compactBalances(tx: Tx, companyId: number): Promise<boolean> {
   const { rows } = (await tx.raw(
-    `select count(*) filter (where not compacted) as fresh, count(*) as total from ledger_balances where company_id = ?`,
+    `select count(*) filter (where not compacted) as fresh, count(*) as total from ledger_balances where ` +
+      `company_id = ?`,
     [companyId],
   )) as { rows: { fresh: string; total: string }[] };
   const fresh = Number(rows[0]!.fresh);
   const merged = Number(rows[0]!.total) - fresh;
   if (fresh < Math.max(2000, merged / 4)) return false;
   await tx.raw(
-    `with gone as (delete from ledger_balances where company_id = ? returning company_id, account_id, month, closing, debit, credit)
+    `with gone as (delete from ledger_balances where company_id = ? returning company_id, account_id, month, closing,
+       debit, credit)
      insert into ledger_balances (company_id, account_id, month, closing, debit, credit, compacted)
      select company_id, account_id, month, closing, sum(debit), sum(credit), true from gone
       group by company_id, account_id, month, closing
@@ -127,7 +147,12 @@ export interface VatReads {
  * so the tax always equals what the tax accounts received); and the other movements of the
  * tax accounts in the period (journal entries).
  */
-export async function vatReads(tx: Tx, companyId: number, range: { from: string; to: string }, currency: string): Promise<VatReads> {
+export async function vatReads(
+  tx: Tx,
+  companyId: number,
+  range: { from: string; to: string },
+  currency: string,
+): Promise<VatReads> {
   const scale = minorUnits(currency);
   const docs = `select t.id, t.vc, t.exchangerate from arap_transactions t
                  where t.company_id = ? and t.status in ('posted', 'reversed') and t.inv_date between ? and ?`;
@@ -159,7 +184,17 @@ export async function vatReads(tx: Tx, companyId: number, range: { from: string;
           order by (x.rate = g.rate) desc nulls last, x.valid_from desc limit 1
        ) c on true`,
     [...docBindings, scale],
-  )) as { rows: { vc: 'vendor' | 'customer'; accno: string | null; rate: string | null; base: string; tax: string; code: string | null; description: string | null }[] };
+  )) as {
+    rows: {
+      vc: 'vendor' | 'customer';
+      accno: string | null;
+      rate: string | null;
+      base: string;
+      tax: string;
+      code: string | null;
+      description: string | null;
+    }[];
+  };
 
   const groups: VatGroup[] = [];
   let untaxedSales = new Money(0);
@@ -204,7 +239,10 @@ export async function vatReads(tx: Tx, companyId: number, range: { from: string;
     groups,
     untaxedSales,
     materialInputTax: new Money(material.rows[0]!.tax),
-    otherMovements: other.rows.map((r) => ({ account: r.accno, description: r.description, amount: new Money(r.amount) })),
+    otherMovements: other.rows.map((r) => ({
+      account: r.accno,
+      description: r.description,
+      amount: new Money(r.amount),
+    })),
   };
 }
-

@@ -1,4 +1,3 @@
-import PDFDocument from 'pdfkit';
 import type { ReportTable } from './tables.ts';
 
 /**
@@ -9,7 +8,7 @@ import type { ReportTable } from './tables.ts';
 export function renderCsv(table: ReportTable): string {
   const field = (s: string) => (/[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
   const lines = [table.columns.map((c) => c.title), ...table.rows.map((r) => r.cells)];
-  return lines.map((cells) => cells.map(field).join(',')).join('\r\n') + '\r\n';
+  return `${lines.map((cells) => cells.map(field).join(',')).join('\r\n')}\r\n`;
 }
 
 const MARGIN = 40;
@@ -17,8 +16,14 @@ const FONT = 'Helvetica';
 const BOLD = 'Helvetica-Bold';
 const SIZE = 8;
 
-export function renderPdf(table: ReportTable, companyName: string): Promise<Buffer> {
-  const doc = new PDFDocument({ size: 'A4', margin: MARGIN, info: { Title: `${table.title} — ${companyName}`, Author: companyName } });
+export async function renderPdf(table: ReportTable, companyName: string): Promise<Buffer> {
+  // read when the first PDF is made, not at start (pdfkit brings its fonts and decoders)
+  const { default: PDFDocument } = await import('pdfkit');
+  const doc = new PDFDocument({
+    size: 'A4',
+    margin: MARGIN,
+    info: { Title: `${table.title} — ${companyName}`, Author: companyName },
+  });
   const chunks: Buffer[] = [];
   doc.on('data', (chunk: Buffer) => chunks.push(chunk));
   const ended = new Promise<Buffer>((resolve, reject) => {
@@ -30,7 +35,11 @@ export function renderPdf(table: ReportTable, companyName: string): Promise<Buff
   const available = doc.page.width - 2 * MARGIN;
   const scale = available / table.columns.reduce((s, c) => s + c.width, 0);
   const xs: number[] = [];
-  table.columns.reduce((x, c) => (xs.push(x), x + c.width * scale), MARGIN);
+  let x = MARGIN;
+  for (const c of table.columns) {
+    xs.push(x);
+    x += c.width * scale;
+  }
   const widths = table.columns.map((c) => c.width * scale - 4);
 
   const row = (cells: readonly string[], font: string) => {
@@ -42,13 +51,22 @@ export function renderPdf(table: ReportTable, companyName: string): Promise<Buff
       doc.font(font).fontSize(SIZE);
     }
     const y = doc.y;
-    cells.forEach((text, i) => doc.text(text, xs[i]!, y, { width: widths[i]!, align: table.columns[i]!.numeric ? 'right' : 'left' }));
+    cells.forEach((text, i) => {
+      doc.text(text, xs[i]!, y, { width: widths[i]!, align: table.columns[i]!.numeric ? 'right' : 'left' });
+    });
     doc.x = MARGIN;
     doc.y = y + height + 3;
   };
   const header = () => {
-    row(table.columns.map((c) => c.title), BOLD);
-    doc.moveTo(MARGIN, doc.y - 1).lineTo(MARGIN + available, doc.y - 1).lineWidth(0.5).stroke();
+    row(
+      table.columns.map((c) => c.title),
+      BOLD,
+    );
+    doc
+      .moveTo(MARGIN, doc.y - 1)
+      .lineTo(MARGIN + available, doc.y - 1)
+      .lineWidth(0.5)
+      .stroke();
     doc.y += 2;
   };
 

@@ -33,15 +33,35 @@ const docOp = fc.record({
   date: day,
   lines: fc.array(fc.record({ account: fc.nat(3), tax: fc.nat(2), amount: cents }), { minLength: 1, maxLength: 3 }),
 });
-const paymentOp = fc.record({ op: fc.constant('payment' as const), pick: fc.nat(), share: fc.integer({ min: 1, max: 100 }), days: fc.nat(60) });
+const paymentOp = fc.record({
+  op: fc.constant('payment' as const),
+  pick: fc.nat(),
+  share: fc.integer({ min: 1, max: 100 }),
+  days: fc.nat(60),
+});
 const reversalOp = fc.record({ op: fc.constant('reversal' as const), pick: fc.nat(), days: fc.nat(30) });
 const journalOp = fc.record({
   op: fc.constant('journal' as const),
   date: day,
-  legs: fc.array(fc.record({ debit: fc.nat(JOURNAL_ACCOUNTS.length - 1), credit: fc.nat(JOURNAL_ACCOUNTS.length - 1), amount: cents }), { minLength: 1, maxLength: 2 }),
+  legs: fc.array(
+    fc.record({
+      debit: fc.nat(JOURNAL_ACCOUNTS.length - 1),
+      credit: fc.nat(JOURNAL_ACCOUNTS.length - 1),
+      amount: cents,
+    }),
+    { minLength: 1, maxLength: 2 },
+  ),
 });
 const scenario = fc.record({
-  ops: fc.array(fc.oneof({ weight: 4, arbitrary: docOp }, { weight: 2, arbitrary: paymentOp }, { weight: 1, arbitrary: reversalOp }, { weight: 2, arbitrary: journalOp }), { minLength: 3, maxLength: 12 }),
+  ops: fc.array(
+    fc.oneof(
+      { weight: 4, arbitrary: docOp },
+      { weight: 2, arbitrary: paymentOp },
+      { weight: 1, arbitrary: reversalOp },
+      { weight: 2, arbitrary: journalOp },
+    ),
+    { minLength: 3, maxLength: 12 },
+  ),
   close2024: fc.boolean(),
   probe: day,
 });
@@ -73,7 +93,8 @@ t.test('reports tie out after random postings, payments, reversals, journal entr
       const api = apiClient(ledger.url, co.dataset, co.apiKey);
       const ok = async (method: string, path: string, body?: unknown) => {
         const r = await api(method, path, body);
-        if (r.status >= 300) throw new Error(`${method} ${path} → ${r.status} ${JSON.stringify(r.body)} (${JSON.stringify(body)})`);
+        if (r.status >= 300)
+          throw new Error(`${method} ${path} → ${r.status} ${JSON.stringify(r.body)} (${JSON.stringify(body)})`);
         return r.body;
       };
       const parties = {
@@ -85,18 +106,43 @@ t.test('reports tie out after random postings, payments, reversals, journal entr
         if (o.op === 'document') {
           const lines = o.lines.map((l) => {
             const tax = TAX_ACCOUNTS[o.vc][l.tax % 3];
-            return { account: LINE_ACCOUNTS[o.vc][l.account % LINE_ACCOUNTS[o.vc].length]!, amount: l.amount, ...(tax ? { taxAccount: tax } : {}) };
+            return {
+              account: LINE_ACCOUNTS[o.vc][l.account % LINE_ACCOUNTS[o.vc].length]!,
+              amount: l.amount,
+              ...(tax ? { taxAccount: tax } : {}),
+            };
           });
-          const { id } = await ok('POST', `/arap/transaction/${o.vc}`, { type: 'transaction', [`${o.vc}_id`]: parties[o.vc], invDate: o.date, lines, pending: '0' });
+          const { id } = await ok('POST', `/arap/transaction/${o.vc}`, {
+            type: 'transaction',
+            [`${o.vc}_id`]: parties[o.vc],
+            invDate: o.date,
+            lines,
+            pending: '0',
+          });
           const doc = await ok('GET', `/arap/transaction/${o.vc}/${id}`);
-          posted.push({ vc: o.vc, id, date: o.date, gross: new Money(doc.grossAmount), paid: new Money(0), reversed: false });
+          posted.push({
+            vc: o.vc,
+            id,
+            date: o.date,
+            gross: new Money(doc.grossAmount),
+            paid: new Money(0),
+            reversed: false,
+          });
         } else if (o.op === 'payment') {
           const open = posted.filter((d) => !d.reversed && d.gross.minus(d.paid).greaterThan(0));
           if (open.length === 0) continue;
           const d = open[o.pick % open.length]!;
           const rest = d.gross.minus(d.paid);
-          const amount = Money.max(new Money('0.01'), rest.times(o.share).dividedBy(100).toDecimalPlaces(2, Money.ROUND_DOWN));
-          await ok('POST', `/arap/payment/${d.vc}`, { document_id: d.id, date: later(d.date, o.days), amount: amount.toNumber(), account: '1020' });
+          const amount = Money.max(
+            new Money('0.01'),
+            rest.times(o.share).dividedBy(100).toDecimalPlaces(2, Money.ROUND_DOWN),
+          );
+          await ok('POST', `/arap/payment/${d.vc}`, {
+            document_id: d.id,
+            date: later(d.date, o.days),
+            amount: amount.toNumber(),
+            account: '1020',
+          });
           d.paid = d.paid.plus(amount);
         } else if (o.op === 'reversal') {
           const candidates = posted.filter((d) => !d.reversed && d.paid.isZero());
@@ -119,7 +165,10 @@ t.test('reports tie out after random postings, payments, reversals, journal entr
       if (close2024) await ok('POST', '/system/fiscal_years/2024/close');
 
       // trial balance over both years and over the probe's month so far: totals tie out
-      for (const [from, to] of [['2024-01-01', '2025-12-31'], [`${probe.slice(0, 8)}01`, probe]] as const) {
+      for (const [from, to] of [
+        ['2024-01-01', '2025-12-31'],
+        [`${probe.slice(0, 8)}01`, probe],
+      ] as const) {
         const tb = await ok('GET', `/reports/trial_balance?from=${from}&to=${to}`);
         t.equal(tb.totals.opening, 0, 'trial balance: opening sums to zero');
         t.equal(tb.totals.closing, 0, 'closing sums to zero');
@@ -130,25 +179,47 @@ t.test('reports tie out after random postings, payments, reversals, journal entr
       const bs = async (date: string) => {
         const b = await ok('GET', `/reports/balance_sheet?date=${date}`);
         t.equal(b.total_assets, b.total_liabilities_and_equity, `balance sheet at ${date} balances`);
-        t.equal(new Money(b.assets.total).plus(b.liabilities.total).plus(b.equity.total).toNumber(), 0, 'assets + liabilities + equity = 0 in ledger signs');
+        t.equal(
+          new Money(b.assets.total).plus(b.liabilities.total).plus(b.equity.total).toNumber(),
+          0,
+          'assets + liabilities + equity = 0 in ledger signs',
+        );
         return b;
       };
       const end2024 = await bs('2024-12-31');
       const end2025 = await bs('2025-12-31');
       await bs(probe);
       const is2025 = await ok('GET', '/reports/income_statement?from=2025-01-01&to=2025-12-31');
-      t.equal(new Money(end2025.equity.total).minus(end2024.equity.total).negated().toNumber(), is2025.net_income, 'net income 2025 = change in equity');
-      t.equal(new Money(end2024.equity.total).negated().toNumber(), is2024.net_income, 'net income 2024 = equity at its end (no equity before)');
+      t.equal(
+        new Money(end2025.equity.total).minus(end2024.equity.total).negated().toNumber(),
+        is2025.net_income,
+        'net income 2025 = change in equity',
+      );
+      t.equal(
+        new Money(end2024.equity.total).negated().toNumber(),
+        is2024.net_income,
+        'net income 2024 = equity at its end (no equity before)',
+      );
 
       // VAT: the tax of the documents plus the other movements is the movement of the tax accounts
-      for (const [from, to] of [['2024-01-01', '2024-12-31'], ['2025-01-01', '2025-12-31']] as const) {
+      for (const [from, to] of [
+        ['2024-01-01', '2024-12-31'],
+        ['2025-01-01', '2025-12-31'],
+      ] as const) {
         const vat = await ok('GET', `/reports/vat?from=${from}&to=${to}`);
         const tb = await ok('GET', `/reports/trial_balance?from=${from}&to=${to}`);
         const movement = (tb.accounts as { accno: string; debit: number; credit: number }[])
           .filter((a) => TAX_ACCOUNT_SET.has(a.accno))
           .reduce((acc, a) => acc.plus(a.debit).plus(a.credit), new Money(0));
-        const other = (vat.other_movements as { amount: number }[]).reduce((acc, m) => acc.plus(m.amount), new Money(0));
-        t.equal(new Money(vat.input.tax).minus(vat.output.tax).plus(other).toNumber(), movement.toNumber(), `VAT ${from.slice(0, 4)}: tax = movement of the tax accounts`);
+        const other = (vat.other_movements as { amount: number }[]).reduce(
+          (acc, m) => acc.plus(m.amount),
+          new Money(0),
+        );
+        t.equal(
+          new Money(vat.input.tax).minus(vat.output.tax).plus(other).toNumber(),
+          movement.toNumber(),
+          `VAT ${from.slice(0, 4)}: tax = movement of the tax accounts`,
+        );
         t.equal(vat.net_due, new Money(vat.output.tax).minus(vat.input.tax).toNumber(), 'net due = output − input');
         const swiss = vat.swiss_vat_return;
         t.equal(swiss['399'], vat.output.tax, 'Swiss 399 = output tax');
@@ -158,18 +229,30 @@ t.test('reports tie out after random postings, payments, reversals, journal entr
 
       if (close2024) {
         const tb = await ok('GET', '/reports/trial_balance?from=2024-01-01&to=2024-12-31');
-        const open = (tb.accounts as { category: string; closing: number }[]).filter((a) => (a.category === 'I' || a.category === 'E') && a.closing !== 0);
+        const open = (tb.accounts as { category: string; closing: number }[]).filter(
+          (a) => (a.category === 'I' || a.category === 'E') && a.closing !== 0,
+        );
         t.same(open, [], 'closed year: income and expense accounts are zero after closing');
         const again = await ok('GET', '/reports/income_statement?from=2024-01-01&to=2024-12-31');
-        t.equal(again.net_income, is2024.net_income, 'the income statement of the closed year leaves the closing entry out');
-        t.equal(end2024.equity.current_year_result, 0, 'its result is on retained earnings, no longer a line of its own');
+        t.equal(
+          again.net_income,
+          is2024.net_income,
+          'the income statement of the closed year leaves the closing entry out',
+        );
+        t.equal(
+          end2024.equity.current_year_result,
+          0,
+          'its result is on retained earnings, no longer a line of its own',
+        );
       }
     }),
     {
       numRuns: Number(process.env.REPORTS_PROPERTY_RUNS ?? 12),
       endOnFailure: true,
       // replaying a failure: the seed and path fast-check printed
-      ...(process.env.REPORTS_PROPERTY_SEED ? { seed: Number(process.env.REPORTS_PROPERTY_SEED), path: process.env.REPORTS_PROPERTY_PATH } : {}),
+      ...(process.env.REPORTS_PROPERTY_SEED
+        ? { seed: Number(process.env.REPORTS_PROPERTY_SEED), path: process.env.REPORTS_PROPERTY_PATH }
+        : {}),
     },
   );
   t.ok(runs > 0);

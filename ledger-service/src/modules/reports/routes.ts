@@ -1,16 +1,26 @@
 import { contracts, type Contract } from '@ledger/shared';
 import { route, type RouteRequest } from '../../kernel/route.ts';
 import { negotiate } from '../../kernel/negotiate.ts';
-import { today } from '../transactions/service.ts';
+import { today } from '../../domain/period.ts';
 import { balanceSheet, incomeStatement, trialBalance, vatReport, type ReportContext } from './service.ts';
-import { balanceSheetTable, incomeStatementTable, trialBalanceTable, vatReportTable, type ReportTable } from './tables.ts';
+import {
+  balanceSheetTable,
+  incomeStatementTable,
+  trialBalanceTable,
+  vatReportTable,
+  type ReportTable,
+} from './tables.ts';
 import { renderCsv, renderPdf } from './render.ts';
 
 /**
- * `/reports/*` (DESIGN.md §5.4; docs/reports.md): JSON, or the same report as CSV or PDF
+ * `/reports/*` (docs/reports.md): JSON, or the same report as CSV or PDF
  * when Accept asks for it (kernel/negotiate.ts; 406 when Accept allows none of the three).
  */
-function reportRoute<C extends Contract, R>(contract: C, build: (c: ReportContext, req: RouteRequest<C>) => Promise<R>, table: (r: R) => ReportTable) {
+function reportRoute<C extends Contract, R>(
+  contract: C,
+  build: (c: ReportContext, req: RouteRequest<C>) => Promise<R>,
+  table: (r: R) => ReportTable,
+) {
   return route(contract, async (req) => {
     const type = negotiate(req.ctx, contract);
     const report = await build({ tx: req.tx, company: req.company, today: today() }, req);

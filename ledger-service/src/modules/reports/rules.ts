@@ -55,7 +55,8 @@ export function splitRange(range: DateRange): RangeSplit {
   // the last whole month: to's own when `to` is its last day, else the one before
   const lastFull = to === monthEnd(to) ? monthStart(to) : addMonths(monthStart(to), -1);
   const firstFull = from === null ? null : from === monthStart(from) ? from : addMonths(monthStart(from), 1);
-  if (firstFull !== null && firstFull > lastFull) return { months: null, days: from! <= to ? [{ from: from!, to }] : [] };
+  if (firstFull !== null && firstFull > lastFull)
+    return { months: null, days: from! <= to ? [{ from: from!, to }] : [] };
   const days: RangeSplit['days'] = [];
   if (from !== null && firstFull !== null && from < firstFull) days.push({ from, to: addDays(firstFull, -1) });
   const afterFull = addMonths(lastFull, 1);
@@ -95,7 +96,10 @@ interface Sums {
 function byAccount(rows: readonly BucketSums[]): Map<string, { account: AccountRef; buckets: Map<string, Sums> }> {
   const out = new Map<string, { account: AccountRef; buckets: Map<string, Sums> }>();
   for (const r of [...rows].sort((a, b) => a.accno.localeCompare(b.accno, 'en', { numeric: true }))) {
-    const entry = out.get(r.accno) ?? { account: { accno: r.accno, description: r.description, category: r.category }, buckets: new Map() };
+    const entry = out.get(r.accno) ?? {
+      account: { accno: r.accno, description: r.description, category: r.category },
+      buckets: new Map(),
+    };
     const sums = entry.buckets.get(r.bucket) ?? { debit: new Money(0), credit: new Money(0) };
     entry.buckets.set(r.bucket, { debit: sums.debit.plus(r.debit), credit: sums.credit.plus(r.credit) });
     out.set(r.accno, entry);
@@ -147,7 +151,11 @@ type Section = {
 
 function sectionOf(entries: readonly { account: AccountRef; amount: Decimal }[], currency: string): Section {
   return {
-    accounts: entries.map(({ account, amount }) => ({ accno: account.accno, description: account.description, amount: amountJson(amount, currency) })),
+    accounts: entries.map(({ account, amount }) => ({
+      accno: account.accno,
+      description: account.description,
+      amount: amountJson(amount, currency),
+    })),
     total: amountJson(sum(entries.map((e) => e.amount)), currency),
   };
 }
@@ -191,8 +199,12 @@ export function balanceSheetOf(rows: readonly BucketSums[], date: string, curren
   const assets = sectionOf(sections.A, currency);
   const liabilities = sectionOf(sections.L, currency);
   const equityAccounts = sectionOf(sections.Q, currency);
-  const equityTotal = sum(sections.Q.map((e) => e.amount)).plus(current).plus(earlier);
-  const rightHandSide = sum(sections.L.map((e) => e.amount)).plus(equityTotal).negated();
+  const equityTotal = sum(sections.Q.map((e) => e.amount))
+    .plus(current)
+    .plus(earlier);
+  const rightHandSide = sum(sections.L.map((e) => e.amount))
+    .plus(equityTotal)
+    .negated();
   return {
     date,
     currency,
@@ -214,7 +226,10 @@ export function balanceSheetOf(rows: readonly BucketSums[], date: string, curren
 
 export type VatSide = 'output' | 'input';
 
-/** Base and tax of one tax account and rate on one side, in base currency, signs as on the form (sales and purchases positive). */
+/**
+ * Base and tax of one tax account and rate on one side, in base currency, signs as on the form (sales and purchases
+ * positive).
+ */
 export interface VatGroup {
   side: VatSide;
   account: string;
@@ -225,8 +240,12 @@ export interface VatGroup {
   tax: Decimal;
 }
 
-/** Swiss VAT return figures 302 / 312 / 342 by rate (DESIGN.md §5.4); any other rate is 382. */
-const SWISS_RATE_FIGURES: readonly (readonly [string, '302' | '312' | '342'])[] = [['0.081', '302'], ['0.026', '312'], ['0.038', '342']];
+/** Swiss VAT return figures 302 / 312 / 342 by rate (docs/reports.md); any other rate is 382. */
+const SWISS_RATE_FIGURES: readonly (readonly [string, '302' | '312' | '342'])[] = [
+  ['0.081', '302'],
+  ['0.026', '312'],
+  ['0.038', '342'],
+];
 
 export function swissRateFigure(rate: Decimal | null): '302' | '312' | '342' | '382' {
   const hit = rate === null ? undefined : SWISS_RATE_FIGURES.find(([r]) => new Money(r).equals(rate));
@@ -283,8 +302,14 @@ export function vatReportOf(
 ) {
   const n = (v: Decimal) => amountJson(v, currency);
   const sorted = [...groups].sort((a, b) =>
-    a.side !== b.side ? (a.side === 'output' ? -1 : 1)
-    : (a.code ?? '').localeCompare(b.code ?? '') || a.account.localeCompare(b.account) || (a.rate ?? new Money(-1)).comparedTo(b.rate ?? new Money(-1)));
+    a.side !== b.side
+      ? a.side === 'output'
+        ? -1
+        : 1
+      : (a.code ?? '').localeCompare(b.code ?? '') ||
+        a.account.localeCompare(b.account) ||
+        (a.rate ?? new Money(-1)).comparedTo(b.rate ?? new Money(-1)),
+  );
   const side = (s: VatSide) => ({
     base: n(sum(groups.filter((g) => g.side === s).map((g) => g.base))),
     tax: n(sum(groups.filter((g) => g.side === s).map((g) => g.tax))),
@@ -306,7 +331,9 @@ export function vatReportOf(
     output: side('output'),
     input: side('input'),
     net_due: n(outputTax.minus(inputTax)),
-    other_movements: otherMovements.filter((m) => !m.amount.isZero()).map((m) => ({ account: m.account, description: m.description, amount: n(m.amount) })),
+    other_movements: otherMovements
+      .filter((m) => !m.amount.isZero())
+      .map((m) => ({ account: m.account, description: m.description, amount: n(m.amount) })),
     swiss_vat_return: swiss ? swissVatReturn(swiss, currency) : null,
   };
 }

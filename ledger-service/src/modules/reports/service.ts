@@ -1,10 +1,18 @@
 import type { Tx } from '../../db/knex.ts';
 import type { Company } from '../../db/companies.ts';
 import { bucketSums, compactBalances, vatReads } from './reads.ts';
-import { addDays, balanceSheetOf, fiscalYearStart, incomeStatementOf, period, trialBalanceOf, vatReportOf } from './rules.ts';
+import {
+  addDays,
+  balanceSheetOf,
+  fiscalYearStart,
+  incomeStatementOf,
+  period,
+  trialBalanceOf,
+  vatReportOf,
+} from './rules.ts';
 
 /**
- * The four reports (DESIGN.md §5.4, docs/reports.md): periods and defaults, then the sums
+ * The four reports (docs/reports.md): periods and defaults, then the sums
  * from reads.ts shaped by rules.ts. Figures in the company's base currency from posted
  * ledger lines only (drafts have none).
  */
@@ -29,7 +37,12 @@ export async function trialBalance(c: ReportContext, query: Period) {
 export async function incomeStatement(c: ReportContext, query: Period) {
   const range = period(query, c.today);
   await compactBalances(c.tx, c.company.id);
-  const rows = await bucketSums(c.tx, c.company.id, { period: range }, { excludeClosing: true, categories: ['I', 'E'] });
+  const rows = await bucketSums(
+    c.tx,
+    c.company.id,
+    { period: range },
+    { excludeClosing: true, categories: ['I', 'E'] },
+  );
   return incomeStatementOf(rows, range, c.company.base_currency);
 }
 
@@ -48,6 +61,9 @@ export async function vatReport(c: ReportContext, query: Period) {
   const range = period(query, c.today);
   const currency = c.company.base_currency;
   const reads = await vatReads(c.tx, c.company.id, range, currency);
-  const swiss = currency === 'CHF' ? { groups: reads.groups, untaxedSales: reads.untaxedSales, materialInputTax: reads.materialInputTax } : null;
+  const swiss =
+    currency === 'CHF'
+      ? { groups: reads.groups, untaxedSales: reads.untaxedSales, materialInputTax: reads.materialInputTax }
+      : null;
   return vatReportOf(range, currency, reads.groups, reads.otherMovements, swiss);
 }

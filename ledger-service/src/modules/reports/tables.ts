@@ -39,8 +39,13 @@ export function trialBalanceTable(r: TrialBalance): ReportTable {
       { title: 'Closing', numeric: true, width: 68 },
     ],
     rows: [
-      ...r.accounts.map((x) => ({ cells: [x.accno, x.description, x.category, a(x.opening), a(x.debit), a(x.credit), a(x.closing)] })),
-      { cells: ['', 'Total', '', a(r.totals.opening), a(r.totals.debit), a(r.totals.credit), a(r.totals.closing)], total: true },
+      ...r.accounts.map((x) => ({
+        cells: [x.accno, x.description, x.category, a(x.opening), a(x.debit), a(x.credit), a(x.closing)],
+      })),
+      {
+        cells: ['', 'Total', '', a(r.totals.opening), a(r.totals.debit), a(r.totals.credit), a(r.totals.closing)],
+        total: true,
+      },
     ],
   };
 }
@@ -64,7 +69,11 @@ function sectionRows(name: string, label: string, s: Section, currency: string):
 export function incomeStatementTable(r: IncomeStatement): ReportTable {
   return {
     title: 'Income statement',
-    facts: [`Period: ${r.from} – ${r.to}`, `Currency: ${r.currency}`, 'Signs: debit positive, credit negative; net income: a profit is positive'],
+    facts: [
+      `Period: ${r.from} – ${r.to}`,
+      `Currency: ${r.currency}`,
+      'Signs: debit positive, credit negative; net income: a profit is positive',
+    ],
     fileName: `income_statement_${r.from}_${r.to}`,
     columns: sectionColumns,
     rows: [
@@ -86,7 +95,14 @@ export function balanceSheetTable(r: BalanceSheet): ReportTable {
       ...sectionRows('assets', 'assets', r.assets, r.currency),
       ...sectionRows('liabilities', 'liabilities', r.liabilities, r.currency),
       ...r.equity.accounts.map((x) => ({ cells: ['equity', x.accno, x.description, a(x.amount)] })),
-      { cells: ['equity', '', `Result of the current year (since ${r.fiscal_year_start})`, a(r.equity.current_year_result)] },
+      {
+        cells: [
+          'equity',
+          '',
+          `Result of the current year (since ${r.fiscal_year_start})`,
+          a(r.equity.current_year_result),
+        ],
+      },
       { cells: ['equity', '', 'Results of earlier years not yet closed', a(r.equity.earlier_years_result)] },
       { cells: ['equity', '', 'Total equity', a(r.equity.total)], total: true },
       { cells: ['total', '', 'Total assets', a(r.total_assets)], total: true },
@@ -114,25 +130,45 @@ const SWISS_LABELS: Record<string, string> = {
 export function vatReportTable(r: VatReport): ReportTable {
   const a = (v: number) => amount(v, r.currency);
   const rows: ReportTable['rows'] = r.codes.map((x) => ({
-    cells: [x.side, x.code ?? '', `${x.description ?? ''} (account ${x.account}${x.rate === null ? '' : `, ${new Money(x.rate).times(100).toString()} %`})`.trim(), a(x.base), a(x.tax)],
+    cells: [
+      x.side,
+      x.code ?? '',
+      (
+        `${x.description ?? ''} (account ${x.account}` +
+        `${x.rate === null ? '' : `, ${new Money(x.rate).times(100).toString()} %`})`
+      ).trim(),
+      a(x.base),
+      a(x.tax),
+    ],
   }));
   rows.push({ cells: ['output', '', 'Total output tax', a(r.output.base), a(r.output.tax)], total: true });
   rows.push({ cells: ['input', '', 'Total input tax', a(r.input.base), a(r.input.tax)], total: true });
   rows.push({ cells: ['due', '', 'Net amount due (output − input)', '', a(r.net_due)], total: true });
-  for (const m of r.other_movements) rows.push({ cells: ['other', m.account, `${m.description} (journal entries, not in the amount due)`, '', a(m.amount)] });
+  for (const m of r.other_movements)
+    rows.push({
+      cells: ['other', m.account, `${m.description} (journal entries, not in the amount due)`, '', a(m.amount)],
+    });
   const swiss = r.swiss_vat_return;
   if (swiss) {
-    for (const figure of ['200', '289', '299'] as const) rows.push({ cells: ['swiss', figure, SWISS_LABELS[figure]!, a(swiss[figure]), ''] });
+    for (const figure of ['200', '289', '299'] as const)
+      rows.push({ cells: ['swiss', figure, SWISS_LABELS[figure]!, a(swiss[figure]), ''] });
     for (const figure of ['302', '312', '342', '382'] as const) {
       rows.push({ cells: ['swiss', figure, SWISS_LABELS[figure]!, a(swiss[figure].base), a(swiss[figure].tax)] });
     }
     for (const figure of ['399', '400', '405', '479', '500', '510'] as const) {
-      rows.push({ cells: ['swiss', figure, SWISS_LABELS[figure]!, '', a(swiss[figure])], total: ['399', '479', '500', '510'].includes(figure) });
+      rows.push({
+        cells: ['swiss', figure, SWISS_LABELS[figure]!, '', a(swiss[figure])],
+        total: ['399', '479', '500', '510'].includes(figure),
+      });
     }
   }
   return {
     title: 'VAT report',
-    facts: [`Period: ${r.from} – ${r.to}`, `Currency: ${r.currency}`, ...(swiss ? ['Swiss VAT return: effective method'] : [])],
+    facts: [
+      `Period: ${r.from} – ${r.to}`,
+      `Currency: ${r.currency}`,
+      ...(swiss ? ['Swiss VAT return: effective method'] : []),
+    ],
     fileName: `vat_${r.from}_${r.to}`,
     columns: [
       { title: 'Section', numeric: false, width: 50 },

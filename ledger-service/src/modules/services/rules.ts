@@ -20,7 +20,9 @@ export function checkPrice(price: number): void {
 
 /** The id of the account named in `field`, refused when it is unknown or lacks the field's link. */
 export function accountFor(
-  field: AccountField, accno: string, account: { id: number; links: readonly string[] } | undefined,
+  field: AccountField,
+  accno: string,
+  account: { id: number; links: readonly string[] } | undefined,
 ): number {
   const rule = ACCOUNT_FIELDS[field];
   if (!account) throw ruleInvalid(`Account ${accno} is not in the chart of accounts.`, `/${field}`);

@@ -5,13 +5,22 @@ import { conflict, notFound } from '../../domain/errors.ts';
 import type { ServiceContext } from '../serviceContext.ts';
 import { ACCOUNT_FIELDS, ACCOUNT_FIELD_NAMES, accountFor, checkPrice } from './rules.ts';
 import {
-  accountsByNumber, deleteService, freePartnumber, getService, insertService, lockService, partnumberTaken,
-  toReadShape, updateService, type ServiceColumns,
+  accountsByNumber,
+  deleteService,
+  freePartnumber,
+  getService,
+  insertService,
+  lockService,
+  partnumberTaken,
+  toReadShape,
+  updateService,
+  type ServiceColumns,
 } from './store.ts';
 
 /** The services catalogue: every change is checked, written and audited in the request's transaction. */
 
-const partnumberInUse = (partnumber: string) => conflict(`partnumber "${partnumber}" is already in use.`, '/partnumber');
+const partnumberInUse = (partnumber: string) =>
+  conflict(`partnumber "${partnumber}" is already in use.`, '/partnumber');
 
 export async function serviceById(tx: Tx, id: number): Promise<ServiceRead> {
   const service = await getService(tx, id);
@@ -43,12 +52,20 @@ async function columnsOf(tx: Tx, input: ServiceUpdate): Promise<ServiceColumns> 
 
 export async function addService(c: ServiceContext, input: ServiceCreate): Promise<{ id: number; partnumber: string }> {
   const cols = await columnsOf(c.tx, input);
-  if (input.partnumber !== undefined && (await partnumberTaken(c.tx, input.partnumber))) throw partnumberInUse(input.partnumber);
+  if (input.partnumber !== undefined && (await partnumberTaken(c.tx, input.partnumber)))
+    throw partnumberInUse(input.partnumber);
   const partnumber = input.partnumber ?? (await freePartnumber(c.tx, c.company));
   const id = await insertService(c.tx, c.company.id, {
-    ...cols, partnumber, description: input.description, price: money(input.price).toFixed(), currency: input.curr ?? c.company.base_currency,
+    ...cols,
+    partnumber,
+    description: input.description,
+    price: money(input.price).toFixed(),
+    currency: input.curr ?? c.company.base_currency,
   });
-  await recordAudit(c.tx, c.company.id, c.actor, 'service', id, 'create', { partnumber, description: input.description });
+  await recordAudit(c.tx, c.company.id, c.actor, 'service', id, 'create', {
+    partnumber,
+    description: input.description,
+  });
   return { id, partnumber };
 }
 
@@ -56,7 +73,8 @@ export async function addService(c: ServiceContext, input: ServiceCreate): Promi
 export async function changeService(c: ServiceContext, id: number, input: ServiceUpdate): Promise<ServiceRead> {
   if (!(await lockService(c.tx, id))) throw notFound(`No service with id ${id}.`);
   const cols = await columnsOf(c.tx, input);
-  if (input.partnumber !== undefined && (await partnumberTaken(c.tx, input.partnumber, id))) throw partnumberInUse(input.partnumber);
+  if (input.partnumber !== undefined && (await partnumberTaken(c.tx, input.partnumber, id)))
+    throw partnumberInUse(input.partnumber);
   await updateService(c.tx, id, cols);
   await recordAudit(c.tx, c.company.id, c.actor, 'service', id, 'update', { fields: Object.keys(input) });
   return serviceById(c.tx, id);
@@ -67,7 +85,9 @@ export async function removeService(c: ServiceContext, id: number): Promise<void
   const result = await deleteService(c.tx, id);
   if (result === 'missing') throw notFound(`No service with id ${id}.`);
   if (result === 'referenced') {
-    throw conflict('The service is used by invoices and cannot be deleted; deactivate it instead (POST {"active": false}).');
+    throw conflict(
+      'The service is used by invoices and cannot be deleted; deactivate it instead (POST {"active": false}).',
+    );
   }
   await recordAudit(c.tx, c.company.id, c.actor, 'service', id, 'delete');
 }

@@ -62,9 +62,7 @@ function escapeLike(s: string): string {
 
 const SERVICE_ORDER = { partnumber: 's.partnumber', description: 'lower(s.description)', id: 's.id' };
 
-export async function listServices(
-  tx: Tx, q: ServiceListQuery,
-): Promise<ListPage<ServiceRead>> {
+export async function listServices(tx: Tx, q: ServiceListQuery): Promise<ListPage<ServiceRead>> {
   const where: string[] = [];
   const params: (string | number | boolean)[] = [];
   if (q.active !== undefined) {
@@ -97,7 +95,8 @@ export async function getService(tx: Tx, id: number): Promise<ServiceRecord | un
  * Inactive services are returned too (with `active: false`); the caller decides.
  */
 export async function findServiceForItem(
-  tx: Tx, ref: { service_id?: number; partnumber?: string },
+  tx: Tx,
+  ref: { service_id?: number; partnumber?: string },
 ): Promise<ServiceRecord | undefined> {
   if (ref.service_id === undefined && ref.partnumber === undefined) return undefined;
   const where: string[] = [];
@@ -134,15 +133,21 @@ export async function freePartnumber(tx: Tx, company: Company): Promise<string> 
 
 /** Inserts a service (partnumber, description, price and currency set); returns its id. */
 export async function insertService(
-  tx: Tx, companyId: number, cols: ServiceColumns & Required<Pick<ServiceColumns, 'partnumber' | 'description' | 'price' | 'currency'>>,
+  tx: Tx,
+  companyId: number,
+  cols: ServiceColumns & Required<Pick<ServiceColumns, 'partnumber' | 'description' | 'price' | 'currency'>>,
 ): Promise<number> {
-  const [row] = (await tx('services').insert({ ...cols, company_id: companyId }).returning('id')) as { id: number | string }[];
+  const [row] = await tx('services')
+    .insert({ ...cols, company_id: companyId })
+    .returning('id');
   return Number(row!.id);
 }
 
 /** Sets the given columns; false when there is no such service. */
 export async function updateService(tx: Tx, id: number, cols: ServiceColumns): Promise<boolean> {
-  const n = await tx('services').where({ id }).update({ ...cols, updated_at: tx.fn.now() });
+  const n = await tx('services')
+    .where({ id })
+    .update({ ...cols, updated_at: tx.fn.now() });
   return n > 0;
 }
 
@@ -167,8 +172,13 @@ export async function deleteService(tx: Tx, id: number): Promise<'deleted' | 'mi
 }
 
 /** The chart accounts named by number, with their SQL-Ledger links. */
-export async function accountsByNumber(tx: Tx, accnos: readonly string[]): Promise<Map<string, { id: number; links: string[] }>> {
+export async function accountsByNumber(
+  tx: Tx,
+  accnos: readonly string[],
+): Promise<Map<string, { id: number; links: string[] }>> {
   if (accnos.length === 0) return new Map();
-  const rows = (await tx('accounts').whereIn('accno', [...accnos]).select('id', 'accno', 'link')) as { id: number | string; accno: string; link: string }[];
+  const rows = await tx('accounts')
+    .whereIn('accno', [...accnos])
+    .select('id', 'accno', 'link');
   return new Map(rows.map((r) => [r.accno, { id: Number(r.id), links: r.link.split(':').filter(Boolean) }]));
 }

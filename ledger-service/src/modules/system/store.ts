@@ -1,4 +1,6 @@
+import type { Knex } from 'knex';
 import type { Tx } from '../../db/knex.ts';
+import type { ListPage } from '../../db/listOrder.ts';
 
 /** The chart of accounts and the tax rates, in their API shapes. Runs inside a tenant transaction. */
 
@@ -22,22 +24,70 @@ export interface ChartAccount {
   taxes: Omit<TaxRate, 'accno'>[];
 }
 
-export async function listTaxes(tx: Tx): Promise<TaxRate[]> {
-  const rows = await tx('taxes as t')
-    .join('accounts as a', 'a.id', 't.account_id')
-    .orderBy(['a.accno', 't.code', 't.valid_from'])
-    .select('t.code', 'a.accno', 't.rate', 't.valid_from', 't.valid_to', 't.description');
-  return rows.map((r: { code: string; accno: string; rate: string; valid_from: string; valid_to: string | null; description: string }) => ({
-    code: r.code, accno: r.accno, rate: Number(r.rate), valid_from: r.valid_from, valid_to: r.valid_to, description: r.description,
-  }));
+interface Page {
+  limit: number;
+  offset: number;
 }
 
-export async function listAccounts(tx: Tx): Promise<ChartAccount[]> {
-  const [accounts, taxes] = [
-    await tx('accounts').orderBy('accno').select('accno', 'description', 'category', 'link'),
-    await listTaxes(tx),
-  ];
-  return accounts.map((a: { accno: string; description: string; category: string; link: string }) => ({
+const TAX_COLUMNS = ['t.code', 'a.accno', 't.rate', 't.valid_from', 't.valid_to', 't.description'];
+
+function toTaxRate(r: {
+  code: string;
+  accno: string;
+  rate: string;
+  valid_from: string;
+  valid_to: string | null;
+  description: string;
+}): TaxRate {
+  return {
+    code: r.code,
+    accno: r.accno,
+    rate: Number(r.rate),
+    valid_from: r.valid_from,
+    valid_to: r.valid_to,
+    description: r.description,
+  };
+}
+
+async function count(query: Knex.QueryBuilder): Promise<number> {
+  const row = (await query.clone().clearSelect().clearOrder().count({ n: '*' }).first()) as
+    | { n: string | number }
+    | undefined;
+  return Number(row?.n ?? 0);
+}
+
+/** One page of the tax rates, by tax account, code and validity. */
+export async function listTaxes(tx: Tx, page: Page): Promise<ListPage<TaxRate>> {
+  const query = tx('taxes as t').join('accounts as a', 'a.id', 't.account_id');
+  const rows = await query
+    .clone()
+    .orderBy(['a.accno', 't.code', 't.valid_from', 't.id'])
+    .limit(page.limit)
+    .offset(page.offset)
+    .select(TAX_COLUMNS);
+  return { rows: rows.map(toTaxRate), total: await count(query) };
+}
+
+interface AccountRow {
+  accno: string;
+  description: string;
+  category: string;
+  link: string;
+}
+
+/** Accounts in their read shape, each with the tax rates booked to it. */
+async function withTaxes(tx: Tx, accounts: readonly AccountRow[]): Promise<ChartAccount[]> {
+  const taxes = (
+    await tx('taxes as t')
+      .join('accounts as a', 'a.id', 't.account_id')
+      .whereIn(
+        'a.accno',
+        accounts.map((a) => a.accno),
+      )
+      .orderBy(['a.accno', 't.code', 't.valid_from', 't.id'])
+      .select(TAX_COLUMNS)
+  ).map(toTaxRate);
+  return accounts.map((a) => ({
     accno: a.accno,
     description: a.description,
     category: a.category.trim(),
@@ -45,4 +95,80 @@ export async function listAccounts(tx: Tx): Promise<ChartAccount[]> {
     links: a.link ? a.link.split(':') : [],
     taxes: taxes.filter((t) => t.accno === a.accno).map(({ accno: _accno, ...t }) => t),
   }));
+}
+
+/** One page of the chart, by account number, each account with the tax rates booked to it. */
+export async function listAccounts(tx: Tx, page: Page): Promise<ListPage<ChartAccount>> {
+  const accounts = await tx('accounts')
+    .orderBy('accno')
+    .limit(page.limit)
+    .offset(page.offset)
+    .select('accno', 'description', 'category', 'link');
+  return { rows: await withTaxes(tx, accounts), total: await count(tx('accounts')) };
+}
+
+/** One account in the read shape of the chart. */
+export async function chartAccount(tx: Tx, accno: string): Promise<ChartAccount | undefined> {
+  const row = await tx('accounts').where({ accno }).first('accno', 'description', 'category', 'link');
+  return row && (await withTaxes(tx, [row]))[0];
+}
+
+export interface StoredAccount extends AccountRow {
+  id: number;
+}
+
+/**
+ * The account, locked for a change: a posting that books on it (ledger_entries' foreign key
+ * takes a key-share lock on this row) waits until the change is committed, and one that
+ * already did has committed before the lock is granted, so accountUses sees its lines.
+ */
+export async function lockAccount(tx: Tx, accno: string): Promise<StoredAccount | undefined> {
+  const row = await tx('accounts').where({ accno }).forUpdate().first('id', 'accno', 'description', 'category', 'link');
+  return row && { ...row, id: Number(row.id), category: row.category.trim() };
+}
+
+export async function insertAccount(tx: Tx, companyId: number, account: AccountRow): Promise<number> {
+  const [row] = await tx('accounts')
+    .insert({ company_id: companyId, ...account })
+    .returning('id');
+  return Number(row!.id);
+}
+
+export async function updateAccount(tx: Tx, id: number, account: Omit<AccountRow, 'accno'>): Promise<void> {
+  await tx('accounts').where({ id }).update(account);
+}
+
+/** What refers to an account besides the company settings: its postings and the records that book to it. */
+export interface AccountReferences {
+  /** ledger lines of any posted document, payment or journal entry */
+  posted: boolean;
+  taxRates: string[];
+  /** names of the company bank accounts it books */
+  bankAccounts: string[];
+  /** partnumbers of the services naming it, by use */
+  services: { income: string[]; expense: string[]; tax: string[] };
+}
+
+export async function accountReferences(tx: Tx, accountId: number): Promise<AccountReferences> {
+  const posted = await tx('ledger_entries').where({ account_id: accountId }).first(tx.raw('1 as x'));
+  const taxRates = await tx('taxes').where({ account_id: accountId }).distinct('code').orderBy('code');
+  const banks = await tx('bank_accounts').where({ account_id: accountId }).orderBy('id').select('name');
+  const services = await tx('services')
+    .where({ income_account_id: accountId })
+    .orWhere({ expense_account_id: accountId })
+    .orWhere({ tax_account_id: accountId })
+    .orderBy('partnumber')
+    .select('partnumber', 'income_account_id', 'expense_account_id', 'tax_account_id');
+  const naming = (column: 'income_account_id' | 'expense_account_id' | 'tax_account_id') =>
+    services.filter((r) => r[column] !== null && Number(r[column]) === accountId).map((r) => r.partnumber);
+  return {
+    posted: posted !== undefined,
+    taxRates: taxRates.map((r) => r.code),
+    bankAccounts: banks.map((b) => b.name),
+    services: {
+      income: naming('income_account_id'),
+      expense: naming('expense_account_id'),
+      tax: naming('tax_account_id'),
+    },
+  };
 }

@@ -1,42 +1,72 @@
-import { contracts } from '@ledger/shared';
+import { contracts, customerTransactionBatchEntrySchema, vendorTransactionBatchEntrySchema } from '@ledger/shared';
+import { batchBody } from '../../kernel/batch.ts';
+import { today } from '../../domain/period.ts';
 import {
-  approveTransaction, createTransaction, deleteTransaction, deleteTransactionFile, reverseTransaction, today, transactionById, transactionFile,
+  approveTransaction,
+  createTransaction,
+  createTransactions,
+  deleteTransaction,
+  deleteTransactionFile,
+  reverseTransaction,
+  transactionById,
+  transactionFile,
   updateTransaction,
-} from './service.ts';
-import { listTransactions } from './reads.ts';
+  listTransactions,
+  collectFiles,
+  transactionBody,
+  documentContext,
+  documentId,
+  optionalBody,
+} from '../arap/index.ts';
 import { route } from '../../kernel/route.ts';
-import { collectFiles, transactionBody } from './body.ts';
 import { idParam } from '../../kernel/params.ts';
-import { documentContext, documentId, optionalBody } from './routeHelpers.ts';
 
-/** AR/AP transactions: `/arap/transaction/{vc}` (SPEC.md "AR/AP transaction"; rules in docs/posting.md). */
+/** AR/AP transactions: `/arap/transaction/{vc}` (rules in docs/posting.md). */
 
 const writeContext = (req: Parameters<typeof documentContext>[0]) => documentContext(req, 'transaction');
+// each document of a batch checked on its own against its side's single-document shape (kernel/batch.ts)
+const batchEntry = {
+  vendor: batchBody(vendorTransactionBatchEntrySchema),
+  customer: batchBody(customerTransactionBatchEntrySchema),
+};
 const docId = (req: Parameters<typeof documentId>[0]) => documentId(req, 'transaction');
 
 export const transactionRoutes = [
   route(
     contracts.createTransaction,
     async (req) => {
-      const { id } = await createTransaction(writeContext(req), { input: req.body, files: collectFiles(req.ctx, req.body) });
+      const { id } = await createTransaction(writeContext(req), {
+        input: req.body,
+        files: collectFiles(req, req.body),
+      });
       return { id };
     },
     { prepareBody: transactionBody({ complete: false }) },
   ),
   route(
+    contracts.createTransactions,
+    async (req) => ({ ids: await createTransactions(writeContext(req), req.body.transactions) }),
+    { prepareBody: (ctx) => batchEntry[ctx.params.vc as 'vendor' | 'customer'](ctx) },
+  ),
+  route(
     contracts.updateTransaction,
-    async (req) => updateTransaction(writeContext(req), docId(req), { input: req.body, files: collectFiles(req.ctx, req.body) }),
+    async (req) =>
+      updateTransaction(writeContext(req), docId(req), { input: req.body, files: collectFiles(req, req.body) }),
     { prepareBody: transactionBody({ complete: true }) },
   ),
   route(
     contracts.approveTransaction,
-    async (req) => approveTransaction(writeContext(req), docId(req), { input: req.body, files: collectFiles(req.ctx, req.body) }),
+    async (req) =>
+      approveTransaction(writeContext(req), docId(req), { input: req.body, files: collectFiles(req, req.body) }),
     { prepareBody: transactionBody({ complete: true, approve: true }) },
   ),
   route(
     contracts.reverseTransaction,
     async (req) => {
-      const { id } = await reverseTransaction(writeContext(req), docId(req), { date: req.body.date ?? today(), description: req.body.description });
+      const { id } = await reverseTransaction(writeContext(req), docId(req), {
+        date: req.body.date ?? today(),
+        description: req.body.description,
+      });
       return { id };
     },
     { prepareBody: optionalBody },

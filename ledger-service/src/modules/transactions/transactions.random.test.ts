@@ -6,6 +6,7 @@
 import t from 'tap';
 import fc from 'fast-check';
 import { arapSetup, CHART, isZero, type Vc } from '../../../test/arapHelpers.ts';
+import type { ApiResponse } from '../../../test/helpers.ts';
 
 type Op =
   | { kind: 'create'; vc: Vc; post: boolean; doc: DocSpec }
@@ -25,13 +26,32 @@ const docSpec: fc.Arbitrary<DocSpec> = fc.record({
   rate: fc.integer({ min: 1, max: 3_000_000 }).map((n) => n / 1_000_000),
   taxincluded: fc.boolean(),
   lines: fc.array(
-    fc.record({ amount: cents, tax: fc.constantFrom(0 as const, 1 as const, 2 as const), override: fc.option(cents, { nil: null, freq: 5 }) }),
+    fc.record({
+      amount: cents,
+      tax: fc.constantFrom(0 as const, 1 as const, 2 as const),
+      override: fc.option(cents, { nil: null, freq: 5 }),
+    }),
     { minLength: 1, maxLength: 4 },
   ),
 });
 const op: fc.Arbitrary<Op> = fc.oneof(
-  { weight: 4, arbitrary: fc.record({ kind: fc.constant('create' as const), vc: fc.constantFrom<Vc>('vendor', 'customer'), post: fc.boolean(), doc: docSpec }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constantFrom('update' as const, 'approve' as const), pick: fc.nat(), doc: docSpec }) },
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      kind: fc.constant('create' as const),
+      vc: fc.constantFrom<Vc>('vendor', 'customer'),
+      post: fc.boolean(),
+      doc: docSpec,
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constantFrom('update' as const, 'approve' as const),
+      pick: fc.nat(),
+      doc: docSpec,
+    }),
+  },
   { weight: 2, arbitrary: fc.record({ kind: fc.constantFrom('reverse' as const, 'delete' as const), pick: fc.nat() }) },
 );
 
@@ -71,7 +91,7 @@ t.test('after random creates, updates, approvals and reversals everything sums t
         const current = (await s.api('GET', `/arap/transaction/${target.vc}/${target.id}`)).body;
         const path = `/arap/transaction/${target.vc}/${target.id}`;
         let expected: number;
-        let r;
+        let r: ApiResponse;
         switch (o.kind) {
           case 'update':
             expected = current.status === 'reversed' || current.reversalOf ? 409 : 200;
@@ -92,13 +112,17 @@ t.test('after random creates, updates, approvals and reversals everything sums t
             if (r.status === 204) docs.splice(docs.indexOf(target), 1);
             break;
         }
-        if (r.status !== expected) throw new Error(`${o.kind} of ${current.status} → ${r.status}, expected ${expected}: ${JSON.stringify(r.body)}`);
+        if (r.status !== expected)
+          throw new Error(
+            `${o.kind} of ${current.status} → ${r.status}, expected ${expected}: ${JSON.stringify(r.body)}`,
+          );
       }
 
       for (const d of docs) {
         const doc = (await s.api('GET', `/arap/transaction/${d.vc}/${d.id}`)).body;
         const sum = await s.documentSum(d.id);
-        if (doc.status === 'draft' && (await s.entryCount(d.id)) !== 0) throw new Error(`draft ${d.id} has ledger lines`);
+        if (doc.status === 'draft' && (await s.entryCount(d.id)) !== 0)
+          throw new Error(`draft ${d.id} has ledger lines`);
         if (!isZero(sum)) throw new Error(`document ${d.id} (${doc.status}) sums to ${sum}`);
       }
       const total = await s.companySum();
@@ -112,13 +136,16 @@ t.test('after random creates, updates, approvals and reversals everything sums t
           .select('e.account_id')
           .sum({ s: 'e.amount' }),
       );
-      if (!perAccountReversed.every((a: { s?: unknown }) => isZero(String(a.s)))) throw new Error('reversed pairs do not cancel per account');
+      if (!perAccountReversed.every((a: { s?: unknown }) => isZero(String(a.s))))
+        throw new Error('reversed pairs do not cancel per account');
       return true;
     }),
     { numRuns: 6 },
   );
   t.ok(run >= 6, `${run} random sequences, ${docs.length} documents`);
   t.ok(isZero(await s.companySum()), 'the company as a whole sums to zero');
-  const posted = await s.q((tx) => tx('arap_transactions').whereIn('status', ['posted', 'reversed']).count({ n: '*' }).first());
+  const posted = await s.q((tx) =>
+    tx('arap_transactions').whereIn('status', ['posted', 'reversed']).count({ n: '*' }).first(),
+  );
   t.ok(Number(posted?.n) > 5, 'the sequences posted documents');
 });

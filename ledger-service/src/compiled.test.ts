@@ -1,0 +1,65 @@
+/**
+ * The compiled platform reads untrusted files on its parsing threads: the threads load the
+ * job modules the build writes beside the bundle (ledger-service/dist/statementJob.js and
+ * extractJob.js, found by untrusted/job.ts), and those load their own packages (the XML
+ * parser; pdfjs, the canvas and ZXing). The tests that run from the sources cover the same
+ * jobs as TypeScript; this one is the build.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import t from 'tap';
+import { fixture as bankFixture } from '../test/fixtures/bank/support.ts';
+import { fixture as inboxFixture, VECTOR } from '../test/fixtures/inbox/fixtures.ts';
+import { baseEnv, ROOT, start, tmp } from '../test/platform.ts';
+
+// a real start of the whole platform, and a PDF rendered on a thread: more than the default time
+t.setTimeout(900_000);
+
+t.test('statements and inbox documents are parsed on threads of the compiled ledger', async (t) => {
+  const dataDir = tmp('ledger-compiled-');
+  const platform = await start(baseEnv(dataDir));
+  t.teardown(() => platform.child.kill('SIGKILL'));
+  for (const file of ['build.json']) t.ok(existsSync(join(ROOT, 'dist', file)), `dist/${file}: npm start built first`);
+  for (const file of ['index.js', 'cli.js', 'statementJob.js', 'extractJob.js'])
+    t.ok(existsSync(join(ROOT, 'ledger-service', 'dist', file)), `ledger-service/dist/${file}`);
+
+  const demo = JSON.parse(readFileSync(join(dataDir, 'demo.json'), 'utf8'));
+  const base = `${platform.url}/client/demo`;
+  const headers = { 'X-API-Key': demo.api_key };
+
+  // the demo's bank account has the statement's IBAN
+  const imported = await fetch(`${base}/bank/transactions/import`, {
+    method: 'POST',
+    headers: { ...headers, 'Content-Type': 'application/xml' },
+    body: bankFixture('camt.053.001.08.xml'),
+  });
+  const statement = (await imported.json()) as { imported: number; balanced: boolean };
+  t.equal(imported.status, 200, JSON.stringify(statement));
+  t.match(statement, { imported: 7, balanced: true }, 'camt.053 read on a thread (statementJob.js)');
+
+  const form = new FormData();
+  form.append('file', new Blob([new Uint8Array(inboxFixture(VECTOR.file))], { type: 'application/pdf' }), 'bill.pdf');
+  const upload = await fetch(`${base}/documents/inbox`, { method: 'POST', headers, body: form });
+  const entry = (await upload.json()) as { id: number; status: string };
+  t.equal(upload.status, 201, JSON.stringify(entry));
+  // the extraction runs from the job queue: polled until it ran (a bound against hanging, not a
+  // timing: on a loaded machine the queue's worker and the thread can take more than a minute)
+  let read: { status: string; extracted?: { iban?: string; amount?: number } } = entry;
+  for (let i = 0; i < 3000 && read.status === 'new'; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    read = (await (await fetch(`${base}/documents/inbox/${entry.id}`, { headers })).json()) as typeof read;
+  }
+  t.equal(read.status, 'extracted', 'the PDF rendered and its QR-bill decoded on a thread (extractJob.js)');
+  if (read.status !== 'extracted')
+    t.comment(
+      platform
+        .output()
+        .split('\n')
+        .filter((line) => !/[▀▄█]/.test(line))
+        .join('\n'),
+    );
+  t.match(read.extracted, { iban: VECTOR.iban, amount: VECTOR.amount });
+
+  platform.child.kill('SIGTERM');
+  t.equal(await platform.exited, 0);
+});

@@ -1,0 +1,147 @@
+import type PgBoss from 'pg-boss';
+import type pg from 'pg';
+import type { Tx } from './knex.ts';
+import { PGBOSS_SCHEMA } from './migrations/008_mail.ts';
+import type { Logger } from '../logger.ts';
+import { INBOX_QUEUE } from './migrations/013_documents.ts';
+
+/**
+ * The ledger's durable job queue: pg-boss (schema `pgboss`, created by migration 008), shared
+ * by every module that hands work to a background worker (the mail outbox, the inbox's
+ * extraction, the webhook deliveries). A job names rows of its module; it is inserted in the
+ * same transaction as those rows, so it exists exactly when they do (a rolled-back request
+ * leaves neither). The queue names are here, in one place (`QUEUE_NAMES`).
+ */
+
+/**
+ * The default queue names (migrations create the inbox queue under its name; `MAIL_QUEUE` and
+ * `WEBHOOKS_QUEUE` rename the other two, and tests give each run its own).
+ */
+export const QUEUE_NAMES = { mail: 'mail_send', inbox: INBOX_QUEUE, webhooks: 'webhook_deliveries' } as const;
+
+export interface SendJob {
+  companyId: number;
+  messageId: number;
+}
+
+/** How often a failed send is retried: 30 s, 1 min, 2 min, … (pg-boss backoff), 10 times (about 8 h). */
+export interface RetryPolicy {
+  retryLimit: number;
+  retryDelaySeconds: number;
+}
+
+export const DEFAULT_RETRY_POLICY: RetryPolicy = { retryLimit: 10, retryDelaySeconds: 30 };
+
+/** pg-boss, read when a job is first queued or a worker starts (after the ledger listens), not at start. */
+async function pgBoss(): Promise<typeof PgBoss> {
+  return (await import('pg-boss')).default;
+}
+
+/** pg-boss's SQL run on the transaction's own connection. */
+function transactionExecutor(tx: Tx): PgBoss.Db {
+  return {
+    async executeSql(text, values) {
+      // a knex transaction's client hands out the transaction's connection
+      const connection = (await tx.client.acquireConnection()) as pg.ClientBase;
+      return connection.query(text, values);
+    },
+  };
+}
+
+/** Queues the send of a message inside the transaction `tx` (which inserted the message). */
+export async function enqueueSend(tx: Tx, queue: string, job: SendJob): Promise<void> {
+  await enqueueJob(tx, queue, { ...job });
+}
+
+/**
+ * Queues a job inside the transaction `tx`: it exists exactly when the rows it names do.
+ * The same mechanism serves other queues of the ledger (the inbox's extraction jobs).
+ */
+export async function enqueueJob(tx: Tx, queue: string, data: object): Promise<void> {
+  const db = transactionExecutor(tx);
+  const PgBossClass = await pgBoss();
+  const boss = new PgBossClass({ db, schema: PGBOSS_SCHEMA });
+  const id = await boss.send(queue, data, { db });
+  if (!id) throw new Error(`queue "${queue}" does not exist (its worker creates it at start)`);
+}
+
+/** A pg-boss instance with its own small pool, for the worker; the schema must be migrated. */
+export async function createQueueClient(databaseUrl: string): Promise<PgBoss> {
+  const PgBossClass = await pgBoss();
+  return new PgBossClass({
+    connectionString: databaseUrl,
+    schema: PGBOSS_SCHEMA,
+    max: 2,
+    migrate: false,
+    schedule: false,
+    application_name: 'ledger-mail',
+  });
+}
+
+export async function ensureQueue(boss: PgBoss, queue: string, policy: RetryPolicy): Promise<void> {
+  await boss.createQueue(queue, {
+    name: queue,
+    retryLimit: policy.retryLimit,
+    retryDelay: policy.retryDelaySeconds,
+    retryBackoff: true,
+    expireInSeconds: 300,
+  });
+}
+
+export interface QueueWorker {
+  /** resolves once the worker takes jobs (or gave up starting: it retries in the background) */
+  ready: Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Runs a worker on the queue: its own pg-boss client, `setup` creates the queue and
+ * registers the handler. Started in the background and retried every 10 s: a ledger whose
+ * database is down still starts (and answers 503), and its workers begin once the database
+ * is back. `stop` waits for the jobs in hand.
+ */
+export function startQueueWorker(deps: {
+  databaseUrl: string;
+  log: Logger;
+  what: string;
+  setup(client: PgBoss): Promise<void>;
+}): QueueWorker {
+  const { log, what } = deps;
+  let boss: PgBoss | undefined;
+  let stopped = false;
+  let retryTimer: NodeJS.Timeout | undefined;
+  const start = async (): Promise<void> => {
+    let client: PgBoss;
+    try {
+      client = await createQueueClient(deps.databaseUrl);
+    } catch (err) {
+      log.error({ err }, `${what} worker: pg-boss could not be loaded`);
+      return;
+    }
+    client.on('error', (err: Error) => log.error({ err }, `${what} queue error`));
+    try {
+      await client.start();
+      await deps.setup(client);
+    } catch (err) {
+      log.warn({ err }, `${what} worker could not start; retrying in 10 s`);
+      await client.stop({ graceful: false, wait: true }).catch(() => {});
+      if (!stopped)
+        retryTimer = setTimeout(() => {
+          started = start();
+        }, 10_000);
+      return;
+    }
+    boss = client;
+    if (stopped) await client.stop({ graceful: true, wait: true, timeout: 10_000 });
+  };
+  let started = start();
+  return {
+    ready: started,
+    async stop() {
+      stopped = true;
+      clearTimeout(retryTimer);
+      await started;
+      await boss?.stop({ graceful: true, wait: true, timeout: 10_000 });
+    },
+  };
+}

@@ -1,0 +1,7 @@
+/**
+ * The face of modules/company: all that other modules may import from it (the rule and the module
+ * order are in modules/order.ts, checked by kernel/imports.test.ts; docs/architecture.md).
+ */
+export { BOOK_ACCOUNT_FIELDS, BOOK_ACCOUNT_RULES } from './rules.ts';
+export { type CompanyProfile, getCompanyProfile, getInvoiceBankAccount } from './store.ts';
+export { companyRoutes } from './routes.ts';

@@ -1,0 +1,7 @@
+/**
+ * The face of the events module (docs/events.md): what other modules use. Every change an
+ * integration cares about calls `recordEvent` inside its own transaction, after its writes.
+ */
+export { recordEvent, recordEvents, type EventActorInput, type EventInput } from './service.ts';
+export { eventRoutes } from './routes.ts';
+export { startWebhookWorker, type WebhookWorker, type WebhookWorkerOptions } from './worker.ts';

@@ -1,0 +1,320 @@
+/**
+ * The SQL of events and webhooks (writes and the worker's reads). Everything runs inside a
+ * tenant transaction (RLS: only the company's rows), the company id is still written
+ * explicitly like everywhere else.
+ */
+import type { Tx } from '../../db/knex.ts';
+import type { EventsRow } from '../../db/tables.ts';
+
+/** Who acted, as an event records it. `system`: the ledger itself (a worker, a migration). */
+export interface EventActor {
+  via: 'api_key' | 'ai_connection' | 'cli' | 'web' | 'app' | 'system';
+  id: string | null;
+  label: string | null;
+  user_id: number | null;
+}
+
+/** An event as stored (db/tables.ts), its actor typed. */
+export type EventRow = Omit<EventsRow, 'actor'> & { actor: EventActor };
+
+/** An event to write: its row without the company, the sequence number and the actor (the statement adds those). */
+export type NewEvent = Pick<EventRow, 'type' | 'subject' | 'resource_type' | 'resource_id' | 'data'>;
+
+/**
+ * Writes a change's events in one statement: takes `events.length` numbers from the
+ * company's event sequence, inserts the events numbered in the order given, and queues each
+ * for every active subscription taking its type (in sequence order per subscription). Returns
+ * the first number and the subscriptions to wake with their queues.
+ *
+ * The upsert locks the company's `sequences` row until the transaction ends, so events of one
+ * company are numbered and committed one after the other: the feed never shows n+1 before n,
+ * and a rolled-back change gives its numbers back. One statement instead of three (sequence,
+ * insert, queue): the lock is held from here to the commit, and every round trip in between
+ * is time the company's other writes wait.
+ */
+export async function writeEvents(
+  tx: Tx,
+  companyId: number,
+  actor: EventActor,
+  events: readonly NewEvent[],
+): Promise<{ first: number; wake: { subscription_id: number; queue: string }[] }> {
+  const { rows } = await tx.raw(
+    `with seq as (
+       insert into sequences (company_id, kind, next_value) values (?, 'event', ? + 1)
+       on conflict (company_id, kind) do update set next_value = sequences.next_value + ?
+       returning next_value - ? as first),
+     inserted as (
+       insert into events (company_id, seq, type, subject, resource_type, resource_id, actor, data)
+       select ?, seq.first + e.i - 1, e.doc->>'type', e.doc->>'subject', e.doc->>'resource_type',
+              e.doc->>'resource_id', ?::jsonb, e.doc->'data'
+         from seq, jsonb_array_elements(?::jsonb) with ordinality as e(doc, i)
+       returning company_id, seq, type),
+     queued as (
+       insert into webhook_deliveries (company_id, subscription_id, event_seq)
+       select s.company_id, s.id, e.seq
+         from inserted e join webhook_subscriptions s on s.company_id = e.company_id and s.status = 'active'
+        where exists (select 1 from unnest(s.events) p
+                       where p = e.type or (right(p, 2) = '.*' and starts_with(e.type, left(p, -1))))
+        order by s.id, e.seq
+       returning subscription_id)
+     select (select first from seq) as first, w.subscription_id, s.queue
+       from (select distinct subscription_id from queued) w
+       join webhook_subscriptions s on s.id = w.subscription_id
+     union all
+     select (select first from seq), null, null
+      where not exists (select 1 from queued)`,
+    [companyId, events.length, events.length, events.length, companyId, JSON.stringify(actor), JSON.stringify(events)],
+  );
+  const typed = rows as { first: string | number; subscription_id: number | null; queue: string | null }[];
+  return {
+    first: Number(typed[0]!.first),
+    wake: typed.flatMap((r) =>
+      r.subscription_id === null ? [] : [{ subscription_id: r.subscription_id, queue: r.queue! }],
+    ),
+  };
+}
+
+// --- subscriptions ---------------------------------------------------------------------
+
+export interface SubscriptionRow {
+  id: number;
+  company_id: number;
+  url: string;
+  events: string[];
+  secret: string;
+  queue: string;
+  status: 'active' | 'disabled' | 'deleted';
+  disabled_reason: string | null;
+  created_at: Date;
+}
+
+export async function insertSubscription(
+  tx: Tx,
+  row: Pick<SubscriptionRow, 'company_id' | 'url' | 'events' | 'secret' | 'queue'> & { created_by: number | null },
+): Promise<SubscriptionRow> {
+  const [inserted] = await tx('webhook_subscriptions').insert(row).returning('*');
+  return inserted as SubscriptionRow;
+}
+
+/** Subscriptions not deleted, oldest first. */
+export async function listSubscriptions(tx: Tx): Promise<SubscriptionRow[]> {
+  return tx('webhook_subscriptions').whereNot('status', 'deleted').orderBy('id');
+}
+
+export async function findSubscription(tx: Tx, id: number): Promise<SubscriptionRow | undefined> {
+  return tx('webhook_subscriptions').where({ id }).whereNot('status', 'deleted').first();
+}
+
+/** Ends a subscription: deleted, and nothing of it left pending. */
+export async function deleteSubscription(tx: Tx, id: number): Promise<boolean> {
+  const n = await tx('webhook_subscriptions').where({ id }).whereNot('status', 'deleted').update({
+    status: 'deleted',
+    lease_token: null,
+    lease_until: null,
+  });
+  if (n > 0)
+    await tx('webhook_deliveries').where({ subscription_id: id, status: 'pending' }).update({ status: 'failed' });
+  return n > 0;
+}
+
+export async function disableSubscription(tx: Tx, id: number, reason: string): Promise<boolean> {
+  const n = await tx('webhook_subscriptions')
+    .where({ id, status: 'active' })
+    .update({ status: 'disabled', disabled_reason: reason, disabled_at: tx.fn.now() });
+  return n > 0;
+}
+
+// --- deliveries ---------------------------------------------------------------------------
+
+export interface DeliveryListRow {
+  id: number;
+  event_seq: number;
+  event_type: string;
+  reason: 'event' | 'redelivery' | 'replay';
+  status: 'pending' | 'delivered' | 'failed';
+  attempts: number;
+  next_attempt_at: Date;
+  delivered_at: Date | null;
+  created_at: Date;
+  log: { at: string; status_code: number | null; error: string | null; duration_ms: number }[];
+}
+
+/** A subscription's newest deliveries with their attempts, oldest attempt first. */
+export async function listDeliveries(
+  tx: Tx,
+  subscriptionId: number,
+  q: { limit: number; status?: string },
+): Promise<DeliveryListRow[]> {
+  const { rows } = await tx.raw(
+    `select d.id, d.event_seq, e.type as event_type, d.reason, d.status, d.attempts, d.next_attempt_at,
+            d.delivered_at, d.created_at,
+            coalesce((select json_agg(json_build_object('at', a.at, 'status_code', a.status_code, 'error', a.error,
+                                                        'duration_ms', a.duration_ms) order by a.id)
+                        from webhook_attempts a where a.delivery_id = d.id), '[]') as log
+       from webhook_deliveries d join events e on e.company_id = d.company_id and e.seq = d.event_seq
+      where d.subscription_id = ? ${q.status ? 'and d.status = ?' : ''}
+      order by d.id desc limit ?`,
+    q.status ? [subscriptionId, q.status, q.limit] : [subscriptionId, q.limit],
+  );
+  return rows;
+}
+
+export async function findDelivery(
+  tx: Tx,
+  subscriptionId: number,
+  id: number,
+): Promise<{ id: number; event_seq: number } | undefined> {
+  return tx('webhook_deliveries').where({ id, subscription_id: subscriptionId }).first('id', 'event_seq');
+}
+
+/** Queues deliveries of the given events (in sequence order) for one subscription. */
+export async function queueDeliveries(
+  tx: Tx,
+  companyId: number,
+  subscriptionId: number,
+  seqs: readonly number[],
+  reason: 'redelivery' | 'replay',
+): Promise<number> {
+  if (seqs.length === 0) return 0;
+  await tx('webhook_deliveries').insert(
+    seqs.map((seq) => ({ company_id: companyId, subscription_id: subscriptionId, event_seq: seq, reason })),
+  );
+  return seqs.length;
+}
+
+/** The kept events after `after` that the patterns take, in order (at most `limit`). */
+export async function eventSeqsAfter(tx: Tx, after: number, patterns: readonly string[], limit: number) {
+  const { rows } = await tx.raw(
+    `select e.seq from events e
+      where e.seq > ? and exists (select 1 from unnest(?::text[]) p
+                                   where p = e.type or (right(p, 2) = '.*' and starts_with(e.type, left(p, -1))))
+      order by e.seq limit ?`,
+    [after, [...patterns], limit],
+  );
+  return (rows as { seq: number }[]).map((r) => r.seq);
+}
+
+// --- the sender (worker) --------------------------------------------------------------------
+
+export interface LeasedSubscription {
+  id: number;
+  url: string;
+  secret: string;
+  queue: string;
+}
+
+/** Takes the subscription's sender lease unless another sender holds it; undefined when taken or not active. */
+export async function takeLease(
+  tx: Tx,
+  id: number,
+  token: string,
+  seconds: number,
+): Promise<LeasedSubscription | undefined> {
+  const { rows } = await tx.raw(
+    `update webhook_subscriptions set lease_token = ?, lease_until = now() + make_interval(secs => ?)
+      where id = ? and status = 'active' and (lease_until is null or lease_until < now() or lease_token = ?)
+      returning id, url, secret, queue`,
+    [token, seconds, id, token],
+  );
+  return rows[0];
+}
+
+export async function releaseLease(tx: Tx, id: number, token: string): Promise<void> {
+  await tx('webhook_subscriptions').where({ id, lease_token: token }).update({ lease_token: null, lease_until: null });
+}
+
+export interface HeadDelivery {
+  id: number;
+  attempts: number;
+  due: boolean;
+  next_attempt_at: Date;
+  failing_for_seconds: number;
+  event: EventRow;
+  dataset: string;
+}
+
+/** The subscription's oldest pending delivery (deliveries go out in id order) and its event. */
+export async function headDelivery(tx: Tx, subscriptionId: number): Promise<HeadDelivery | undefined> {
+  const { rows } = await tx.raw(
+    `select d.id, d.attempts, d.next_attempt_at <= now() as due, d.next_attempt_at,
+            coalesce(extract(epoch from now() - d.first_failed_at), 0)::float8 as failing_for_seconds,
+            row_to_json(e) as event, c.dataset
+       from webhook_deliveries d
+       join events e on e.company_id = d.company_id and e.seq = d.event_seq
+       join companies c on c.id = d.company_id
+      where d.subscription_id = ? and d.status = 'pending'
+      order by d.id limit 1`,
+    [subscriptionId],
+  );
+  const row = rows[0];
+  if (!row) return undefined;
+  return { ...row, event: { ...row.event, time: new Date(row.event.time) } };
+}
+
+export async function recordAttempt(
+  tx: Tx,
+  companyId: number,
+  deliveryId: number,
+  attempt: { statusCode: number | null; error: string | null; durationMs: number },
+): Promise<void> {
+  await tx('webhook_attempts').insert({
+    company_id: companyId,
+    delivery_id: deliveryId,
+    status_code: attempt.statusCode,
+    error: attempt.error,
+    duration_ms: attempt.durationMs,
+  });
+}
+
+export async function markDelivered(tx: Tx, deliveryId: number): Promise<void> {
+  await tx('webhook_deliveries')
+    .where({ id: deliveryId })
+    .update({ status: 'delivered', delivered_at: tx.fn.now(), attempts: tx.raw('attempts + 1') });
+}
+
+export async function markFailed(tx: Tx, deliveryId: number): Promise<void> {
+  await tx('webhook_deliveries')
+    .where({ id: deliveryId })
+    .update({
+      status: 'failed',
+      attempts: tx.raw('attempts + 1'),
+      first_failed_at: tx.raw('coalesce(first_failed_at, now())'),
+    });
+}
+
+export async function scheduleRetry(tx: Tx, deliveryId: number, delaySeconds: number): Promise<void> {
+  await tx('webhook_deliveries')
+    .where({ id: deliveryId })
+    .update({
+      attempts: tx.raw('attempts + 1'),
+      first_failed_at: tx.raw('coalesce(first_failed_at, now())'),
+      next_attempt_at: tx.raw('now() + make_interval(secs => ?)', [delaySeconds]),
+    });
+}
+
+/** Active subscriptions with something pending, and when their head is due (the sweep). */
+export async function subscriptionsWithPending(tx: Tx): Promise<{ id: number; queue: string; due_at: Date }[]> {
+  const { rows } = await tx.raw(
+    `select s.id, s.queue, min(d.next_attempt_at) as due_at
+       from webhook_subscriptions s join webhook_deliveries d on d.subscription_id = s.id and d.status = 'pending'
+      where s.status = 'active'
+      group by s.id, s.queue`,
+  );
+  return rows;
+}
+
+/** Deletes events older than the retention (their deliveries go with them). */
+export async function pruneEvents(tx: Tx, retentionDays: number): Promise<number> {
+  return tx('events')
+    .where('time', '<', tx.raw(`now() - make_interval(days => ?)`, [retentionDays]))
+    .delete();
+}
+
+/** The e-mail addresses of the company's owners (to tell them a webhook was disabled). */
+export async function ownerEmails(tx: Tx, companyId: number): Promise<string[]> {
+  const rows: { email: string }[] = await tx('memberships as m')
+    .join('users as u', 'u.id', 'm.user_id')
+    .where({ 'm.company_id': companyId, 'm.role': 'owner' })
+    .select('u.email');
+  return rows.map((r) => r.email);
+}

@@ -1,0 +1,8 @@
+/**
+ * The face of modules/invoices: all that other modules may import from it (the rule and the module
+ * order are in modules/order.ts, checked by kernel/imports.test.ts; docs/architecture.md).
+ */
+export { invoicePdf } from './pdfDocument.ts';
+export { listInvoices, readInvoice } from './reads.ts';
+export { INVOICE_KIND, type InvoiceContext, invoiceById } from './service.ts';
+export { invoiceRoutes } from './routes.ts';

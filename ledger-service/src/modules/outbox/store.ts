@@ -1,0 +1,133 @@
+import type { Tx } from '../../db/knex.ts';
+import { documentBytes, putDocument, type StorageKind } from '../files/index.ts';
+
+/**
+ * The outbox's SQL: `messages` and `message_attachments` (migration 008), under RLS. The
+ * attachments' bytes live in the document store (modules/files, migration 016): an
+ * attachment row links a document of source `email`, so the same PDF e-mailed twice is
+ * stored once and listed under both messages.
+ */
+
+export type MessageKind = 'invoice' | 'reminder' | 'other';
+export type MessageStatus = 'queued' | 'sent' | 'failed';
+
+export interface Attachment {
+  filename: string;
+  mediaType: string;
+  data: Buffer;
+}
+
+export interface NewMessage {
+  transactionId: number | null;
+  kind: MessageKind;
+  from: string;
+  to: string[];
+  cc: string[];
+  subject: string;
+  text: string;
+  messageId: string;
+  attachments: Attachment[];
+}
+
+/** A message as the sender needs it. */
+export interface OutgoingMessage extends Omit<NewMessage, 'transactionId' | 'kind'> {
+  id: number;
+  status: MessageStatus;
+  attempts: number;
+}
+
+export async function insertMessage(tx: Tx, companyId: number, m: NewMessage): Promise<number> {
+  const [row] = await tx('messages')
+    .insert({
+      company_id: companyId,
+      transaction_id: m.transactionId,
+      kind: m.kind,
+      from_address: m.from,
+      to_addresses: m.to,
+      cc_addresses: m.cc,
+      subject: m.subject,
+      body: m.text,
+      message_id: m.messageId,
+    })
+    .returning('id');
+  const id = row!.id;
+  if (m.attachments.length > 0) {
+    const rows = [];
+    for (const [position, a] of m.attachments.entries()) {
+      const doc = await putDocument(tx, companyId, { name: a.filename, mediaType: a.mediaType, data: a.data }, 'email');
+      rows.push({
+        company_id: companyId,
+        message_id: id,
+        position,
+        filename: a.filename,
+        media_type: a.mediaType,
+        document_id: doc.id,
+      });
+    }
+    await tx('message_attachments').insert(rows);
+  }
+  return id;
+}
+
+interface MessageRow {
+  id: number;
+  from_address: string;
+  to_addresses: string[];
+  cc_addresses: string[];
+  subject: string;
+  body: string;
+  message_id: string;
+  status: MessageStatus;
+  attempts: number;
+}
+
+export async function loadOutgoingMessage(tx: Tx, id: number): Promise<OutgoingMessage | undefined> {
+  const row = (await tx('messages').where({ id }).first()) as MessageRow | undefined;
+  if (!row) return undefined;
+  const links = (await tx('message_attachments as a')
+    .join('documents as d', 'd.id', 'a.document_id')
+    .where({ 'a.message_id': id })
+    .orderBy('a.position')
+    .select('a.filename', 'a.media_type', 'a.company_id', 'd.id as document_id', 'd.sha256', 'd.storage')) as {
+    filename: string;
+    media_type: string;
+    company_id: number;
+    document_id: number;
+    sha256: string;
+    storage: StorageKind;
+  }[];
+  const attachments = [];
+  for (const a of links) {
+    const data = await documentBytes(tx, a.company_id, { id: a.document_id, sha256: a.sha256, storage: a.storage });
+    attachments.push({ filename: a.filename, mediaType: a.media_type, data });
+  }
+  return {
+    id: row.id,
+    from: row.from_address,
+    to: row.to_addresses,
+    cc: row.cc_addresses,
+    subject: row.subject,
+    text: row.body,
+    messageId: row.message_id,
+    status: row.status,
+    attempts: row.attempts,
+    attachments,
+  };
+}
+
+export async function markSent(tx: Tx, id: number): Promise<void> {
+  await tx('messages')
+    .where({ id })
+    .update({ status: 'sent', sent_at: tx.fn.now(), attempts: tx.raw('attempts + 1'), last_error: null });
+}
+
+/** A failed attempt; `final` when no retry follows (the message is then `failed`). */
+export async function markAttemptFailed(tx: Tx, id: number, error: string, final: boolean): Promise<void> {
+  await tx('messages')
+    .where({ id })
+    .update({
+      status: final ? 'failed' : 'queued',
+      attempts: tx.raw('attempts + 1'),
+      last_error: error.slice(0, 2000),
+    });
+}
