@@ -1,4 +1,5 @@
 /** `gateway serve` (and `gateway migrate`): the gateway's command line. */
+import { onStopSignals } from '@ledger/shared/lifecycle';
 import { ConfigError, loadConfig } from './config.ts';
 import { migrateLatest, openDb, storeOf } from './db/knex.ts';
 import { startGateway } from './server.ts';
@@ -8,12 +9,15 @@ export async function main(argv: string[]): Promise<number> {
   try {
     const config = loadConfig();
     if (command === 'serve') {
+      // installed before starting, so a signal during the start stops it cleanly afterwards
+      const stop = onStopSignals({ log: (line) => console.error(`gateway: ${line}`) });
       const gateway = await startGateway({ config });
-      const stop = () => {
-        gateway.close().then(() => process.exit(0), () => process.exit(1));
-      };
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
+      void stop.whenRequested.then(() =>
+        gateway.close().then(
+          () => process.exit(0),
+          () => process.exit(1),
+        ),
+      );
       return -1; // keep running
     }
     if (command === 'migrate') {

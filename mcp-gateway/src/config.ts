@@ -1,9 +1,20 @@
 /**
- * Gateway configuration from the environment (DESIGN.md §7). The parsers are shared with
+ * Gateway configuration from the environment (docs/operations.md). The parsers are shared with
  * the ledger (shared/src/config.ts); a malformed value is a ConfigError, which entry points
  * print on one line and exit with code 2.
  */
-import { ConfigError, readFlag, readHttpBaseUrl, readLogLevel, readPort, readPositiveInt, readText, readUrl, type EnvVars } from '@ledger/shared';
+import {
+  ConfigError,
+  readFlag,
+  readHttpBaseUrl,
+  readLogLevel,
+  readPort,
+  readPositiveInt,
+  readPublicUrl,
+  readText,
+  readUrl,
+  type EnvVars,
+} from '@ledger/shared/config';
 
 export { ConfigError };
 
@@ -40,7 +51,15 @@ export interface GatewayConfig {
   cimdAllowPrivate: boolean;
   /** TEST ONLY (GATEWAY_TEST_CIMD_CA): a PEM CA file trusted for client metadata fetches */
   cimdCaFile: string | undefined;
-  /** MCP requests per minute per connection (MCP_RATE_LIMIT, default 120 as SPEC.md "Limits"; raised only for benchmarks) */
+  /**
+   * In front of the embedded demo database (`npm start` without DATABASE_URL sets it; no
+   * variable): the sign-in page says where the demo's authenticator code comes from.
+   */
+  demo?: boolean;
+  /**
+   * MCP requests per minute per connection (MCP_RATE_LIMIT, default 120 as docs/mcp.md promises; raised only for
+   * benchmarks)
+   */
   mcpRateLimit: number;
 }
 
@@ -59,7 +78,7 @@ export function loadConfig(env: EnvVars = process.env): GatewayConfig {
     if (!ok) throw new ConfigError('GATEWAY_PRIVATE_JWK must be an Ed25519 private JWK (kty OKP, crv Ed25519, d, x)');
   }
   return {
-    publicUrl: readHttpBaseUrl(env, 'PUBLIC_URL', 'http://localhost:3000'),
+    publicUrl: readPublicUrl(env),
     port: readPort(env, 'PORT', 3000),
     host: readText(env, 'HOST') ?? '0.0.0.0',
     ledgerUrl: readHttpBaseUrl(env, 'LEDGER_URL', 'http://127.0.0.1:3001'),
@@ -93,7 +112,9 @@ function readTrustProxy(env: EnvVars): number {
   if (raw === undefined || raw === '0' || raw === 'false') return 0;
   if (raw === 'true') return 1;
   if (/^([1-9]|10)$/.test(raw)) return Number(raw);
-  throw new ConfigError(`TRUST_PROXY must be 0/false, true, or the number of proxies in front of the gateway (1 to 10), got "${raw}"`);
+  throw new ConfigError(
+    `TRUST_PROXY must be 0/false, true, or the number of proxies in front of the gateway (1 to 10), got "${raw}"`,
+  );
 }
 
 /** GATEWAY_METRICS_PORT: default 9464; `off` disables the listener; 0 takes any free port. */

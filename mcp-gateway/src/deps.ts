@@ -4,35 +4,23 @@ import type { GatewayConfig } from './config.ts';
 import type { Db } from './db/knex.ts';
 import type { GatewayKeys } from './keys.ts';
 import { LedgerClient } from './ledgerClient.ts';
-import { memoryLimits, type Limiter, type LimitStore } from './limits.ts';
+import { memoryLimits, type LimitStore } from './limits.ts';
 import type { Logger } from './logger.ts';
 import { GatewayMetrics } from './metrics.ts';
 import { Backoff, SIGN_IN_BACKOFF, type BackoffOptions } from './oauth/backoff.ts';
 import { CimdFetcher } from './oauth/cimd.ts';
 import { ClientRegistry } from './oauth/clients.ts';
 import { ConnectionService } from './oauth/connections.ts';
+import type { OAuthDeps } from './oauth/oauthDeps.ts';
 import { Sessions } from './oauth/session.ts';
 
-export interface GatewayDeps {
-  config: GatewayConfig;
-  db: Db;
-  log: Logger;
+/** OAuthDeps (what the authorization server's routes use) and what the pages, the MCP endpoint and the origin add. */
+export interface GatewayDeps extends OAuthDeps {
   keys: GatewayKeys;
-  ledger: LedgerClient;
   cimd: CimdFetcher;
-  clients: ClientRegistry;
-  connections: ConnectionService;
-  sessions: Sessions;
-  /** the clock, epoch ms (tests move it forward); the limits count in real time */
-  now: () => number;
   /** where the limits count: Redis (REDIS_URL) or process memory */
   limits: LimitStore;
   signInBackoff: { account: Backoff; ip: Backoff };
-  /** dynamic client registration: 10 per hour per IP */
-  registrationLimiter: Limiter;
-  metrics: GatewayMetrics;
-  /** the issuer (= the public origin) */
-  issuer: string;
   /** the MCP endpoint answers single 2026-07-28 tools/calls itself (mcp/directCall.ts); tests turn it off */
   mcpDirectCalls: boolean;
 }
@@ -52,7 +40,14 @@ export interface DepsOverrides {
 }
 
 export function createDeps(
-  input: { config: GatewayConfig; db: Db; log: Logger; keys: GatewayKeys; limits?: LimitStore; metrics?: GatewayMetrics } & DepsOverrides,
+  input: {
+    config: GatewayConfig;
+    db: Db;
+    log: Logger;
+    keys: GatewayKeys;
+    limits?: LimitStore;
+    metrics?: GatewayMetrics;
+  } & DepsOverrides,
 ): GatewayDeps {
   const { config, db, log, keys } = input;
   const now = input.now ?? Date.now;
@@ -63,11 +58,19 @@ export function createDeps(
     ca: config.cimdCaFile ? readFileSync(config.cimdCaFile, 'utf8') : undefined,
     timeoutMs: input.cimdTimeoutMs,
     log,
+    now,
   });
   return {
-    config, db, log, keys, ledger, cimd, now, limits,
+    config,
+    db,
+    log,
+    keys,
+    ledger,
+    cimd,
+    now,
+    limits,
     clients: new ClientRegistry(db, cimd, now),
-    connections: new ConnectionService(db, ledger, now),
+    connections: new ConnectionService(db, ledger, now, log),
     sessions: new Sessions(db, config.publicUrl, keys.hmacSecret, now),
     signInBackoff: {
       account: new Backoff(limits, 'signin-account', { ...SIGN_IN_BACKOFF.account, ...input.signInBackoff?.account }),

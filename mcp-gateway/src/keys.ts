@@ -48,6 +48,7 @@ export async function loadKeys(config: GatewayConfig): Promise<GatewayKeys> {
   const jwk = JSON.parse(readFileSync(privateFile, 'utf8')) as JWK;
   const keys = await fromJwk(jwk);
   const pub = JSON.stringify(keys.publicJwk);
-  if (!existsSync(publicFile) || readFileSync(publicFile, 'utf8') !== pub) writeFileSync(publicFile, pub, { mode: 0o644 });
+  if (!existsSync(publicFile) || readFileSync(publicFile, 'utf8') !== pub)
+    writeFileSync(publicFile, pub, { mode: 0o644 });
   return keys;
 }

@@ -1,41 +1,44 @@
 /**
  * The gateway's client for the ledger (undici). Internal calls carry a short-lived JWT for
  * the audience `ledger-internal`; calls made for a connection carry the service credential
- * of DESIGN.md §2 (audience `ledger-service`), signed with the same key.
+ * of docs/oauth.md "Gateway ↔ ledger" (audience `ledger-service`), signed with the same key.
  */
 import { randomUUID } from 'node:crypto';
 import { Agent, request, type Dispatcher } from 'undici';
 import { SignJWT } from 'jose';
 import { LRUCache } from 'lru-cache';
-import { INTERNAL_CREDENTIAL, isDatasetName, SERVICE_CREDENTIAL } from '@ledger/shared';
+import {
+  INTERNAL_CREDENTIAL,
+  internalContracts,
+  isDatasetName,
+  SERVICE_CREDENTIAL,
+  type BodyOf,
+  type Contract,
+  type ParamsOf,
+  type ResponseOf,
+} from '@ledger/shared';
 import type { GatewayKeys } from './keys.ts';
 import { currentRequestId } from './requestContext.ts';
 
 export class LedgerUnavailableError extends Error {}
 
-export interface LedgerUser {
-  id: number;
-  name: string;
-  email: string;
-}
+// The internal API's shapes, from its contracts (shared/src/contracts/internal.ts): what the
+// ledger validates and answers is what these types say, with no copy to drift.
+type Internal = typeof internalContracts;
+export type LedgerUser = NonNullable<ResponseOf<Internal['verifyCredentials']>['user']>;
+export type LedgerCompany = ResponseOf<Internal['getCompany']>['company'];
+export type MemberInfo = ResponseOf<Internal['getMember']>;
+export type Membership = ResponseOf<Internal['listMemberships']>['memberships'][number];
+export type ConnectionAuditEntry = BodyOf<Internal['auditConnection']>;
 
-export interface LedgerCompany {
-  dataset: string;
-  name: string;
-  ai_connections_enabled: boolean;
-}
-
-export interface MemberInfo {
-  company: LedgerCompany;
-  user_exists: boolean;
-  user_active: boolean;
-  role: string | null;
-  may_connect_assistants: boolean;
-}
-
-export interface Membership extends LedgerCompany {
-  role: string;
-  may_connect_assistants: boolean;
+/** `/companies/:dataset` with its parameters written in (each encoded). */
+export function internalPath<C extends Contract>(contract: C, params: ParamsOf<C>): string {
+  const values = params as Readonly<Record<string, string | number>>;
+  return contract.path.replace(/:(\w+)/g, (_, name: string) => {
+    const value = values[name];
+    if (value === undefined) throw new Error(`${contract.name}: no value for :${name}`);
+    return encodeURIComponent(String(value));
+  });
 }
 
 /** What a service credential is issued for. */
@@ -45,6 +48,8 @@ export interface CredentialSubject {
   dataset: string;
   scopes: readonly string[];
   clientName: string;
+  /** 'app': the signed-in person on the gateway's app pages (no connection; audited "via app") */
+  kind?: 'ai_connection' | 'app';
 }
 
 export type LedgerMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -80,12 +85,24 @@ interface Signed {
  * ever reused for exactly the same connection, person, dataset, scopes and client name.
  */
 export function credentialKey(c: CredentialSubject): string {
-  return JSON.stringify([c.id, String(c.userId), c.dataset, [...c.scopes].join(' '), c.clientName]);
+  return JSON.stringify([
+    c.id,
+    String(c.userId),
+    c.dataset,
+    [...c.scopes].join(' '),
+    c.clientName,
+    c.kind ?? 'ai_connection',
+  ]);
 }
 
 /** Answers read as bytes rather than text: anything but JSON and text (PDF, images, octet streams). */
 function isFileMediaType(mediaType: string): boolean {
-  return mediaType !== '' && !mediaType.startsWith('text/') && mediaType !== 'application/json' && !mediaType.endsWith('+json');
+  return (
+    mediaType !== '' &&
+    !mediaType.startsWith('text/') &&
+    mediaType !== 'application/json' &&
+    !mediaType.endsWith('+json')
+  );
 }
 
 /** The file name of a Content-Disposition header (`filename="x.pdf"`). */
@@ -101,8 +118,17 @@ export class LedgerClient {
    * Signed credentials, reused until shortly before they expire: an EdDSA signature per
    * call was a measurable part of the gateway's CPU. The ledger checks the person's standing
    * on every request whatever the credential's age, so reuse does not delay any refusal.
+   *
+   * An entry leaves the heap when the credential has expired (ttl = its lifetime, with
+   * ttlAutopurge; whether one is still handed out is decided by `reuseUntil` on the gateway's
+   * clock, as before). Without that, every connection's last credential (≈ 1.5 KB) stayed
+   * until 10,000 newer connections pushed it out (docs/benchmarks.md "Gateway soak").
    */
-  private readonly credentials = new LRUCache<string, Signed>({ max: 10_000 });
+  private readonly credentials = new LRUCache<string, Signed>({
+    max: 10_000,
+    ttl: SERVICE_CREDENTIAL.maxLifetimeSeconds * 1000,
+    ttlAutopurge: true,
+  });
   private internalSigned: Signed | undefined;
 
   constructor(
@@ -110,13 +136,20 @@ export class LedgerClient {
     private readonly keys: GatewayKeys,
     private readonly now: () => number = Date.now,
   ) {
-    this.dispatcher = new Agent({ connections: 64, keepAliveTimeout: 4_000, headersTimeout: 30_000, bodyTimeout: 120_000 });
+    this.dispatcher = new Agent({
+      connections: 64,
+      keepAliveTimeout: 4_000,
+      headersTimeout: 30_000,
+      bodyTimeout: 120_000,
+    });
   }
 
   private fresh(sign: () => Promise<string>, lifetimeSeconds: number): Signed {
     const reuseUntil = this.now() + lifetimeSeconds * 1000 - CREDENTIAL_REUSE_MARGIN_MS;
     const signed: Signed = { token: sign(), reuseUntil };
-    signed.token.catch(() => { signed.reuseUntil = 0; });
+    signed.token.catch(() => {
+      signed.reuseUntil = 0;
+    });
     return signed;
   }
 
@@ -132,12 +165,19 @@ export class LedgerClient {
 
   /** Forgets the cached credential of a connection (e.g. when it ended). */
   forgetCredentials(connectionId: string): void {
-    for (const key of this.credentials.keys()) if ((JSON.parse(key) as string[])[0] === connectionId) this.credentials.delete(key);
+    for (const key of this.credentials.keys())
+      if ((JSON.parse(key) as string[])[0] === connectionId) this.credentials.delete(key);
   }
 
   /** A newly signed service credential for one connection: EdDSA JWT, 60 s, audience ledger-service. */
   async signServiceCredential(c: CredentialSubject): Promise<string> {
-    return new SignJWT({ dataset: c.dataset, conn: c.id, scope: c.scopes.join(' '), client_name: c.clientName })
+    return new SignJWT({
+      dataset: c.dataset,
+      conn: c.id,
+      scope: c.scopes.join(' '),
+      client_name: c.clientName,
+      ...(c.kind === 'app' ? { kind: 'app' } : {}),
+    })
       .setProtectedHeader({ alg: SERVICE_CREDENTIAL.algorithm })
       .setIssuer(SERVICE_CREDENTIAL.issuer)
       .setAudience(SERVICE_CREDENTIAL.audience)
@@ -167,7 +207,13 @@ export class LedgerClient {
       .sign(this.keys.privateKey);
   }
 
-  private async send(method: LedgerMethod, path: string, token: string, body?: unknown, headers: Readonly<Record<string, string>> = {}): Promise<LedgerAnswer> {
+  private async send(
+    method: LedgerMethod,
+    path: string,
+    token: string,
+    body?: unknown,
+    headers: Readonly<Record<string, string>> = {},
+  ): Promise<LedgerAnswer> {
     const requestId = currentRequestId();
     let res: Dispatcher.ResponseData;
     try {
@@ -188,11 +234,19 @@ export class LedgerClient {
       throw new LedgerUnavailableError(`ledger unreachable: ${(err as Error).message}`);
     }
     const connectionChecked = res.headers['x-connection-checked'] === 'allowed';
-    const mediaType = String(res.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+    const mediaType = String(res.headers['content-type'] ?? '')
+      .split(';')[0]!
+      .trim()
+      .toLowerCase();
     if (res.statusCode >= 200 && res.statusCode < 300 && isFileMediaType(mediaType)) {
       const data = Buffer.from(await res.body.arrayBuffer());
       const name = fileNameOf(res.headers['content-disposition']);
-      return { status: res.statusCode, body: undefined, file: { mediaType, ...(name ? { name } : {}), data }, connectionChecked };
+      return {
+        status: res.statusCode,
+        body: undefined,
+        file: { mediaType, ...(name ? { name } : {}), data },
+        connectionChecked,
+      };
     }
     const text = await res.body.text();
     let parsed: unknown;
@@ -208,16 +262,57 @@ export class LedgerClient {
    * Calls the ledger's REST API as the connected person (for the MCP endpoint). `headers`
    * go along as given (e.g. an Idempotency-Key); the request id is added by itself.
    */
-  async callAs(c: CredentialSubject, method: LedgerMethod, path: string, body?: unknown, headers?: Readonly<Record<string, string>>) {
+  async callAs(
+    c: CredentialSubject,
+    method: LedgerMethod,
+    path: string,
+    body?: unknown,
+    headers?: Readonly<Record<string, string>>,
+  ) {
     return this.send(method, path, await this.serviceCredential(c), body, headers);
   }
 
-  private async internal<T>(method: LedgerMethod, path: string, body?: unknown, allow404 = false): Promise<T | undefined> {
-    const res = await this.send(method, `/internal${path}`, await this.internalToken(), body);
+  /**
+   * Calls the ledger's REST API as the signed-in person of the app pages: the same short-lived
+   * service credential as an MCP call, of kind 'app' (the role's own permissions and approval
+   * limit; the audit log reads "via app"). `path` is below /client/{dataset}.
+   */
+  async callAsPerson(
+    person: { userId: number; dataset: string },
+    method: LedgerMethod,
+    path: string,
+    body?: unknown,
+    headers?: Readonly<Record<string, string>>,
+  ) {
+    const subject: CredentialSubject = {
+      id: `app:${person.userId}`,
+      userId: person.userId,
+      dataset: person.dataset,
+      scopes: [],
+      clientName: 'app',
+      kind: 'app',
+    };
+    return this.send(method, `/client/${person.dataset}${path}`, await this.serviceCredential(subject), body, headers);
+  }
+
+  /**
+   * Calls one internal contract: the path from its parameters, the body and the answer typed
+   * by its schemas. A 404 is `undefined` where the caller asked for it (`allow404`).
+   */
+  private async internal<C extends Contract>(
+    contract: C,
+    params: ParamsOf<C>,
+    body?: BodyOf<C>,
+    allow404 = false,
+  ): Promise<ResponseOf<C> | undefined> {
+    const path = `/internal${internalPath(contract, params)}`;
+    const res = await this.send(contract.method, path, await this.internalToken(), body);
     if (res.status === 404 && allow404) return undefined;
-    if (res.status >= 200 && res.status < 300) return res.body as T;
+    if (res.status >= 200 && res.status < 300) return res.body as ResponseOf<C>;
     if (res.status === 403) throw new LedgerForbiddenError(messageOf(res.body));
-    throw new LedgerUnavailableError(`ledger answered ${res.status} to ${method} /internal${path}: ${messageOf(res.body)}`);
+    throw new LedgerUnavailableError(
+      `ledger answered ${res.status} to ${contract.method} ${path}: ${messageOf(res.body)}`,
+    );
   }
 
   /** An internal API call answered as is (status and body), e.g. for the MCP endpoint's tool listing. */
@@ -227,28 +322,36 @@ export class LedgerClient {
 
   /** Email + password + TOTP; the user, or undefined when any factor is wrong. */
   async verifyCredentials(email: string, password: string, totp: string): Promise<LedgerUser | undefined> {
-    const r = await this.internal<{ valid: boolean; user?: LedgerUser }>('POST', '/auth/verify', { email, password, totp });
+    const r = await this.internal(internalContracts.verifyCredentials, {}, { email, password, totp });
     return r?.valid && r.user ? r.user : undefined;
   }
 
   async company(dataset: string): Promise<LedgerCompany | undefined> {
     if (!isDatasetName(dataset)) return undefined; // anything else is not looked up at all
-    return (await this.internal<{ company: LedgerCompany }>('GET', `/companies/${dataset}`, undefined, true))?.company;
+    return (await this.internal(internalContracts.getCompany, { dataset }, undefined, true))?.company;
   }
 
   /** The person's standing in the company; undefined when the company does not exist. */
   async member(dataset: string, userId: number): Promise<MemberInfo | undefined> {
     if (!isDatasetName(dataset)) return undefined; // anything else is not looked up at all
-    return this.internal<MemberInfo>('GET', `/companies/${dataset}/members/${userId}`, undefined, true);
+    return this.internal(internalContracts.getMember, { dataset, userId: String(userId) }, undefined, true);
   }
 
   async memberships(userId: number): Promise<Membership[]> {
-    return (await this.internal<{ memberships: Membership[] }>('GET', `/users/${userId}/memberships`))?.memberships ?? [];
+    return (await this.internal(internalContracts.listMemberships, { userId: String(userId) }))?.memberships ?? [];
   }
 
-  /** Switches AI connections; the ledger checks that the person is an active owner/admin and audits it. */
+  /**
+   * Switches AI connections; the ledger checks that the person is an active owner/admin and
+   * writes the switch and its audit entry in one transaction.
+   */
   async setAiConnections(dataset: string, userId: number, enabled: boolean): Promise<void> {
-    await this.internal('PUT', `/companies/${dataset}/ai_connections`, { enabled, user_id: userId });
+    await this.internal(internalContracts.setAiConnections, { dataset }, { enabled, user_id: userId });
+  }
+
+  /** Records an AI connection's start (and the connections it replaced) or end in the company's audit log. */
+  async auditConnection(dataset: string, entry: ConnectionAuditEntry): Promise<void> {
+    await this.internal(internalContracts.auditConnection, { dataset }, entry);
   }
 
   async close(): Promise<void> {
@@ -257,7 +360,6 @@ export class LedgerClient {
 }
 
 export class LedgerForbiddenError extends Error {}
-
 
 function messageOf(body: unknown): string {
   const m = (body as { error?: { message?: unknown } } | undefined)?.error?.message;

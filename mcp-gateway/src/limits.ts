@@ -11,7 +11,6 @@
  * store cannot answer is the caller's decision (`LimitUnavailableError`): registration and
  * sign-in refuse (fail closed), MCP calls go through (fail open) — docs/operations.md.
  */
-import { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Logger } from './logger.ts';
 
@@ -42,6 +41,29 @@ export interface RateDecision {
   allowed: boolean;
   /** whole seconds (at least 1) until the window frees up, when refused */
   retryAfterSeconds: number;
+  /** requests left in the window after this one (0 when refused) */
+  remaining: number;
+}
+
+/** What a limit allows: `quota` requests per `windowSeconds`, under the limit's name. */
+export interface RatePolicy {
+  name: string;
+  quota: number;
+  windowSeconds: number;
+}
+
+/**
+ * The headers of a refused request: `Retry-After`, and the IETF `RateLimit-Policy` and
+ * `RateLimit` fields (draft-ietf-httpapi-ratelimit-headers, structured fields) so a client
+ * learns the quota and window it ran into, not only when to come back, e.g.
+ * `RateLimit-Policy: "mcp";q=120;w=60` and `RateLimit: "mcp";r=0;t=17`.
+ */
+export function rateLimitHeaders(policy: RatePolicy, decision: RateDecision): Record<string, string> {
+  return {
+    'Retry-After': String(decision.retryAfterSeconds),
+    'RateLimit-Policy': `"${policy.name}";q=${policy.quota};w=${policy.windowSeconds}`,
+    RateLimit: `"${policy.name}";r=${decision.remaining};t=${decision.retryAfterSeconds}`,
+  };
 }
 
 /**
@@ -49,15 +71,19 @@ export interface RateDecision {
  * when the store cannot answer, never the library's own rejection value.
  */
 export class Limiter {
-  constructor(private readonly rl: RateLimiterAbstract) {}
+  constructor(
+    private readonly rl: RateLimiterAbstract,
+    readonly policy: RatePolicy,
+  ) {}
 
   /** Takes one point; refused once the window's points are used up. */
   async take(key: string): Promise<RateDecision> {
     try {
-      await this.rl.consume(key, 1);
-      return { allowed: true, retryAfterSeconds: 0 };
+      const res = await this.rl.consume(key, 1);
+      return { allowed: true, retryAfterSeconds: 0, remaining: Math.max(0, res.remainingPoints) };
     } catch (err) {
-      if (err instanceof RateLimiterRes) return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(err.msBeforeNext / 1000)) };
+      if (err instanceof RateLimiterRes)
+        return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(err.msBeforeNext / 1000)), remaining: 0 };
       throw unavailable(err);
     }
   }
@@ -107,7 +133,12 @@ function unavailable(err: unknown): LimitUnavailableError {
 export function memoryLimits(): LimitStore {
   return {
     kind: 'memory',
-    limiter: ({ name, points, duration }) => new Limiter(new RateLimiterMemory({ keyPrefix: name, points, duration })),
+    limiter: ({ name, points, duration }) =>
+      new Limiter(new RateLimiterMemory({ keyPrefix: name, points, duration }), {
+        name,
+        quota: points,
+        windowSeconds: duration,
+      }),
     close: async () => undefined,
   };
 }
@@ -118,6 +149,8 @@ export function memoryLimits(): LimitStore {
  * starts anyway and applies the limits' failure rules until Redis is back.
  */
 export async function redisLimits(url: string, log: Logger, prefix = 'gw'): Promise<LimitStore> {
+  // read only when REDIS_URL is set: a single gateway counts in memory and never needs it
+  const { Redis } = await import('ioredis');
   let lastLogged = 0;
   const client = new Redis(url, {
     enableOfflineQueue: false,
@@ -131,7 +164,10 @@ export async function redisLimits(url: string, log: Logger, prefix = 'gw'): Prom
     const now = Date.now();
     if (now - lastLogged < RECONNECT_LOG_MS) return;
     lastLogged = now;
-    log.warn({ err: err.message }, 'redis unavailable: registration and sign-in are refused, MCP calls are not rate limited');
+    log.warn(
+      { err: err.message },
+      'redis unavailable: registration and sign-in are refused, MCP calls are not rate limited',
+    );
   });
   client.on('ready', () => {
     if (lastLogged !== 0) log.info('redis reachable again');
@@ -141,7 +177,16 @@ export async function redisLimits(url: string, log: Logger, prefix = 'gw'): Prom
   return {
     kind: 'redis',
     limiter: ({ name, points, duration }) =>
-      new Limiter(new RateLimiterRedis({ storeClient: client, keyPrefix: `${prefix}:${name}`, points, duration, rejectIfRedisNotReady: true })),
+      new Limiter(
+        new RateLimiterRedis({
+          storeClient: client,
+          keyPrefix: `${prefix}:${name}`,
+          points,
+          duration,
+          rejectIfRedisNotReady: true,
+        }),
+        { name, quota: points, windowSeconds: duration },
+      ),
     async close() {
       client.disconnect();
     },

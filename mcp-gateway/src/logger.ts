@@ -14,8 +14,16 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
     },
     redact: {
       paths: [
-        'req.headers.authorization', 'req.headers.cookie', 'req.headers["x-api-key"]',
-        '*.password', '*.totp', '*.code', '*.token', '*.access_token', '*.refresh_token', '*.code_verifier',
+        'req.headers.authorization',
+        'req.headers.cookie',
+        'req.headers["x-api-key"]',
+        '*.password',
+        '*.totp',
+        '*.code',
+        '*.token',
+        '*.access_token',
+        '*.refresh_token',
+        '*.code_verifier',
       ],
       censor: '[redacted]',
     },

@@ -7,6 +7,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { listenOn } from '@ledger/shared/ports';
 import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
 
 export type ToolResult = 'ok' | 'tool_error' | 'refused';
@@ -33,14 +34,18 @@ export class GatewayMetrics {
 
   readonly mcpToolCalls = new Counter({
     name: 'gateway_mcp_tool_calls_total',
-    help: 'MCP tool calls by tool and result: ok, tool_error (the tool answered an error), refused (scope, or the connection was refused by the ledger)',
+    help:
+      'MCP tool calls by tool and result: ok, tool_error (the tool answered an error), refused (scope, or the ' +
+      'connection was refused by the ledger)',
     labelNames: ['tool', 'result'] as const,
     registers: [this.registry],
   });
 
   readonly mcpRequests = new Counter({
     name: 'gateway_mcp_requests_total',
-    help: 'Admitted MCP requests by who answered them: direct (a single 2026-07-28 tools/call answered by the gateway) or sdk',
+    help:
+      'Admitted MCP requests by who answered them: direct (a single 2026-07-28 tools/call answered by the gateway) ' +
+      'or sdk',
     labelNames: ['served_by'] as const,
     registers: [this.registry],
   });
@@ -91,14 +96,17 @@ export async function serveMetrics(metrics: GatewayMetrics, host: string, port: 
       return;
     }
     metrics.registry.metrics().then(
-      (text) => res.writeHead(200, { 'content-type': metrics.registry.contentType }).end(req.method === 'HEAD' ? undefined : text),
-      (err: unknown) => res.writeHead(500, { 'content-type': 'text/plain' }).end(`${err instanceof Error ? err.message : String(err)}\n`),
+      (text) =>
+        res
+          .writeHead(200, { 'content-type': metrics.registry.contentType })
+          .end(req.method === 'HEAD' ? undefined : text),
+      (err: unknown) =>
+        res
+          .writeHead(500, { 'content-type': 'text/plain' })
+          .end(`${err instanceof Error ? err.message : String(err)}\n`),
     );
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => resolve());
-  });
+  await listenOn(server, port, host, 'GATEWAY_METRICS_PORT');
   const address = server.address() as AddressInfo;
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return {

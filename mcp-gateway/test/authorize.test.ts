@@ -1,13 +1,35 @@
 import t from 'tap';
-import { authorize, authorizePath, Browser, formFields, pkce, REDIRECT, registerClient, startStack, totpCode } from './helpers.ts';
+import {
+  authorize,
+  authorizePath,
+  Browser,
+  formFields,
+  pkce,
+  REDIRECT,
+  registerClient,
+  startStack,
+  totpCode,
+} from './helpers.ts';
 
 t.test('authorization endpoint', async (t) => {
   const stack = await startStack(t);
   const a = await stack.company();
   const resource = `${stack.url}/mcp/${a.dataset}`;
-  const client = (await registerClient(stack, { redirect_uris: [REDIRECT, 'https://app.example.com/oauth/cb', 'com.example.app:/cb'] })).body;
+  const client = (
+    await registerClient(stack, {
+      redirect_uris: [REDIRECT, 'https://app.example.com/oauth/cb', 'com.example.app:/cb'],
+    })
+  ).body;
   const { challenge } = pkce();
-  const good = { client_id: client.client_id, redirect_uri: REDIRECT, response_type: 'code', code_challenge: challenge, code_challenge_method: 'S256', resource, state: 'xyz' };
+  const good = {
+    client_id: client.client_id,
+    redirect_uri: REDIRECT,
+    response_type: 'code',
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+    resource,
+    state: 'xyz',
+  };
   const browser = new Browser(stack.url);
   await browser.signIn(a);
 
@@ -37,7 +59,9 @@ t.test('authorization endpoint', async (t) => {
       t.match(page.html, /cannot be used/);
       t.notMatch(page.html, /<script>/, 'input is escaped');
     }
-    const repeated = await browser.get(`${authorizePath(good)}&redirect_uri=${encodeURIComponent('https://evil.example.com/cb')}`);
+    const repeated = await browser.get(
+      `${authorizePath(good)}&redirect_uri=${encodeURIComponent('https://evil.example.com/cb')}`,
+    );
     t.equal(repeated.status, 400, 'repeated redirect_uri: error page');
   });
 
@@ -50,7 +74,11 @@ t.test('authorization endpoint', async (t) => {
       ['malformed challenge', { ...good, code_challenge: 'short' }, 'invalid_request'],
       ['no resource', { ...good, resource: undefined }, 'invalid_target'],
       ['resource of an unknown dataset', { ...good, resource: `${stack.url}/mcp/no-such-co` }, 'invalid_target'],
-      ['resource on another origin', { ...good, resource: `https://evil.example.com/mcp/${a.dataset}` }, 'invalid_target'],
+      [
+        'resource on another origin',
+        { ...good, resource: `https://evil.example.com/mcp/${a.dataset}` },
+        'invalid_target',
+      ],
       ['resource with a trailing path', { ...good, resource: `${resource}/x` }, 'invalid_target'],
       ['unknown scope', { ...good, scope: 'accounting:read admin:all' }, 'invalid_scope'],
     ];
@@ -90,8 +118,16 @@ t.test('authorization endpoint', async (t) => {
     const custom = await authorize(stack, fresh, a, { ...good, redirect_uri: 'com.example.app:/cb' });
     t.equal(custom.callback.protocol, 'com.example.app:', 'custom app scheme');
     const single = (await registerClient(stack, { redirect_uris: ['https://one.example.com/cb'] })).body;
-    const implicitUri = await authorize(stack, fresh, a, { ...good, client_id: single.client_id, redirect_uri: undefined });
-    t.equal(`${implicitUri.callback.origin}${implicitUri.callback.pathname}`, 'https://one.example.com/cb', 'one registered URI: redirect_uri may be left out');
+    const implicitUri = await authorize(stack, fresh, a, {
+      ...good,
+      client_id: single.client_id,
+      redirect_uri: undefined,
+    });
+    t.equal(
+      `${implicitUri.callback.origin}${implicitUri.callback.pathname}`,
+      'https://one.example.com/cb',
+      'one registered URI: redirect_uri may be left out',
+    );
   });
 
   t.test('deny → access_denied', async (t) => {
@@ -111,11 +147,19 @@ t.test('authorization endpoint', async (t) => {
     const bankWrite = await browser.submit(page, '/oauth/authorize', { decision: 'allow', area_bank: 'write' });
     t.equal(bankWrite.status, 400, 'bank cannot be granted write');
     const nothing = await browser.submit(page, '/oauth/authorize', {
-      decision: 'allow', area_accounting: 'none', area_invoices: 'none', area_contacts: 'none', area_bank: 'none', area_documents: 'none',
+      decision: 'allow',
+      area_accounting: 'none',
+      area_invoices: 'none',
+      area_contacts: 'none',
+      area_bank: 'none',
+      area_documents: 'none',
     });
     t.equal(nothing.status, 422, 'nothing chosen: the page asks again');
     t.match(nothing.html, /Choose at least one area/);
-    const swapped = await browser.submit(page, '/oauth/authorize', { decision: 'allow', redirect_uri: 'https://evil.example.com/cb' });
+    const swapped = await browser.submit(page, '/oauth/authorize', {
+      decision: 'allow',
+      redirect_uri: 'https://evil.example.com/cb',
+    });
     t.equal(swapped.status, 400, 'a changed redirect_uri in the form: error page');
     t.equal(swapped.location, null);
   });
@@ -127,17 +171,32 @@ t.test('authorization endpoint', async (t) => {
     t.equal(noToken.location, null, 'no code is issued');
     const forged = await browser.submit(page, '/oauth/authorize', { decision: 'allow', csrf: 'A'.repeat(43) });
     t.equal(forged.status, 403);
-    const fromOtherOrigin = await browser.request('POST', '/oauth/authorize', { ...formFields(page.html, '/oauth/authorize'), decision: 'allow' }, { origin: 'https://evil.example.com' });
+    const fromOtherOrigin = await browser.request(
+      'POST',
+      '/oauth/authorize',
+      { ...formFields(page.html, '/oauth/authorize'), decision: 'allow' },
+      { origin: 'https://evil.example.com' },
+    );
     t.equal(fromOtherOrigin.status, 403, 'the right token but a foreign Origin: refused');
 
     // an attacker's browser has its own cookie: the victim's token does not fit it
     const attacker = new Browser(stack.url);
     await attacker.get('/signin');
     const victimToken = /name="csrf" value="([^"]+)"/.exec(page.html)![1]!;
-    const signin = await attacker.request('POST', '/signin', { csrf: victimToken, email: a.email, password: a.password, totp: totpCode(a.totpSecret), return_to: '/account/ai-connections' });
+    const signin = await attacker.request('POST', '/signin', {
+      csrf: victimToken,
+      email: a.email,
+      password: a.password,
+      totp: totpCode(a.totpSecret),
+      return_to: '/account/ai-connections',
+    });
     t.equal(signin.status, 403, 'sign-in with a token of another browser: refused');
     const noCookie = new Browser(stack.url);
-    const bare = await noCookie.request('POST', '/signin', { email: a.email, password: a.password, totp: totpCode(a.totpSecret) });
+    const bare = await noCookie.request('POST', '/signin', {
+      email: a.email,
+      password: a.password,
+      totp: totpCode(a.totpSecret),
+    });
     t.equal(bare.status, 403, 'sign-in without any CSRF token: refused');
   });
 
@@ -152,7 +211,11 @@ t.test('authorization endpoint', async (t) => {
     const back = await clerkBrowser.submit(page, '/oauth/authorize', { decision: 'deny' });
     t.equal(new URL(back.location!).searchParams.get('error'), 'access_denied');
     const forcedAllow = await clerkBrowser.submit(page, '/oauth/authorize', { decision: 'allow' });
-    t.equal(new URL(forcedAllow.location!).searchParams.get('error'), 'access_denied', 'a forged allow from a clerk: access_denied');
+    t.equal(
+      new URL(forcedAllow.location!).searchParams.get('error'),
+      'access_denied',
+      'a forged allow from a clerk: access_denied',
+    );
 
     const admin = await a.addMember('admin');
     const adminBrowser = new Browser(stack.url);

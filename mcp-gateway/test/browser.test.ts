@@ -1,6 +1,7 @@
 /**
  * The person's side in a real headless Chromium (Debian's, or the one installed by npm ci):
- * sign-in, consent choices, warnings, and the AI connections pages. Screenshots go to test-artifacts/gateway/ (gitignored).
+ * sign-in, consent choices, warnings, and the AI connections pages. Screenshots go to test-artifacts/gateway/
+ * (gitignored).
  */
 import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -24,13 +25,21 @@ t.test('in a real browser', async (t) => {
   const cb = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     if (url.pathname === '/callback') callbacks.push(url);
-    res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>App</title><p id="done">Back in the app</p>');
+    res
+      .writeHead(200, { 'content-type': 'text/html' })
+      .end('<!doctype html><title>App</title><p id="done">Back in the app</p>');
   });
   await new Promise<void>((r) => cb.listen(0, '127.0.0.1', r));
-  t.teardown(() => new Promise<void>((r) => { cb.closeAllConnections(); cb.close(() => r()); }));
+  t.teardown(
+    () =>
+      new Promise<void>((r) => {
+        cb.closeAllConnections();
+        cb.close(() => r());
+      }),
+  );
   const redirect = `http://127.0.0.1:${(cb.address() as AddressInfo).port}/callback`;
 
-  // Debian's Chromium when installed, else the one npm ci brought (see e2e/test/support/chromium.ts)
+  // CHROMIUM_PATH or the chromium command, which npm test makes sure of (see e2e/test/support/chromium.ts)
   const browser: Chromium = await launchChromium();
   t.teardown(() => browser.close());
   const context = await browser.newContext();
@@ -47,7 +56,19 @@ t.test('in a real browser', async (t) => {
   t.test('sign-in and consent with chosen areas', async (t) => {
     const client = (await registerClient(stack, { client_name: 'Browser Test App', redirect_uris: [redirect] })).body;
     const { challenge, verifier } = pkce();
-    await page.goto(`${stack.url}${authorizePath({ client_id: client.client_id, redirect_uri: redirect, response_type: 'code', code_challenge: challenge, code_challenge_method: 'S256', resource, state: 'browser-state', scope: 'accounting:read invoices:write' })}`);
+    await page.goto(
+      stack.url +
+        authorizePath({
+          client_id: client.client_id,
+          redirect_uri: redirect,
+          response_type: 'code',
+          code_challenge: challenge,
+          code_challenge_method: 'S256',
+          resource,
+          state: 'browser-state',
+          scope: 'accounting:read invoices:write',
+        }),
+    );
     t.match(page.url(), /\/signin\?return_to=/, 'to the sign-in page');
     await shot('01-signin');
 
@@ -57,7 +78,11 @@ t.test('in a real browser', async (t) => {
     await signIn();
 
     await page.getByRole('heading', { name: /Connect Browser Test App/ }).waitFor();
-    t.match(await page.locator('#client-unverified').textContent(), /Unverified app/, 'loopback redirect URI: Unverified app warning');
+    t.match(
+      await page.locator('#client-unverified').textContent(),
+      /Unverified app/,
+      'loopback redirect URI: Unverified app warning',
+    );
     t.equal(await page.locator('#redirect-target').textContent(), redirect, 'where the person is sent back to');
     t.equal(await page.locator('#company').textContent(), a.company.name, 'the company is shown');
     t.equal(await page.locator('#impersonation-warning').count(), 0, 'no impersonation warning');
@@ -78,15 +103,35 @@ t.test('in a real browser', async (t) => {
     t.equal(back.searchParams.get('state'), 'browser-state');
     t.equal(back.searchParams.get('iss'), stack.url);
     const token = await postForm(`${stack.url}/oauth/token`, {
-      grant_type: 'authorization_code', client_id: client.client_id, code: back.searchParams.get('code')!, redirect_uri: redirect, code_verifier: verifier, resource,
+      grant_type: 'authorization_code',
+      client_id: client.client_id,
+      code: back.searchParams.get('code')!,
+      redirect_uri: redirect,
+      code_verifier: verifier,
+      resource,
     });
     t.equal(token.status, 200);
-    t.equal(token.body.scope, 'accounting:read bank:read contacts:read invoices:write', 'what the person chose is granted');
+    t.equal(
+      token.body.scope,
+      'accounting:read bank:read contacts:read invoices:write',
+      'what the person chose is granted',
+    );
   });
 
   t.test('a name suggesting a well-known assistant on a foreign domain: warning; deny', async (t) => {
     const client = (await registerClient(stack, { client_name: 'Claude', redirect_uris: [redirect] })).body;
-    await page.goto(`${stack.url}${authorizePath({ client_id: client.client_id, redirect_uri: redirect, response_type: 'code', code_challenge: pkce().challenge, code_challenge_method: 'S256', resource, state: 's2' })}`);
+    await page.goto(
+      stack.url +
+        authorizePath({
+          client_id: client.client_id,
+          redirect_uri: redirect,
+          response_type: 'code',
+          code_challenge: pkce().challenge,
+          code_challenge_method: 'S256',
+          resource,
+          state: 's2',
+        }),
+    );
     const warning = page.locator('#impersonation-warning');
     t.ok(await warning.isVisible(), 'prominent warning');
     t.match(await warning.textContent(), /may be impersonating Claude/);
@@ -118,7 +163,18 @@ t.test('in a real browser', async (t) => {
 
     // with AI connections off, the consent page explains instead of offering a choice
     const client = (await registerClient(stack, { client_name: 'Late App', redirect_uris: [redirect] })).body;
-    await page.goto(`${stack.url}${authorizePath({ client_id: client.client_id, redirect_uri: redirect, response_type: 'code', code_challenge: pkce().challenge, code_challenge_method: 'S256', resource, state: 's3' })}`);
+    await page.goto(
+      stack.url +
+        authorizePath({
+          client_id: client.client_id,
+          redirect_uri: redirect,
+          response_type: 'code',
+          code_challenge: pkce().challenge,
+          code_challenge_method: 'S256',
+          resource,
+          state: 's3',
+        }),
+    );
     t.match(await page.locator('#not-allowed').textContent(), /AI connections are switched off/);
     t.equal(await page.getByRole('button', { name: 'Allow access' }).count(), 0);
     await shot('09-consent-ai-off');
@@ -132,14 +188,27 @@ t.test('in a real browser', async (t) => {
   });
 
   t.test('the pages cannot be framed by another site', async (t) => {
-    const framer = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(`<iframe id="f" src="${stack.url}/signin"></iframe>`));
+    const framer = createServer((_req, res) =>
+      res.writeHead(200, { 'content-type': 'text/html' }).end(`<iframe id="f" src="${stack.url}/signin"></iframe>`),
+    );
     await new Promise<void>((r) => framer.listen(0, '127.0.0.1', r));
-    t.teardown(() => new Promise<void>((r) => { framer.closeAllConnections(); framer.close(() => r()); }));
+    t.teardown(
+      () =>
+        new Promise<void>((r) => {
+          framer.closeAllConnections();
+          framer.close(() => r());
+        }),
+    );
     const other = await context.newPage();
     await other.goto(`http://localhost:${(framer.address() as AddressInfo).port}/`);
     await other.waitForTimeout(500);
     const frame = other.frames().find((f) => f !== other.mainFrame());
-    const framedForm = frame ? await frame.locator('form').count().catch(() => 0) : 0;
+    const framedForm = frame
+      ? await frame
+          .locator('form')
+          .count()
+          .catch(() => 0)
+      : 0;
     t.equal(framedForm, 0, 'the sign-in form does not render inside a foreign frame');
     await other.close();
   });

@@ -45,21 +45,45 @@ async function postgresDb(t: Teardown): Promise<Knex> {
 }
 
 const GRANT: CodeGrant = {
-  clientId: 'https://app.example/client.json', clientName: 'Test Assistant', verifiedHost: 'app.example',
-  userId: 7, userName: 'Ada', userEmail: 'ada@example.com', dataset: 'acme', resource: 'http://127.0.0.1:3000/mcp/acme',
-  scopes: ['accounting:read', 'contacts:write'], redirectUri: 'https://app.example/cb', redirectUriSent: true,
+  clientId: 'https://app.example/client.json',
+  clientName: 'Test Assistant',
+  verifiedHost: 'app.example',
+  userId: 7,
+  userName: 'Ada',
+  userEmail: 'ada@example.com',
+  dataset: 'acme',
+  resource: 'http://127.0.0.1:3000/mcp/acme',
+  scopes: ['accounting:read', 'contacts:write'],
+  redirectUri: 'https://app.example/cb',
+  redirectUriSent: true,
   codeChallenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGvSDa-cM',
 };
 
+/** A connection of the grant, replacing the one an earlier case made (one active per person, company and app). */
 async function insertConnection(db: Knex, id: string, now: number): Promise<void> {
+  await db('connections')
+    .where({ user_id: GRANT.userId, dataset: GRANT.dataset, client_id: GRANT.clientId, state: 'active' })
+    .update({ state: 'ended', end_reason: 'replaced', ended_at: now, replaced_by: id });
   await db('connections').insert({
-    id, user_id: GRANT.userId, user_name: GRANT.userName, user_email: GRANT.userEmail, dataset: GRANT.dataset,
-    resource: GRANT.resource, client_id: GRANT.clientId, client_name: GRANT.clientName, scopes: GRANT.scopes.join(' '),
-    state: 'active', created_at: now, last_used_at: now,
+    id,
+    user_id: GRANT.userId,
+    user_name: GRANT.userName,
+    user_email: GRANT.userEmail,
+    dataset: GRANT.dataset,
+    resource: GRANT.resource,
+    client_id: GRANT.clientId,
+    client_name: GRANT.clientName,
+    scopes: GRANT.scopes.join(' '),
+    state: 'active',
+    created_at: now,
+    last_used_at: now,
   });
 }
 
-for (const [name, open] of [['SQLite', sqliteDb], ['Postgres', postgresDb]] as const) {
+for (const [name, open] of [
+  ['SQLite', sqliteDb],
+  ['Postgres', postgresDb],
+] as const) {
   t.test(`authorization codes on ${name}`, async (t) => {
     const db = await open(t);
     const codes = new CodeStore(db);
@@ -71,8 +95,10 @@ for (const [name, open] of [['SQLite', sqliteDb], ['Postgres', postgresDb]] as c
       t.equal(await db('authorization_codes').where({ code_hash: code }).first(), undefined, 'stored only as a hash');
       const result = await codes.consume(hashSecret(code), now + 1);
       t.same(result, { kind: 'claimed', code: { ...GRANT, expiresAt: now + 60_000 } });
-      const row = await db('authorization_codes').where({ code_hash: hashSecret(code) }).first();
-      t.equal(Number(row.used_at), now + 1, 'the claim records when');
+      const row = await db('authorization_codes')
+        .where({ code_hash: hashSecret(code) })
+        .first();
+      t.equal(Number(row?.used_at), now + 1, 'the claim records when');
     });
 
     t.test('an unknown code', async (t) => {
@@ -94,7 +120,11 @@ for (const [name, open] of [['SQLite', sqliteDb], ['Postgres', postgresDb]] as c
       await insertConnection(db, connectionId, now);
       t.same(await db.transaction((trx) => codes.attachConnection(trx, hash, connectionId)), { replayed: false });
       t.same(await codes.consume(hash, now + 5), { kind: 'replayed', clientId: GRANT.clientId, connectionId });
-      t.same(await codes.consume(hash, now + 6), { kind: 'replayed', clientId: GRANT.clientId, connectionId }, 'and every later one');
+      t.same(
+        await codes.consume(hash, now + 6),
+        { kind: 'replayed', clientId: GRANT.clientId, connectionId },
+        'and every later one',
+      );
     });
 
     t.test('a replay during the exchange is seen when the connection is attached', async (t) => {

@@ -15,9 +15,16 @@ t.test('malformed configuration: one line naming the variable, exit code 2', asy
     [{ GATEWAY_PRIVATE_JWK: '{"kty":"RSA"}' }, /GATEWAY_PRIVATE_JWK/],
   ];
   for (const [env, name] of cases) {
-    const r = spawnSync(process.execPath, [BIN, 'serve'], { env: { ...process.env, ...env }, encoding: 'utf8', timeout: 30_000 });
+    const r = spawnSync(process.execPath, [BIN, 'serve'], {
+      env: { ...process.env, ...env },
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
     t.equal(r.status, 2, `${JSON.stringify(env)}: exit 2`);
-    const lines = r.stderr.trim().split('\n').filter((l) => !/npm warn/.test(l));
+    const lines = r.stderr
+      .trim()
+      .split('\n')
+      .filter((l) => !/npm warn/.test(l));
     t.equal(lines.length, 1, 'one line');
     t.match(lines[0], name);
   }

@@ -28,8 +28,11 @@ interface Call {
 function toolCall(name: string, args: Record<string, unknown>, id: string | number = 1): Call {
   return {
     headers: {
-      'content-type': 'application/json', accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': name,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': 'tools/call',
+      'mcp-name': name,
     },
     body: { jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args, _meta: ENVELOPE } },
   };
@@ -39,55 +42,191 @@ const fakeRequest = (c: Call, method = 'POST') => ({ method, headers: c.headers 
 const contactTools = toolsForScopes(['contacts:read']);
 
 t.test('directCallOf: the canonical call is taken, every unusual part is left to the SDK', async (t) => {
-  const call = await directCallOf(fakeRequest(toolCall('search_vendors', { name: 'Pap' })), toolCall('search_vendors', { name: 'Pap' }).body, contactTools);
+  const call = await directCallOf(
+    fakeRequest(toolCall('search_vendors', { name: 'Pap' })),
+    toolCall('search_vendors', { name: 'Pap' }).body,
+    contactTools,
+  );
   t.equal(call?.tool.declaration.name, 'search_vendors');
   t.same(call?.args, { name: 'Pap' });
   t.equal(call?.id, 1);
 
   const variants: [string, (c: Call) => void][] = [
     ['a GET', () => undefined],
-    ['another content type', (c) => { c.headers['content-type'] = 'text/plain'; }],
-    ['an Accept without event streams', (c) => { c.headers.accept = 'application/json'; }],
-    ['a protocol header that disagrees', (c) => { c.headers['mcp-protocol-version'] = '2025-11-25'; }],
-    ['no Mcp-Method header', (c) => { delete c.headers['mcp-method']; }],
-    ['an Mcp-Name header naming another tool', (c) => { c.headers['mcp-name'] = 'get_vendor'; }],
-    ['another JSON-RPC version', (c) => { c.body.jsonrpc = '1.0'; }],
-    ['a null id', (c) => { c.body.id = null; }],
-    ['a fractional id', (c) => { c.body.id = 1.5; }],
-    ['another method', (c) => { c.body.method = 'tools/list'; }],
-    ['an extra member', (c) => { c.body.extra = true; }],
-    ['an extra parameter', (c) => { (c.body.params as Record<string, unknown>).task = {}; }],
-    ['arguments that are not an object', (c) => { (c.body.params as Record<string, unknown>).arguments = ['x']; }],
-    ['no envelope', (c) => { delete (c.body.params as Record<string, unknown>)._meta; }],
-    ['a progress token', (c) => { (c.body.params as Record<string, Record<string, unknown>>)._meta = { ...ENVELOPE, progressToken: 1 }; }],
-    ['a 2025-era claim', (c) => { (c.body.params as Record<string, Record<string, unknown>>)._meta = { ...ENVELOPE, 'io.modelcontextprotocol/protocolVersion': '2025-11-25' }; }],
-    ['client info with more fields', (c) => { (c.body.params as Record<string, Record<string, unknown>>)._meta = { ...ENVELOPE, 'io.modelcontextprotocol/clientInfo': { name: 'x', version: '1', icons: [] } }; }],
-    ['no client info', (c) => { const meta: Record<string, unknown> = { ...ENVELOPE }; delete meta['io.modelcontextprotocol/clientInfo']; (c.body.params as Record<string, unknown>)._meta = meta; }],
-    ['capabilities that are not objects', (c) => { (c.body.params as Record<string, Record<string, unknown>>)._meta = { ...ENVELOPE, 'io.modelcontextprotocol/clientCapabilities': { sampling: true } }; }],
-    ['arguments the input schema refuses', (c) => { (c.body.params as Record<string, unknown>).arguments = { name: 5 }; }],
+    [
+      'another content type',
+      (c) => {
+        c.headers['content-type'] = 'text/plain';
+      },
+    ],
+    [
+      'an Accept without event streams',
+      (c) => {
+        c.headers.accept = 'application/json';
+      },
+    ],
+    [
+      'a protocol header that disagrees',
+      (c) => {
+        c.headers['mcp-protocol-version'] = '2025-11-25';
+      },
+    ],
+    [
+      'no Mcp-Method header',
+      (c) => {
+        delete c.headers['mcp-method'];
+      },
+    ],
+    [
+      'an Mcp-Name header naming another tool',
+      (c) => {
+        c.headers['mcp-name'] = 'get_vendor';
+      },
+    ],
+    [
+      'another JSON-RPC version',
+      (c) => {
+        c.body.jsonrpc = '1.0';
+      },
+    ],
+    [
+      'a null id',
+      (c) => {
+        c.body.id = null;
+      },
+    ],
+    [
+      'a fractional id',
+      (c) => {
+        c.body.id = 1.5;
+      },
+    ],
+    [
+      'another method',
+      (c) => {
+        c.body.method = 'tools/list';
+      },
+    ],
+    [
+      'an extra member',
+      (c) => {
+        c.body.extra = true;
+      },
+    ],
+    [
+      'an extra parameter',
+      (c) => {
+        (c.body.params as Record<string, unknown>).task = {};
+      },
+    ],
+    [
+      'arguments that are not an object',
+      (c) => {
+        (c.body.params as Record<string, unknown>).arguments = ['x'];
+      },
+    ],
+    [
+      'no envelope',
+      (c) => {
+        delete (c.body.params as Record<string, unknown>)._meta;
+      },
+    ],
+    [
+      'a progress token',
+      (c) => {
+        (c.body.params as Record<string, Record<string, unknown>>)._meta = { ...ENVELOPE, progressToken: 1 };
+      },
+    ],
+    [
+      'a 2025-era claim',
+      (c) => {
+        (c.body.params as Record<string, Record<string, unknown>>)._meta = {
+          ...ENVELOPE,
+          'io.modelcontextprotocol/protocolVersion': '2025-11-25',
+        };
+      },
+    ],
+    [
+      'client info with more fields',
+      (c) => {
+        (c.body.params as Record<string, Record<string, unknown>>)._meta = {
+          ...ENVELOPE,
+          'io.modelcontextprotocol/clientInfo': { name: 'x', version: '1', icons: [] },
+        };
+      },
+    ],
+    [
+      'no client info',
+      (c) => {
+        const meta: Record<string, unknown> = { ...ENVELOPE };
+        delete meta['io.modelcontextprotocol/clientInfo'];
+        (c.body.params as Record<string, unknown>)._meta = meta;
+      },
+    ],
+    [
+      'capabilities that are not objects',
+      (c) => {
+        (c.body.params as Record<string, Record<string, unknown>>)._meta = {
+          ...ENVELOPE,
+          'io.modelcontextprotocol/clientCapabilities': { sampling: true },
+        };
+      },
+    ],
+    [
+      'arguments the input schema refuses',
+      (c) => {
+        (c.body.params as Record<string, unknown>).arguments = { name: 5 };
+      },
+    ],
   ];
   for (const [label, change] of variants) {
     const c = toolCall('search_vendors', { name: 'Pap' });
     change(c);
-    t.equal(await directCallOf(fakeRequest(c, label === 'a GET' ? 'GET' : 'POST'), c.body, contactTools), undefined, `${label}: left to the SDK`);
+    t.equal(
+      await directCallOf(fakeRequest(c, label === 'a GET' ? 'GET' : 'POST'), c.body, contactTools),
+      undefined,
+      `${label}: left to the SDK`,
+    );
   }
   const other = toolCall('create_vendor', { name: 'X' });
-  t.equal(await directCallOf(fakeRequest(other), other.body, contactTools), undefined, 'a tool this request may not use: left to the SDK');
+  t.equal(
+    await directCallOf(fakeRequest(other), other.body, contactTools),
+    undefined,
+    'a tool this request may not use: left to the SDK',
+  );
 });
 
-t.test('checkedOutput: a result against the output schema becomes the SDK tool error; errors pass as they are', async (t) => {
-  const tool = contactTools.find((x) => x.declaration.name === 'search_vendors')!;
-  const wrong = await checkedOutput(tool, { content: [{ type: 'text', text: 'x' }], structuredContent: { vendors: 'none' } });
-  t.equal(wrong.isError, true);
-  t.match((wrong.content[0] as { text: string }).text, /^Output validation error: Invalid structured content for tool search_vendors: /);
-  const missing = await checkedOutput(tool, { content: [{ type: 'text', text: 'x' }] });
-  t.equal((missing.content[0] as { text: string }).text, 'Output validation error: Tool search_vendors has an output schema but no structured content was provided');
-  const refused: CallToolResult = { content: [{ type: 'text', text: 'no' }], isError: true };
-  t.equal(await checkedOutput(tool, refused), refused);
-  t.same(JSON.parse(encodeCallAnswer('a', refused, { name: 's', version: '1' })), {
-    jsonrpc: '2.0', id: 'a', result: { ...refused, resultType: 'complete', _meta: { 'io.modelcontextprotocol/serverInfo': { name: 's', version: '1' } } },
-  });
-});
+t.test(
+  'checkedOutput: a result against the output schema becomes the SDK tool error; errors pass as they are',
+  async (t) => {
+    const tool = contactTools.find((x) => x.declaration.name === 'search_vendors')!;
+    const wrong = await checkedOutput(tool, {
+      content: [{ type: 'text', text: 'x' }],
+      structuredContent: { vendors: 'none' },
+    });
+    t.equal(wrong.isError, true);
+    t.match(
+      (wrong.content[0] as { text: string }).text,
+      /^Output validation error: Invalid structured content for tool search_vendors: /,
+    );
+    const missing = await checkedOutput(tool, { content: [{ type: 'text', text: 'x' }] });
+    t.equal(
+      (missing.content[0] as { text: string }).text,
+      'Output validation error: Tool search_vendors has an output schema but no structured content was provided',
+    );
+    const refused: CallToolResult = { content: [{ type: 'text', text: 'no' }], isError: true };
+    t.equal(await checkedOutput(tool, refused), refused);
+    t.same(JSON.parse(encodeCallAnswer('a', refused, { name: 's', version: '1' })), {
+      jsonrpc: '2.0',
+      id: 'a',
+      result: {
+        ...refused,
+        resultType: 'complete',
+        _meta: { 'io.modelcontextprotocol/serverInfo': { name: 's', version: '1' } },
+      },
+    });
+  },
+);
 
 t.test('the same requests get the same answers with and without the hot path', async (t) => {
   const stack = await startStack(t);
@@ -96,14 +235,28 @@ t.test('the same requests get the same answers with and without the hot path', a
   const { tokens } = await connect(stack, company, { choices: { contacts: 'write', accounting: 'read' } });
   const path = `/mcp/${company.dataset}`;
   const send = async (base: string, c: Call) => {
-    const res = await fetch(`${base}${path}`, { method: 'POST', headers: { ...c.headers, authorization: `Bearer ${tokens.access_token}` }, body: JSON.stringify(c.body) });
+    const res = await fetch(`${base}${path}`, {
+      method: 'POST',
+      headers: { ...c.headers, authorization: `Bearer ${tokens.access_token}` },
+      body: JSON.stringify(c.body),
+    });
     const text = await res.text();
-    return { status: res.status, type: res.headers.get('content-type'), body: text.startsWith('{') ? JSON.parse(text) : text };
+    return {
+      status: res.status,
+      type: res.headers.get('content-type'),
+      body: text.startsWith('{') ? JSON.parse(text) : text,
+    };
   };
-  const served = async () => Object.fromEntries((await stack.gateway.deps.metrics.mcpRequests.get()).values.map((v) => [v.labels.served_by, v.value]));
+  const served = async () =>
+    Object.fromEntries(
+      (await stack.gateway.deps.metrics.mcpRequests.get()).values.map((v) => [v.labels.served_by, v.value]),
+    );
 
   // a vendor to find, written through the SDK replica
-  const created = await send(viaSdk.url, toolCall('create_vendor', { name: 'Papeterie Gleich AG', email: 'a@gleich.example' }, 'setup'));
+  const created = await send(
+    viaSdk.url,
+    toolCall('create_vendor', { name: 'Papeterie Gleich AG', email: 'a@gleich.example' }, 'setup'),
+  );
   t.equal(created.status, 200);
   t.notOk(created.body.result?.isError, 'the vendor was created');
 
@@ -116,8 +269,16 @@ t.test('the same requests get the same answers with and without the hot path', a
   const sdk: Call[] = [
     toolCall('search_vendors', { name: 42 }, 9),
     toolCall('no_such_tool', {}, 10),
-    (() => { const c = toolCall('search_vendors', { name: 'Papeterie' }, 12); delete c.headers['mcp-name']; return c; })(),
-    (() => { const c = toolCall('search_vendors', { name: 'Papeterie' }, 13); c.headers['mcp-name'] = 'get_vendor'; return c; })(),
+    (() => {
+      const c = toolCall('search_vendors', { name: 'Papeterie' }, 12);
+      delete c.headers['mcp-name'];
+      return c;
+    })(),
+    (() => {
+      const c = toolCall('search_vendors', { name: 'Papeterie' }, 13);
+      c.headers['mcp-name'] = 'get_vendor';
+      return c;
+    })(),
   ];
   // refused by the endpoint's own scope check before either path: counted by neither
   const refusedEarlier: Call[] = [toolCall('create_invoice', { customer_id: 1 }, 11)];
@@ -128,7 +289,11 @@ t.test('the same requests get the same answers with and without the hot path', a
     t.same(mine, theirs, `${label}: same status, content type and answer`);
   }
   const found = (await send(stack.url, direct[0]!)).body;
-  t.equal(found.result.structuredContent.vendors[0].name, 'Papeterie Gleich AG', 'the direct answer carries the ledger answer');
+  t.equal(
+    found.result.structuredContent.vendors[0].name,
+    'Papeterie Gleich AG',
+    'the direct answer carries the ledger answer',
+  );
   const after = await served();
   t.equal((after.direct ?? 0) - (before.direct ?? 0), direct.length + 1, 'the canonical calls were answered directly');
   t.equal((after.sdk ?? 0) - (before.sdk ?? 0), sdk.length, 'the others went through the SDK');
@@ -138,16 +303,32 @@ t.test('the official client: its 2026-07-28 tools/calls take the direct path, it
   const stack = await startStack(t);
   const company = await stack.company();
   const { resource, tokens } = await connect(stack, company, { choices: { contacts: 'write' } });
-  const served = async () => Object.fromEntries((await stack.gateway.deps.metrics.mcpRequests.get()).values.map((v) => [v.labels.served_by, v.value]));
+  const served = async () =>
+    Object.fromEntries(
+      (await stack.gateway.deps.metrics.mcpRequests.get()).values.map((v) => [v.labels.served_by, v.value]),
+    );
   for (const mode of ['auto', 'legacy'] as const) {
     const client = new Client({ name: 'direct-test', version: '1' }, { versionNegotiation: { mode } });
-    await client.connect(new StreamableHTTPClientTransport(new URL(resource), { requestInit: { headers: { Authorization: `Bearer ${tokens.access_token}` } } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(resource), {
+        requestInit: { headers: { Authorization: `Bearer ${tokens.access_token}` } },
+      }),
+    );
     t.teardown(() => client.close());
     const before = await served();
-    const created = (await client.callTool({ name: 'create_vendor', arguments: { name: `Direct ${mode} AG` } })) as { isError?: boolean; structuredContent?: { id: number } };
+    const created = (await client.callTool({ name: 'create_vendor', arguments: { name: `Direct ${mode} AG` } })) as {
+      isError?: boolean;
+      structuredContent?: { id: number };
+    };
     t.notOk(created.isError, `${mode}: create_vendor`);
-    const found = (await client.callTool({ name: 'search_vendors', arguments: { name: `Direct ${mode}` } })) as { structuredContent?: { vendors: { id: number }[] } };
-    t.same(found.structuredContent?.vendors.map((v) => v.id), [created.structuredContent?.id], `${mode}: search_vendors finds it`);
+    const found = (await client.callTool({ name: 'search_vendors', arguments: { name: `Direct ${mode}` } })) as {
+      structuredContent?: { vendors: { id: number }[] };
+    };
+    t.same(
+      found.structuredContent?.vendors.map((v) => v.id),
+      [created.structuredContent?.id],
+      `${mode}: search_vendors finds it`,
+    );
     const after = await served();
     const direct = (after.direct ?? 0) - (before.direct ?? 0);
     if (mode === 'auto') t.equal(direct, 2, 'both calls of the 2026-07-28 client were answered directly');

@@ -36,13 +36,50 @@ t.test('the API reference renders on the public origin without console errors', 
   // drawn by the renderer from /openapi.json: the document's title and operation summaries,
   // the first group's at once, another group's once it is opened in the sidebar
   await page.getByRole('heading', { name: 'Ledger REST API' }).first().waitFor();
-  await page.getByText('Close the books up to and including a date').first().waitFor();
-  t.pass('shows the first group\'s operations');
-  await page.getByRole('button', { name: /parties/i }).first().click();
-  for (const summary of ['Search vendors or customers', 'Create a vendor or customer']) {
+  await page.getByText('Close the books up to a date').first().waitFor();
+  t.pass("shows the first group's operations");
+  await page
+    .getByRole('button', { name: /parties/i })
+    .first()
+    .click();
+  for (const summary of ['Search vendors', 'Create a customer']) {
     await page.getByText(summary).first().waitFor();
     t.pass(`shows "${summary}"`);
   }
+  // the request example is filled in from the server and its variables: the public URL and the
+  // demo's dataset, never a literal {dataset}
+  const curl = page.locator('text=/curl .*\\/client\\//').first();
+  await curl.waitFor();
+  const snippet = (await curl.textContent()) ?? '';
+  t.match(
+    snippet,
+    `${stack.ledger.config.publicUrl}/client/demo/`,
+    `the curl example calls the dataset: ${snippet.slice(0, 120)}`,
+  );
+  t.notMatch(snippet, '{dataset}');
+  t.notMatch(snippet, '{api_url}');
+  // the contracts' example calls: the request body of "Create an API key" in its curl example.
+  // Scalar renders the operations' examples as they come into view, after the first ones: wait
+  // for the block (up to 30 s on a loaded machine) rather than reading what is there at once.
+  const sendsExampleBody = await page
+    .waitForFunction(
+      () =>
+        [...document.querySelectorAll('pre, code')].some((el) => {
+          const c = el.textContent ?? '';
+          return (
+            c.startsWith('curl') &&
+            c.includes('/client/demo/system/api_keys') &&
+            /--data '\{\s*"label": "erp sync"\s*\}'/.test(c)
+          );
+        }),
+      undefined,
+      { timeout: 30_000 },
+    )
+    .then(
+      () => true,
+      () => false,
+    );
+  t.ok(sendsExampleBody, 'a curl example sends the example body');
   await page.screenshot({ path: join(ARTIFACTS, 'docs.png') });
 
   t.same(problems, [], 'no console errors (CSP violations among them) and no page errors');

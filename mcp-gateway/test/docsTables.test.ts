@@ -1,16 +1,27 @@
 /**
- * The generated docs tables (endpoints in docs/rest-api.md, MCP tools in docs/mcp.md) are
- * what scripts/docs-tables.ts produces from the contracts and the tool catalogue.
+ * The generated docs tables (endpoints in docs/rest-api.md, MCP tools in docs/mcp.md, the
+ * consent choices' tools in docs/assistants.md) are what scripts/docs-tables.ts produces
+ * from the contracts and the tool catalogue.
  */
 import t from 'tap';
 import { CONTRACTS } from '@ledger/shared';
 import { CATALOGUE } from '../src/mcp/tools/catalogue.ts';
-import { generatedFiles, renderEndpointTable, renderToolTable, replaceBlock } from '../../scripts/docs-tables.ts';
+import {
+  generatedFiles,
+  renderConsentTable,
+  renderEndpointTable,
+  renderToolTable,
+  replaceBlock,
+} from '../../scripts/docs-tables.ts';
 
 t.test('the committed docs tables are the generated ones', async (t) => {
   for (const { file, committed, generated } of generatedFiles()) {
     // compared as strings; a failure shows the diff
-    t.equal(committed, generated, `${file}: tables as generated (when not: run npm run docs:tables and commit the result)`);
+    t.equal(
+      committed,
+      generated,
+      `${file}: tables as generated (when not: run npm run docs:tables and commit the result)`,
+    );
   }
 });
 
@@ -22,12 +33,37 @@ t.test('every contract and every tool has its row', async (t) => {
   }
   const tools = renderToolTable();
   for (const { declaration: d } of CATALOGUE) t.match(tools, `| \`${d.name}\` |`, d.name);
-  t.match(tools, '| `approve_bill` | Invoices and bills | write | invoices:write | `POST /arap/transaction/vendor/:id/approve` | destructive |');
-  t.match(endpoints, '| GET | `/arap/{vc}/{id}` | `vendors.vendors` / `customers.customers` | every role | `contacts:read` | 200 | — |');
+  t.match(
+    tools,
+    '| `approve_bill` | Invoices and bills | write | invoices:write | `POST /arap/transaction/vendor/:id/approve` ' +
+      '| destructive |',
+  );
+  t.match(
+    endpoints,
+    '| GET | `/arap/{vc}/{id}` | `vendors.vendors` / `customers.customers` | every role | `contacts:read` | 200 | — |',
+  );
+  const consent = renderConsentTable();
+  for (const { declaration: d } of CATALOGUE) t.match(consent, `\`${d.name}\``, `${d.name} under its area's choice`);
+  t.match(
+    consent,
+    '| Bank | `bank:read`: `list_bank_accounts`, `list_bank_transactions` | not offered (read only) |',
+    'the bank area has no write choice',
+  );
+  t.match(
+    consent,
+    /\| Documents \| `documents:read`: [^|]*`list_inbox` \| `documents:write`: also `upload_to_inbox` \|/,
+  );
 });
 
 t.test('a block is replaced between its markers, the text around it kept', async (t) => {
   const doc = 'before\n<!-- generated:x (do not edit) -->\nold\nrows\n<!-- /generated:x -->\nafter\n';
-  t.equal(replaceBlock(doc, 'x', 'new'), 'before\n<!-- generated:x (do not edit) -->\nnew\n<!-- /generated:x -->\nafter\n');
-  t.throws(() => replaceBlock('no markers', 'x', 'new'), /no <!-- generated:x -->/, 'missing markers are an error, not a silent skip');
+  t.equal(
+    replaceBlock(doc, 'x', 'new'),
+    'before\n<!-- generated:x (do not edit) -->\nnew\n<!-- /generated:x -->\nafter\n',
+  );
+  t.throws(
+    () => replaceBlock('no markers', 'x', 'new'),
+    /no <!-- generated:x -->/,
+    'missing markers are an error, not a silent skip',
+  );
 });

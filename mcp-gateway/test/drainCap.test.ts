@@ -38,7 +38,10 @@ function uploadWithoutKey(url: string, path: string, length: number): Promise<Up
     // EPIPE / ECONNRESET when the server cuts the connection mid-body: that is the point
     socket.on('error', () => {});
     socket.on('close', () => resolve({ received: Buffer.concat(chunks).toString('utf8'), sent }));
-    socket.write(`POST ${path} HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n`);
+    socket.write(
+      `POST ${path} HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/json\r\nContent-Length: ` +
+        `${length}\r\n\r\n`,
+    );
     pump();
   });
 }
@@ -48,7 +51,10 @@ t.test('a body far beyond the cap is cut off after the answer; the next connecti
   const company = await stack.company();
   const path = `/client/${company.dataset}/arap/vendor`;
   const announced = 4 * ABANDONED_BODY_LIMIT;
-  for (const [service, url] of [['ledger', stack.ledger.url], ['public origin', stack.url]] as const) {
+  for (const [service, url] of [
+    ['ledger', stack.ledger.url],
+    ['public origin', stack.url],
+  ] as const) {
     const upload = await uploadWithoutKey(url, path, announced);
     t.match(upload.received, /^HTTP\/1\.1 401 /, `${service}: the answer came before the body was read`);
     t.match(upload.received, /"code":"unauthorized"/, `${service}: the JSON error body`);
@@ -73,11 +79,21 @@ t.test('a body below the cap is read to its end and the connection stays usable'
     socket.on('data', (c: Buffer) => {
       chunks.push(c);
       // both answers in: the second request was read after the first one's abandoned body
-      if ((Buffer.concat(chunks).toString('utf8').match(/HTTP\/1\.1 \d{3} /g) ?? []).length === 2) socket.end();
+      if (
+        (
+          Buffer.concat(chunks)
+            .toString('utf8')
+            .match(/HTTP\/1\.1 \d{3} /g) ?? []
+        ).length === 2
+      )
+        socket.end();
     });
     socket.on('error', reject);
     socket.on('close', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    socket.write(`POST ${path} HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
+    socket.write(
+      `POST ${path} HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/json\r\nContent-Length: ` +
+        `${body.length}\r\n\r\n${body}`,
+    );
     socket.write(`GET ${path} HTTP/1.1\r\nHost: ${hostname}\r\nX-API-Key: ${company.apiKey}\r\n\r\n`);
   });
   const statuses = [...answers.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((m) => Number(m[1]));

@@ -33,7 +33,10 @@ t.test('error bodies by router', async (t) => {
     t.equal(revoke.status, 400);
     t.match(revoke.json(), { error: 'invalid_request' });
     const grant = await send('POST', '/oauth/token', 'grant_type=password', form);
-    t.same(grant.json(), { error: 'unsupported_grant_type', error_description: 'Only authorization_code and refresh_token are supported.' });
+    t.same(grant.json(), {
+      error: 'unsupported_grant_type',
+      error_description: 'Only authorization_code and refresh_token are supported.',
+    });
     t.equal(grant.headers.get('pragma'), 'no-cache');
   });
 
@@ -53,34 +56,49 @@ t.test('error bodies by router', async (t) => {
     const saved = ledger.baseUrl;
     Object.assign(ledger, { baseUrl: 'http://127.0.0.1:1' });
     t.teardown(() => Object.assign(ledger, { baseUrl: saved }));
-    const meta = await send('GET', `/.well-known/oauth-protected-resource/mcp/${company.dataset}`, undefined, { accept: HTML });
+    const meta = await send('GET', `/.well-known/oauth-protected-resource/mcp/${company.dataset}`, undefined, {
+      accept: HTML,
+    });
     t.equal(meta.status, 503);
     t.equal(meta.headers.get('retry-after'), '5');
-    t.same(meta.json(), { error: { code: 'unavailable', message: 'The service is temporarily unavailable; try again shortly.' } });
+    t.same(meta.json(), {
+      error: { code: 'unavailable', message: 'The service is temporarily unavailable; try again shortly.' },
+    });
     const signIn = await send('GET', '/signin', undefined, { accept: HTML });
     const csrf = /name="csrf" value="([^"]+)"/.exec(signIn.text)?.[1] ?? '';
-    const cookie = signIn.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
-    const page = await send('POST', '/signin', new URLSearchParams({ csrf, email: 'a@b.example', password: 'x', totp: '123456' }).toString(), { ...form, accept: HTML, cookie });
+    const cookie = signIn.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; ');
+    const page = await send(
+      'POST',
+      '/signin',
+      new URLSearchParams({ csrf, email: 'a@b.example', password: 'x', totp: '123456' }).toString(),
+      { ...form, accept: HTML, cookie },
+    );
     t.equal(page.status, 503);
     t.equal(page.headers.get('retry-after'), '5');
     t.match(page.text, /<title>Something went wrong<\/title>/);
   });
 
-  t.test('a path nobody serves: 404, JSON on API paths whatever Accept says, a page for browsers elsewhere', async (t) => {
-    const api = await send('GET', '/oauth/nothing', undefined, { accept: HTML });
-    t.equal(api.status, 404);
-    t.match(api.headers.get('content-type'), /^text\/html/, '/oauth/nothing is not an API path');
-    for (const path of ['/.well-known/nothing', '/mcp', '/oauth/token/x']) {
-      const res = await send('GET', path, undefined, { accept: HTML });
-      t.equal(res.status, 404, path);
-      t.match(res.json(), { error: { code: 'not_found' } }, `${path}: JSON`);
-    }
-    const unknownPost = await send('POST', '/nothing', '{"a":', { ...json, accept: 'application/json' });
-    t.equal(unknownPost.status, 400, 'a body nobody takes is still judged first');
-    t.match(unknownPost.json(), { error: { code: 'invalid_request' } });
-    const mcpPost = await send('POST', '/mcp', '{"a":', json);
-    t.equal(mcpPost.status, 404, 'the MCP paths never have their body parsed by the gateway');
-  });
+  t.test(
+    'a path nobody serves: 404, JSON on API paths whatever Accept says, a page for browsers elsewhere',
+    async (t) => {
+      const api = await send('GET', '/oauth/nothing', undefined, { accept: HTML });
+      t.equal(api.status, 404);
+      t.match(api.headers.get('content-type'), /^text\/html/, '/oauth/nothing is not an API path');
+      for (const path of ['/.well-known/nothing', '/mcp', '/oauth/token/x']) {
+        const res = await send('GET', path, undefined, { accept: HTML });
+        t.equal(res.status, 404, path);
+        t.match(res.json(), { error: { code: 'not_found' } }, `${path}: JSON`);
+      }
+      const unknownPost = await send('POST', '/nothing', '{"a":', { ...json, accept: 'application/json' });
+      t.equal(unknownPost.status, 400, 'a body nobody takes is still judged first');
+      t.match(unknownPost.json(), { error: { code: 'invalid_request' } });
+      const mcpPost = await send('POST', '/mcp', '{"a":', json);
+      t.equal(mcpPost.status, 404, 'the MCP paths never have their body parsed by the gateway');
+    },
+  );
 
   t.test('the MCP endpoint: its own JSON answers, never cached', async (t) => {
     const res = await send('POST', `/mcp/${company.dataset}`, '{}', json);

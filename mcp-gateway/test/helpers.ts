@@ -15,7 +15,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { exportJWK, generateKeyPair } from 'jose';
 import { Secret, TOTP } from 'otpauth';
-import { createTestCompany, startTestLedger, TEST_DATABASE_URL, type TestCompany, type TestMember } from '../../ledger-service/test/helpers.ts';
+import {
+  createTestCompany,
+  startTestLedger,
+  TEST_DATABASE_URL,
+  type TestCompany,
+  type TestMember,
+} from '../../ledger-service/test/helpers.ts';
 import { loadConfig, type GatewayConfig } from '../src/config.ts';
 import type { DepsOverrides } from '../src/deps.ts';
 import { startGateway, type RunningGateway } from '../src/server.ts';
@@ -78,23 +84,35 @@ export async function postgresStore(): Promise<{ url: string; schema: string; dr
   const url = new URL(TEST_DATABASE_URL);
   url.searchParams.set('options', `-c search_path=${schema}`);
   return {
-    url: url.toString(), schema,
+    url: url.toString(),
+    schema,
     drop: () => onTestDatabase((c) => c.query(`drop schema if exists "${schema}" cascade`)).then(() => undefined),
   };
 }
 
-export async function startStack(t: Teardown, env: Record<string, string> = {}, overrides: Omit<DepsOverrides, 'now'> = {}): Promise<Stack> {
+export async function startStack(
+  t: Teardown,
+  env: Record<string, string> = {},
+  overrides: Omit<DepsOverrides, 'now'> = {},
+): Promise<Stack> {
   const { privateKey, publicKey } = await generateKeyPair('EdDSA', { crv: 'Ed25519', extractable: true });
   const ledger = await startTestLedger(t, { gatewayPublicJwk: JSON.stringify(await exportJWK(publicKey)) });
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'gateway-test-'));
   const store = TEST_STORE === 'postgres' && env.GATEWAY_DATABASE_URL === undefined ? await postgresStore() : undefined;
   const config: GatewayConfig = loadConfig({
-    PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: `http://127.0.0.1:${port}`, LEDGER_URL: ledger.url,
-    DATA_DIR: dir, GATEWAY_DB: join(dir, 'gateway.sqlite'), LOG_LEVEL: 'silent', GATEWAY_METRICS_PORT: '0',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    LEDGER_URL: ledger.url,
+    DATA_DIR: dir,
+    GATEWAY_DB: join(dir, 'gateway.sqlite'),
+    LOG_LEVEL: 'silent',
+    GATEWAY_METRICS_PORT: '0',
     ...(store ? { GATEWAY_DATABASE_URL: store.url } : {}),
     ...(TEST_REDIS_URL ? { REDIS_URL: TEST_REDIS_URL } : {}),
-    GATEWAY_PRIVATE_JWK: JSON.stringify(await exportJWK(privateKey)), ...env,
+    GATEWAY_PRIVATE_JWK: JSON.stringify(await exportJWK(privateKey)),
+    ...env,
   });
   let offset = 0;
   const limitKeyPrefix = overrides.limitKeyPrefix ?? uniqueName('gwtest');
@@ -105,13 +123,17 @@ export async function startStack(t: Teardown, env: Record<string, string> = {}, 
   });
   ledgerByOrigin.set(new URL(gateway.url).origin, ledger);
   return {
-    ledger, gateway, url: gateway.url, limitKeyPrefix,
+    ledger,
+    gateway,
+    url: gateway.url,
+    limitKeyPrefix,
     advance(ms: number) {
       offset += ms;
     },
     async company(opts = {}) {
       const c = await createTestCompany(ledger);
-      if (opts.aiOn !== false) await ledger.db('companies').where({ id: c.company.id }).update({ ai_connections_enabled: true });
+      if (opts.aiOn !== false)
+        await ledger.db('companies').where({ id: c.company.id }).update({ ai_connections_enabled: true });
       return c;
     },
   };
@@ -122,7 +144,12 @@ export async function startStack(t: Teardown, env: Record<string, string> = {}, 
  * Redis and key prefix) on its own port, as behind a load balancer; `env` changes settings
  * (e.g. another REDIS_URL). Requests go to `replica.url` directly.
  */
-export async function startReplica(t: Teardown, stack: Stack, env: Record<string, string> = {}, overrides: Omit<DepsOverrides, 'now' | 'limitKeyPrefix'> = {}): Promise<RunningGateway> {
+export async function startReplica(
+  t: Teardown,
+  stack: Stack,
+  env: Record<string, string> = {},
+  overrides: Omit<DepsOverrides, 'now' | 'limitKeyPrefix'> = {},
+): Promise<RunningGateway> {
   const base = stack.gateway.deps.config;
   const changed = loadConfig({ LOG_LEVEL: 'silent', ...env });
   const config: GatewayConfig = {
@@ -185,7 +212,12 @@ export function formFields(html: string, action: string): Record<string, string>
 }
 
 export function decode(s: string): string {
-  return s.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+  return s
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
 }
 
 /** A person's browser over HTTP: cookie jar, manual redirects. */
@@ -194,9 +226,15 @@ export class Browser {
 
   constructor(readonly origin: string) {}
 
-  async request(method: 'GET' | 'POST', path: string, form?: Record<string, string>, headers: Record<string, string> = {}): Promise<Page> {
+  async request(
+    method: 'GET' | 'POST',
+    path: string,
+    form?: Record<string, string>,
+    headers: Record<string, string> = {},
+  ): Promise<Page> {
     const url = new URL(path, this.origin).toString();
-    if (method === 'POST' && new URL(url).pathname === '/signin' && form?.email) await forgetTotpStep(this.origin, form.email);
+    if (method === 'POST' && new URL(url).pathname === '/signin' && form?.email)
+      await forgetTotpStep(this.origin, form.email);
     const res = await fetch(url, {
       method,
       redirect: 'manual',
@@ -215,7 +253,13 @@ export class Browser {
       if (/Max-Age=0/.test(line)) this.cookies.delete(name);
       else this.cookies.set(name, value);
     }
-    return { status: res.status, url, headers: res.headers, html: await res.text(), location: res.headers.get('location') };
+    return {
+      status: res.status,
+      url,
+      headers: res.headers,
+      html: await res.text(),
+      location: res.headers.get('location'),
+    };
   }
 
   get(path: string) {
@@ -227,9 +271,16 @@ export class Browser {
     return this.request('POST', action, { ...formFields(page.html, action), ...values });
   }
 
-  async signIn(person: { email: string; password: string; totpSecret: string }, returnTo = '/account/ai-connections'): Promise<Page> {
+  async signIn(
+    person: { email: string; password: string; totpSecret: string },
+    returnTo = '/account/ai-connections',
+  ): Promise<Page> {
     const page = await this.get(`/signin?return_to=${encodeURIComponent(returnTo)}`);
-    return this.submit(page, '/signin', { email: person.email, password: person.password, totp: totpCode(person.totpSecret) });
+    return this.submit(page, '/signin', {
+      email: person.email,
+      password: person.password,
+      totp: totpCode(person.totpSecret),
+    });
   }
 }
 
@@ -239,21 +290,37 @@ export function pkce() {
 }
 
 export async function postForm(url: string, form: Record<string, string>) {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form) });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(form),
+  });
   const text = await res.text();
   return { status: res.status, headers: res.headers, body: (text ? JSON.parse(text) : undefined) as any };
 }
 
 export async function postJson(url: string, body: unknown, headers: Record<string, string> = {}) {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
   const text = await res.text();
   return { status: res.status, headers: res.headers, body: (text ? JSON.parse(text) : undefined) as any };
 }
 
 export const REDIRECT = 'http://127.0.0.1:7777/callback';
 
-export async function registerClient(stack: Stack, meta: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
-  return postJson(`${stack.url}/oauth/register`, { client_name: 'Test Assistant', redirect_uris: [REDIRECT], ...meta }, headers);
+export async function registerClient(
+  stack: Stack,
+  meta: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
+) {
+  return postJson(
+    `${stack.url}/oauth/register`,
+    { client_name: 'Test Assistant', redirect_uris: [REDIRECT], ...meta },
+    headers,
+  );
 }
 
 export interface AuthParams {
@@ -278,20 +345,38 @@ export function authorizePath(p: Record<string, string | undefined>): string {
  * `choices` maps areas to none/read/write; by default the preselection is kept.
  */
 export async function authorize(
-  stack: Stack, browser: Browser, person: TestMember, params: AuthParams, choices: Record<string, string> = {},
+  _stack: Stack,
+  browser: Browser,
+  person: TestMember,
+  params: AuthParams,
+  choices: Record<string, string> = {},
 ): Promise<{ code: string; callback: URL; consent: Page }> {
-  let page = await browser.get(authorizePath({ response_type: 'code', code_challenge_method: 'S256', state: 'st-1', redirect_uri: REDIRECT, ...params }));
+  let page = await browser.get(
+    authorizePath({
+      response_type: 'code',
+      code_challenge_method: 'S256',
+      state: 'st-1',
+      redirect_uri: REDIRECT,
+      ...params,
+    }),
+  );
   if (page.status === 302 && page.location?.startsWith('/signin')) {
     const signin = await browser.get(page.location);
-    page = await browser.submit(signin, '/signin', { email: person.email, password: person.password, totp: totpCode(person.totpSecret) });
+    page = await browser.submit(signin, '/signin', {
+      email: person.email,
+      password: person.password,
+      totp: totpCode(person.totpSecret),
+    });
     if (page.status !== 303) throw new Error(`sign-in failed: ${page.status} ${page.html.slice(0, 300)}`);
     page = await browser.get(page.location!);
   }
-  if (page.status !== 200) throw new Error(`no consent page: ${page.status} ${page.location} ${page.html.slice(0, 500)}`);
+  if (page.status !== 200)
+    throw new Error(`no consent page: ${page.status} ${page.location} ${page.html.slice(0, 500)}`);
   const values: Record<string, string> = { decision: 'allow' };
   for (const [area, v] of Object.entries(choices)) values[`area_${area}`] = v;
   const done = await browser.submit(page, '/oauth/authorize', values);
-  if (done.status !== 303 || !done.location) throw new Error(`consent did not redirect: ${done.status} ${done.html.slice(0, 300)}`);
+  if (done.status !== 303 || !done.location)
+    throw new Error(`consent did not redirect: ${done.status} ${done.html.slice(0, 300)}`);
   const callback = new URL(done.location);
   const code = callback.searchParams.get('code');
   if (!code) throw new Error(`no code: ${done.location}`);
@@ -313,15 +398,35 @@ export async function defaultClient(stack: Stack): Promise<{ client_id: string }
   return client;
 }
 
-export async function connect(stack: Stack, company: TestCompany, opts: { choices?: Record<string, string>; person?: TestMember; browser?: Browser } = {}) {
+export async function connect(
+  stack: Stack,
+  company: TestCompany,
+  opts: { choices?: Record<string, string>; person?: TestMember; browser?: Browser } = {},
+) {
   const client = await defaultClient(stack);
   const { verifier, challenge } = pkce();
   const resource = `${stack.url}/mcp/${company.dataset}`;
   const browser = opts.browser ?? new Browser(stack.url);
-  const { code } = await authorize(stack, browser, opts.person ?? company, { client_id: client.client_id, resource, code_challenge: challenge }, opts.choices);
+  const { code } = await authorize(
+    stack,
+    browser,
+    opts.person ?? company,
+    { client_id: client.client_id, resource, code_challenge: challenge },
+    opts.choices,
+  );
   const token = await postForm(`${stack.url}/oauth/token`, {
-    grant_type: 'authorization_code', client_id: client.client_id, code, redirect_uri: REDIRECT, code_verifier: verifier, resource,
+    grant_type: 'authorization_code',
+    client_id: client.client_id,
+    code,
+    redirect_uri: REDIRECT,
+    code_verifier: verifier,
+    resource,
   });
   if (token.status !== 200) throw new Error(`token exchange failed: ${JSON.stringify(token.body)}`);
-  return { clientId: client.client_id as string, resource, tokens: token.body as { access_token: string; refresh_token: string; scope: string }, browser };
+  return {
+    clientId: client.client_id as string,
+    resource,
+    tokens: token.body as { access_token: string; refresh_token: string; scope: string },
+    browser,
+  };
 }

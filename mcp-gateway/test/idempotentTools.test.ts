@@ -10,17 +10,31 @@ import { connect, startReplica, startStack } from './helpers.ts';
 type ToolAnswer = { isError?: boolean; structuredContent?: Record<string, any> };
 
 /** One raw JSON-RPC tools/call with a chosen id (the SDK client numbers its requests itself). */
-async function rawCall(url: string, token: string, id: string | number, name: string, args: Record<string, unknown>): Promise<ToolAnswer> {
+async function rawCall(
+  url: string,
+  token: string,
+  id: string | number,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<ToolAnswer> {
   const res = await fetch(url, {
     method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    headers: {
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    },
     body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } }),
   });
   const text = await res.text();
   if (res.status !== 200) throw new Error(`tools/call answered ${res.status}: ${text}`);
   // a JSON answer, or one SSE event carrying it
   const json = (res.headers.get('content-type') ?? '').startsWith('text/event-stream')
-    ? text.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trim()).join('')
+    ? text
+        .split('\n')
+        .filter((l) => l.startsWith('data:'))
+        .map((l) => l.slice(5).trim())
+        .join('')
     : text;
   const message = JSON.parse(json) as { id: unknown; result?: ToolAnswer; error?: unknown };
   if (message.id !== id || !message.result) throw new Error(`unexpected answer: ${json}`);
@@ -30,12 +44,18 @@ async function rawCall(url: string, token: string, id: string | number, name: st
 t.test('a retried tools/call with the same id and arguments writes once, at either replica', async (t) => {
   const stack = await startStack(t);
   const company = await stack.company();
-  const { resource, tokens } = await connect(stack, company, { choices: { contacts: 'write', invoices: 'write', accounting: 'read' } });
+  const { resource, tokens } = await connect(stack, company, {
+    choices: { contacts: 'write', invoices: 'write', accounting: 'read' },
+  });
   const rest = apiClient(stack.url, company.dataset, company.apiKey);
   const replica = await startReplica(t, stack);
   const atReplica = resource.replace(stack.url, replica.url);
-  const call = (id: string | number, name: string, args: Record<string, unknown>, url = resource) => rawCall(url, tokens.access_token, id, name, args);
-  const vendorsNamed = async (name: string) => (await rest('GET', `/arap/vendor?name=${encodeURIComponent(name)}`)).body.filter((v: { name: string }) => v.name === name).length;
+  const call = (id: string | number, name: string, args: Record<string, unknown>, url = resource) =>
+    rawCall(url, tokens.access_token, id, name, args);
+  const vendorsNamed = async (name: string) =>
+    (await rest('GET', `/arap/vendor?name=${encodeURIComponent(name)}`)).body.filter(
+      (v: { name: string }) => v.name === name,
+    ).length;
 
   const first = await call(7, 'create_vendor', { name: 'Retry Vendor AG' });
   t.notOk(first.isError, JSON.stringify(first));
@@ -57,7 +77,12 @@ t.test('a retried tools/call with the same id and arguments writes once, at eith
   // a bill: same id twice → one bill
   const accounts = (await rest('GET', '/system/chart/accounts')).body as { accno: string; link: string }[];
   const expense = accounts.find((a) => a.link.split(':').includes('AP_amount'))!;
-  const bill = { vendor_id: first.structuredContent!.id, documentNumber: 'RETRY-1', invDate: '2024-05-02', lines: [{ account: expense.accno, amount: 80 }] };
+  const bill = {
+    vendor_id: first.structuredContent!.id,
+    documentNumber: 'RETRY-1',
+    invDate: '2024-05-02',
+    lines: [{ account: expense.accno, amount: 80 }],
+  };
   const billed = await call(21, 'create_bill', bill);
   const rebilled = await call(21, 'create_bill', bill, atReplica);
   t.notOk(billed.isError, JSON.stringify(billed));

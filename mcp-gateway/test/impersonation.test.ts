@@ -33,7 +33,15 @@ t.test('look-alike names of well-known assistants are recognised', async (t) => 
 t.test("the maker's own verified domain and harmless names get no warning", async (t) => {
   t.equal(impersonationWarning('Cl\u200Baude', 'claude.ai'), undefined);
   t.match(impersonationWarning('\u0421laude', 'evil.example'), /its domain evil\.example does not belong to Anthropic/);
-  for (const name of ['Acme Books Assistant', 'Cloud Accounting Sync', 'Ledger Helper', 'Buchhaltung Pro', 'Fakturierung für KMU', 'Счетовод', 'Zähler 2000']) {
+  for (const name of [
+    'Acme Books Assistant',
+    'Cloud Accounting Sync',
+    'Ledger Helper',
+    'Buchhaltung Pro',
+    'Fakturierung für KMU',
+    'Счетовод',
+    'Zähler 2000',
+  ]) {
     t.equal(impersonationWarning(name, undefined), undefined, name);
   }
 });

@@ -2,7 +2,7 @@ import t from 'tap';
 import { Browser, connect, postForm, startStack } from './helpers.ts';
 
 /**
- * Every connection-ending transition of SPEC.md's table, detected at the latest on the
+ * Every connection-ending transition of docs/oauth.md "Connections", detected at the latest on the
  * next request (resolveAccessToken is what the MCP endpoint calls per request) or on refresh.
  */
 t.test('connection lifecycle', async (t) => {
@@ -44,8 +44,9 @@ t.test('connection lifecycle', async (t) => {
 
   t.test('90 days without use', async (t) => {
     const a = await stack.company();
+    const b = await stack.company();
     const { tokens, clientId } = await connect(stack, a);
-    const other = await connect(stack, a, { choices: { bank: 'read' } });
+    const other = await connect(stack, b);
     stack.advance(89 * 24 * 3600_000);
     const kept = await refresh(other.clientId, other.tokens.refresh_token);
     t.equal(kept.status, 200, 'used on day 89: lives on');
@@ -54,7 +55,11 @@ t.test('connection lifecycle', async (t) => {
     t.equal(res.body.error, 'invalid_grant', 'day 91 without use: ended');
     t.match(res.body.error_description, /90 days/);
     t.equal(await endReason(tokens.access_token), 'idle');
-    t.equal((await refresh(other.clientId, kept.body.refresh_token)).status, 200, 'the connection used on day 89 is still active');
+    t.equal(
+      (await refresh(other.clientId, kept.body.refresh_token)).status,
+      200,
+      'the connection used on day 89 is still active',
+    );
   });
 
   t.test('idle connections also end at the next request with an access token', async (t) => {
@@ -63,8 +68,12 @@ t.test('connection lifecycle', async (t) => {
     const id = (await connections.findToken('access', tokens.access_token))!.connection.id;
     // an access token cannot outlive an hour, so the check is seen with the stored time moved back
     const now = stack.gateway.deps.now();
-    await db('connections').where({ id }).update({ last_used_at: now - 91 * 24 * 3600_000 });
-    await db('tokens').where({ connection_id: id, kind: 'access' }).update({ expires_at: now + 3600_000 });
+    await db('connections')
+      .where({ id })
+      .update({ last_used_at: now - 91 * 24 * 3600_000 });
+    await db('tokens')
+      .where({ connection_id: id, kind: 'access' })
+      .update({ expires_at: now + 3600_000 });
     t.match(await resolve(tokens.access_token), { ok: false, reason: 'ended' });
     t.equal(await endReason(tokens.access_token), 'idle');
   });
@@ -74,11 +83,21 @@ t.test('connection lifecycle', async (t) => {
     const admin = await a.addMember('admin');
     const { tokens, clientId } = await connect(stack, a, { person: admin });
     t.ok((await resolve(tokens.access_token)).ok);
-    await stack.ledger.db('memberships').where({ company_id: a.company.id, user_id: admin.userId }).update({ role: 'accountant' });
+    await stack.ledger
+      .db('memberships')
+      .where({ company_id: a.company.id, user_id: admin.userId })
+      .update({ role: 'accountant' });
     t.match(await resolve(tokens.access_token), { ok: false, reason: 'ended' });
     t.equal(await endReason(tokens.access_token), 'role_lost');
-    await stack.ledger.db('memberships').where({ company_id: a.company.id, user_id: admin.userId }).update({ role: 'admin' });
-    t.equal((await refresh(clientId, tokens.refresh_token)).body.error, 'invalid_grant', 'not restored when the role returns');
+    await stack.ledger
+      .db('memberships')
+      .where({ company_id: a.company.id, user_id: admin.userId })
+      .update({ role: 'admin' });
+    t.equal(
+      (await refresh(clientId, tokens.refresh_token)).body.error,
+      'invalid_grant',
+      'not restored when the role returns',
+    );
   });
 
   t.test('the person loses access to the company (detected on refresh)', async (t) => {
@@ -102,19 +121,21 @@ t.test('connection lifecycle', async (t) => {
     t.match(await resolve(tokens.access_token), { ok: false, reason: 'ended' }, 'ended is final');
   });
 
-  t.test('connecting again with the same access replaces the old connection; other access keeps both', async (t) => {
-    const a = await stack.company();
-    const browser = new Browser(stack.url);
-    const first = await connect(stack, a, { browser });
-    const other = await connect(stack, a, { browser, choices: { bank: 'read' } });
-    t.ok((await resolve(first.tokens.access_token)).ok, 'other scopes: both live');
-    t.ok((await resolve(other.tokens.access_token)).ok);
-    const again = await connect(stack, a, { browser });
-    t.ok((await resolve(again.tokens.access_token)).ok);
-    t.match(await resolve(first.tokens.access_token), { ok: false, reason: 'ended' }, 'same person, company, client and scopes: replaced');
-    t.equal(await endReason(first.tokens.access_token), 'replaced');
-    t.ok((await resolve(other.tokens.access_token)).ok);
-  });
+  t.test(
+    'connecting the same app again replaces the connection, with the same access or other (reconnect.test.ts)',
+    async (t) => {
+      const a = await stack.company();
+      const browser = new Browser(stack.url);
+      const first = await connect(stack, a, { browser });
+      const same = await connect(stack, a, { browser });
+      t.match(await resolve(first.tokens.access_token), { ok: false, reason: 'ended' }, 'the same access: replaced');
+      t.equal(await endReason(first.tokens.access_token), 'replaced');
+      const more = await connect(stack, a, { browser, choices: { bank: 'read' } });
+      t.match(await resolve(same.tokens.access_token), { ok: false, reason: 'ended' }, 'more access: replaced as well');
+      t.equal(await endReason(same.tokens.access_token), 'replaced');
+      t.ok((await resolve(more.tokens.access_token)).ok);
+    },
+  );
 
   t.test('the ledger unreachable: the token is not accepted, the connection is not ended', async (t) => {
     const a = await stack.company();

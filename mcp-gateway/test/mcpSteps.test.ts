@@ -12,7 +12,14 @@ import { connect, startStack } from './helpers.ts';
 const JSON_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 
 t.test('the pipeline in one place', async (t) => {
-  t.same(ADMISSION.names, ['checkHostAndOrigin', 'authenticate', 'limitRate', 'readMessages', 'checkScope', 'checkConnection']);
+  t.same(ADMISSION.names, [
+    'checkHostAndOrigin',
+    'authenticate',
+    'limitRate',
+    'readMessages',
+    'checkScope',
+    'checkConnection',
+  ]);
 });
 
 t.test('each step answers before the later ones run', async (t) => {
@@ -26,10 +33,19 @@ t.test('each step answers before the later ones run', async (t) => {
   t.test('Host before the token: a foreign Host without a token is 403, not 401', async (t) => {
     const status = await new Promise<number>((resolve, reject) => {
       const url = new URL(resource);
-      const req = request({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { host: `rebind.example:${url.port}`, ...JSON_HEADERS } }, (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      });
+      const req = request(
+        {
+          host: url.hostname,
+          port: url.port,
+          path: url.pathname,
+          method: 'POST',
+          headers: { host: `rebind.example:${url.port}`, ...JSON_HEADERS },
+        },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
       req.on('error', reject);
       req.end('{}');
     });
@@ -45,16 +61,27 @@ t.test('each step answers before the later ones run', async (t) => {
     t.match(await notJson.json(), { error: 'invalid_token' });
   });
 
-  t.test('a tool outside the scope is 403 insufficient_scope; the rate limit comes before the body is read', async (t) => {
-    const write = await post(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'create_vendor', arguments: { name: 'X' } } }), bearer);
-    t.equal(write.status, 403, 'contacts:read cannot call a write tool');
-    t.match(write.headers.get('www-authenticate') ?? '', /error="insufficient_scope".*scope="contacts:write"/);
-    const notJson = await post('{not json', bearer);
-    t.equal(notJson.status, 400, 'the second request of the minute: read, and refused as not JSON');
-    t.match(await notJson.json(), { jsonrpc: '2.0', id: null, error: { code: -32700 } });
-    const throttled = await post('{not json', bearer);
-    t.equal(throttled.status, 429, 'the third: throttled before its body is read');
-    t.ok(Number(throttled.headers.get('retry-after')) >= 1);
-    t.equal(throttled.headers.get('cache-control'), 'no-store');
-  });
+  t.test(
+    'a tool outside the scope is 403 insufficient_scope; the rate limit comes before the body is read',
+    async (t) => {
+      const write = await post(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/call',
+          params: { name: 'create_vendor', arguments: { name: 'X' } },
+        }),
+        bearer,
+      );
+      t.equal(write.status, 403, 'contacts:read cannot call a write tool');
+      t.match(write.headers.get('www-authenticate') ?? '', /error="insufficient_scope".*scope="contacts:write"/);
+      const notJson = await post('{not json', bearer);
+      t.equal(notJson.status, 400, 'the second request of the minute: read, and refused as not JSON');
+      t.match(await notJson.json(), { jsonrpc: '2.0', id: null, error: { code: -32700 } });
+      const throttled = await post('{not json', bearer);
+      t.equal(throttled.status, 429, 'the third: throttled before its body is read');
+      t.ok(Number(throttled.headers.get('retry-after')) >= 1);
+      t.equal(throttled.headers.get('cache-control'), 'no-store');
+    },
+  );
 });

@@ -45,27 +45,40 @@ t.test('discovery metadata and the one public origin', async (t) => {
   });
 
   t.test('/client/* is forwarded to the ledger unchanged; /internal/* never', async (t) => {
-    const ok = await fetch(`${stack.url}/client/${a.dataset}/auth/validate_api`, { method: 'POST', headers: { 'X-API-Key': a.apiKey } });
+    const ok = await fetch(`${stack.url}/client/${a.dataset}/auth/validate_api`, {
+      method: 'POST',
+      headers: { 'X-API-Key': a.apiKey },
+    });
     t.equal(ok.status, 200);
     t.same(await ok.json(), { success: 1 });
-    t.ok(ok.headers.get('x-request-id'), 'the ledger\'s headers come back');
-    const wrong = await fetch(`${stack.url}/client/${a.dataset}/auth/validate_api`, { method: 'POST', headers: { 'X-API-Key': 'ak_' + 'x'.repeat(43) } });
-    t.equal(wrong.status, 401, 'the ledger\'s status comes back');
-    t.equal(((await wrong.json()) as any).error.code, 'unauthorized');
+    t.ok(ok.headers.get('x-request-id'), "the ledger's headers come back");
+    const wrong = await fetch(`${stack.url}/client/${a.dataset}/auth/validate_api`, {
+      method: 'POST',
+      headers: { 'X-API-Key': `ak_${'x'.repeat(43)}` },
+    });
+    t.equal(wrong.status, 401, "the ledger's status comes back");
+    t.equal(((await wrong.json()) as { error: { code: string } }).error.code, 'unauthorized');
 
     // a JSON body goes through as sent
     const created = await fetch(`${stack.url}/client/${a.dataset}/arap/vendor`, {
-      method: 'POST', headers: { 'X-API-Key': a.apiKey, 'content-type': 'application/json' },
+      method: 'POST',
+      headers: { 'X-API-Key': a.apiKey, 'content-type': 'application/json' },
       body: JSON.stringify({ name: 'Forwarded Vendor AG', vendornumber: 'FWD-1', country: 'CH' }),
     });
     t.ok([200, 201].includes(created.status), `vendor created through the gateway (${created.status})`);
     await created.body?.cancel();
-    const list = await fetch(`${stack.url}/client/${a.dataset}/arap/vendor?name=Forwarded`, { headers: { 'X-API-Key': a.apiKey } });
+    const list = await fetch(`${stack.url}/client/${a.dataset}/arap/vendor?name=Forwarded`, {
+      headers: { 'X-API-Key': a.apiKey },
+    });
     t.equal(list.status, 200);
     t.match(await list.text(), /Forwarded Vendor AG/, 'query string forwarded');
 
     // the gateway never exposes the ledger's internal API, also not through dot segments
-    for (const path of ['/internal/companies/' + a.dataset, `/client/../internal/companies/${a.dataset}`, `/client/%2e%2e/internal/companies/${a.dataset}`]) {
+    for (const path of [
+      `/internal/companies/${a.dataset}`,
+      `/client/../internal/companies/${a.dataset}`,
+      `/client/%2e%2e/internal/companies/${a.dataset}`,
+    ]) {
       const r = await fetch(`${stack.url}${path}`, { headers: { accept: 'application/json' } });
       t.equal(r.status, 404, `${path}: 404`);
       t.notMatch(await r.text(), /ai_connections_enabled/);
@@ -75,7 +88,10 @@ t.test('discovery metadata and the one public origin', async (t) => {
   t.test('X-Forwarded-For reaches the ledger', async (t) => {
     // the ledger trusts X-Forwarded-For (proxy: true); its audit and logs see the original caller
     const seen: string[] = [];
-    const original = stack.ledger.server.listeners('request')[0] as (req: { headers: Record<string, string> }, res: unknown) => void;
+    const original = stack.ledger.server.listeners('request')[0] as (
+      req: { headers: Record<string, string> },
+      res: unknown,
+    ) => void;
     stack.ledger.server.removeAllListeners('request');
     stack.ledger.server.on('request', (req: { headers: Record<string, string> }, res: unknown) => {
       seen.push(req.headers['x-forwarded-for'] ?? '');
@@ -85,7 +101,10 @@ t.test('discovery metadata and the one public origin', async (t) => {
       stack.ledger.server.removeAllListeners('request');
       stack.ledger.server.on('request', original);
     });
-    const r = await fetch(`${stack.url}/client/${a.dataset}/auth/validate_api`, { method: 'POST', headers: { 'X-API-Key': a.apiKey, 'X-Forwarded-For': '203.0.113.9' } });
+    const r = await fetch(`${stack.url}/client/${a.dataset}/auth/validate_api`, {
+      method: 'POST',
+      headers: { 'X-API-Key': a.apiKey, 'X-Forwarded-For': '203.0.113.9' },
+    });
     await r.body?.cancel();
     t.equal(seen.at(-1), '127.0.0.1', 'the peer address; a client-sent X-Forwarded-For is not trusted by default');
   });

@@ -19,7 +19,10 @@ type LedgerRequest = { url: string; requestId: string | undefined };
 function watchLedger(t: { teardown(fn: () => unknown): void }, stack: Stack): LedgerRequest[] {
   const seen: LedgerRequest[] = [];
   const server = stack.ledger.server;
-  const original = server.listeners('request')[0] as (req: { url: string; headers: Record<string, string> }, res: unknown) => void;
+  const original = server.listeners('request')[0] as (
+    req: { url: string; headers: Record<string, string> },
+    res: unknown,
+  ) => void;
   server.removeAllListeners('request');
   server.on('request', (req: { url: string; headers: Record<string, string> }, res: unknown) => {
     seen.push({ url: req.url, requestId: req.headers['x-request-id'] });
@@ -39,17 +42,23 @@ t.test('metrics and request ids', async (t) => {
   const ledgerSaw = watchLedger(t, stack);
 
   t.test('X-Request-Id: kept when well-formed, else replaced; sent to the ledger by the proxy', async (t) => {
-    const kept = await fetch(`${stack.url}/client/${company.dataset}/auth/validate_api`, { method: 'POST', headers: { 'X-API-Key': company.apiKey, 'X-Request-Id': 'trace-42.a_b:c' } });
+    const kept = await fetch(`${stack.url}/client/${company.dataset}/auth/validate_api`, {
+      method: 'POST',
+      headers: { 'X-API-Key': company.apiKey, 'X-Request-Id': 'trace-42.a_b:c' },
+    });
     await kept.body?.cancel();
     t.equal(kept.headers.get('x-request-id'), 'trace-42.a_b:c');
     t.equal(ledgerSaw.at(-1)?.requestId, 'trace-42.a_b:c', 'the ledger got the same id');
     for (const bad of ['has space', 'x'.repeat(129), 'quote"', 'semi;colon']) {
-      const r = await fetch(`${stack.url}/client/${company.dataset}/auth/validate_api`, { method: 'POST', headers: { 'X-API-Key': company.apiKey, 'X-Request-Id': bad } });
+      const r = await fetch(`${stack.url}/client/${company.dataset}/auth/validate_api`, {
+        method: 'POST',
+        headers: { 'X-API-Key': company.apiKey, 'X-Request-Id': bad },
+      });
       await r.body?.cancel();
       const id = r.headers.get('x-request-id') ?? '';
       t.not(id, bad, `${bad.slice(0, 20)}: replaced`);
       t.match(id, /^[0-9a-f-]{36}$/, 'by a UUID');
-      t.equal(ledgerSaw.at(-1)?.requestId, id, 'which the ledger got instead of the caller\'s');
+      t.equal(ledgerSaw.at(-1)?.requestId, id, "which the ledger got instead of the caller's");
     }
     t.equal(requestIdFrom('x'.repeat(128)), 'x'.repeat(128), '128 characters are fine');
     const none = await fetch(`${stack.url}/healthz`);
@@ -58,15 +67,17 @@ t.test('metrics and request ids', async (t) => {
 
   t.test('an MCP tool call sends its request id on the ledger call', async (t) => {
     const client = new Client({ name: 'observability-test', version: '1' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(resource), {
-      requestInit: { headers: { Authorization: `Bearer ${tokens.access_token}`, 'X-Request-Id': 'mcp-call-7' } },
-    }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(resource), {
+        requestInit: { headers: { Authorization: `Bearer ${tokens.access_token}`, 'X-Request-Id': 'mcp-call-7' } },
+      }),
+    );
     t.teardown(() => client.close());
     const before = ledgerSaw.length;
     const r = await client.callTool({ name: 'search_vendors', arguments: { name: 'a' } });
     t.equal(r.isError, undefined);
     const calls = ledgerSaw.slice(before).filter((s) => s.url.startsWith(`/client/${company.dataset}/arap/vendor`));
-    t.equal(calls.length, 1, 'the tool\'s REST call');
+    t.equal(calls.length, 1, "the tool's REST call");
     t.equal(calls[0]?.requestId, 'mcp-call-7');
   });
 
@@ -74,73 +85,130 @@ t.test('metrics and request ids', async (t) => {
     const browser = new Browser(stack.url);
     const page = await browser.get('/signin');
     const before = ledgerSaw.length;
-    const res = await browser.request('POST', '/signin', { csrf: '', email: company.email, password: 'x', totp: '000000' }, { 'X-Request-Id': 'signin-req-1' });
+    const res = await browser.request(
+      'POST',
+      '/signin',
+      { csrf: '', email: company.email, password: 'x', totp: '000000' },
+      { 'X-Request-Id': 'signin-req-1' },
+    );
     t.equal(res.status, 403, 'CSRF refused before the ledger is asked');
     t.equal(ledgerSaw.length, before);
     const fields = { email: company.email, password: 'wrong', totp: totpCode(company.totpSecret) };
-    const failed = await browser.request('POST', '/signin', { ...formCsrf(page.html), ...fields }, { 'X-Request-Id': 'signin-req-2' });
+    const failed = await browser.request(
+      'POST',
+      '/signin',
+      { ...formCsrf(page.html), ...fields },
+      { 'X-Request-Id': 'signin-req-2' },
+    );
     t.equal(failed.status, 401);
     const verify = ledgerSaw.slice(before).find((s) => s.url === '/internal/auth/verify');
     t.equal(verify?.requestId, 'signin-req-2');
   });
 
-  t.test('/metrics on the metrics listener: requests by route class and status, MCP calls by tool and result, process metrics', async (t) => {
-    const url = stack.gateway.metricsUrl!;
-    t.match(url, /^http:\/\/127\.0\.0\.1:\d+\/metrics$/, 'on loopback');
-    const res = await fetch(url);
-    t.equal(res.status, 200);
-    t.match(res.headers.get('content-type') ?? '', /^text\/plain/);
-    const text = await res.text();
-    t.match(text, /gateway_http_requests_total\{route="client",method="POST",status="200"\} [1-9]/);
-    t.match(text, /gateway_http_requests_total\{route="oauth_token",method="POST",status="200"\} [1-9]/);
-    t.match(text, /gateway_http_request_duration_seconds_bucket\{le="0\.1",route="client",method="POST",status="200"\} \d+/);
-    t.match(text, /gateway_mcp_tool_calls_total\{tool="search_vendors",result="ok"\} 1/);
-    t.match(text, /process_cpu_user_seconds_total \d/);
-    t.match(text, /nodejs_eventloop_lag_seconds/);
-    t.notMatch(text, new RegExp(company.dataset), 'no dataset in any label');
-    t.equal((await fetch(url.replace('/metrics', '/other'))).status, 404, 'nothing else on that listener');
-  });
+  t.test(
+    '/metrics on the metrics listener: requests by route class and status, MCP calls by tool and result, process ' +
+      'metrics',
+    async (t) => {
+      const url = stack.gateway.metricsUrl!;
+      t.match(url, /^http:\/\/127\.0\.0\.1:\d+\/metrics$/, 'on loopback');
+      const res = await fetch(url);
+      t.equal(res.status, 200);
+      t.match(res.headers.get('content-type') ?? '', /^text\/plain/);
+      const text = await res.text();
+      t.match(text, /gateway_http_requests_total\{route="client",method="POST",status="200"\} [1-9]/);
+      t.match(text, /gateway_http_requests_total\{route="oauth_token",method="POST",status="200"\} [1-9]/);
+      t.match(
+        text,
+        /gateway_http_request_duration_seconds_bucket\{le="0\.1",route="client",method="POST",status="200"\} \d+/,
+      );
+      t.match(text, /gateway_mcp_tool_calls_total\{tool="search_vendors",result="ok"\} 1/);
+      t.match(text, /process_cpu_user_seconds_total \d/);
+      t.match(text, /nodejs_eventloop_lag_seconds/);
+      t.notMatch(text, new RegExp(company.dataset), 'no dataset in any label');
+      t.equal((await fetch(url.replace('/metrics', '/other'))).status, 404, 'nothing else on that listener');
+    },
+  );
 
-  t.test('the MCP endpoint (served before Koa) has the same request scope: id returned and sent on, request counted', async (t) => {
-    const before = ledgerSaw.length;
-    const call = (id: string) => fetch(resource, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${tokens.access_token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream',
-        'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'search_vendors', 'x-request-id': id,
-      },
-      body: JSON.stringify({
-        jsonrpc: '2.0', id: 1, method: 'tools/call',
-        params: { name: 'search_vendors', arguments: { name: 'a' }, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} } },
-      }),
-    });
-    const kept = await call('mcp-raw-1');
-    t.equal(kept.status, 200);
-    t.equal(kept.headers.get('x-request-id'), 'mcp-raw-1', 'returned');
-    await kept.text();
-    t.equal(ledgerSaw.slice(before).find((s) => s.url.startsWith(`/client/${company.dataset}/arap/vendor`))?.requestId, 'mcp-raw-1', 'sent on');
-    const replaced = await call('not a valid id!');
-    t.match(replaced.headers.get('x-request-id') ?? '', /^[0-9a-f-]{36}$/, 'a malformed id is replaced');
-    await replaced.text();
-    const refused = await fetch(resource, { method: 'POST', headers: { 'content-type': 'application/json', 'x-request-id': 'mcp-raw-2' }, body: '{}' });
-    t.equal(refused.status, 401);
-    t.equal(refused.headers.get('x-request-id'), 'mcp-raw-2', 'on refusals too');
-    await refused.text();
-    const text = await (await fetch(stack.gateway.metricsUrl!)).text();
-    t.match(text, /gateway_http_requests_total\{route="mcp",method="POST",status="200"\} [1-9]/);
-    t.match(text, /gateway_http_requests_total\{route="mcp",method="POST",status="401"\} [1-9]/);
-  });
+  t.test(
+    'the MCP endpoint (served before Koa) has the same request scope: id returned and sent on, request counted',
+    async (t) => {
+      const before = ledgerSaw.length;
+      const call = (id: string) =>
+        fetch(resource, {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${tokens.access_token}`,
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            'mcp-protocol-version': '2026-07-28',
+            'mcp-method': 'tools/call',
+            'mcp-name': 'search_vendors',
+            'x-request-id': id,
+          },
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'tools/call',
+            params: {
+              name: 'search_vendors',
+              arguments: { name: 'a' },
+              _meta: {
+                'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+                'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+                'io.modelcontextprotocol/clientCapabilities': {},
+              },
+            },
+          }),
+        });
+      const kept = await call('mcp-raw-1');
+      t.equal(kept.status, 200);
+      t.equal(kept.headers.get('x-request-id'), 'mcp-raw-1', 'returned');
+      await kept.text();
+      t.equal(
+        ledgerSaw.slice(before).find((s) => s.url.startsWith(`/client/${company.dataset}/arap/vendor`))?.requestId,
+        'mcp-raw-1',
+        'sent on',
+      );
+      const replaced = await call('not a valid id!');
+      t.match(replaced.headers.get('x-request-id') ?? '', /^[0-9a-f-]{36}$/, 'a malformed id is replaced');
+      await replaced.text();
+      const refused = await fetch(resource, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-request-id': 'mcp-raw-2' },
+        body: '{}',
+      });
+      t.equal(refused.status, 401);
+      t.equal(refused.headers.get('x-request-id'), 'mcp-raw-2', 'on refusals too');
+      await refused.text();
+      const text = await (await fetch(stack.gateway.metricsUrl!)).text();
+      t.match(text, /gateway_http_requests_total\{route="mcp",method="POST",status="200"\} [1-9]/);
+      t.match(text, /gateway_http_requests_total\{route="mcp",method="POST",status="401"\} [1-9]/);
+    },
+  );
 
   t.test('tool errors and refusals are counted apart', async (t) => {
     const client = new Client({ name: 'observability-test', version: '1' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(resource), { requestInit: { headers: { Authorization: `Bearer ${tokens.access_token}` } } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(resource), {
+        requestInit: { headers: { Authorization: `Bearer ${tokens.access_token}` } },
+      }),
+    );
     t.teardown(() => client.close());
     const missing = await client.callTool({ name: 'get_vendor', arguments: { id: 999999 } });
     t.equal(missing.isError, true, 'a ledger 404 is a tool error');
     const refused = await fetch(resource, {
       method: 'POST',
-      headers: { authorization: `Bearer ${tokens.access_token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'create_bill', arguments: {} } }),
+      headers: {
+        authorization: `Bearer ${tokens.access_token}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 3,
+        method: 'tools/call',
+        params: { name: 'create_bill', arguments: {} },
+      }),
     });
     t.equal(refused.status, 403, 'outside the granted scopes');
     await refused.body?.cancel();
@@ -171,7 +239,12 @@ t.test('route classes are a small fixed set', async (t) => {
 
 t.test('log lines written while a request is served carry its id', async (t) => {
   const lines: string[] = [];
-  const sink = new Writable({ write(chunk, _enc, done) { lines.push(String(chunk)); done(); } });
+  const sink = new Writable({
+    write(chunk, _enc, done) {
+      lines.push(String(chunk));
+      done();
+    },
+  });
   const log = createLogger('info', sink);
   runWithRequestId('req-abc', () => log.info({ x: 1 }, 'inside'));
   log.info('outside');

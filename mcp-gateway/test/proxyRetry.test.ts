@@ -24,10 +24,13 @@ async function startFaultInjector(t: { teardown(fn: () => unknown): void }) {
   let ledgerUrl: URL | undefined;
 
   const forward = (req: IncomingMessage, res: ServerResponse, target: URL) => {
-    const upstream = request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
+    const upstream = request(
+      { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
     upstream.on('error', () => res.destroy());
     req.pipe(upstream);
   };
@@ -43,10 +46,13 @@ async function startFaultInjector(t: { teardown(fn: () => unknown): void }) {
     req.once('end', () => (breakage === 'reset' ? req.socket.resetAndDestroy() : req.socket.destroy()));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  t.teardown(() => new Promise<void>((resolve) => {
-    server.closeAllConnections();
-    server.close(() => resolve());
-  }));
+  t.teardown(
+    () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  );
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     /** the real ledger behind it (known only once the stack runs) */
@@ -78,7 +84,8 @@ t.test('an idempotent request without a body is retried once after its connectio
   const { injector, stack, company, vendorsPath } = await brokenLedgerStack(t);
   // one vendor, so the list the retried GET gets is recognisably the ledger's real answer
   const created = await fetch(`${stack.url}${vendorsPath}`, {
-    method: 'POST', headers: { 'X-API-Key': company.apiKey, 'content-type': 'application/json' },
+    method: 'POST',
+    headers: { 'X-API-Key': company.apiKey, 'content-type': 'application/json' },
     body: JSON.stringify({ name: 'Retry Vendor AG', vendornumber: 'RT-1', country: 'CH' }),
   });
   t.equal(created.status, 201, await created.text());
@@ -89,7 +96,11 @@ t.test('an idempotent request without a body is retried once after its connectio
     const res = await fetch(`${stack.url}${vendorsPath}`, { headers: { 'X-API-Key': company.apiKey } });
     t.equal(res.status, 200, `${breakage}: the GET gets the ledger's answer`);
     const vendors = (await res.json()) as { vendornumber: string }[];
-    t.same(vendors.map((v) => v.vendornumber), ['RT-1'], `${breakage}: the real list`);
+    t.same(
+      vendors.map((v) => v.vendornumber),
+      ['RT-1'],
+      `${breakage}: the real list`,
+    );
     t.equal(injector.takeAttempts('GET', vendorsPath), 2, `${breakage}: the broken attempt and one retry`);
   }
 });
@@ -108,7 +119,8 @@ t.test('a request with a body is not retried after its connection breaks', async
   const { injector, stack, company, vendorsPath } = await brokenLedgerStack(t);
   injector.breakNext('close');
   const res = await fetch(`${stack.url}${vendorsPath}`, {
-    method: 'POST', headers: { 'X-API-Key': company.apiKey, 'content-type': 'application/json' },
+    method: 'POST',
+    headers: { 'X-API-Key': company.apiKey, 'content-type': 'application/json' },
     body: JSON.stringify({ name: 'Not Retried AG', vendornumber: 'NR-1', country: 'CH' }),
   });
   t.equal(res.status, 502);

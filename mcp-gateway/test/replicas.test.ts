@@ -1,15 +1,28 @@
 /**
- * Two gateway replicas on one Postgres store and one Redis (DESIGN.md §8), as behind a load
- * balancer: whatever one replica decided holds at the other. Codes are spent once, a refresh
- * token rotates once, an ended connection is refused everywhere, and the registration and MCP
- * limits count across both. The same run on SQLite and memory limits would not hold across
- * processes; that is why several replicas need GATEWAY_DATABASE_URL and REDIS_URL.
+ * Two gateway replicas on one Postgres store and one Redis (docs/operations.md "Running several replicas"), as behind a
+ * load balancer: whatever one replica decided holds at the other. Codes are spent once, a refresh token rotates once,
+ * an ended connection is refused everywhere, and the registration and MCP limits count across both. The same run on
+ * SQLite and memory limits would not hold across processes; that is why several replicas need GATEWAY_DATABASE_URL and
+ * REDIS_URL.
  */
 import t from 'tap';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { migrateLatest, openDb } from '../src/db/knex.ts';
 import { migrationSource } from '../src/db/migrations/index.ts';
-import { authorize, Browser, defaultClient, pkce, postForm, postgresStore, REDIRECT, registerClient, startReplica, startStack, TEST_REDIS_URL, type Stack } from './helpers.ts';
+import {
+  authorize,
+  Browser,
+  defaultClient,
+  pkce,
+  postForm,
+  postgresStore,
+  REDIRECT,
+  registerClient,
+  startReplica,
+  startStack,
+  TEST_REDIS_URL,
+  type Stack,
+} from './helpers.ts';
 
 const REDIS_URL = TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -26,8 +39,19 @@ async function freshCode(stack: Stack, company: Awaited<ReturnType<Stack['compan
   const client = await defaultClient(stack);
   const { verifier, challenge } = pkce();
   const resource = `${stack.url}/mcp/${company.dataset}`;
-  const { code } = await authorize(stack, new Browser(stack.url), company, { client_id: client.client_id, resource, code_challenge: challenge });
-  const form = { grant_type: 'authorization_code', client_id: client.client_id, code, redirect_uri: REDIRECT, code_verifier: verifier, resource };
+  const { code } = await authorize(stack, new Browser(stack.url), company, {
+    client_id: client.client_id,
+    resource,
+    code_challenge: challenge,
+  });
+  const form = {
+    grant_type: 'authorization_code',
+    client_id: client.client_id,
+    code,
+    redirect_uri: REDIRECT,
+    code_verifier: verifier,
+    resource,
+  };
   return { form, resource, clientId: client.client_id };
 }
 
@@ -49,25 +73,35 @@ t.test('two replicas on one Postgres store and one Redis', async (t) => {
       t.equal(answers.find((r) => r.status === 400)!.body.error, 'invalid_grant');
       // the code was presented twice: what it issued is revoked (RFC 6749 §4.1.2)
       const issued = answers.find((r) => r.status === 200)!.body;
-      const refresh = await postForm(`${a}/oauth/token`, { grant_type: 'refresh_token', client_id: form.client_id, refresh_token: issued.refresh_token });
+      const refresh = await postForm(`${a}/oauth/token`, {
+        grant_type: 'refresh_token',
+        client_id: form.client_id,
+        refresh_token: issued.refresh_token,
+      });
       t.equal(refresh.status, 400, 'the tokens of the successful exchange are revoked');
       t.match(refresh.body.error_description, /authorization code was used twice/);
     }
   });
 
-  t.test('a refresh token rotated at both replicas at once rotates once, and the reuse ends the connection', async (t) => {
-    for (let round = 0; round < 5; round++) {
-      const { form, clientId } = await freshCode(stack, company);
-      const first = await postForm(`${a}/oauth/token`, form);
-      t.equal(first.status, 200);
-      const refresh = { grant_type: 'refresh_token', client_id: clientId, refresh_token: first.body.refresh_token };
-      const answers = await Promise.all([postForm(`${a}/oauth/token`, refresh), postForm(`${b}/oauth/token`, refresh)]);
-      t.same(answers.map((r) => r.status).sort(), [200, 400], `round ${round}: one rotation`);
-      const rotated = answers.find((r) => r.status === 200)!.body;
-      const again = await postForm(`${b}/oauth/token`, { ...refresh, refresh_token: rotated.refresh_token });
-      t.equal(again.status, 400, 'the presented-twice token ended the connection: the new pair is dead too');
-    }
-  });
+  t.test(
+    'a refresh token rotated at both replicas at once rotates once, and the reuse ends the connection',
+    async (t) => {
+      for (let round = 0; round < 5; round++) {
+        const { form, clientId } = await freshCode(stack, company);
+        const first = await postForm(`${a}/oauth/token`, form);
+        t.equal(first.status, 200);
+        const refresh = { grant_type: 'refresh_token', client_id: clientId, refresh_token: first.body.refresh_token };
+        const answers = await Promise.all([
+          postForm(`${a}/oauth/token`, refresh),
+          postForm(`${b}/oauth/token`, refresh),
+        ]);
+        t.same(answers.map((r) => r.status).sort(), [200, 400], `round ${round}: one rotation`);
+        const rotated = answers.find((r) => r.status === 200)!.body;
+        const again = await postForm(`${b}/oauth/token`, { ...refresh, refresh_token: rotated.refresh_token });
+        t.equal(again.status, 400, 'the presented-twice token ended the connection: the new pair is dead too');
+      }
+    },
+  );
 
   t.test('a refresh token rotated at one replica and replayed at the other ends the connection', async (t) => {
     const { form, clientId } = await freshCode(stack, company);
@@ -87,13 +121,21 @@ t.test('two replicas on one Postgres store and one Redis', async (t) => {
     const tokens = (await postForm(`${a}/oauth/token`, form)).body;
     const atB = `${b}${new URL(resource).pathname}`;
     const client = new Client({ name: 'replica-test', version: '1' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(atB), { requestInit: { headers: { Authorization: `Bearer ${tokens.access_token}` } } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(atB), {
+        requestInit: { headers: { Authorization: `Bearer ${tokens.access_token}` } },
+      }),
+    );
     t.teardown(() => client.close());
     t.ok((await client.listTools()).tools.length > 0, 'works at replica B');
     t.equal((await postForm(`${a}/oauth/revoke`, { token: tokens.access_token })).status, 200, 'revoked at replica A');
     const refused = await fetch(atB, {
       method: 'POST',
-      headers: { authorization: `Bearer ${tokens.access_token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      headers: {
+        authorization: `Bearer ${tokens.access_token}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
     });
     t.equal(refused.status, 401, 'replica B refuses it at once');
@@ -104,7 +146,11 @@ t.test('two replicas on one Postgres store and one Redis', async (t) => {
     const from = { 'X-Forwarded-For': '192.0.2.201' };
     for (let i = 0; i < 10; i++) {
       const target = i % 2 === 0 ? stack : { ...stack, url: b };
-      t.equal((await registerClient(target, {}, from)).status, 201, `registration ${i + 1} at replica ${i % 2 === 0 ? 'A' : 'B'}`);
+      t.equal(
+        (await registerClient(target, {}, from)).status,
+        201,
+        `registration ${i + 1} at replica ${i % 2 === 0 ? 'A' : 'B'}`,
+      );
     }
     t.equal((await registerClient({ ...stack, url: b }, {}, from)).status, 429, 'at B');
     t.equal((await registerClient(stack, {}, from)).status, 429, 'at A');
@@ -120,7 +166,11 @@ t.test('the MCP limit per connection counts across replicas', async (t) => {
   const list = (base: string) =>
     fetch(`${base}${path}`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${tokens.access_token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      headers: {
+        authorization: `Bearer ${tokens.access_token}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
     });
   const statuses: number[] = [];
@@ -145,7 +195,11 @@ t.test('replicas starting together on a fresh Postgres store: one migrates, ever
     const dbs = [0, 1, 2].map(() => openDb({ kind: 'postgres', url: store.url }));
     try {
       const applied = await Promise.all(dbs.map((db) => migrateLatest(db)));
-      t.same(applied.map((names) => names.length).sort((x, y) => x - y), [0, 0, all.length], `round ${round}: the migrations ran once`);
+      t.same(
+        applied.map((names) => names.length).sort((x, y) => x - y),
+        [0, 0, all.length],
+        `round ${round}: the migrations ran once`,
+      );
       for (const db of dbs) t.same(await db('connections').select('id'), [], 'the schema is there for each');
     } finally {
       await Promise.all(dbs.map((db) => db.destroy()));

@@ -9,7 +9,11 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { apiClient } from '../../ledger-service/test/helpers.ts';
 import { connect, startStack } from './helpers.ts';
 
-type ToolResult = { isError?: boolean; structuredContent?: Record<string, any>; content?: { type: string; text: string }[] };
+type ToolResult = {
+  isError?: boolean;
+  structuredContent?: Record<string, any>;
+  content?: { type: string; text: string }[];
+};
 
 const REPORT_TOOLS = ['trial_balance', 'income_statement', 'balance_sheet', 'vat_report'];
 
@@ -22,26 +26,51 @@ t.test('report tools through the gateway with a Read grant', async (t) => {
   const customer = await rest('POST', '/arap/customer', { name: 'Report Kunde AG' });
   const vendor = await rest('POST', '/arap/vendor', { name: 'Report Lieferant AG' });
   const sale = await rest('POST', '/arap/transaction/customer', {
-    customer_id: customer.body.id, invDate: '2024-03-10', pending: '0', lines: [{ account: '3400', amount: 1000, taxAccount: '2200' }],
+    customer_id: customer.body.id,
+    invDate: '2024-03-10',
+    pending: '0',
+    lines: [{ account: '3400', amount: 1000, taxAccount: '2200' }],
   });
   t.equal(sale.status, 201, JSON.stringify(sale.body));
   const purchase = await rest('POST', '/arap/transaction/vendor', {
-    vendor_id: vendor.body.id, invDate: '2024-03-12', pending: '0', lines: [{ account: '4000', amount: 400, taxAccount: '1170' }],
+    vendor_id: vendor.body.id,
+    invDate: '2024-03-12',
+    pending: '0',
+    lines: [{ account: '4000', amount: 400, taxAccount: '1170' }],
   });
   t.equal(purchase.status, 201, JSON.stringify(purchase.body));
-  const paid = await rest('POST', '/arap/payment/customer', { document_id: sale.body.id, date: '2024-03-20', amount: 500, account: '1020' });
+  const paid = await rest('POST', '/arap/payment/customer', {
+    document_id: sale.body.id,
+    date: '2024-03-20',
+    amount: 500,
+    account: '1020',
+  });
   t.equal(paid.status, 201, JSON.stringify(paid.body));
 
-  const { resource, tokens } = await connect(stack, company, { choices: { accounting: 'read', invoices: 'none', contacts: 'none', bank: 'none', documents: 'none' } });
+  const { resource, tokens } = await connect(stack, company, {
+    choices: { accounting: 'read', invoices: 'none', contacts: 'none', bank: 'none', documents: 'none' },
+  });
   const client = new Client({ name: 'report-test', version: '1' }, { versionNegotiation: { mode: 'auto' } });
-  await client.connect(new StreamableHTTPClientTransport(new URL(resource), { requestInit: { headers: { Authorization: `Bearer ${tokens.access_token}` } } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(resource), {
+      requestInit: { headers: { Authorization: `Bearer ${tokens.access_token}` } },
+    }),
+  );
   t.teardown(() => client.close());
-  const call = async (name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as ToolResult;
+  const call = async (name: string, args: Record<string, unknown>) =>
+    (await client.callTool({ name, arguments: args })) as ToolResult;
 
   const listed = (await client.listTools()).tools;
   const names = listed.map((x) => x.name);
-  t.same(names.filter((n) => REPORT_TOOLS.includes(n)), REPORT_TOOLS, 'the four report tools, in catalogue order');
-  t.notOk(names.includes('create_journal_entry') || names.includes('update_journal_entry'), 'no write tools under a Read grant');
+  t.same(
+    names.filter((n) => REPORT_TOOLS.includes(n)),
+    REPORT_TOOLS,
+    'the four report tools, in catalogue order',
+  );
+  t.notOk(
+    names.includes('create_journal_entry') || names.includes('update_journal_entry'),
+    'no write tools under a Read grant',
+  );
   for (const name of REPORT_TOOLS) {
     const tool = listed.find((x) => x.name === name)!;
     t.equal(tool.annotations?.readOnlyHint, true, `${name} is read-only`);
@@ -73,13 +102,25 @@ t.test('report tools through the gateway with a Read grant', async (t) => {
   const sheet = (await call('balance_sheet', { date: '2024-12-31' })).structuredContent!;
   t.equal(sheet.total_assets, sheet.total_liabilities_and_equity, 'assets = liabilities + equity');
   const vat = await call('vat_report', period);
-  t.equal(vat.structuredContent!.net_due, vat.structuredContent!.output.tax - vat.structuredContent!.input.tax, 'net due = output − input');
-  t.ok(vat.structuredContent!.output.tax > 0 && vat.structuredContent!.input.tax > 0, 'output and input tax both there');
+  t.equal(
+    vat.structuredContent!.net_due,
+    vat.structuredContent!.output.tax - vat.structuredContent!.input.tax,
+    'net due = output − input',
+  );
+  t.ok(
+    vat.structuredContent!.output.tax > 0 && vat.structuredContent!.input.tax > 0,
+    'output and input tax both there',
+  );
 
   const bad = await call('trial_balance', { from: '2024-12-31', to: '2024-01-01' });
   t.equal(bad.isError, true, 'a period ending before it starts is a tool error');
   t.equal(bad.structuredContent?.error.code, 'invalid_request');
 
-  const refused = await client.callTool({ name: 'create_journal_entry', arguments: { transdate: '2024-03-15', lines: [] } }).then(() => undefined, (e: unknown) => e);
+  const refused = await client
+    .callTool({ name: 'create_journal_entry', arguments: { transdate: '2024-03-15', lines: [] } })
+    .then(
+      () => undefined,
+      (e: unknown) => e,
+    );
   t.ok(refused instanceof Error, 'a write tool call is refused');
 });

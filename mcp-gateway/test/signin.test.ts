@@ -14,7 +14,12 @@ t.test('sign-in', async (t) => {
     t.equal(form.headers.get('cache-control'), 'no-store');
     t.match(form.html, /name="csrf"/);
     t.match(form.html, /autocomplete="one-time-code"/);
-    const done = await browser.submit(form, '/signin', { email: a.email.toUpperCase(), password: a.password, totp: totpCode(a.totpSecret) });
+    t.notMatch(form.html, /demo-code-hint/, "a gateway that is not the demo says nothing of the demo's code");
+    const done = await browser.submit(form, '/signin', {
+      email: a.email.toUpperCase(),
+      password: a.password,
+      totp: totpCode(a.totpSecret),
+    });
     t.equal(done.status, 303);
     t.equal(done.location, '/account/ai-connections');
     const cookie = done.headers.getSetCookie().find((c) => c.startsWith('gw_session='))!;
@@ -38,15 +43,30 @@ t.test('sign-in', async (t) => {
     const browser = new Browser(https.url);
     const form = await browser.get('/signin');
     t.match(form.headers.getSetCookie().join('\n'), /^__Host-gw_csrf=[^;]+; Path=\/; HttpOnly; SameSite=Lax; Secure/m);
-    const done = await browser.submit(form, '/signin', { email: c.email, password: c.password, totp: totpCode(c.totpSecret) });
+    const done = await browser.submit(form, '/signin', {
+      email: c.email,
+      password: c.password,
+      totp: totpCode(c.totpSecret),
+    });
     t.equal(done.status, 303);
-    t.match(done.headers.getSetCookie().join('\n'), /^__Host-gw_session=gws_[^;]+; Path=\/; HttpOnly; SameSite=Lax; Secure; Max-Age=43200/m);
-    const meta = (await (await fetch(`${https.url}/.well-known/oauth-authorization-server`)).json()) as { issuer: string };
+    t.match(
+      done.headers.getSetCookie().join('\n'),
+      /^__Host-gw_session=gws_[^;]+; Path=\/; HttpOnly; SameSite=Lax; Secure; Max-Age=43200/m,
+    );
+    const meta = (await (await fetch(`${https.url}/.well-known/oauth-authorization-server`)).json()) as {
+      issuer: string;
+    };
     t.equal(meta.issuer, 'https://books.example.test', 'the issuer is the public URL');
   });
 
   t.test('open redirects after sign-in are refused', async (t) => {
-    for (const target of ['https://evil.example.com/', '//evil.example.com/x', '/\\evil.example.com', '/oauth/token', 'javascript:alert(1)']) {
+    for (const target of [
+      'https://evil.example.com/',
+      '//evil.example.com/x',
+      '/\\evil.example.com',
+      '/oauth/token',
+      'javascript:alert(1)',
+    ]) {
       const browser = new Browser(stack.url);
       const done = await browser.signIn(a, target);
       t.equal(done.location, '/account/ai-connections', `return_to ${target} → own page`);
@@ -76,10 +96,17 @@ t.test('sign-in', async (t) => {
     const browser = new Browser(stack.url);
     for (let i = 0; i < 5; i++) {
       const page = await browser.get('/signin');
-      t.equal((await browser.submit(page, '/signin', { email: victim.email, password: 'guess' + i, totp: '123456' })).status, 401);
+      t.equal(
+        (await browser.submit(page, '/signin', { email: victim.email, password: `guess${i}`, totp: '123456' })).status,
+        401,
+      );
     }
     const page = await browser.get('/signin');
-    const locked = await browser.submit(page, '/signin', { email: victim.email, password: victim.password, totp: totpCode(victim.totpSecret) });
+    const locked = await browser.submit(page, '/signin', {
+      email: victim.email,
+      password: victim.password,
+      totp: totpCode(victim.totpSecret),
+    });
     t.equal(locked.status, 429, 'even the right password waits');
     t.match(locked.html, /Too many failed sign-ins/);
     t.ok(Number(locked.headers.get('retry-after')) >= 29, 'Retry-After');
@@ -92,7 +119,12 @@ t.test('sign-in', async (t) => {
     const quick = await startStack(t, {}, { signInBackoff: { account: { free: 2, baseMs: 1_000 } } });
     const c = await quick.company();
     const browser = new Browser(quick.url);
-    const attempt = async (password: string) => browser.submit(await browser.get('/signin'), '/signin', { email: c.email, password, totp: totpCode(c.totpSecret) });
+    const attempt = async (password: string) =>
+      browser.submit(await browser.get('/signin'), '/signin', {
+        email: c.email,
+        password,
+        totp: totpCode(c.totpSecret),
+      });
     t.equal((await attempt('wrong-1')).status, 401);
     t.equal((await attempt('wrong-2')).status, 401, 'the second failure starts a 1 s block');
     const blocked = await attempt(c.password);
@@ -105,7 +137,11 @@ t.test('sign-in', async (t) => {
     t.equal(doubled.headers.get('retry-after'), '2', 'the third failure blocks for 2 s');
     await new Promise((resolve) => setTimeout(resolve, 2_100));
     t.equal((await new Browser(quick.url).signIn(c)).status, 303, 'after the wait the person can sign in');
-    t.equal((await attempt('wrong-4')).status, 401, 'a success cleared the count: a failure right after is not blocked');
+    t.equal(
+      (await attempt('wrong-4')).status,
+      401,
+      'a success cleared the count: a failure right after is not blocked',
+    );
   });
 
   t.test('backoff per IP address', async (t) => {
@@ -117,7 +153,11 @@ t.test('sign-in', async (t) => {
       await browser.submit(page, '/signin', { email: `nobody${i}@example.com`, password: 'x', totp: '123456' });
     }
     const page = await browser.get('/signin');
-    const locked = await browser.submit(page, '/signin', { email: c.email, password: c.password, totp: totpCode(c.totpSecret) });
+    const locked = await browser.submit(page, '/signin', {
+      email: c.email,
+      password: c.password,
+      totp: totpCode(c.totpSecret),
+    });
     t.equal(locked.status, 429, 'the address waits, whatever account it tries');
   });
 });

@@ -5,11 +5,33 @@
  */
 import t from 'tap';
 import {
-  CONTRACTS, contracts, customerInvoiceSchema, customerTransactionSchema, errorBodySchema, documentListRowSchema, documentReadSchema, endpointKey as contractKey, findContract, forSide, idSchema, partySchemas, partySearchQuerySchema,
-  PERMISSIONS, scopeSatisfied, transactionReadSchema, vendorTransactionSchema, type Permission,
+  CONTRACTS,
+  contracts,
+  customerInvoiceSchema,
+  customerTransactionSchema,
+  errorBodySchema,
+  documentListRowSchema,
+  documentReadSchema,
+  endpointKey as contractKey,
+  findContract,
+  forSide,
+  idSchema,
+  partySchemas,
+  partySearchQuerySchema,
+  PERMISSIONS,
+  scopeSatisfied,
+  transactionReadSchema,
+  vendorTransactionSchema,
+  type Permission,
 } from '@ledger/shared';
 import { CATALOGUE, DECLARATIONS, findTool } from '../src/mcp/tools/catalogue.ts';
-import { endpointKey, toolAnnotations, toolScope, type ResolvedTool, type ToolDeclaration } from '../src/mcp/tools/declare.ts';
+import {
+  endpointKey,
+  toolAnnotations,
+  toolScope,
+  type ResolvedTool,
+  type ToolDeclaration,
+} from '../src/mcp/tools/declare.ts';
 import { resolveTool } from '../src/mcp/tools/derive.ts';
 import { withoutSharedFormats } from '../src/mcp/tools/formats.ts';
 import { buildLedgerRequest } from '../src/mcp/tools/request.ts';
@@ -31,7 +53,10 @@ t.test('every tool names an existing contract that fits its area, scope and perm
     t.equal(scope?.split(':')[0], d.area, `${d.name}: the contract belongs to the tool's area`);
     const permission = d.contract.permission === null ? null : forSide(d.contract.permission, d.side);
     // null: any member (e.g. the workstation, which lists only the sides the member may read)
-    t.ok(permission === null || (PERMISSIONS as readonly Permission[]).includes(permission), `${d.name}: permission ${permission} exists`);
+    t.ok(
+      permission === null || (PERMISSIONS as readonly Permission[]).includes(permission),
+      `${d.name}: permission ${permission} exists`,
+    );
     t.equal(endpointKey(d), contractKey(d.contract, d.side), `${d.name}: the key the ledger's permitted endpoints use`);
     t.equal(d.access === 'read', d.contract.method === 'GET', `${d.name}: read tools GET, write tools do not`);
   }
@@ -41,10 +66,22 @@ t.test('REST call, input and output schemas come from the contract', async (t) =
   t.same(tool('search_vendors').rest, { method: 'GET', path: '/arap/vendor' });
   t.equal(tool('search_vendors').input, partySearchQuerySchema, 'a query schema without path ids is taken unchanged');
   t.equal(tool('create_customer').input, partySchemas.customer.create, 'so is a body without path ids or fixed fields');
-  t.same(tool('get_vendor').input, {
-    type: 'object', additionalProperties: false, required: ['id'], properties: { id: { ...idSchema, description: 'vendor id' } },
-  }, 'path ids become required integer ids');
-  t.same(tool('get_chart_of_accounts').input, { type: 'object', additionalProperties: false, properties: {} }, 'no input at all');
+  t.same(
+    tool('get_vendor').input,
+    {
+      type: 'object',
+      additionalProperties: false,
+      required: ['id'],
+      properties: { id: { ...idSchema, description: 'vendor id' } },
+    },
+    'path ids become required integer ids',
+  );
+  t.equal(
+    tool('get_chart_of_accounts').input,
+    contracts.listChartAccounts.query,
+    'a list without filters: only its page',
+  );
+  t.same(Object.keys(tool('get_chart_of_accounts').input.properties), ['limit', 'offset']);
   const update = tool('update_customer').input;
   t.same(update.required, ['id'], 'update: id, and the update fields (all optional)');
   t.same(Object.keys(update.properties), ['id', ...Object.keys(partySchemas.customer.update.properties)]);
@@ -67,29 +104,68 @@ t.test('REST call, input and output schemas come from the contract', async (t) =
     return output?.anyOf?.[0];
   };
   // the reads cover both kinds: one schema per kind, told apart by `kind`
-  t.same(answerOf('list_bills'), { type: 'object', required: ['bills'], properties: { bills: { type: 'array', items: withoutSharedFormats(documentListRowSchema) } } },
-    'list answers wrapped under listKey');
+  t.same(
+    answerOf('list_bills'),
+    {
+      type: 'object',
+      required: ['bills'],
+      properties: { bills: { type: 'array', items: withoutSharedFormats(documentListRowSchema) } },
+    },
+    'list answers wrapped under listKey',
+  );
   t.same(answerOf('get_invoice'), withoutSharedFormats(documentReadSchema));
-  const kinds = (answerOf('get_invoice') as { oneOf?: { properties: { kind: { enum: string[] } } }[] } | undefined)?.oneOf;
-  t.same(kinds?.map((k) => k.properties.kind.enum), [['transaction'], ['invoice']], 'get_invoice: a transaction or an invoice, by kind');
-  t.same(kinds?.[0]?.properties, { kind: documentReadSchema.oneOf[0].properties.kind, ...advertised.properties }, "a transaction's read shape plus kind");
+  const kinds = (answerOf('get_invoice') as { oneOf?: { properties: { kind: { enum: string[] } } }[] } | undefined)
+    ?.oneOf;
+  t.same(
+    kinds?.map((k) => k.properties.kind.enum),
+    [['transaction'], ['invoice']],
+    'get_invoice: a transaction or an invoice, by kind',
+  );
+  t.same(
+    kinds?.[0]?.properties,
+    { kind: documentReadSchema.oneOf[0].properties.kind, ...advertised.properties },
+    "a transaction's read shape plus kind",
+  );
   t.ok('kind' in tool('list_invoices').input.properties, 'list_invoices filters by kind');
   t.notOk('payment_status' in tool('list_invoices').input.properties, 'only the filters both kinds share');
-  t.same(answerOf('get_vendor'), withoutSharedFormats(partySchemas.vendor.read), 'the side picks the per-side response');
+  t.same(
+    answerOf('get_vendor'),
+    withoutSharedFormats(partySchemas.vendor.read),
+    'the side picks the per-side response',
+  );
   t.same(answerOf('create_bill'), contracts.createTransaction.response);
-  t.notMatch(JSON.stringify(CATALOGUE.map((c) => c.declaration.output)), /iso-(country|currency)/, 'no custom format reaches clients');
-  t.match(JSON.stringify(tool('get_vendor').output), /"pattern":"\^\[A-Z\]\{2\}\$"/, 'the pattern still fixes the shape');
+  t.notMatch(
+    JSON.stringify(CATALOGUE.map((c) => c.declaration.output)),
+    /iso-(country|currency)/,
+    'no custom format reaches clients',
+  );
+  t.match(
+    JSON.stringify(tool('get_vendor').output),
+    /"pattern":"\^\[A-Z\]\{2\}\$"/,
+    'the pattern still fixes the shape',
+  );
 });
 
 t.test('the REST request: path ids from the input, the rest as query or body, fixed fields win', async (t) => {
-  t.same(buildLedgerRequest(tool('get_bill'), 'acme co', { id: 7 }), { method: 'GET', path: '/client/acme%20co/arap/document/vendor/7' });
-  t.same(buildLedgerRequest(tool('get_invoice'), 'acme', { id: 8 }), { method: 'GET', path: '/client/acme/arap/document/customer/8' });
-  t.same(buildLedgerRequest(tool('list_invoices'), 'acme', { customer_id: 3, status: 'posted' }), {
-    method: 'GET', path: '/client/acme/arap/documents/customer?customer_id=3&status=posted',
+  t.same(buildLedgerRequest(tool('get_bill'), 'acme co', { id: 7 }), {
+    method: 'GET',
+    path: '/client/acme%20co/arap/document/vendor/7',
   });
-  t.same(buildLedgerRequest(tool('list_bills'), 'acme', { kind: 'invoice' }), { method: 'GET', path: '/client/acme/arap/documents/vendor?kind=invoice' });
+  t.same(buildLedgerRequest(tool('get_invoice'), 'acme', { id: 8 }), {
+    method: 'GET',
+    path: '/client/acme/arap/document/customer/8',
+  });
+  t.same(buildLedgerRequest(tool('list_invoices'), 'acme', { customer_id: 3, status: 'posted' }), {
+    method: 'GET',
+    path: '/client/acme/arap/documents/customer?customer_id=3&status=posted',
+  });
+  t.same(buildLedgerRequest(tool('list_bills'), 'acme', { kind: 'invoice' }), {
+    method: 'GET',
+    path: '/client/acme/arap/documents/vendor?kind=invoice',
+  });
   t.same(buildLedgerRequest(tool('approve_bill'), 'acme', { id: 9, invDate: '2026-01-02', lines: [] }), {
-    method: 'POST', path: '/client/acme/arap/transaction/vendor/9/approve',
+    method: 'POST',
+    path: '/client/acme/arap/transaction/vendor/9/approve',
     body: { invDate: '2026-01-02', lines: [], type: 'transaction', pending: '0' },
   });
 });
@@ -106,20 +182,51 @@ t.test('create_invoice / update_invoice: customer invoices with items over the i
   const created = tool('create_invoice');
   t.same(created.rest, { method: 'POST', path: '/arap/invoice/customer', fixedBody: { type: 'invoice' } });
   t.notOk('type' in created.input.properties, 'type is fixed');
-  t.ok('items' in created.input.properties && 'pending' in created.input.properties && 'notes' in created.input.properties, 'items, pending and the customer fields');
+  t.ok(
+    'items' in created.input.properties && 'pending' in created.input.properties && 'notes' in created.input.properties,
+    'items, pending and the customer fields',
+  );
   t.same(created.input.required, ['invDate'], 'what both bodies require');
-  t.same(created.input.oneOf, [{ required: ['items'] }, { required: ['lines'] }], 'items (an invoice) or lines (an AR transaction), not both');
-  t.same(created.alternative?.rest, { method: 'POST', path: '/arap/transaction/customer', fixedBody: { type: 'transaction' } });
+  t.same(
+    created.input.oneOf,
+    [{ required: ['items'] }, { required: ['lines'] }],
+    'items (an invoice) or lines (an AR transaction), not both',
+  );
+  t.same(created.alternative?.rest, {
+    method: 'POST',
+    path: '/arap/transaction/customer',
+    fixedBody: { type: 'transaction' },
+  });
   t.equal(created.alternative?.contract, contracts.createTransaction);
-  t.same(created.input.properties.lines, customerTransactionSchema.properties.lines, 'lines as the AR transaction takes them');
+  t.same(
+    created.input.properties.lines,
+    customerTransactionSchema.properties.lines,
+    'lines as the AR transaction takes them',
+  );
   t.same(created.input.properties.items, customerInvoiceSchema.properties.items);
   t.equal(toolAnnotations(created).destructiveHint, false);
-  t.same(buildLedgerRequest(created, 'acme', { customer_id: 3, invDate: '2026-01-02', items: [{ quantity: 1 }] }), {
-    method: 'POST', path: '/client/acme/arap/invoice/customer', body: { customer_id: 3, invDate: '2026-01-02', items: [{ quantity: 1 }], type: 'invoice' },
-  }, 'items: the invoice contract');
-  t.same(buildLedgerRequest(created, 'acme', { customer_id: 3, invDate: '2026-01-02', lines: [{ account: '3400', amount: 5 }] }), {
-    method: 'POST', path: '/client/acme/arap/transaction/customer', body: { customer_id: 3, invDate: '2026-01-02', lines: [{ account: '3400', amount: 5 }], type: 'transaction' },
-  }, 'lines: the AR transaction contract, typed as a transaction');
+  t.same(
+    buildLedgerRequest(created, 'acme', { customer_id: 3, invDate: '2026-01-02', items: [{ quantity: 1 }] }),
+    {
+      method: 'POST',
+      path: '/client/acme/arap/invoice/customer',
+      body: { customer_id: 3, invDate: '2026-01-02', items: [{ quantity: 1 }], type: 'invoice' },
+    },
+    'items: the invoice contract',
+  );
+  t.same(
+    buildLedgerRequest(created, 'acme', {
+      customer_id: 3,
+      invDate: '2026-01-02',
+      lines: [{ account: '3400', amount: 5 }],
+    }),
+    {
+      method: 'POST',
+      path: '/client/acme/arap/transaction/customer',
+      body: { customer_id: 3, invDate: '2026-01-02', lines: [{ account: '3400', amount: 5 }], type: 'transaction' },
+    },
+    'lines: the AR transaction contract, typed as a transaction',
+  );
   const text = (input: Record<string, unknown>) => toolSuccess(created, input, { id: 8 }).content[0];
   t.match(text({ pending: '0' }), { text: 'Created invoice 8 as posted.' });
   t.match(text({ pending: 0 }), { text: 'Created invoice 8 as posted.' });
@@ -132,37 +239,90 @@ t.test('create_invoice / update_invoice: customer invoices with items over the i
     return !('issues' in result && result.issues);
   };
   const header = { customer_id: 3, invDate: '2026-01-02' };
-  t.equal(await valid({ ...header, items: [{ description: 'x', quantity: 1, price: 1, account: '3400' }] }), true, 'items alone: accepted');
+  t.equal(
+    await valid({ ...header, items: [{ description: 'x', quantity: 1, price: 1, account: '3400' }] }),
+    true,
+    'items alone: accepted',
+  );
   t.equal(await valid({ ...header, lines: [{ account: '3400', amount: 5 }] }), true, 'lines alone: accepted');
-  t.equal(await valid({ ...header, items: [{ description: 'x', quantity: 1, price: 1, account: '3400' }], lines: [{ account: '3400', amount: 5 }] }), false, 'both: refused');
+  t.equal(
+    await valid({
+      ...header,
+      items: [{ description: 'x', quantity: 1, price: 1, account: '3400' }],
+      lines: [{ account: '3400', amount: 5 }],
+    }),
+    false,
+    'both: refused',
+  );
   t.equal(await valid(header), false, 'neither: refused');
   const updated = tool('update_invoice');
   t.same(updated.rest, { method: 'POST', path: '/arap/invoice/customer/:id', fixedBody: { type: 'invoice' } });
   t.same(updated.input.required, ['id', ...customerInvoiceSchema.required]);
   t.equal(toolAnnotations(updated).destructiveHint, true);
   t.same(buildLedgerRequest(updated, 'acme', { id: 4, invDate: '2026-01-02', items: [] }), {
-    method: 'POST', path: '/client/acme/arap/invoice/customer/4', body: { invDate: '2026-01-02', items: [], type: 'invoice' },
+    method: 'POST',
+    path: '/client/acme/arap/invoice/customer/4',
+    body: { invDate: '2026-01-02', items: [], type: 'invoice' },
   });
 });
 
 t.test('a declaration that does not fit its contract is refused at start-up', async (t) => {
   const base: ToolDeclaration = {
-    name: 'x_tool', title: 'X', description: 'x', area: 'contacts', access: 'read', contract: 'getParty', side: 'vendor', summary: () => '',
+    name: 'x_tool',
+    title: 'X',
+    description: 'x',
+    area: 'contacts',
+    access: 'read',
+    contract: 'getParty',
+    side: 'vendor',
+    summary: () => '',
   };
   t.ok(resolveTool(base), 'the base declaration fits');
   const refused: [string, Partial<ToolDeclaration>, RegExp][] = [
-    ['a missing contract', { contract: 'noSuchEndpoint' as ToolDeclaration['contract'] }, /x_tool: names no contract noSuchEndpoint/],
+    [
+      'a missing contract',
+      { contract: 'noSuchEndpoint' as ToolDeclaration['contract'] },
+      /x_tool: names no contract noSuchEndpoint/,
+    ],
     ['a :vc contract without side', { side: undefined }, /:vc path; declare the side/],
     ['a side on a contract without :vc', { contract: contracts.listTaxes, area: 'accounting' }, /no :vc path/],
     ['another area', { area: 'invoices' }, /getParty needs contacts:read, which invoices:read does not grant/],
-    ['a contract closed to AI connections', { contract: contracts.listAudit, side: undefined, area: 'accounting', listKey: 'entries' }, /not open to AI connections/],
+    [
+      'a contract closed to AI connections',
+      { contract: contracts.listAudit, side: undefined, area: 'accounting', listKey: 'entries' },
+      /not open to AI connections/,
+    ],
     ['a write tool calling GET', { access: 'write' }, /a write tool cannot call GET/],
     ['a list without listKey', { contract: contracts.searchParties }, /answers a list: declare listKey/],
     ['listKey on a single record', { listKey: 'vendors' }, /does not answer a list: drop listKey/],
     ['an unknown path parameter', { params: { fileId: 'file' } }, /has no parameter :fileId/],
-    ['a fixed field the body lacks', { access: 'write', contract: contracts.createParty, fixedBody: { pending: '0' } }, /fixed field pending is not in createParty's body/],
-    ['an alternative whose field the main body has too', { access: 'write', area: 'invoices', side: 'customer', contract: contracts.createInvoice, alternative: { field: 'invDate', contract: contracts.createTransaction } }, /field invDate must be in createTransaction's body only/],
-    ['an alternative that answers differently', { access: 'write', area: 'invoices', side: 'customer', contract: contracts.createInvoice, alternative: { field: 'lines', contract: contracts.updateTransaction } }, /lines must be in|answer differently/],
+    [
+      'a fixed field the body lacks',
+      { access: 'write', contract: contracts.createParty, fixedBody: { pending: '0' } },
+      /fixed field pending is not in createParty's body/,
+    ],
+    [
+      'an alternative whose field the main body has too',
+      {
+        access: 'write',
+        area: 'invoices',
+        side: 'customer',
+        contract: contracts.createInvoice,
+        alternative: { field: 'invDate', contract: contracts.createTransaction },
+      },
+      /field invDate must be in createTransaction's body only/,
+    ],
+    [
+      'an alternative that answers differently',
+      {
+        access: 'write',
+        area: 'invoices',
+        side: 'customer',
+        contract: contracts.createInvoice,
+        alternative: { field: 'lines', contract: contracts.updateTransaction },
+      },
+      /lines must be in|answer differently/,
+    ],
   ];
   for (const [why, change, message] of refused) t.throws(() => resolveTool({ ...base, ...change }), message, why);
 });
@@ -172,9 +332,43 @@ t.test('list_services: the catalogue list under invoices:read', async (t) => {
   t.same(d.rest, { method: 'GET', path: '/arap/services' });
   t.equal(toolScope(d), 'invoices:read');
   t.equal(d.input, contracts.listServices.query, 'the list query unchanged: active, q, sort, paging');
-  t.same(d.output?.anyOf?.[0], {
-    type: 'object', required: ['services'],
-    properties: { services: { type: 'array', items: withoutSharedFormats(contracts.getService.response) } },
-  }, 'wrapped under services');
-  t.same(buildLedgerRequest(d, 'acme', { active: true, q: 'design' }).path, '/client/acme/arap/services?active=true&q=design');
+  t.same(
+    d.output?.anyOf?.[0],
+    {
+      type: 'object',
+      required: ['services'],
+      properties: { services: { type: 'array', items: withoutSharedFormats(contracts.getService.response) } },
+    },
+    'wrapped under services',
+  );
+  t.same(
+    buildLedgerRequest(d, 'acme', { active: true, q: 'design' }).path,
+    '/client/acme/arap/services?active=true&q=design',
+  );
+});
+
+t.test('currency in a tool input that takes curr: refused naming curr, as the ledger refuses it', async (t) => {
+  const takingCurr = CATALOGUE.filter((c) => 'curr' in c.declaration.input.properties);
+  t.ok(
+    ['create_vendor', 'update_customer', 'create_bill', 'update_invoice', 'create_journal_entry'].every((n) =>
+      takingCurr.some((c) => c.declaration.name === n),
+    ),
+    'parties, documents and journal entries take curr',
+  );
+  for (const tool of takingCurr) {
+    const checked = await tool.inputSchema['~standard'].validate({ id: 1, name: 'X', currency: 'EUR' });
+    t.ok(checked.issues, `${tool.declaration.name}: refused`);
+    t.match(
+      checked.issues?.[0]?.message,
+      /^invalid_currency: Send the currency as "curr" .* \(field \/curr\)$/,
+      `${tool.declaration.name}: says to send curr`,
+    );
+  }
+  const vendor = findTool('create_vendor')!.inputSchema['~standard'];
+  t.notOk((await vendor.validate({ name: 'X', curr: 'EUR' })).issues, 'curr passes');
+  t.match(
+    (await vendor.validate({ name: 'X', colour: 'red' })).issues?.[0]?.message,
+    /additional properties/,
+    'other unknown fields as before',
+  );
 });

@@ -63,3 +63,9 @@ export function migrateLatest(db: Db): Promise<string[]> {
 export function ms(v: unknown): number {
   return typeof v === 'number' ? v : Number(v);
 }
+
+/** A unique-index violation, on either store (Postgres SQLSTATE 23505, SQLite's constraint code). */
+export function isUniqueViolation(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
+}

@@ -12,7 +12,13 @@ import ipaddr from 'ipaddr.js';
 export function clientIp(peer: string, forwardedFor: string | string[] | undefined, hops: number): string {
   if (hops <= 0 || forwardedFor === undefined) return peer;
   const header = Array.isArray(forwardedFor) ? forwardedFor.join(',') : forwardedFor;
-  const chain = [...header.split(',').map((s) => s.trim()).filter(Boolean), peer];
+  const chain = [
+    ...header
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+    peer,
+  ];
   // a chain shorter than configured (a request that skipped a proxy): its first address
   const candidate = chain[Math.max(0, chain.length - 1 - hops)]!;
   // a trusted proxy writes an address; anything else means the header is not the proxies'

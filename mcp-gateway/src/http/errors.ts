@@ -11,9 +11,10 @@
  * whose details stay in the log.
  */
 import type { Context, Middleware } from 'koa';
+import type { RefusalBody } from '@ledger/shared/httpServer';
 import { LedgerUnavailableError } from '../ledgerClient.ts';
-import { errorPage } from '../pages/html.ts';
-import { isApiPath } from './pathClass.ts';
+import { errorPage } from './page.tsx';
+import { isApiPath, isOAuthClientPath } from './pathClass.ts';
 
 /** Where failures the caller is not told about are written (the gateway's logger, or the MCP endpoint's). */
 export interface ErrorLog {
@@ -74,7 +75,10 @@ export function jsonErrorBody(code: string, message: string): { error: { code: s
 
 export const jsonErrors: ErrorShape = (ctx, { status, message }) => {
   ctx.status = status;
-  ctx.body = jsonErrorBody(codeFor(status, { internal: 'internal_error', unavailable: 'unavailable', invalid: 'invalid_request' }), message);
+  ctx.body = jsonErrorBody(
+    codeFor(status, { internal: 'internal_error', unavailable: 'unavailable', invalid: 'invalid_request' }),
+    message,
+  );
 };
 
 /** An RFC 6749 §5.2 / RFC 7591 §3.2.2 error answer: `{"error", "error_description"}`, never cached. */
@@ -86,7 +90,12 @@ export function sendOAuthError(ctx: Context, status: number, error: string, desc
 
 /** The endpoints OAuth clients call (token, revoke, register). */
 export const oauthErrors: ErrorShape = (ctx, { status, message }) =>
-  sendOAuthError(ctx, status, codeFor(status, { internal: 'server_error', unavailable: 'temporarily_unavailable', invalid: 'invalid_request' }), message);
+  sendOAuthError(
+    ctx,
+    status,
+    codeFor(status, { internal: 'server_error', unavailable: 'temporarily_unavailable', invalid: 'invalid_request' }),
+    message,
+  );
 
 /** Page routes: an HTML page for a browser, the JSON error body for any other caller. */
 export const pageErrors: ErrorShape = (ctx, failure) => {
@@ -95,4 +104,15 @@ export const pageErrors: ErrorShape = (ctx, failure) => {
 };
 
 /** What no router took: API paths always answer JSON (pathClass.ts), other paths as pages do. */
-export const fallbackErrors: ErrorShape = (ctx, failure) => (isApiPath(ctx.path) ? jsonErrors : pageErrors)(ctx, failure);
+export const fallbackErrors: ErrorShape = (ctx, failure) =>
+  (isApiPath(ctx.path) ? jsonErrors : pageErrors)(ctx, failure);
+
+/**
+ * A request refused before any router saw it (Node's parser, or headers over the limit;
+ * server.ts): the OAuth endpoints keep RFC 6749's shape, whatever went wrong, so a client
+ * reads `error` as the string it expects; every other path gets the API error body.
+ */
+export const refusalBody: RefusalBody = ({ code, message }, target) =>
+  isOAuthClientPath(target?.split('?', 1)[0] ?? '')
+    ? { error: 'invalid_request', error_description: message }
+    : jsonErrorBody(code, message);

@@ -7,10 +7,18 @@
 import type { Context } from 'koa';
 
 /** `/client/…`, `/mcp/…`, the OAuth endpoints programs call, discovery metadata, the OpenAPI document, health. */
-const API_PATH = /^\/(client|mcp|\.well-known)(\/|$)|^\/oauth\/(token|revoke|register)(\/|$)|^\/(openapi\.json|healthz|readyz)$/;
+const API_PATH =
+  /^\/(client|mcp|\.well-known)(\/|$)|^\/oauth\/(token|revoke|register)(\/|$)|^\/(openapi\.json|healthz|readyz)$/;
 
 export function isApiPath(path: string): boolean {
   return API_PATH.test(path);
+}
+
+/** The endpoints OAuth clients call, which answer errors in RFC 6749's shape (`{error, error_description}`). */
+const OAUTH_CLIENT_PATH = /^\/oauth\/(token|revoke|register)(\/|$)/;
+
+export function isOAuthClientPath(path: string): boolean {
+  return OAUTH_CLIENT_PATH.test(path);
 }
 
 /** True when an error or a 404 at this request is answered with an HTML page. */

@@ -14,9 +14,9 @@
  *   the limit, 4xx for a body that does not decode). The upstream connection stays usable
  *   because both sides finish the message: undici drops a connection whose answer came while
  *   it was still writing, and the ledger reads the rest of an abandoned body into nothing
- *   (discardAbandonedBody in shared/src/httpServer.ts, up to 64 MiB after the answer). Closing instead (`Connection: close`) is worse: the
- *   ledger would close with unread bytes and the gateway's write fail (EPIPE) before it
- *   reads the answer.
+ * (discardAbandonedBody in shared/src/httpServer.ts, up to 64 MiB after the answer). Closing instead (`Connection:
+ * close`) is worse: the ledger would close with unread bytes and the gateway's write fail (EPIPE) before it reads the
+ * answer.
  * - A connection-level failure before any answer (reset, closed socket) is retried once for
  *   idempotent requests without a body; anything else becomes 502 (test/proxyRetry.test.ts).
  * - When the ledger answered before the client's body was fully sent, the client gets the
@@ -32,8 +32,17 @@ import type { Logger } from '../logger.ts';
 import { jsonErrorBody } from './errors.ts';
 
 const HOP_BY_HOP = new Set([
-  'connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host',
-  'proxy-connection', 'http2-settings',
+  'connection',
+  'keep-alive',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'host',
+  'proxy-connection',
+  'http2-settings',
   // answered by the gateway itself (see above)
   'expect',
 ]);
@@ -75,10 +84,19 @@ export function forwardToLedger(ledgerUrl: string, dispatcher: Dispatcher, publi
   const publicProto = new URL(publicUrl).protocol.slice(0, -1);
   return async function forward(ctx: Context): Promise<void> {
     const headers: Record<string, string | string[]> = {};
-    const connectionTokens = String(ctx.req.headers.connection ?? '').toLowerCase().split(',').map((s) => s.trim());
+    const connectionTokens = String(ctx.req.headers.connection ?? '')
+      .toLowerCase()
+      .split(',')
+      .map((s) => s.trim());
     for (const [name, value] of Object.entries(ctx.req.headers)) {
       if (value === undefined || HOP_BY_HOP.has(name) || connectionTokens.includes(name)) continue;
-      if (name === 'x-forwarded-for' || name === 'x-forwarded-proto' || name === 'x-forwarded-host' || name === 'x-request-id') continue;
+      if (
+        name === 'x-forwarded-for' ||
+        name === 'x-forwarded-proto' ||
+        name === 'x-forwarded-host' ||
+        name === 'x-request-id'
+      )
+        continue;
       headers[name] = value;
     }
     // the client as the gateway determined it (TRUST_PROXY, clientIp.ts): one address the
@@ -146,4 +164,3 @@ function relayBody(req: Context['req']): PassThrough {
   });
   return relay;
 }
-

@@ -31,7 +31,11 @@ export class McpAnswer {
   /** 401 invalid_token for a token or connection that does not work; 503 when the ledger could not be asked. */
   static tokenRefused(publicUrl: string, dataset: string, r: TokenRefusal): McpAnswer {
     if (r.reason === 'unavailable') {
-      return new McpAnswer(503, { error: 'temporarily_unavailable', error_description: r.description }, { 'Retry-After': '5' });
+      return new McpAnswer(
+        503,
+        { error: 'temporarily_unavailable', error_description: r.description },
+        { 'Retry-After': '5' },
+      );
     }
     return McpAnswer.challenge(invalidTokenChallenge(publicUrl, dataset, r.description));
   }

@@ -83,7 +83,10 @@ export function jsonTextDepthExceeds(text: string, max: number): boolean {
 }
 
 /** A JSON body within `maxBytes` and `maxDepth`, parsed; throws one of the errors above. */
-export async function readJsonBody(req: IncomingMessage, limits: { maxBytes: number; maxDepth?: number }): Promise<unknown> {
+export async function readJsonBody(
+  req: IncomingMessage,
+  limits: { maxBytes: number; maxDepth?: number },
+): Promise<unknown> {
   const maxDepth = limits.maxDepth ?? MAX_JSON_DEPTH;
   const text = (await readBody(req, limits.maxBytes)).toString('utf8');
   if (jsonTextDepthExceeds(text, maxDepth)) throw new BodyTooDeepError(maxDepth);

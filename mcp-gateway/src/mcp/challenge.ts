@@ -23,9 +23,14 @@ export function missingTokenChallenge(publicUrl: string, dataset: string): Chall
   return {
     status: 401,
     headers: {
-      'WWW-Authenticate': `Bearer resource_metadata=${quote(resourceMetadataUrl(publicUrl, dataset))}, scope=${quote(ALL_SCOPES.join(' '))}`,
+      'WWW-Authenticate':
+        `Bearer resource_metadata=${quote(resourceMetadataUrl(publicUrl, dataset))}, ` +
+        `scope=${quote(ALL_SCOPES.join(' '))}`,
     },
-    body: { error: 'invalid_request', error_description: 'This MCP server requires an OAuth access token (Authorization: Bearer).' },
+    body: {
+      error: 'invalid_request',
+      error_description: 'This MCP server requires an OAuth access token (Authorization: Bearer).',
+    },
   };
 }
 
@@ -43,7 +48,12 @@ export function invalidTokenChallenge(publicUrl: string, dataset: string, descri
 }
 
 /** 403 insufficient_scope naming the scope the call needs, so the client can step up. */
-export function insufficientScopeChallenge(publicUrl: string, dataset: string, needed: string, description: string): Challenge {
+export function insufficientScopeChallenge(
+  publicUrl: string,
+  dataset: string,
+  needed: string,
+  description: string,
+): Challenge {
   return {
     status: 403,
     headers: {

@@ -61,8 +61,13 @@ function header(req: IncomingMessage, name: string): string | undefined {
 
 /** The client info of the envelope: name and version (and a title), all strings. */
 function plainClientInfo(value: unknown): boolean {
-  return isRecord(value) && onlyKeys(value, CLIENT_INFO_KEYS) && typeof value.name === 'string' && typeof value.version === 'string'
-    && (value.title === undefined || typeof value.title === 'string');
+  return (
+    isRecord(value) &&
+    onlyKeys(value, CLIENT_INFO_KEYS) &&
+    typeof value.name === 'string' &&
+    typeof value.version === 'string' &&
+    (value.title === undefined || typeof value.title === 'string')
+  );
 }
 
 /** Client capabilities: an object of capability objects (what every client declares). */
@@ -76,11 +81,16 @@ function plainCapabilities(value: unknown): boolean {
  * The call when `body` is a request the hot path may answer, else undefined (the SDK serves
  * it). `tools` are the tools this request may use (http.ts `toolsFor`).
  */
-export async function directCallOf(req: IncomingMessage, body: unknown, tools: readonly CatalogueTool[]): Promise<DirectCall | undefined> {
+export async function directCallOf(
+  req: IncomingMessage,
+  body: unknown,
+  tools: readonly CatalogueTool[],
+): Promise<DirectCall | undefined> {
   if (req.method !== 'POST' || !isJsonContentType(header(req, 'content-type') ?? null)) return undefined;
   const accept = (header(req, 'accept') ?? '').toLowerCase();
   if (!accept.includes('application/json') || !accept.includes('text/event-stream')) return undefined;
-  if (!isRecord(body) || !onlyKeys(body, MESSAGE_KEYS) || body.jsonrpc !== '2.0' || body.method !== 'tools/call') return undefined;
+  if (!isRecord(body) || !onlyKeys(body, MESSAGE_KEYS) || body.jsonrpc !== '2.0' || body.method !== 'tools/call')
+    return undefined;
   const { id, params } = body;
   if (!(typeof id === 'string' || Number.isSafeInteger(id))) return undefined;
   if (!isRecord(params) || !onlyKeys(params, PARAMS_KEYS) || typeof params.name !== 'string') return undefined;
@@ -89,9 +99,15 @@ export async function directCallOf(req: IncomingMessage, body: unknown, tools: r
   if (!isRecord(args) || !isRecord(meta) || !onlyKeys(meta, META_KEYS)) return undefined;
   const version = meta[PROTOCOL_VERSION_META_KEY];
   if (typeof version !== 'string' || !DIRECT_PROTOCOL_VERSIONS.includes(version)) return undefined;
-  if (!plainClientInfo(meta[CLIENT_INFO_META_KEY]) || !plainCapabilities(meta[CLIENT_CAPABILITIES_META_KEY])) return undefined;
+  if (!plainClientInfo(meta[CLIENT_INFO_META_KEY]) || !plainCapabilities(meta[CLIENT_CAPABILITIES_META_KEY]))
+    return undefined;
   // the standard headers must agree with the body; the SDK answers every disagreement
-  if (header(req, 'mcp-protocol-version') !== version || header(req, 'mcp-method') !== 'tools/call' || header(req, 'mcp-name') !== params.name) return undefined;
+  if (
+    header(req, 'mcp-protocol-version') !== version ||
+    header(req, 'mcp-method') !== 'tools/call' ||
+    header(req, 'mcp-name') !== params.name
+  )
+    return undefined;
   const tool = tools.find((t) => t.declaration.name === params.name);
   if (!tool) return undefined;
   const checked = await tool.inputSchema['~standard'].validate(args);
@@ -103,10 +119,16 @@ export async function directCallOf(req: IncomingMessage, body: unknown, tools: r
 export async function checkedOutput(tool: CatalogueTool, result: CallToolResult): Promise<CallToolResult> {
   if (!tool.outputSchema || result.isError) return result;
   const name = tool.declaration.name;
-  if (result.structuredContent === undefined) return toolError(`Output validation error: Tool ${name} has an output schema but no structured content was provided`);
+  if (result.structuredContent === undefined)
+    return toolError(
+      `Output validation error: Tool ${name} has an output schema but no structured content was provided`,
+    );
   const checked = await tool.outputSchema['~standard'].validate(result.structuredContent);
   if (!checked.issues) return result;
-  return toolError(`Output validation error: Invalid structured content for tool ${name}: ${checked.issues.map((i) => i.message).join(', ')}`);
+  return toolError(
+    `Output validation error: Invalid structured content for tool ${name}: ` +
+      `${checked.issues.map((i) => i.message).join(', ')}`,
+  );
 }
 
 function toolError(text: string): CallToolResult {
@@ -114,10 +136,18 @@ function toolError(text: string): CallToolResult {
 }
 
 /** The JSON-RPC answer to a call, as the SDK's 2026-07-28 codec encodes a tools/call result. */
-export function encodeCallAnswer(id: string | number, result: CallToolResult, serverInfo: { name: string; version: string }): string {
+export function encodeCallAnswer(
+  id: string | number,
+  result: CallToolResult,
+  serverInfo: { name: string; version: string },
+): string {
   const meta = isRecord(result._meta) ? result._meta : {};
   return JSON.stringify({
-    result: { ...result, resultType: 'complete', _meta: { ...meta, [SERVER_INFO_META_KEY]: meta[SERVER_INFO_META_KEY] ?? serverInfo } },
+    result: {
+      ...result,
+      resultType: 'complete',
+      _meta: { ...meta, [SERVER_INFO_META_KEY]: meta[SERVER_INFO_META_KEY] ?? serverInfo },
+    },
     jsonrpc: '2.0',
     id,
   });

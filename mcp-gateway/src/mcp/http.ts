@@ -15,14 +15,27 @@
  * A single 2026-07-28 `tools/call` the request may make is answered without the SDK
  * (directCall.ts): the same tool run, checks and answer, at a fraction of the cost.
  */
+import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createMcpHandler, isLegacyRequest, PROTOCOL_VERSION_META_KEY, type AuthInfo, type McpHandlerRequestOptions, type McpRequestContext } from '@modelcontextprotocol/server';
+import {
+  createMcpHandler,
+  isInputRequiredResult,
+  isLegacyRequest,
+  PROTOCOL_VERSION_META_KEY,
+  type AuthInfo,
+  type McpHandlerRequestOptions,
+  type McpRequestContext,
+} from '@modelcontextprotocol/server';
 import { AccessCache } from './access.ts';
+import { allowOrigin, answerPreflight } from './cors.ts';
 import { McpAnswer, type TokenRefusal } from './answer.ts';
-import { toNodeHandler } from './nodeBridge.ts';
+import { bodylessRequest, toNodeHandler } from './nodeBridge.ts';
+import { consequenceOf, elicitsForms, runConfirmed, type RunTool } from './confirm.ts';
+import { CallStream, ElicitationClients, PendingElicitations } from './legacyConfirm.ts';
+import { isRecord } from './tools/isRecord.ts';
 import { ConnectionRateLimiter } from './rateLimit.ts';
 import { checkedOutput, directCallOf, encodeCallAnswer, type DirectCall } from './directCall.ts';
-import { buildMcpServer, runTool, SERVER_INFO, type ToolRunDeps } from './server.ts';
+import { buildMcpServer, runTool, serverInfo, type ToolRunDeps } from './server.ts';
 import { ADMISSION, type Admitted, type JsonRpcRequest, type StepEnv } from './steps.ts';
 import { endpointKeys } from './tools/declare.ts';
 import { toolsForScopes, type CatalogueTool } from './tools/catalogue.ts';
@@ -35,6 +48,8 @@ interface ServedRequest {
   connection: McpConnection;
   dataset: string;
   tools: readonly CatalogueTool[];
+  /** for resource lists: the person's permitted endpoints (undefined: scopes alone filter) */
+  permitted?: ReadonlySet<string> | undefined;
   /** the ledger check is left to the request's own ledger REST call */
   deferred: boolean;
   /** a ledger REST call of this request confirmed the connection */
@@ -80,6 +95,9 @@ export function createMcpEndpoint(deps: McpDeps): McpEndpoint {
   const maxBody = env.maxBodyBytes;
   const access = new AccessCache(deps, deps.accessCacheMs ?? 30_000);
   const served = new WeakMap<AuthInfo, ServedRequest>();
+  const stateKey = deps.confirmationKey ?? randomBytes(32);
+  const elicitationClients = new ElicitationClients();
+  const pendingElicitations = new PendingElicitations();
 
   /** The tool-run dependencies of one request: its ledger calls tell whether the connection stands. */
   const trackedRun = (state: ServedRequest): ToolRunDeps => {
@@ -96,13 +114,14 @@ export function createMcpEndpoint(deps: McpDeps): McpEndpoint {
       return res;
     };
     // a call during which the ledger refused the connection counts as refused, not as a tool error
-    const onToolCall: McpDeps['onToolCall'] = (tool, result) => deps.onToolCall?.(tool, state.ended ? 'refused' : result);
-    return { callLedger, log: deps.log, onToolCall };
+    const onToolCall: McpDeps['onToolCall'] = (tool, result) =>
+      deps.onToolCall?.(tool, state.ended ? 'refused' : result);
+    return { callLedger, log: deps.log, onToolCall, publicUrl: deps.publicUrl, stateKey };
   };
   const factory = (ctx: McpRequestContext) => {
     const state = ctx.authInfo ? served.get(ctx.authInfo) : undefined;
     if (!state) throw new Error('MCP request reached the SDK without an authenticated connection');
-    return buildMcpServer(trackedRun(state), state.connection, state.tools);
+    return buildMcpServer(trackedRun(state), state.connection, state.tools, state.permitted);
   };
   /** After a request with a deferred connection check: why its answer must be a refusal, if it must. */
   async function deferredRefusal(state: ServedRequest): Promise<TokenRefusal | undefined> {
@@ -117,7 +136,11 @@ export function createMcpEndpoint(deps: McpDeps): McpEndpoint {
   const checked = {
     async fetch(request: Request, options?: McpHandlerRequestOptions): Promise<Response> {
       const state = options?.authInfo ? served.get(options.authInfo) : undefined;
-      if (state?.deferred && !claimsModernEra(options?.parsedBody) && (await isLegacyRequest(request, options?.parsedBody, { maxRequestBodySize: maxBody }))) {
+      if (
+        state?.deferred &&
+        !claimsModernEra(options?.parsedBody) &&
+        (await isLegacyRequest(request, options?.parsedBody, { maxRequestBodySize: maxBody }))
+      ) {
         // 2025-era answers may start streaming before the tool has run: check first
         state.deferred = false;
         const confirmed = await deps.confirmConnection(state.connection, false);
@@ -138,7 +161,10 @@ export function createMcpEndpoint(deps: McpDeps): McpEndpoint {
    * server per request is built from this list, so a short list is cheaper); for
    * `tools/list`, the tools of the granted scopes that the person's role may use.
    */
-  async function toolsFor(connection: McpConnection, requests: readonly JsonRpcRequest[]): Promise<readonly CatalogueTool[]> {
+  async function toolsFor(
+    connection: McpConnection,
+    requests: readonly JsonRpcRequest[],
+  ): Promise<readonly CatalogueTool[]> {
     const byScope = toolsForScopes(connection.scopes);
     if (requests.length > 0 && requests.every((r) => r.method === 'tools/call')) {
       const names = new Set(requests.map((r) => r.params?.name));
@@ -154,19 +180,103 @@ export function createMcpEndpoint(deps: McpDeps): McpEndpoint {
 
   /** Answers a call without the SDK (directCall.ts), with the same connection check after it. */
   async function answerDirectly(res: ServerResponse, state: ServedRequest, call: DirectCall): Promise<void> {
-    const result = await checkedOutput(call.tool, await runTool(trackedRun(state), state.connection, call.tool, call.args, call.id));
+    const result = await checkedOutput(
+      call.tool,
+      await runTool(trackedRun(state), state.connection, call.tool, call.args, call.id),
+    );
     const refusal = state.deferred ? await deferredRefusal(state) : undefined;
     if (refusal) return refused(state, refusal).send(res);
-    const payload = encodeCallAnswer(call.id, result, SERVER_INFO);
+    const payload = encodeCallAnswer(call.id, result, serverInfo(deps.publicUrl));
     res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(payload)) });
     res.end(payload);
+  }
+
+  /**
+   * A single 2025-era call of a consequential write from a client that declared elicitation
+   * at its initialize: answered by serveLegacyConfirm (legacyConfirm.ts), else undefined.
+   */
+  async function legacyConfirmCall(req: IncomingMessage, body: unknown, state: ServedRequest) {
+    if (!isRecord(body) || body.method !== 'tools/call' || !isRecord(body.params)) return undefined;
+    const { id, params } = body;
+    if (!(typeof id === 'string' || Number.isSafeInteger(id)) || typeof params.name !== 'string') return undefined;
+    if (!elicitationClients.elicits(state.connection.id)) return undefined;
+    if (!(req.headers.accept ?? '').toLowerCase().includes('text/event-stream')) return undefined;
+    const tool = state.tools.find((t) => t.declaration.name === params.name);
+    const args = params.arguments ?? {};
+    if (!tool || !isRecord(args)) return undefined;
+    const checked = await tool.inputSchema['~standard'].validate(args);
+    if (checked.issues || !consequenceOf(tool.declaration, checked.value)) return undefined;
+    if (claimsModernEra(body)) return undefined;
+    const probe = new AbortController();
+    if (!(await isLegacyRequest(bodylessRequest(req, probe.signal), body, { maxRequestBodySize: maxBody })))
+      return undefined;
+    return { id: id as string | number, tool, args: checked.value };
+  }
+
+  /** Asks the person on the call's SSE stream, then answers the call there (legacyConfirm.ts). */
+  async function serveLegacyConfirm(res: ServerResponse, state: ServedRequest, call: DirectCall): Promise<void> {
+    if (state.deferred) {
+      // the stream opens before the tool runs: the connection is checked first
+      state.deferred = false;
+      const confirmed = await deps.confirmConnection(state.connection, false);
+      if (!confirmed.ok) return refused(state, confirmed).send(res);
+    }
+    const stream = new CallStream(res);
+    stream.open();
+    const tracked = trackedRun(state);
+    const run: RunTool = async (input, confirmation) =>
+      stream.signal.aborted
+        ? { isError: true, content: [{ type: 'text', text: 'The client went away; nothing was done.' }] }
+        : runTool(tracked, state.connection, call.tool, input, call.id, confirmation);
+    const result = await runConfirmed(
+      { callLedger: tracked.callLedger, stateKey },
+      state.connection,
+      call.tool,
+      call.args,
+      {
+        kind: 'elicit',
+        elicit: (params) => pendingElicitations.ask(state.connection.id, params, (m) => stream.send(m), stream.signal),
+      },
+      run,
+    );
+    // an elicit asker never yields an input_required result
+    if (stream.signal.aborted || isInputRequiredResult(result)) return;
+    stream.finish(call.id, await checkedOutput(call.tool, result));
   }
 
   /** Serves an admitted request: a direct call, else through the SDK, authenticated as its connection. */
   async function serve(res: ServerResponse, admitted: Admitted): Promise<void> {
     const { req, token, connection, dataset, requests, deferred } = admitted;
-    const state: ServedRequest = { connection, dataset, tools: await toolsFor(connection, requests), deferred, verified: false };
-    const call = deps.directToolCalls === false ? undefined : await directCallOf(req, admitted.body, state.tools);
+    const state: ServedRequest = {
+      connection,
+      dataset,
+      tools: await toolsFor(connection, requests),
+      deferred,
+      verified: false,
+    };
+    // resource lists show what the person's role may read, as tools/list does
+    if (requests.some((r) => r.method === 'resources/list' || r.method === 'resources/templates/list'))
+      state.permitted = await access.permittedEndpoints(connection);
+    // the client's answer to a question of a waiting 2025-era call (legacyConfirm.ts)
+    if (pendingElicitations.answer(connection.id, admitted.body)) {
+      res.writeHead(202).end();
+      return;
+    }
+    for (const r of requests) {
+      if (r.method === 'initialize')
+        elicitationClients.remember(
+          connection.id,
+          elicitsForms(isRecord(r.params?.capabilities) ? r.params.capabilities : undefined),
+        );
+    }
+    const confirming = await legacyConfirmCall(req, admitted.body, state);
+    if (confirming) {
+      deps.onServed?.('direct');
+      return serveLegacyConfirm(res, state, confirming);
+    }
+    let call = deps.directToolCalls === false ? undefined : await directCallOf(req, admitted.body, state.tools);
+    // a write the person confirms is served by the SDK (its input_required result and retry)
+    if (call && consequenceOf(call.tool.declaration, call.args)) call = undefined;
     deps.onServed?.(call ? 'direct' : 'sdk');
     if (call) return answerDirectly(res, state, call);
     const authInfo: AuthInfo = {
@@ -184,6 +294,9 @@ export function createMcpEndpoint(deps: McpDeps): McpEndpoint {
   return {
     async handle(req, res, dataset) {
       try {
+        // browser clients: the preflight is answered first, every answer readable by the caller's origin (cors.ts)
+        if (answerPreflight(req, res)) return;
+        allowOrigin(req, res);
         const admitted = await ADMISSION.run(env, { req, dataset });
         if (admitted instanceof McpAnswer) return admitted.send(res);
         await serve(res, admitted);

@@ -1,4 +1,4 @@
-/** The MCP endpoint `{api_url}/mcp/{dataset}`, served on the gateway's Node server (http/listener.ts). */
+/** The MCP endpoint `{api_url}/mcp/{dataset}`, served on the gateway's Node server (origin/listener.ts). */
 export type { McpConnection, McpDeps, TokenResolution, LedgerResponse, LedgerMethod, McpLogger } from './types.ts';
 export { resourceMetadataUrl } from './challenge.ts';
 export { CATALOGUE } from './tools/catalogue.ts';
@@ -11,7 +11,8 @@ export { createMcpEndpoint, type McpEndpoint } from './http.ts';
  * percent-decoded when it decodes (the endpoint then judges the name itself).
  */
 export function mcpDatasetOf(url: string | undefined): string | undefined {
-  if (!url || url.length < 6 || url.charCodeAt(0) !== 47 /* / */ || url.slice(1, 5).toLowerCase() !== 'mcp/') return undefined;
+  if (!url || url.length < 6 || url.charCodeAt(0) !== 47 /* / */ || url.slice(1, 5).toLowerCase() !== 'mcp/')
+    return undefined;
   const query = url.indexOf('?');
   const path = query < 0 ? url : url.slice(0, query);
   const m = /^\/mcp\/([^/]+)\/?$/i.exec(path);

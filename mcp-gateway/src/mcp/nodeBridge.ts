@@ -33,7 +33,11 @@ export function bodylessRequest(req: IncomingMessage, signal: AbortSignal): Requ
     else headers.set(name, value);
   }
   const host = Array.isArray(req.headers.host) ? req.headers.host[0] : req.headers.host;
-  return new Request(`http://${host ?? 'localhost'}${req.url ?? '/'}`, { method: req.method ?? 'GET', headers, signal });
+  return new Request(`http://${host ?? 'localhost'}${req.url ?? '/'}`, {
+    method: req.method ?? 'GET',
+    headers,
+    signal,
+  });
 }
 
 function isEventStream(response: Response): boolean {
@@ -41,11 +45,18 @@ function isEventStream(response: Response): boolean {
 }
 
 function internalError(): Response {
-  return Response.json({ jsonrpc: '2.0', error: { code: -32603, message: 'Internal server error' }, id: null }, { status: 500 });
+  return Response.json(
+    { jsonrpc: '2.0', error: { code: -32603, message: 'Internal server error' }, id: null },
+    { status: 500 },
+  );
 }
 
 export function toNodeHandler(handler: FetchHandler, opts: { onerror: (err: Error) => void }) {
-  return async (req: IncomingMessage & { auth?: AuthInfo }, res: ServerResponse, parsedBody: unknown): Promise<void> => {
+  return async (
+    req: IncomingMessage & { auth?: AuthInfo },
+    res: ServerResponse,
+    parsedBody: unknown,
+  ): Promise<void> => {
     let finished = false;
     const abort = new AbortController();
     res.on('close', () => {
@@ -87,11 +98,19 @@ export function toNodeHandler(handler: FetchHandler, opts: { onerror: (err: Erro
       drained?.();
       drained = undefined;
     });
-    const closed = new Promise<void>((resolve) => abort.signal.addEventListener('abort', () => resolve(), { once: true }));
+    const closed = new Promise<void>((resolve) =>
+      abort.signal.addEventListener('abort', () => resolve(), { once: true }),
+    );
     try {
       for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
         if (abort.signal.aborted) break;
-        if (!res.write(chunk)) await Promise.race([new Promise<void>((resolve) => { drained = resolve; }), closed]);
+        if (!res.write(chunk))
+          await Promise.race([
+            new Promise<void>((resolve) => {
+              drained = resolve;
+            }),
+            closed,
+          ]);
       }
     } catch {
       // the stream ended early (client gone, server closed): end the answer as it stands

@@ -9,16 +9,14 @@ import { McpAnswer } from './answer.ts';
 export type Step<Env, In, Out> = (env: Env, state: In) => Promise<Out | McpAnswer> | Out | McpAnswer;
 
 export class Pipeline<Env, In, Out> {
-  private constructor(
-    private readonly steps: ReadonlyArray<Step<Env, unknown, unknown>>,
-  ) {}
+  private constructor(private readonly steps: ReadonlyArray<Step<Env, unknown, unknown>>) {}
 
   static start<Env, In, Out>(first: Step<Env, In, Out>): Pipeline<Env, In, Out> {
     return new Pipeline([first as Step<Env, unknown, unknown>]);
   }
 
-  /** The pipeline with `step` run after the ones before it. */
-  then<Next>(step: Step<Env, Out, Next>): Pipeline<Env, In, Next> {
+  /** The pipeline with `step` run after the ones before it (not `then`: that would make a pipeline a thenable). */
+  andThen<Next>(step: Step<Env, Out, Next>): Pipeline<Env, In, Next> {
     return new Pipeline([...this.steps, step as Step<Env, unknown, unknown>]);
   }
 

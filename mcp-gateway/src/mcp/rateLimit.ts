@@ -1,12 +1,12 @@
 /**
- * 120 MCP requests per minute per connection (SPEC.md "Limits"), counted in the gateway's
+ * 120 MCP requests per minute per connection (docs/mcp.md "HTTP answers of the MCP endpoint"), counted in the gateway's
  * limit store (src/limits.ts): Redis shared by all replicas, or process memory. When the
  * store cannot answer, the request goes through (fail open: an assistant's work is not
  * stopped by a Redis outage, and every call is still authenticated, scoped and checked by
  * the ledger) with a warning in the log at most every 30 s.
  */
-import { LimitUnavailableError, memoryLimits, type Limiter, type RateDecision } from '../limits.ts';
-import type { McpLogger } from './types.ts';
+import { LimitUnavailableError, memoryLimits, type Limiter, type RateDecision, type RatePolicy } from '../limits.ts';
+import type { McpLogger } from './log.ts';
 
 const WARN_EVERY_MS = 30_000;
 
@@ -24,6 +24,11 @@ export class ConnectionRateLimiter {
     return new ConnectionRateLimiter(memoryLimits().limiter({ name: 'mcp', points: perMinute, duration: 60 }), log);
   }
 
+  /** what the refusals' RateLimit-Policy header names */
+  get policy(): RatePolicy {
+    return this.limiter.policy;
+  }
+
   async take(connectionId: string): Promise<RateDecision> {
     try {
       return await this.limiter.take(connectionId);
@@ -33,9 +38,13 @@ export class ConnectionRateLimiter {
       const now = Date.now();
       if (now - this.lastWarned >= WARN_EVERY_MS) {
         this.lastWarned = now;
-        this.log.warn({ err: err.message }, 'MCP rate limit store unavailable: requests are let through without the limit');
+        this.log.warn(
+          { err: err.message },
+          'MCP rate limit store unavailable: requests are let through without the limit',
+        );
       }
-      return { allowed: true, retryAfterSeconds: 0 };
+      // nothing was counted, so nothing is known to be used up
+      return { allowed: true, retryAfterSeconds: 0, remaining: this.limiter.policy.quota };
     }
   }
 }

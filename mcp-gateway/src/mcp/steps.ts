@@ -16,9 +16,11 @@ import { McpAnswer } from './answer.ts';
 import { BodyNotJsonError, BodyTooDeepError, BodyTooLargeError, readJsonBody } from './body.ts';
 import { insufficientScopeChallenge, invalidTokenChallenge, missingTokenChallenge } from './challenge.ts';
 import { Pipeline } from './pipeline.ts';
+import { rateLimitHeaders } from '../limits.ts';
 import type { ConnectionRateLimiter } from './rateLimit.ts';
 import { toolScope } from './tools/declare.ts';
 import { findTool } from './tools/catalogue.ts';
+import { resolveResource, resourceScope, type ResolvedResource } from './resources.ts';
 import type { McpConnection, McpDeps } from './types.ts';
 
 /** What every step shares: built once per endpoint. */
@@ -57,7 +59,12 @@ export interface Admitted extends WithMessages {
   deferred: boolean;
 }
 
-/** DNS-rebinding protection: the Host must be the public host, and a browser Origin the public origin. */
+/**
+ * DNS-rebinding protection: the Host must be the public host, and a browser Origin the
+ * public origin — unless the request carries a token in `Authorization` (cors.ts): a token
+ * is no ambient credential, so a browser client on any origin may send its own (the token
+ * is checked by the next step like any other).
+ */
 export function checkHostAndOrigin({ publicOrigin }: StepEnv, state: IncomingRequest): IncomingRequest | McpAnswer {
   const host = state.req.headers.host;
   let hostname: string | undefined;
@@ -66,9 +73,16 @@ export function checkHostAndOrigin({ publicOrigin }: StepEnv, state: IncomingReq
   } catch {
     hostname = undefined;
   }
-  if (hostname !== publicOrigin.hostname) return McpAnswer.jsonRpcError(403, -32000, `Host ${JSON.stringify(host ?? '')} is not this server.`);
+  if (hostname !== publicOrigin.hostname)
+    return McpAnswer.jsonRpcError(403, -32000, `Host ${JSON.stringify(host ?? '')} is not this server.`);
   const origin = state.req.headers.origin;
-  if (origin !== undefined && origin !== publicOrigin.origin) return McpAnswer.jsonRpcError(403, -32000, `Origin ${JSON.stringify(origin)} is not allowed.`);
+  if (origin !== undefined && origin !== publicOrigin.origin && state.req.headers.authorization === undefined) {
+    return McpAnswer.jsonRpcError(
+      403,
+      -32000,
+      `Origin ${JSON.stringify(origin)} is not allowed without an access token.`,
+    );
+  }
   return state;
 }
 
@@ -93,26 +107,40 @@ export async function authenticate({ deps }: StepEnv, state: IncomingRequest): P
   const { publicUrl } = deps;
   const token = bearerToken(state.req);
   if (token === undefined) return McpAnswer.challenge(missingTokenChallenge(publicUrl, state.dataset));
-  if (token === null) return McpAnswer.challenge(invalidTokenChallenge(publicUrl, state.dataset, 'The Authorization header is not a Bearer token.'));
+  if (token === null)
+    return McpAnswer.challenge(
+      invalidTokenChallenge(publicUrl, state.dataset, 'The Authorization header is not a Bearer token.'),
+    );
   const resolution = await deps.resolveAccessToken(token, { deferLedgerCheck: true });
   if (!resolution.ok) return McpAnswer.tokenRefused(publicUrl, state.dataset, resolution);
   const { connection } = resolution;
   const resource = mcpUrl(publicUrl, state.dataset);
-  if (connection.dataset !== state.dataset || withoutTrailingSlash(connection.resource) !== withoutTrailingSlash(resource)) {
-    return McpAnswer.challenge(invalidTokenChallenge(publicUrl, state.dataset, 'The access token was issued for another MCP server URL.'));
+  if (
+    connection.dataset !== state.dataset ||
+    withoutTrailingSlash(connection.resource) !== withoutTrailingSlash(resource)
+  ) {
+    return McpAnswer.challenge(
+      invalidTokenChallenge(publicUrl, state.dataset, 'The access token was issued for another MCP server URL.'),
+    );
   }
   return { ...state, token, connection, resource };
 }
 
-/** At most the configured number of requests per minute per connection (429 with Retry-After). */
+/**
+ * At most the configured number of requests per minute per connection (429 with Retry-After and the RateLimit headers).
+ */
 export async function limitRate({ deps, limiter }: StepEnv, state: Authenticated): Promise<Authenticated | McpAnswer> {
   const rate = await limiter.take(state.connection.id);
   if (rate.allowed) return state;
   deps.log.info({ conn: state.connection.id, dataset: state.dataset }, 'MCP rate limit reached');
+  const retry = `retry in ${rate.retryAfterSeconds} s.`;
   return new McpAnswer(
     429,
-    { error: 'rate_limited', error_description: `More than the allowed MCP requests per minute on this connection; retry in ${rate.retryAfterSeconds} s.` },
-    { 'Retry-After': String(rate.retryAfterSeconds) },
+    {
+      error: 'rate_limited',
+      error_description: `More than the allowed MCP requests per minute on this connection; ${retry}`,
+    },
+    rateLimitHeaders(limiter.policy, rate),
   );
 }
 
@@ -130,9 +158,11 @@ export async function readMessages({ maxBodyBytes }: StepEnv, state: Authenticat
   try {
     if (state.req.method === 'POST') body = await readJsonBody(state.req, { maxBytes: maxBodyBytes });
   } catch (err) {
-    if (err instanceof BodyTooLargeError) return McpAnswer.jsonRpcError(413, -32600, `Request body larger than ${maxBodyBytes} bytes.`);
+    if (err instanceof BodyTooLargeError)
+      return McpAnswer.jsonRpcError(413, -32600, `Request body larger than ${maxBodyBytes} bytes.`);
     if (err instanceof BodyTooDeepError) return McpAnswer.jsonRpcError(400, -32600, `Invalid Request: ${err.message}`);
-    if (err instanceof BodyNotJsonError) return McpAnswer.jsonRpcError(400, -32700, 'Parse error: the body is not JSON.');
+    if (err instanceof BodyNotJsonError)
+      return McpAnswer.jsonRpcError(400, -32700, 'Parse error: the body is not JSON.');
     throw err;
   }
   return { ...state, body, requests: requestsIn(body) };
@@ -143,22 +173,59 @@ function calledTool(r: JsonRpcRequest) {
   return r.method === 'tools/call' && typeof r.params?.name === 'string' ? findTool(r.params.name) : undefined;
 }
 
+/** The resource a `resources/read` of this company names (another company's is left to the server: not found). */
+function readResourceOf(r: JsonRpcRequest, dataset: string): ResolvedResource | undefined {
+  if (r.method !== 'resources/read' || typeof r.params?.uri !== 'string') return undefined;
+  try {
+    const resource = resolveResource(r.params.uri);
+    return resource?.dataset === dataset ? resource : undefined;
+  } catch {
+    return undefined; // a malformed URI: the server answers it
+  }
+}
+
 /**
- * Every called tool within the granted scopes, else 403 insufficient_scope naming the scope
- * (a step-up hint) — unless the connection may no longer live: that answers as ended.
+ * Every called tool and read resource within the granted scopes, else 403
+ * insufficient_scope naming the scope (a step-up hint) — unless the connection may no longer
+ * live: that answers as ended.
  */
 export async function checkScope({ deps }: StepEnv, state: WithMessages): Promise<WithMessages | McpAnswer> {
   const { connection, dataset } = state;
   for (const r of state.requests) {
     const tool = calledTool(r);
-    if (!tool) continue;
-    const needed = toolScope(tool.declaration);
+    const resource = tool ? undefined : readResourceOf(r, dataset);
+    if (!tool && !resource) continue;
+    const needed = tool ? toolScope(tool.declaration) : resourceScope(resource!);
     if (scopeSatisfied(connection.scopes, needed)) continue;
     const confirmed = await deps.confirmConnection(connection, false);
     if (!confirmed.ok) return McpAnswer.tokenRefused(deps.publicUrl, dataset, confirmed);
-    deps.log.info({ conn: connection.id, tool: tool.declaration.name, needed }, 'MCP tool call refused: insufficient scope');
-    deps.onToolCall?.(tool.declaration.name, 'refused');
-    return McpAnswer.challenge(insufficientScopeChallenge(deps.publicUrl, dataset, needed, `The tool ${tool.declaration.name} needs the scope ${needed}.`));
+    if (tool) {
+      deps.log.info(
+        { conn: connection.id, tool: tool.declaration.name, needed },
+        'MCP tool call refused: insufficient scope',
+      );
+      deps.onToolCall?.(tool.declaration.name, 'refused');
+      return McpAnswer.challenge(
+        insufficientScopeChallenge(
+          deps.publicUrl,
+          dataset,
+          needed,
+          `The tool ${tool.declaration.name} needs the scope ${needed}.`,
+        ),
+      );
+    }
+    deps.log.info(
+      { conn: connection.id, resource: resource!.uri, needed },
+      'MCP resource read refused: insufficient scope',
+    );
+    return McpAnswer.challenge(
+      insufficientScopeChallenge(
+        deps.publicUrl,
+        dataset,
+        needed,
+        `The resource ${resource!.uri} needs the scope ${needed}.`,
+      ),
+    );
   }
   return state;
 }
@@ -179,8 +246,8 @@ export async function checkConnection({ deps }: StepEnv, state: WithMessages): P
 
 /** The MCP request pipeline: a request passing every step is handed to the SDK. */
 export const ADMISSION = Pipeline.start(checkHostAndOrigin)
-  .then(authenticate)
-  .then(limitRate)
-  .then(readMessages)
-  .then(checkScope)
-  .then(checkConnection);
+  .andThen(authenticate)
+  .andThen(limitRate)
+  .andThen(readMessages)
+  .andThen(checkScope)
+  .andThen(checkConnection);

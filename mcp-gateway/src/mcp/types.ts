@@ -3,6 +3,7 @@
  * endpoint does not depend on how tokens are stored or how the ledger is called.
  */
 import type { McpServedBy, ToolResult } from '../metrics.ts';
+import type { McpLogger } from './log.ts';
 import type { ConnectionRateLimiter } from './rateLimit.ts';
 
 export type { ToolResult };
@@ -40,11 +41,7 @@ export interface LedgerResponse {
   connectionChecked?: boolean;
 }
 
-export interface McpLogger {
-  info(obj: object, msg?: string): void;
-  warn(obj: object, msg?: string): void;
-  error(obj: object, msg?: string): void;
-}
+export type { McpLogger } from './log.ts';
 
 export interface McpDeps {
   /** the public origin `{api_url}`, e.g. https://books.example.com */
@@ -63,11 +60,17 @@ export interface McpDeps {
   /** The ledger refused the connection's credential (403 connection_not_allowed, `reason`): end it for good. */
   connectionRefused(connection: McpConnection, reason: string): Promise<TokenResolution>;
   /**
-   * Calls the ledger as the connected person (service credential of DESIGN.md §2).
+   * Calls the ledger as the connected person (service credential of docs/oauth.md "Gateway ↔ ledger").
    * `path` is absolute on the ledger, e.g. `/client/acme/arap/vendor?name=x`; `headers` go
    * along as given (the request id is added by the ledger client itself).
    */
-  callLedger(connection: McpConnection, method: LedgerMethod, path: string, body?: unknown, headers?: Readonly<Record<string, string>>): Promise<LedgerResponse>;
+  callLedger(
+    connection: McpConnection,
+    method: LedgerMethod,
+    path: string,
+    body?: unknown,
+    headers?: Readonly<Record<string, string>>,
+  ): Promise<LedgerResponse>;
   /** Calls the ledger's internal API with the gateway's internal credential; `path` starts with `/internal/`. */
   callInternal(method: LedgerMethod, path: string, body?: unknown): Promise<LedgerResponse>;
   log: McpLogger;
@@ -85,4 +88,9 @@ export interface McpDeps {
   directToolCalls?: boolean;
   /** how long the person's endpoint access is cached per connection for tools/list, ms (default 30 s) */
   accessCacheMs?: number;
+  /**
+   * The key of the MAC binding a confirmation's answer to its call (confirm.ts requestState);
+   * the same on every replica. Default: random per process (a retry at another replica asks again).
+   */
+  confirmationKey?: Uint8Array;
 }

@@ -5,7 +5,7 @@
  * client's redirect URI with `error`, `error_description`, `state` and `iss`.
  */
 import { isScope } from '@ledger/shared';
-import type { GatewayDeps } from '../deps.ts';
+import type { OAuthDeps } from './oauthDeps.ts';
 import { isDatasetName } from '@ledger/shared';
 import type { LedgerCompany } from '../ledgerClient.ts';
 import { ClientLookupError, type OAuthClient } from './clients.ts';
@@ -33,13 +33,24 @@ export type AuthorizeCheck =
   | { kind: 'redirect'; location: string };
 
 export const AUTHORIZE_PARAMS = [
-  'client_id', 'redirect_uri', 'response_type', 'code_challenge', 'code_challenge_method', 'resource', 'scope', 'state',
+  'client_id',
+  'redirect_uri',
+  'response_type',
+  'code_challenge',
+  'code_challenge_method',
+  'resource',
+  'scope',
+  'state',
 ] as const;
 
 const CODE_CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
 
 /** The redirect back to the client with the given parameters and `iss` (RFC 9207). */
-export function clientRedirect(redirectUri: string, issuer: string, params: Record<string, string | undefined>): string {
+export function clientRedirect(
+  redirectUri: string,
+  issuer: string,
+  params: Record<string, string | undefined>,
+): string {
   const u = new URL(redirectUri);
   for (const [k, v] of Object.entries(params)) if (v !== undefined) u.searchParams.set(k, v);
   u.searchParams.set('iss', issuer);
@@ -59,14 +70,14 @@ function readParams(input: URLSearchParams): { params: Record<string, string>; r
 }
 
 /** The dataset of an MCP URL of this gateway, or undefined. */
-export function datasetOfResource(deps: Pick<GatewayDeps, 'config'>, resource: string): string | undefined {
+export function datasetOfResource(deps: Pick<OAuthDeps, 'config'>, resource: string): string | undefined {
   const prefix = `${deps.config.publicUrl}/mcp/`;
   if (!resource.startsWith(prefix)) return undefined;
   const dataset = resource.slice(prefix.length);
   return isDatasetName(dataset) ? dataset : undefined;
 }
 
-export async function checkAuthorizeRequest(deps: GatewayDeps, input: URLSearchParams): Promise<AuthorizeCheck> {
+export async function checkAuthorizeRequest(deps: OAuthDeps, input: URLSearchParams): Promise<AuthorizeCheck> {
   const { params, repeated } = readParams(input);
   const page = (message: string, status = 400): AuthorizeCheck => ({ kind: 'page', status, message });
 
@@ -101,10 +112,13 @@ export async function checkAuthorizeRequest(deps: GatewayDeps, input: URLSearchP
     location: clientRedirect(redirectUri, deps.issuer, { error, error_description: description, state }),
   });
   if (repeated) return fail('invalid_request', `The parameter ${repeated} is repeated.`);
-  if (state !== undefined && state.length > 2048) return fail('invalid_request', 'state is longer than 2048 characters.');
+  if (state !== undefined && state.length > 2048)
+    return fail('invalid_request', 'state is longer than 2048 characters.');
   if (!params.response_type) return fail('invalid_request', 'response_type is missing.');
-  if (params.response_type !== 'code') return fail('unsupported_response_type', 'Only response_type=code is supported.');
-  if (params.code_challenge_method !== 'S256') return fail('invalid_request', 'PKCE is required with code_challenge_method=S256.');
+  if (params.response_type !== 'code')
+    return fail('unsupported_response_type', 'Only response_type=code is supported.');
+  if (params.code_challenge_method !== 'S256')
+    return fail('invalid_request', 'PKCE is required with code_challenge_method=S256.');
   if (!params.code_challenge) return fail('invalid_request', 'code_challenge is missing.');
   if (!CODE_CHALLENGE.test(params.code_challenge)) {
     return fail('invalid_request', 'code_challenge must be the base64url SHA-256 of the verifier (43 characters).');
@@ -113,7 +127,8 @@ export async function checkAuthorizeRequest(deps: GatewayDeps, input: URLSearchP
   if (!resource) return fail('invalid_target', 'resource is missing: send the MCP server URL (RFC 8707).');
   const dataset = datasetOfResource(deps, resource);
   const company = dataset ? await deps.ledger.company(dataset) : undefined;
-  if (!dataset || !company) return fail('invalid_target', 'resource is not the MCP server URL of a company on this server.');
+  if (!dataset || !company)
+    return fail('invalid_target', 'resource is not the MCP server URL of a company on this server.');
   const requestedScopes = (params.scope ?? '').split(' ').filter(Boolean);
   const unknown = requestedScopes.find((s) => !isScope(s));
   if (unknown) return fail('invalid_scope', `Unknown scope "${unknown.slice(0, 100)}".`);
@@ -121,8 +136,16 @@ export async function checkAuthorizeRequest(deps: GatewayDeps, input: URLSearchP
   return {
     kind: 'ok',
     request: {
-      client, redirectUri, redirectUriSent, state, codeChallenge: params.code_challenge, resource, dataset, company,
-      requestedScopes, params,
+      client,
+      redirectUri,
+      redirectUriSent,
+      state,
+      codeChallenge: params.code_challenge,
+      resource,
+      dataset,
+      company,
+      requestedScopes,
+      params,
     },
   };
 }

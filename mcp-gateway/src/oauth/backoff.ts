@@ -26,8 +26,16 @@ export class Backoff {
   private readonly failures: Limiter;
   private readonly blocks: Limiter;
 
-  constructor(limits: LimitStore, name: string, private readonly opts: BackoffOptions) {
-    this.failures = limits.limiter({ name: `${name}-failures`, points: UNLIMITED, duration: Math.ceil(opts.forgetMs / 1000) });
+  constructor(
+    limits: LimitStore,
+    name: string,
+    private readonly opts: BackoffOptions,
+  ) {
+    this.failures = limits.limiter({
+      name: `${name}-failures`,
+      points: UNLIMITED,
+      duration: Math.ceil(opts.forgetMs / 1000),
+    });
     this.blocks = limits.limiter({ name: `${name}-block`, points: 1, duration: Math.ceil(opts.maxMs / 1000) });
   }
 

@@ -52,7 +52,8 @@ export function clientIdUrlProblem(clientId: string): string | undefined {
   if (clientId.includes('#')) return 'a client_id URL must not contain a fragment';
   if (u.pathname === '/' || u.pathname === '') return 'a client_id URL must contain a path';
   const rawPath = clientId.slice(clientId.indexOf('/', 'https://'.length)).split('?')[0]!;
-  if (rawPath.split('/').some((seg) => /^(\.|%2e){1,2}$/i.test(seg))) return 'a client_id URL must not contain . or .. path segments';
+  if (rawPath.split('/').some((seg) => /^(\.|%2e){1,2}$/i.test(seg)))
+    return 'a client_id URL must not contain . or .. path segments';
   if (u.href !== clientId) return 'the client_id URL is not in normalized form';
   return undefined;
 }
@@ -70,10 +71,13 @@ function safeLookup(allowPrivate: boolean): LookupFunction {
       if (err) return (callback as (e: Error | null) => void)(err);
       const bad = addresses.find((a) => !allowPrivate && !isPublicAddress(a.address));
       if (bad || addresses.length === 0) {
-        const e = new ClientMetadataError(`${hostname} resolves to an address that may not be fetched (${bad?.address ?? 'none'})`);
+        const e = new ClientMetadataError(
+          `${hostname} resolves to an address that may not be fetched (${bad?.address ?? 'none'})`,
+        );
         return (callback as (e: Error | null) => void)(e);
       }
-      if ((options as { all?: boolean }).all) return (callback as (e: null, a: LookupAddress[]) => void)(null, addresses);
+      if ((options as { all?: boolean }).all)
+        return (callback as (e: null, a: LookupAddress[]) => void)(null, addresses);
       const first = addresses[0]!;
       return (callback as (e: null, a: string, f: number) => void)(null, first.address, first.family);
     });
@@ -82,6 +86,8 @@ function safeLookup(allowPrivate: boolean): LookupFunction {
 
 interface Cached {
   doc: ClientMetadataDocument;
+  /** epoch ms on the fetcher's clock after which the document is fetched again */
+  expiresAt: number;
 }
 
 export interface CimdFetcherOptions {
@@ -93,19 +99,24 @@ export interface CimdFetcherOptions {
   timeoutMs?: number;
   /** where failed fetches are noted (info: anyone can cause them) */
   log?: Pick<Logger, 'info'>;
+  /** the clock the cache lifetime is measured on (the gateway's, so tests can move it) */
   now?: () => number;
 }
 
 export class CimdFetcher {
   private readonly agent: Dispatcher;
-  private readonly cache = new LRUCache<string, Cached>({ max: 5_000, ttlAutopurge: false, allowStale: false });
+  // bounded by count; freshness is checked on read against `now` (below), not with the LRU's
+  // own ttl, whose clock (performance.now) the gateway's injected clock cannot move
+  private readonly cache = new LRUCache<string, Cached>({ max: 5_000 });
   private readonly inflight = new Map<string, Promise<ClientMetadataDocument>>();
   private readonly allowPrivate: boolean;
   private readonly timeoutMs: number;
   private readonly log: Pick<Logger, 'info'> | undefined;
+  private readonly now: () => number;
 
   constructor(opts: CimdFetcherOptions = {}) {
     this.allowPrivate = Boolean(opts.allowPrivate);
+    this.now = opts.now ?? Date.now;
     this.timeoutMs = opts.timeoutMs ?? CIMD_LIMITS.timeoutMs;
     this.log = opts.log;
     this.agent = new Agent({
@@ -119,7 +130,8 @@ export class CimdFetcher {
   /** The validated document for this client_id, from the cache or fetched now. */
   async get(clientId: string): Promise<ClientMetadataDocument> {
     const cached = this.cache.get(clientId);
-    if (cached) return cached.doc;
+    if (cached && cached.expiresAt > this.now()) return cached.doc;
+    if (cached) this.cache.delete(clientId);
     let pending = this.inflight.get(clientId);
     if (!pending) {
       pending = this.fetchAndValidate(clientId).finally(() => this.inflight.delete(clientId));
@@ -140,7 +152,7 @@ export class CimdFetcher {
       if (problem) throw new ClientMetadataError(problem);
       const { body, cacheSeconds } = await this.fetchDocument(clientId);
       const doc = validateDocument(clientId, body);
-      if (cacheSeconds > 0) this.cache.set(clientId, { doc }, { ttl: cacheSeconds * 1000 });
+      if (cacheSeconds > 0) this.cache.set(clientId, { doc, expiresAt: this.now() + cacheSeconds * 1000 });
       return doc;
     } catch (err) {
       const failure = this.asClientMetadataError(err);
@@ -192,8 +204,10 @@ export class CimdFetcher {
       if (res.statusCode >= 300 && res.statusCode < 400) {
         res.body.resume();
         const location = res.headers.location;
-        if (typeof location !== 'string') throw new ClientMetadataError('the client metadata URL redirects without a location');
-        if (hop >= CIMD_LIMITS.maxRedirects) throw new ClientMetadataError('the client metadata URL redirects too often');
+        if (typeof location !== 'string')
+          throw new ClientMetadataError('the client metadata URL redirects without a location');
+        if (hop >= CIMD_LIMITS.maxRedirects)
+          throw new ClientMetadataError('the client metadata URL redirects too often');
         const next = new URL(location, url);
         if (next.protocol !== 'https:' || next.host !== origin.host) {
           throw new ClientMetadataError('the client metadata URL redirects to another host');
@@ -245,7 +259,10 @@ async function readCapped(res: Dispatcher.ResponseData, max: number): Promise<st
 export function cacheSecondsOf(header: string | string[] | undefined): number {
   const value = Array.isArray(header) ? header.join(',') : header;
   if (!value) return CIMD_LIMITS.defaultCacheSeconds;
-  const directives = value.toLowerCase().split(',').map((d) => d.trim());
+  const directives = value
+    .toLowerCase()
+    .split(',')
+    .map((d) => d.trim());
   if (directives.some((d) => d === 'no-store' || d === 'no-cache')) return 0;
   const maxAge = directives.map((d) => /^(?:s-)?max-age=(\d+)$/.exec(d)?.[1]).find((v) => v !== undefined);
   if (maxAge === undefined) return CIMD_LIMITS.defaultCacheSeconds;
@@ -253,17 +270,21 @@ export function cacheSecondsOf(header: string | string[] | undefined): number {
 }
 
 function validateDocument(clientId: string, body: unknown): ClientMetadataDocument {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ClientMetadataError('the client metadata document is not a JSON object');
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw new ClientMetadataError('the client metadata document is not a JSON object');
   const d = body as Record<string, unknown>;
-  if (d.client_id !== clientId) throw new ClientMetadataError('the document\'s client_id does not equal its URL');
+  if (d.client_id !== clientId) throw new ClientMetadataError("the document's client_id does not equal its URL");
   const name = d.client_name;
   if (typeof name !== 'string' || name.trim().length === 0 || name.length > 200) {
     throw new ClientMetadataError('the client metadata document needs a client_name of 1 to 200 characters');
   }
   const uris = d.redirect_uris;
-  if (!Array.isArray(uris) || uris.length === 0) throw new ClientMetadataError('the client metadata document needs redirect_uris');
+  if (!Array.isArray(uris) || uris.length === 0)
+    throw new ClientMetadataError('the client metadata document needs redirect_uris');
   if (uris.length > CIMD_LIMITS.maxRedirectUris) {
-    throw new ClientMetadataError(`the client metadata document lists more than ${CIMD_LIMITS.maxRedirectUris} redirect_uris`);
+    throw new ClientMetadataError(
+      `the client metadata document lists more than ${CIMD_LIMITS.maxRedirectUris} redirect_uris`,
+    );
   }
   for (const uri of uris) {
     const problem = redirectUriProblem(uri);

@@ -4,7 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../db/knex.ts';
-import { CimdFetcher, ClientMetadataError, isMetadataUrl } from './cimd.ts';
+import { type CimdFetcher, ClientMetadataError, isMetadataUrl } from './cimd.ts';
 import { redirectUriProblem, verifiedHostOf } from './redirectUris.ts';
 
 export interface OAuthClient {
@@ -43,8 +43,11 @@ export class ClientRegistry {
       try {
         const doc = await this.cimd.get(clientId);
         return {
-          clientId, clientName: doc.client_name, redirectUris: doc.redirect_uris,
-          verifiedHost: new URL(clientId).hostname, kind: 'metadata_document',
+          clientId,
+          clientName: doc.client_name,
+          redirectUris: doc.redirect_uris,
+          verifiedHost: new URL(clientId).hostname,
+          kind: 'metadata_document',
         };
       } catch (err) {
         if (err instanceof ClientMetadataError) throw new ClientLookupError(err.message);
@@ -55,8 +58,11 @@ export class ClientRegistry {
     const row = await this.db('oauth_clients').where({ client_id: clientId }).first();
     if (!row) throw new ClientLookupError('unknown client_id');
     return {
-      clientId, clientName: row.client_name, redirectUris: JSON.parse(row.redirect_uris) as string[],
-      verifiedHost: row.verified_host ?? undefined, kind: 'registered',
+      clientId,
+      clientName: row.client_name,
+      redirectUris: JSON.parse(row.redirect_uris) as string[],
+      verifiedHost: row.verified_host ?? undefined,
+      kind: 'registered',
     };
   }
 
@@ -67,9 +73,13 @@ export class ClientRegistry {
     }
     const m = input as Record<string, unknown>;
     const uris = m.redirect_uris;
-    if (!Array.isArray(uris) || uris.length === 0) throw new RegistrationError('invalid_redirect_uri', 'redirect_uris must be a non-empty array');
+    if (!Array.isArray(uris) || uris.length === 0)
+      throw new RegistrationError('invalid_redirect_uri', 'redirect_uris must be a non-empty array');
     if (uris.length > MAX_REGISTERED_REDIRECT_URIS) {
-      throw new RegistrationError('invalid_redirect_uri', `at most ${MAX_REGISTERED_REDIRECT_URIS} redirect_uris may be registered`);
+      throw new RegistrationError(
+        'invalid_redirect_uri',
+        `at most ${MAX_REGISTERED_REDIRECT_URIS} redirect_uris may be registered`,
+      );
     }
     for (const uri of uris) {
       const problem = redirectUriProblem(uri);
@@ -82,11 +92,21 @@ export class ClientRegistry {
     }
     const method = m.token_endpoint_auth_method ?? 'none';
     if (method !== 'none') {
-      throw new RegistrationError('invalid_client_metadata', 'only public clients are supported: token_endpoint_auth_method must be "none"');
+      throw new RegistrationError(
+        'invalid_client_metadata',
+        'only public clients are supported: token_endpoint_auth_method must be "none"',
+      );
     }
     const grantTypes = m.grant_types ?? ['authorization_code', 'refresh_token'];
-    if (!Array.isArray(grantTypes) || grantTypes.length === 0 || !grantTypes.every((g) => GRANT_TYPES.includes(g as string))) {
-      throw new RegistrationError('invalid_client_metadata', 'grant_types may contain only authorization_code and refresh_token');
+    if (
+      !Array.isArray(grantTypes) ||
+      grantTypes.length === 0 ||
+      !grantTypes.every((g) => GRANT_TYPES.includes(g as string))
+    ) {
+      throw new RegistrationError(
+        'invalid_client_metadata',
+        'grant_types may contain only authorization_code and refresh_token',
+      );
     }
     const responseTypes = m.response_types ?? ['code'];
     if (!Array.isArray(responseTypes) || responseTypes.length !== 1 || responseTypes[0] !== 'code') {

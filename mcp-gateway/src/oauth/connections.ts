@@ -1,17 +1,20 @@
 /**
- * Connections (SPEC.md "MCP connection"): one per person × company × client × granted
- * scopes, with hashed access and refresh tokens and a last-used time. States: active →
- * ended, and ended is final. This module is also the interface for the MCP endpoint:
- * `resolveAccessToken` turns a Bearer token into an active connection after the lifecycle
- * checks (the person still an active owner/admin, AI connections on, used within 90 days).
+ * Connections: at most one active per person × company × client (connecting the same app
+ * again replaces it; more access means connecting again), with hashed access and refresh
+ * tokens and a last-used time. States: active → ended, and ended is final. This module is also the interface for the
+ * MCP endpoint: `resolveAccessToken` turns a Bearer token into an active connection after the lifecycle checks (the
+ * person still an active owner/admin, AI connections on, used within 90 days).
  */
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { isConnectionRefusal, type ConnectionRefusal } from '@ledger/shared';
-import { ms, type Db } from '../db/knex.ts';
+import { isConnectionRefusal } from '@ledger/shared';
+import { isUniqueViolation, ms, type Db } from '../db/knex.ts';
 import { preparedQuery } from '../db/preparedQuery.ts';
+import type { ConnectionsRow, Int8 } from '../db/tables.ts';
 import { LedgerUnavailableError, type LedgerClient } from '../ledgerClient.ts';
+import type { Logger } from '../logger.ts';
 import { LIFETIME } from './lifetimes.ts';
+import { END_REASON_TEXT, liveness, standingRefusal, type EndReason, type PresentedToken } from './liveness.ts';
 import { hashSecret, looksLike, newSecret, PREFIX, sameString } from './secrets.ts';
 
 /** An active connection as the MCP endpoint sees it. */
@@ -31,43 +34,24 @@ export type TokenResolution =
   | { ok: true; connection: ActiveConnection }
   | { ok: false; reason: InvalidReason; description: string };
 
-/** Why a connection ended: the ledger's refusal reasons (shared), or the gateway's own. */
-export type EndReason =
-  | ConnectionRefusal
-  | 'disconnected_by_person' | 'disconnected_by_admin' | 'revoked' | 'idle' | 'refresh_reuse' | 'code_replay' | 'replaced';
+export { END_REASON_TEXT, type EndReason } from './liveness.ts';
 
-export const END_REASON_TEXT: Record<EndReason, string> = {
-  disconnected_by_person: 'disconnected by the person',
-  disconnected_by_admin: 'disconnected by an owner or admin',
-  revoked: 'token revoked by the app',
-  ai_connections_off: 'AI connections were switched off',
-  idle: 'not used for 90 days',
-  role_lost: 'the person is no longer owner or admin',
-  membership_lost: 'the person no longer has access to the company',
-  user_deactivated: 'the account was deactivated',
-  company_gone: 'the company no longer exists',
-  refresh_reuse: 'an already used refresh token was presented',
-  code_replay: 'the authorization code was used twice',
-  replaced: 'replaced by a new connection with the same access',
-};
-
-export interface ConnectionRow {
-  id: string;
+/**
+ * A connection as the gateway works with it: the table's row (db/tables.ts) with its numbers
+ * read (milliseconds, ids) and its state and end reason narrowed; `replaced_by` names the
+ * connection that replaced this one (end_reason 'replaced').
+ */
+export type ConnectionRow = Omit<
+  ConnectionsRow,
+  'user_id' | 'state' | 'end_reason' | 'created_at' | 'last_used_at' | 'ended_at'
+> & {
   user_id: number;
-  user_name: string;
-  user_email: string;
-  dataset: string;
-  resource: string;
-  client_id: string;
-  client_name: string;
-  verified_host: string | null;
-  scopes: string;
   state: 'active' | 'ended';
   end_reason: EndReason | null;
   created_at: number;
   last_used_at: number;
   ended_at: number | null;
-}
+};
 
 export interface IssuedTokens {
   access_token: string;
@@ -89,45 +73,67 @@ export interface NewConnection {
   scopes: string[];
 }
 
-function toRow(r: Record<string, unknown>): ConnectionRow {
+const isEndReason = (v: string): v is EndReason => Object.hasOwn(END_REASON_TEXT, v);
+
+function toRow(r: ConnectionsRow): ConnectionRow {
   return {
-    ...(r as unknown as ConnectionRow),
+    ...r,
     user_id: Number(r.user_id),
+    state: r.state === 'active' ? 'active' : 'ended',
+    end_reason: r.end_reason !== null && isEndReason(r.end_reason) ? r.end_reason : null,
     created_at: ms(r.created_at),
     last_used_at: ms(r.last_used_at),
     ended_at: r.ended_at == null ? null : ms(r.ended_at),
   };
 }
 
-
 function endedResolution(reason: EndReason | null): TokenResolution {
   const revoked = ['disconnected_by_person', 'disconnected_by_admin', 'revoked'].includes(reason ?? '');
-  return { ok: false, reason: revoked ? 'revoked' : 'ended', description: `The connection has ended: ${END_REASON_TEXT[reason ?? 'revoked']}.` };
+  return {
+    ok: false,
+    reason: revoked ? 'revoked' : 'ended',
+    description: `The connection has ended: ${END_REASON_TEXT[reason ?? 'revoked']}.`,
+  };
 }
 
 export function toActive(row: ConnectionRow): ActiveConnection {
   return {
-    id: row.id, userId: row.user_id, dataset: row.dataset, resource: row.resource,
-    scopes: row.scopes.split(' ').filter(Boolean), clientName: row.client_name,
+    id: row.id,
+    userId: row.user_id,
+    dataset: row.dataset,
+    resource: row.resource,
+    scopes: row.scopes.split(' ').filter(Boolean),
+    clientName: row.client_name,
   };
 }
+
+/**
+ * How far back the AI-connections pages show ended connections (why each ended, e.g.
+ * replaced when the app was connected again): the person and the company's owners and
+ * admins see what stopped working, and why.
+ */
+export const RECENTLY_ENDED = { days: 30, rows: 20 };
 
 /** A token with its connection (the same SQL on SQLite and Postgres; preparedQuery.ts). */
 const FIND_TOKEN_SQL = `select c.*, t.token_hash as t_token_hash, t.expires_at as t_expires_at, t.used_at as t_used_at
   from tokens t join connections c on c.id = t.connection_id
   where t.token_hash = ? and t.kind = ? limit 1`;
 
+/** A row of FIND_TOKEN_SQL: the connection's columns and the token's, prefixed `t_`. */
+type TokenWithConnectionRow = ConnectionsRow & { t_token_hash: string; t_expires_at: Int8; t_used_at: Int8 | null };
+
 export class ConnectionService {
   private readonly lastTouch = new Map<string, number>();
 
-  private readonly findTokenRow: (params: readonly unknown[]) => Promise<Record<string, unknown> | undefined>;
+  private readonly findTokenRow: (params: readonly unknown[]) => Promise<TokenWithConnectionRow | undefined>;
 
   constructor(
     private readonly db: Db,
     private readonly ledger: LedgerClient,
     private readonly now: () => number,
+    private readonly log?: Pick<Logger, 'warn'>,
   ) {
-    this.findTokenRow = preparedQuery(db, 'gateway_find_token', FIND_TOKEN_SQL);
+    this.findTokenRow = preparedQuery<TokenWithConnectionRow>(db, 'gateway_find_token', FIND_TOKEN_SQL);
   }
 
   async get(id: string): Promise<ConnectionRow | undefined> {
@@ -135,21 +141,68 @@ export class ConnectionService {
     return row ? toRow(row) : undefined;
   }
 
-  /** Creates an active connection with its first tokens; an active one with identical access is replaced. */
-  async create(trx: Knex.Transaction, c: NewConnection): Promise<{ connection: ConnectionRow; tokens: IssuedTokens }> {
+  /**
+   * Creates an active connection with its first tokens. The person's active connection of
+   * the same client to the same company, whatever access it has, ends as replaced by it
+   * (`replaced`: its id), so its tokens stop working.
+   */
+  async create(
+    trx: Knex.Transaction,
+    c: NewConnection,
+  ): Promise<{ connection: ConnectionRow; tokens: IssuedTokens; replaced: string[] }> {
     const now = this.now();
-    const scopes = [...c.scopes].sort().join(' ');
-    const same = await trx('connections')
-      .where({ user_id: c.userId, dataset: c.dataset, client_id: c.clientId, scopes, state: 'active' })
-      .pluck('id');
-    for (const id of same) await this.endIn(trx, id, 'replaced');
     const row: ConnectionRow = {
-      id: randomUUID(), user_id: c.userId, user_name: c.userName, user_email: c.userEmail, dataset: c.dataset,
-      resource: c.resource, client_id: c.clientId, client_name: c.clientName, verified_host: c.verifiedHost,
-      scopes, state: 'active', end_reason: null, created_at: now, last_used_at: now, ended_at: null,
+      id: randomUUID(),
+      user_id: c.userId,
+      user_name: c.userName,
+      user_email: c.userEmail,
+      dataset: c.dataset,
+      resource: c.resource,
+      client_id: c.clientId,
+      client_name: c.clientName,
+      verified_host: c.verifiedHost,
+      scopes: [...c.scopes].sort().join(' '),
+      state: 'active',
+      end_reason: null,
+      created_at: now,
+      last_used_at: now,
+      ended_at: null,
+      replaced_by: null,
     };
-    await trx('connections').insert(row);
-    return { connection: row, tokens: await this.issueTokens(trx, row) };
+    const replaced = await this.insertReplacing(trx, row);
+    return { connection: row, tokens: await this.issueTokens(trx, row), replaced };
+  }
+
+  /**
+   * Ends the active connection of the row's person, company and client and inserts the row.
+   * A unique index on the active rows (migration 002) holds the rule across replicas: an
+   * exchange that inserted first at another replica is seen only once it commits, and then
+   * makes this insert fail; it is tried once more, ending that connection too. The savepoint
+   * keeps the failed insert from spoiling the caller's transaction (Postgres).
+   */
+  private async insertReplacing(trx: Knex.Transaction, row: ConnectionRow): Promise<string[]> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await trx.transaction(async (sp) => {
+          const earlier: string[] = await sp('connections')
+            .where({ user_id: row.user_id, dataset: row.dataset, client_id: row.client_id, state: 'active' })
+            .pluck('id');
+          for (const id of earlier) await this.endIn(sp, id, 'replaced', row.id);
+          await sp('connections').insert(row);
+          return earlier;
+        });
+      } catch (err) {
+        if (attempt > 1 || !isUniqueViolation(err)) throw err;
+      }
+    }
+  }
+
+  /** The person's active connection of this client to this company, if any. */
+  async activeOf(userId: number, dataset: string, clientId: string): Promise<ConnectionRow | undefined> {
+    const row = await this.db('connections')
+      .where({ user_id: userId, dataset, client_id: clientId, state: 'active' })
+      .first();
+    return row ? toRow(row) : undefined;
   }
 
   /** A fresh access token (1 h) and refresh token (valid while the connection is used within 90 days). */
@@ -158,10 +211,28 @@ export class ConnectionService {
     const access = newSecret(PREFIX.access);
     const refresh = newSecret(PREFIX.refresh);
     await trx('tokens').insert([
-      { token_hash: hashSecret(access), connection_id: row.id, kind: 'access', created_at: now, expires_at: now + LIFETIME.access },
-      { token_hash: hashSecret(refresh), connection_id: row.id, kind: 'refresh', created_at: now, expires_at: now + LIFETIME.idle },
+      {
+        token_hash: hashSecret(access),
+        connection_id: row.id,
+        kind: 'access',
+        created_at: now,
+        expires_at: now + LIFETIME.access,
+      },
+      {
+        token_hash: hashSecret(refresh),
+        connection_id: row.id,
+        kind: 'refresh',
+        created_at: now,
+        expires_at: now + LIFETIME.idle,
+      },
     ]);
-    return { access_token: access, token_type: 'Bearer', expires_in: LIFETIME.access / 1000, refresh_token: refresh, scope: row.scopes };
+    return {
+      access_token: access,
+      token_type: 'Bearer',
+      expires_in: LIFETIME.access / 1000,
+      refresh_token: refresh,
+      scope: row.scopes,
+    };
   }
 
   /** The token's row and its connection, when the token exists (of any state). */
@@ -174,7 +245,12 @@ export class ConnectionService {
     if (!r || !sameString(String(r.t_token_hash), hash)) return undefined;
     const { t_token_hash: _hash, t_expires_at: expiresAt, t_used_at: usedAt, ...connection } = r;
     return {
-      token: { hash, connection_id: String(connection.id), expires_at: ms(expiresAt), used_at: usedAt == null ? null : ms(usedAt) },
+      token: {
+        hash,
+        connection_id: String(connection.id),
+        expires_at: ms(expiresAt),
+        used_at: usedAt == null ? null : ms(usedAt),
+      },
       connection: toRow(connection),
     };
   }
@@ -193,11 +269,13 @@ export class ConnectionService {
     const found = await this.findToken('access', token);
     if (!found) return { ok: false, reason: 'unknown', description: 'The access token is not valid.' };
     const { connection } = found;
-    if (connection.state !== 'active') return endedResolution(connection.end_reason);
-    if (found.token.expires_at <= this.now()) return { ok: false, reason: 'expired', description: 'The access token has expired; refresh it.' };
-    if (this.now() - connection.last_used_at > LIFETIME.idle) {
-      await this.end(connection.id, 'idle');
-      return endedResolution('idle');
+    const verdict = liveness(connection, this.now(), { kind: 'access', expires_at: found.token.expires_at });
+    if (verdict.status === 'ended') return endedResolution(verdict.reason);
+    if (verdict.status === 'expired')
+      return { ok: false, reason: 'expired', description: 'The access token has expired; refresh it.' };
+    if (verdict.status === 'ends') {
+      await this.end(connection.id, verdict.reason);
+      return endedResolution(verdict.reason);
     }
     if (options.deferLedgerCheck) return { ok: true, connection: toActive(connection) };
     return this.confirm(toActive(connection), false);
@@ -215,7 +293,8 @@ export class ConnectionService {
       try {
         ended = await this.checkLedger(connection.id, connection.dataset, connection.userId);
       } catch (err) {
-        if (err instanceof LedgerUnavailableError) return { ok: false, reason: 'unavailable', description: 'The ledger cannot be reached; try again shortly.' };
+        if (err instanceof LedgerUnavailableError)
+          return { ok: false, reason: 'unavailable', description: 'The ledger cannot be reached; try again shortly.' };
         throw err;
       }
       if (ended) return endedResolution(ended);
@@ -237,26 +316,23 @@ export class ConnectionService {
   }
 
   /**
-   * Ends the connection when it may no longer live: unused for 90 days, the person no
-   * longer an active owner/admin or member, the company gone, AI connections switched
-   * off. Returns the reason when it ended. Throws LedgerUnavailableError.
+   * Ends the connection when it may no longer live (liveness.ts decides): its refresh token
+   * expired or unused for 90 days, the person no longer an active owner/admin or member, the
+   * company gone, AI connections switched off. Returns the reason when it ended (or had
+   * ended before). Throws LedgerUnavailableError.
    */
-  async checkLifecycle(connection: ConnectionRow): Promise<EndReason | undefined> {
-    if (this.now() - connection.last_used_at > LIFETIME.idle) {
-      await this.end(connection.id, 'idle');
-      return 'idle';
+  async checkLifecycle(connection: ConnectionRow, token?: PresentedToken): Promise<EndReason | undefined> {
+    const verdict = liveness(connection, this.now(), token);
+    if (verdict.status === 'ended') return verdict.reason ?? 'revoked';
+    if (verdict.status === 'ends') {
+      await this.end(connection.id, verdict.reason);
+      return verdict.reason;
     }
     return this.checkLedger(connection.id, connection.dataset, connection.user_id);
   }
 
   private async checkLedger(id: string, dataset: string, userId: number): Promise<EndReason | undefined> {
-    let reason: EndReason | undefined;
-    const m = await this.ledger.member(dataset, userId);
-    if (!m) reason = 'company_gone';
-    else if (!m.user_exists || !m.user_active) reason = 'user_deactivated';
-    else if (!m.role) reason = 'membership_lost';
-    else if (!m.may_connect_assistants) reason = 'role_lost';
-    else if (!m.company.ai_connections_enabled) reason = 'ai_connections_off';
+    const reason = standingRefusal(await this.ledger.member(dataset, userId));
     if (reason) {
       await this.end(id, reason);
       this.ledger.forgetCredentials(id);
@@ -274,14 +350,46 @@ export class ConnectionService {
     await this.db('connections').where({ id, state: 'active' }).update({ last_used_at: now });
   }
 
-  /** Ends a connection for good: its tokens stop working at once. */
+  /**
+   * Ends a connection for good: its tokens stop working at once. The end is then written to
+   * the company's audit log (after the commit: the connection has ended whatever the ledger
+   * answers; a failure to write the entry is logged).
+   */
   async end(id: string, reason: EndReason): Promise<boolean> {
-    return this.db.transaction((trx) => this.endIn(trx, id, reason));
+    const ended = await this.db.transaction((trx) => this.endIn(trx, id, reason));
+    if (ended) await this.auditEnd(id, reason);
+    return ended;
   }
 
-  async endIn(trx: Knex.Transaction | Db, id: string, reason: EndReason): Promise<boolean> {
+  private async auditEnd(id: string, reason: EndReason): Promise<void> {
+    const c = await this.get(id);
+    if (!c) return;
+    await this.ledger
+      .auditConnection(c.dataset, {
+        user_id: c.user_id,
+        action: 'end',
+        connection_id: c.id,
+        client_name: c.client_name,
+        reason,
+      })
+      .catch((err: unknown) =>
+        this.log?.warn(
+          { conn: id, err: err instanceof Error ? err.message : String(err) },
+          'connection end not written to the audit log',
+        ),
+      );
+  }
+
+  async endIn(trx: Knex.Transaction | Db, id: string, reason: EndReason, replacedBy?: string): Promise<boolean> {
     const now = this.now();
-    const n = await trx('connections').where({ id, state: 'active' }).update({ state: 'ended', end_reason: reason, ended_at: now });
+    const n = await trx('connections')
+      .where({ id, state: 'active' })
+      .update({
+        state: 'ended',
+        end_reason: reason,
+        ended_at: now,
+        ...(replacedBy ? { replaced_by: replacedBy } : {}),
+      });
     this.lastTouch.delete(id);
     return n > 0;
   }
@@ -300,6 +408,28 @@ export class ConnectionService {
 
   async listForDataset(dataset: string): Promise<ConnectionRow[]> {
     const rows = await this.db('connections').where({ dataset, state: 'active' }).orderBy('created_at', 'desc');
+    return rows.map(toRow);
+  }
+
+  /** The person's connections that ended within RECENTLY_ENDED.days, newest first, at most RECENTLY_ENDED.rows. */
+  async recentlyEndedForUser(userId: number): Promise<ConnectionRow[]> {
+    return this.recentlyEnded({ user_id: userId });
+  }
+
+  /** The company's connections that ended within RECENTLY_ENDED.days, newest first, at most RECENTLY_ENDED.rows. */
+  async recentlyEndedForDataset(dataset: string): Promise<ConnectionRow[]> {
+    return this.recentlyEnded({ dataset });
+  }
+
+  private async recentlyEnded(where: { user_id: number } | { dataset: string }): Promise<ConnectionRow[]> {
+    const rows = await this.db('connections')
+      .where({ ...where, state: 'ended' })
+      .where('ended_at', '>=', this.now() - RECENTLY_ENDED.days * 24 * 3600_000)
+      .orderBy([
+        { column: 'ended_at', order: 'desc' },
+        { column: 'id', order: 'desc' },
+      ])
+      .limit(RECENTLY_ENDED.rows);
     return rows.map(toRow);
   }
 }

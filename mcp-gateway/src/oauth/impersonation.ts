@@ -16,9 +16,25 @@ interface Brand {
 }
 
 const BRANDS: Brand[] = [
-  { words: ['claude', 'anthropic'], label: 'Claude', maker: 'Anthropic', domains: ['claude.ai', 'claude.com', 'anthropic.com'] },
-  { words: ['chatgpt', 'openai'], wordStarts: ['gpt'], label: 'ChatGPT', maker: 'OpenAI', domains: ['openai.com', 'chatgpt.com'] },
-  { words: ['copilot'], label: 'Copilot', maker: 'Microsoft / GitHub', domains: ['microsoft.com', 'github.com', 'githubcopilot.com', 'office.com', 'live.com', 'cloud.microsoft'] },
+  {
+    words: ['claude', 'anthropic'],
+    label: 'Claude',
+    maker: 'Anthropic',
+    domains: ['claude.ai', 'claude.com', 'anthropic.com'],
+  },
+  {
+    words: ['chatgpt', 'openai'],
+    wordStarts: ['gpt'],
+    label: 'ChatGPT',
+    maker: 'OpenAI',
+    domains: ['openai.com', 'chatgpt.com'],
+  },
+  {
+    words: ['copilot'],
+    label: 'Copilot',
+    maker: 'Microsoft / GitHub',
+    domains: ['microsoft.com', 'github.com', 'githubcopilot.com', 'office.com', 'live.com', 'cloud.microsoft'],
+  },
   { words: ['gemini', 'bard'], label: 'Gemini', maker: 'Google', domains: ['google.com'] },
   { words: ['cursor'], label: 'Cursor', maker: 'Anysphere', domains: ['cursor.com', 'cursor.sh', 'anysphere.co'] },
   { words: ['perplexity'], label: 'Perplexity', maker: 'Perplexity', domains: ['perplexity.ai'] },
@@ -51,8 +67,13 @@ export function impersonationWarning(clientName: string, verifiedHost: string | 
   for (const { brand: b, pattern } of MATCHERS) {
     if (!keys.some((key) => pattern.test(key))) continue;
     if (verifiedHost && belongsTo(verifiedHost, b.domains)) return undefined;
-    const where = verifiedHost ? `its domain ${verifiedHost} does not belong to ${b.maker}` : `it has no verified domain of ${b.maker}`;
-    return `This app calls itself "${clientName}", which suggests ${b.label}, but ${where}. It may be impersonating ${b.label}. Only continue if you are sure you started this connection yourself.`;
+    const where = verifiedHost
+      ? `its domain ${verifiedHost} does not belong to ${b.maker}`
+      : `it has no verified domain of ${b.maker}`;
+    return (
+      `This app calls itself "${clientName}", which suggests ${b.label}, but ${where}. It may be impersonating ` +
+      `${b.label}. Only continue if you are sure you started this connection yourself.`
+    );
   }
   return undefined;
 }

@@ -1,4 +1,4 @@
-/** Lifetimes (SPEC.md "Limits"), in milliseconds. */
+/** Lifetimes (docs/oauth.md "Limits (summary)"), in milliseconds. */
 export const LIFETIME = {
   code: 60_000,
   access: 60 * 60_000,

@@ -4,10 +4,10 @@
  */
 import Router from '@koa/router';
 import { ALL_SCOPES, isDatasetName, mcpUrl } from '@ledger/shared';
-import type { GatewayDeps } from '../deps.ts';
+import type { OAuthDeps } from './oauthDeps.ts';
 import { errorBoundary, jsonErrorBody, jsonErrors } from '../http/errors.ts';
 
-export function authorizationServerMetadata(deps: GatewayDeps) {
+export function authorizationServerMetadata(deps: OAuthDeps) {
   const base = deps.issuer;
   return {
     issuer: base,
@@ -27,7 +27,7 @@ export function authorizationServerMetadata(deps: GatewayDeps) {
   };
 }
 
-export function metadataRouter(deps: GatewayDeps): Router {
+export function metadataRouter(deps: OAuthDeps): Router {
   const router = new Router();
   router.use(errorBoundary(jsonErrors, deps.log));
 

@@ -33,8 +33,9 @@ export function nameLookalikeKeys(name: string): string[] {
   const visible = name.normalize('NFKC').replace(DEFAULT_IGNORABLE, '');
   // a prototype can be upper-case ("0" → "O"), so lower-case and skeletonise once more
   const fold = (s: string) => confusableSkeleton(confusableSkeleton(s).toLowerCase());
-  const keys = [fold(visible.toLowerCase()), fold(visible)]
-    .map((s) => s.replace(MARKS, '').replace(NOT_LETTER_OR_DIGIT, ''));
+  const keys = [fold(visible.toLowerCase()), fold(visible)].map((s) =>
+    s.replace(MARKS, '').replace(NOT_LETTER_OR_DIGIT, ''),
+  );
   return [...new Set(keys)];
 }
 

@@ -4,13 +4,13 @@
  * read). Public and CORS-enabled; errors in the RFC 6749/7591 shape, never cached.
  */
 import Router from '@koa/router';
-import type { GatewayDeps } from '../deps.ts';
+import type { OAuthDeps } from './oauthDeps.ts';
 import { parseBody } from '../http/bodyParser.ts';
 import { errorBoundary, oauthErrors, sendOAuthError } from '../http/errors.ts';
-import { LimitUnavailableError, type RateDecision } from '../limits.ts';
+import { LimitUnavailableError, rateLimitHeaders, type RateDecision } from '../limits.ts';
 import { RegistrationError } from './clients.ts';
 
-export function registerRouter(deps: GatewayDeps): Router {
+export function registerRouter(deps: OAuthDeps): Router {
   const router = new Router();
   router.use(errorBoundary(oauthErrors, deps.log), parseBody);
 
@@ -25,13 +25,19 @@ export function registerRouter(deps: GatewayDeps): Router {
       deps.metrics.limitStoreError('register');
       deps.log.warn({ err: err.message }, 'registration refused: the limit store is unavailable');
       ctx.set('Retry-After', '30');
-      return sendOAuthError(ctx, 503, 'temporarily_unavailable', 'Client registration is temporarily unavailable; try again shortly.');
+      return sendOAuthError(
+        ctx,
+        503,
+        'temporarily_unavailable',
+        'Client registration is temporarily unavailable; try again shortly.',
+      );
     }
     if (!rate.allowed) {
-      ctx.set('Retry-After', String(rate.retryAfterSeconds));
+      ctx.set(rateLimitHeaders(deps.registrationLimiter.policy, rate));
       return sendOAuthError(ctx, 429, 'rate_limited', 'At most 10 client registrations per hour from one address.');
     }
-    if (!ctx.is('application/json')) return sendOAuthError(ctx, 400, 'invalid_client_metadata', 'Send the client metadata as application/json.');
+    if (!ctx.is('application/json'))
+      return sendOAuthError(ctx, 400, 'invalid_client_metadata', 'Send the client metadata as application/json.');
     try {
       const registered = await deps.clients.register(ctx.request.body);
       deps.log.info({ client: registered.client_id }, 'client registered');

@@ -19,7 +19,12 @@ export function newSecret(prefix: string): string {
 
 /** True when `value` has the shape of a secret of this kind (checked before any lookup). */
 export function looksLike(prefix: string, value: unknown): value is string {
-  return typeof value === 'string' && value.length === prefix.length + 43 && value.startsWith(prefix) && /^[A-Za-z0-9_-]+$/.test(value.slice(prefix.length));
+  return (
+    typeof value === 'string' &&
+    value.length === prefix.length + 43 &&
+    value.startsWith(prefix) &&
+    /^[A-Za-z0-9_-]+$/.test(value.slice(prefix.length))
+  );
 }
 
 export const hashSecret = sha256Hex;

@@ -13,6 +13,11 @@ import { ms, type Db } from '../db/knex.ts';
 import { LIFETIME } from './lifetimes.ts';
 import { hashSecret, hmac, looksLike, newSecret, PREFIX, sameString } from './secrets.ts';
 
+/** The sign-in page, returning to `returnTo` (one of our own pages) once signed in. */
+export function signInUrl(returnTo: string): string {
+  return `/signin?return_to=${encodeURIComponent(returnTo)}`;
+}
+
 export interface SessionUser {
   id: number;
   name: string;
@@ -77,8 +82,12 @@ export class Sessions {
     const id = newSecret(PREFIX.session);
     const now = this.now();
     await this.db('sessions').insert({
-      id_hash: hashSecret(id), user_id: user.id, user_name: user.name, user_email: user.email,
-      created_at: now, expires_at: now + LIFETIME.session,
+      id_hash: hashSecret(id),
+      user_id: user.id,
+      user_name: user.name,
+      user_email: user.email,
+      created_at: now,
+      expires_at: now + LIFETIME.session,
     });
     await this.db('sessions').where('expires_at', '<', now).delete();
     this.setCookie(ctx, this.sessionCookie, id, { maxAgeSeconds: LIFETIME.session / 1000 });
@@ -89,7 +98,10 @@ export class Sessions {
   /** Deletes the visitor's current session, if any, from the store. */
   private async forget(ctx: Context): Promise<void> {
     const id = this.readCookie(ctx, this.sessionCookie);
-    if (looksLike(PREFIX.session, id)) await this.db('sessions').where({ id_hash: hashSecret(id) }).delete();
+    if (looksLike(PREFIX.session, id))
+      await this.db('sessions')
+        .where({ id_hash: hashSecret(id) })
+        .delete();
   }
 
   async signOut(ctx: Context): Promise<void> {

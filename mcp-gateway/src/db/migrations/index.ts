@@ -1,22 +1,15 @@
 import type { Knex } from 'knex';
+import { listedMigrations, type MigrationModule } from '@ledger/shared/migrate';
 import * as m001 from './001_oauth.ts';
+import * as m002 from './002_one_active_connection.ts';
 
 /**
  * Migrations are listed here rather than discovered on disk, so they load the same way
  * under tsx, in tests and from the CLI. Append new ones at the end.
  */
-const migrations: Record<string, { up(k: Knex): Promise<void>; down(k: Knex): Promise<void> }> = {
+const migrations: Record<string, MigrationModule> = {
   '001_oauth': m001,
+  '002_one_active_connection': m002,
 };
 
-export const migrationSource: Knex.MigrationSource<string> = {
-  async getMigrations() {
-    return Object.keys(migrations);
-  },
-  getMigrationName(name) {
-    return name;
-  },
-  async getMigration(name) {
-    return migrations[name]!;
-  },
-};
+export const migrationSource: Knex.MigrationSource<string> = listedMigrations(migrations);

@@ -8,7 +8,8 @@ export const accountingTools: ToolDeclaration[] = [
     name: 'get_chart_of_accounts',
     title: 'Chart of accounts',
     description:
-      'The company\'s chart of accounts. Accounts usable on vendor bill lines carry AP_amount in their link; payable (control) accounts carry AP; AR_amount / AR likewise for customers. It changes rarely: fetch it once.',
+      'The chart of accounts. Read it once before booking: links AP_amount / AR_amount mark the accounts for bill / ' +
+      'invoice lines.',
     area: 'accounting',
     access: 'read',
     contract: contracts.listChartAccounts,
@@ -18,11 +19,23 @@ export const accountingTools: ToolDeclaration[] = [
   {
     name: 'list_tax_codes',
     title: 'Tax codes',
-    description: 'Tax rates and their tax accounts. Use the tax account number as taxAccount on document lines.',
+    description: 'Tax rates and their tax accounts: the account number is the taxAccount of document lines.',
     area: 'accounting',
     access: 'read',
     contract: contracts.listTaxes,
     listKey: 'taxes',
     summary: (result) => `${plural(countOf(result), 'tax code')}.`,
+  },
+  {
+    name: 'list_changes',
+    title: 'What changed',
+    description:
+      'Events in order after a cursor (id of the last one seen; 0: oldest kept): invoices, bills, payments, entries, ' +
+      'contacts, bank, documents. Filter type: e.g. invoice.*,payment.recorded.',
+    area: 'accounting',
+    access: 'read',
+    contract: contracts.listEvents,
+    listKey: 'events',
+    summary: (result) => `${plural(countOf(result), 'event')}.`,
   },
 ];

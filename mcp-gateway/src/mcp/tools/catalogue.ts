@@ -1,12 +1,20 @@
 /**
  * The tool catalogue, in the order tools/list shows them: by area (accounting, invoices,
  * contacts, ...), then in declaration order. Each declaration is resolved against its
- * contract and its input and output schemas are compiled once, at start-up: a tool that
- * does not fit its contract stops the gateway from starting.
+ * contract at start-up: a tool that does not fit its contract stops the gateway from
+ * starting. Its input and output schemas are compiled once, when first used or by
+ * warmCatalogue() after the gateway listens: compiling them all is most of the gateway's
+ * start-up time, and nothing needs them before the first MCP request.
  */
-import { fromJsonSchema, type StandardSchemaWithJSON } from '@modelcontextprotocol/server';
+import {
+  fromJsonSchema,
+  type JsonSchemaType,
+  type JsonSchemaValidator,
+  type jsonSchemaValidator,
+  type StandardSchemaWithJSON,
+} from '@modelcontextprotocol/server';
 import { Ajv, AjvJsonSchemaValidator, addFormats } from '@modelcontextprotocol/server/validators/ajv';
-import { AREAS, scopeSatisfied } from '@ledger/shared';
+import { AREAS, CURRENCY_ON_WRITE_MESSAGE, currencyOnWrite, scopeSatisfied } from '@ledger/shared';
 import { accountingTools } from './accounting.ts';
 import { bankTools } from './bank.ts';
 import { contactTools } from './contacts.ts';
@@ -15,8 +23,9 @@ import { invoiceTools } from './invoices.ts';
 import { journalTools, journalWriteTools } from './journal.ts';
 import { reportTools } from './reports.ts';
 import { toolScope, type ObjectSchema, type ResolvedTool, type ToolDeclaration } from './declare.ts';
-import { resolveTool } from './derive.ts';
+import { pathParams, resolveTool } from './derive.ts';
 import { SHARED_FORMATS } from './formats.ts';
+import { leanInput, leanOutput } from './lean.ts';
 
 type CompiledSchema = StandardSchemaWithJSON<Record<string, unknown>, Record<string, unknown>>;
 
@@ -25,6 +34,16 @@ export interface CatalogueTool {
   inputSchema: CompiledSchema;
   /** validates structuredContent of successful calls (the SDK skips error results) */
   outputSchema?: CompiledSchema;
+}
+
+/**
+ * A schema that validates with the contract's schema (`checked`) and is listed as its lean
+ * form (`listed`, lean.ts): tools/list and the SDK's own checks read the JSON from
+ * `~standard.jsonSchema`, the validation runs the compiled contract schema.
+ */
+function listedAs(checked: CompiledSchema, listed: object): CompiledSchema {
+  const json = () => listed as Record<string, unknown>;
+  return { '~standard': { ...checked['~standard'], jsonSchema: { input: json, output: json } } };
 }
 
 function createValidator(): AjvJsonSchemaValidator {
@@ -36,9 +55,15 @@ function createValidator(): AjvJsonSchemaValidator {
 
 /** Every declared tool, unresolved (the docs tables and the consistency tests read them too). */
 export const DECLARATIONS: readonly ToolDeclaration[] = [
-  ...accountingTools, ...journalTools, ...reportTools, ...journalWriteTools, ...invoiceTools, ...contactTools, ...bankTools, ...documentTools].sort(
-  (a, b) => AREAS.indexOf(a.area) - AREAS.indexOf(b.area),
-);
+  ...accountingTools,
+  ...journalTools,
+  ...reportTools,
+  ...journalWriteTools,
+  ...invoiceTools,
+  ...contactTools,
+  ...bankTools,
+  ...documentTools,
+].sort((a, b) => AREAS.indexOf(a.area) - AREAS.indexOf(b.area));
 
 function assertUnique(tools: readonly ToolDeclaration[]): void {
   const seen = new Set<string>();
@@ -50,14 +75,142 @@ function assertUnique(tools: readonly ToolDeclaration[]): void {
 }
 assertUnique(DECLARATIONS);
 
-const validator = createValidator();
-const compile = (schema: ObjectSchema): CompiledSchema => fromJsonSchema<Record<string, unknown>>(schema, validator);
+/** `rowsAs` names a read tool of the same area that describes one record. */
+function assertRowsAs(tools: readonly ToolDeclaration[]): void {
+  for (const t of tools) {
+    if (t.rowsAs === undefined) continue;
+    const read = tools.find((r) => r.name === t.rowsAs);
+    if (!t.listKey || !read || read.access !== 'read' || read.listKey || read.area !== t.area) {
+      throw new Error(`MCP tool ${t.name}: rowsAs ${t.rowsAs} must name a read tool of one record in its area`);
+    }
+  }
+}
+assertRowsAs(DECLARATIONS);
 
-export const CATALOGUE: readonly CatalogueTool[] = DECLARATIONS.map(resolveTool).map((declaration) => ({
-  declaration,
-  inputSchema: compile(declaration.input),
-  ...(declaration.output ? { outputSchema: compile(declaration.output) } : {}),
-}));
+/**
+ * Tool input: `currency` where the input takes `curr` is refused as the ledger refuses it
+ * (shared currencyOnWrite), with the ledger's code, message and field, instead of the
+ * schema's bare "must NOT have additional properties" that does not say what to send.
+ */
+class ToolInputValidator implements jsonSchemaValidator {
+  constructor(private readonly schemas: jsonSchemaValidator) {}
+
+  getValidator<T>(schema: JsonSchemaType): JsonSchemaValidator<T> {
+    const check = this.schemas.getValidator<T>(schema);
+    return (input) => {
+      const field = currencyOnWrite(schema, input);
+      if (field)
+        return {
+          valid: false,
+          data: undefined,
+          errorMessage: `invalid_currency: ${CURRENCY_ON_WRITE_MESSAGE} (field ${field})`,
+        };
+      return check(input);
+    };
+  }
+}
+
+const validator = createValidator();
+const inputValidator = new ToolInputValidator(validator);
+const compile = (schema: ObjectSchema, schemas: jsonSchemaValidator): CompiledSchema =>
+  fromJsonSchema<Record<string, unknown>>(schema, schemas);
+
+/**
+ * The input schema tools/list shows: the contract's made lean, or for a tool with `inputAs`
+ * its path ids and the name of the tool whose input is the rest of the body.
+ */
+export function listedInput(d: ResolvedTool): object {
+  if (!d.inputAs) return leanInput(d.input);
+  const ids = pathParams(d.contract.path);
+  return {
+    type: 'object',
+    description: `${ids.join(', ')} and the fields of ${d.inputAs}`,
+    required: ids,
+    properties: Object.fromEntries(ids.map((id) => [id, leanInput(d.input.properties[id] ?? {})])),
+  };
+}
+
+/**
+ * The output schema tools/list shows, if any. A write answers the record its read tool
+ * describes, and a list with `rowsAs` lists such records: each is described once, on its read
+ * tool. Otherwise the answer's shape (anyOf[0]) made lean; a tool error's `{ error }` fits it,
+ * as nothing at its top is required.
+ */
+export function listedOutput(d: ResolvedTool): object | undefined {
+  if (d.access !== 'read' || !d.output) return undefined;
+  if (d.rowsAs && d.listKey) {
+    return {
+      type: 'object',
+      properties: {
+        [d.listKey]: { type: 'array', description: `rows as ${d.rowsAs} answers them`, items: { type: 'object' } },
+      },
+    };
+  }
+  return leanOutput(d.output.anyOf?.[0] ?? d.output);
+}
+
+/** A resolved tool whose schemas are compiled on first use. */
+class LazyTool implements CatalogueTool {
+  #input: CompiledSchema | undefined;
+  #output: CompiledSchema | undefined;
+
+  constructor(readonly declaration: ResolvedTool) {}
+
+  get inputSchema(): CompiledSchema {
+    this.#input ??= listedAs(compile(this.declaration.input, inputValidator), listedInput(this.declaration));
+    return this.#input;
+  }
+
+  get outputSchema(): CompiledSchema | undefined {
+    const listed = listedOutput(this.declaration);
+    if (!listed || !this.declaration.output) return undefined;
+    this.#output ??= listedAs(compile(this.declaration.output, validator), listed);
+    return this.#output;
+  }
+}
+
+/**
+ * `inputAs` names a write tool of the same area whose input has every body field of this one
+ * (the path ids aside), so what tools/list leaves out is what that tool shows.
+ */
+function assertInputAs(tools: readonly ResolvedTool[]): void {
+  for (const t of tools) {
+    if (t.inputAs === undefined) continue;
+    const other = tools.find((o) => o.name === t.inputAs);
+    const ids = pathParams(t.contract.path);
+    const missing = Object.keys(t.input.properties).filter(
+      (name) => !ids.includes(name) && !(name in (other?.input.properties ?? {})),
+    );
+    if (other?.access !== 'write' || other.area !== t.area || other.inputAs || missing.length > 0) {
+      throw new Error(
+        `MCP tool ${t.name}: inputAs ${t.inputAs} must name a write tool of its area taking every body field` +
+          `${missing.length ? ` (not ${missing.join(', ')})` : ''}`,
+      );
+    }
+  }
+}
+
+const RESOLVED = DECLARATIONS.map(resolveTool);
+assertInputAs(RESOLVED);
+
+export const CATALOGUE: readonly CatalogueTool[] = RESOLVED.map((declaration) => new LazyTool(declaration));
+
+/**
+ * Compiles every tool's schemas in the background, one tool per turn of the event loop, so
+ * requests arriving meanwhile wait for one tool's compilation at most. Called once the
+ * gateway listens; resolves when all are compiled.
+ */
+export function warmCatalogue(): Promise<void> {
+  warming ??= (async () => {
+    for (const tool of CATALOGUE) {
+      await new Promise((resolve) => setImmediate(resolve));
+      void tool.inputSchema;
+      void tool.outputSchema;
+    }
+  })();
+  return warming;
+}
+let warming: Promise<void> | undefined;
 
 const byName = new Map(CATALOGUE.map((t) => [t.declaration.name, t]));
 

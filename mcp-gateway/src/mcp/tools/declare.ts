@@ -55,10 +55,40 @@ export interface ToolDeclaration {
    * bodies with exactly one of their required sets; both contracts must answer alike.
    */
   alternative?: { field: string; contract: Contract | ContractName; fixedBody?: Readonly<Record<string, unknown>> };
-  /** key wrapping an array result in structuredContent (structured content must be an object); required for list contracts */
+  /**
+   * key wrapping an array result in structuredContent (structured content must be an object); required for list
+   * contracts
+   */
   listKey?: string;
+  /**
+   * A list whose rows are the records a read tool answers (list_bills → get_bill): its listed
+   * output schema names that tool instead of describing the record again (tools/list is read
+   * in every conversation; the record is described once, on its read tool).
+   */
+  rowsAs?: string;
+  /**
+   * A write whose body is another write tool's input (update_bill, approve_bill → create_bill):
+   * its listed input schema shows the path ids and names that tool for the rest, so the body is
+   * described once in tools/list. The input is still validated against the full schema.
+   */
+  inputAs?: string;
   /** the short text returned beside structuredContent */
   summary(result: unknown, input: ToolInput): string;
+  /**
+   * The resource (mcp/resources.ts) a successful result points to with a `resource_link`,
+   * e.g. the PDF or the document's bytes, instead of embedding them. `result` is the JSON
+   * answer, or for a file answer `{ name, mediaType, size }`.
+   */
+  link?(input: ToolInput, result: unknown): ToolLink | undefined;
+}
+
+/** A link from a tool result to a resource: its path under `ledger://{dataset}/`. */
+export interface ToolLink {
+  path: string;
+  name: string;
+  title?: string;
+  mimeType?: string;
+  size?: number;
 }
 
 /** The REST call a tool makes, resolved from its contract. */
@@ -100,7 +130,10 @@ export function endpointKeys(tool: Pick<ResolvedTool, 'rest' | 'alternative'>): 
 }
 
 /** The REST call for this input: the alternative's when the input carries its field. */
-export function restCallFor(tool: Pick<ResolvedTool, 'rest' | 'alternative'>, input: Readonly<Record<string, unknown>>): RestCall {
+export function restCallFor(
+  tool: Pick<ResolvedTool, 'rest' | 'alternative'>,
+  input: Readonly<Record<string, unknown>>,
+): RestCall {
   return tool.alternative && input[tool.alternative.field] !== undefined ? tool.alternative.rest : tool.rest;
 }
 
@@ -112,8 +145,25 @@ export interface ToolAnnotations {
   openWorldHint: boolean;
 }
 
-/** The MCP annotations (also the docs table's "kind"): reads are idempotent; writes destructive unless declared otherwise. */
-export function toolAnnotations(d: Pick<ToolDeclaration, 'title' | 'access' | 'destructive' | 'idempotent'>): ToolAnnotations {
+/**
+ * The annotations tools/list shows: a read says only that it reads (the other hints are
+ * meaningful only when readOnlyHint is false, as the MCP schema says); the title is the
+ * tool's own `title`.
+ */
+export function listedAnnotations(
+  d: Pick<ToolDeclaration, 'access' | 'destructive' | 'idempotent'>,
+): Partial<ToolAnnotations> {
+  const { title: _title, ...hints } = toolAnnotations({ ...d, title: '' });
+  return d.access === 'read' ? { readOnlyHint: true, openWorldHint: false } : hints;
+}
+
+/**
+ * The MCP annotations (also the docs table's "kind"): reads are idempotent; writes destructive unless declared
+ * otherwise.
+ */
+export function toolAnnotations(
+  d: Pick<ToolDeclaration, 'title' | 'access' | 'destructive' | 'idempotent'>,
+): ToolAnnotations {
   return {
     title: d.title,
     readOnlyHint: d.access === 'read',

@@ -8,7 +8,19 @@
  * A declaration that does not fit its contract (missing contract, side, scope or permission
  * that does not match) throws here, at start-up, naming the tool.
  */
-import { errorBodySchema, findContract, forSide, idSchema, isPerSide, PERMISSIONS, scopeSatisfied, SIDES, vcSchema, type Contract, type Permission } from '@ledger/shared';
+import {
+  errorBodySchema,
+  findContract,
+  forSide,
+  idSchema,
+  isPerSide,
+  PERMISSIONS,
+  scopeSatisfied,
+  SIDES,
+  vcSchema,
+  type Contract,
+  type Permission,
+} from '@ledger/shared';
 import { toolScope, type ObjectSchema, type ResolvedTool, type RestCall, type ToolDeclaration } from './declare.ts';
 import { withoutSharedFormats } from './formats.ts';
 import { isRecord } from './isRecord.ts';
@@ -30,17 +42,24 @@ class ToolDeclarationError extends Error {
 }
 
 /** The `vc` input of a tool that serves both sides (sideInInput). */
-const SIDE_INPUT = { ...vcSchema, description: 'vendor (bills, payables) or customer (invoices, receivables)' } as const;
+const SIDE_INPUT = {
+  ...vcSchema,
+  description: 'vendor (bills, payables) or customer (invoices, receivables)',
+} as const;
 
-/** A tool whose input names the side: a `:vc` contract, both sides' permissions known, the same schemas on both sides. */
-function checkBothSides(d: ToolDeclaration, c: Contract, fail: (why: string) => Error): void {
+/**
+ * A tool whose input names the side: a `:vc` contract, both sides' permissions known, the same schemas on both sides.
+ */
+function checkBothSides(c: Contract, fail: (why: string) => Error): void {
   if (!c.path.includes(':vc')) throw fail(`${c.name} has no :vc path; the side cannot come from the input`);
   for (const side of SIDES) {
     const permission = c.permission === null ? null : forSide(c.permission, side);
-    if (permission !== null && !(PERMISSIONS as readonly Permission[]).includes(permission)) throw fail(`unknown permission ${permission}`);
+    if (permission !== null && !(PERMISSIONS as readonly Permission[]).includes(permission))
+      throw fail(`unknown permission ${permission}`);
   }
   for (const spec of [c.body, c.query, c.response]) {
-    if (spec !== undefined && isPerSide(spec) && JSON.stringify(spec.vendor) !== JSON.stringify(spec.customer)) throw fail(`${c.name}'s schemas differ by side`);
+    if (spec !== undefined && isPerSide(spec) && JSON.stringify(spec.vendor) !== JSON.stringify(spec.customer))
+      throw fail(`${c.name}'s schemas differ by side`);
   }
 }
 
@@ -53,32 +72,48 @@ function contractOf(d: ToolDeclaration): Contract {
 /** Side, scope, permission and method agree between the declaration and its contract. */
 function checkFit(d: ToolDeclaration, c: Contract): void {
   const fail = (why: string) => new ToolDeclarationError(d.name, why);
+  if (c.internal) throw fail(`${c.name} is the gateway's own internal API, never a tool`);
   const perSide = c.path.includes(':vc');
   if (perSide && !d.side) throw fail(`${c.name} has a :vc path; declare the side`);
   if (!perSide && d.side) throw fail(`${c.name} has no :vc path; a side makes no sense`);
   if (c.scope === null) throw fail(`${c.name} is not open to AI connections (no scope)`);
-  if (!scopeSatisfied([toolScope(d)], c.scope)) throw fail(`${c.name} needs ${c.scope}, which ${toolScope(d)} does not grant`);
+  if (!scopeSatisfied([toolScope(d)], c.scope))
+    throw fail(`${c.name} needs ${c.scope}, which ${toolScope(d)} does not grant`);
   const permission = c.permission === null ? null : forSide(c.permission, d.side);
-  if (permission !== null && !(PERMISSIONS as readonly Permission[]).includes(permission)) throw fail(`unknown permission ${permission}`);
-  if (d.sideInInput) checkBothSides(d, c, fail);
-  if ((d.access === 'read') !== (c.method === 'GET')) throw fail(`a ${d.access} tool cannot call ${c.method} ${c.path}`);
+  if (permission !== null && !(PERMISSIONS as readonly Permission[]).includes(permission))
+    throw fail(`unknown permission ${permission}`);
+  if (d.sideInInput) checkBothSides(c, fail);
+  if ((d.access === 'read') !== (c.method === 'GET'))
+    throw fail(`a ${d.access} tool cannot call ${c.method} ${c.path}`);
   const params = pathParams(c.path);
-  for (const name of Object.keys(d.params ?? {})) if (!params.includes(name)) throw fail(`${c.path} has no parameter :${name}`);
+  for (const name of Object.keys(d.params ?? {}))
+    if (!params.includes(name)) throw fail(`${c.path} has no parameter :${name}`);
   if (d.fixedBody && c.method !== 'POST') throw fail('fixedBody needs a POST contract');
 }
 
 function inputSchema(d: ToolDeclaration, c: Contract): ObjectSchema {
   const spec = c.method === 'POST' ? c.body : c.query;
   const source = spec === undefined ? undefined : forSide(spec, d.side);
-  if (source !== undefined && !isObjectSchema(source)) throw new ToolDeclarationError(d.name, `${c.name}'s ${c.method === 'POST' ? 'body' : 'query'} is not an object schema`);
+  if (source !== undefined && !isObjectSchema(source))
+    throw new ToolDeclarationError(
+      d.name,
+      `${c.name}'s ${c.method === 'POST' ? 'body' : 'query'} is not an object schema`,
+    );
   const params = pathParams(c.path);
   const fixed = new Set(Object.keys(d.fixedBody ?? {}));
-  for (const name of fixed) if (!source?.properties[name]) throw new ToolDeclarationError(d.name, `fixed field ${name} is not in ${c.name}'s body`);
+  for (const name of fixed)
+    if (!source?.properties[name])
+      throw new ToolDeclarationError(d.name, `fixed field ${name} is not in ${c.name}'s body`);
   // the contract's schema unchanged where nothing is added or taken away (keeps minProperties and the like)
   if (source && params.length === 0 && fixed.size === 0 && !d.sideInInput) return source;
   const fields = Object.entries(source?.properties ?? {}).filter(([name]) => !fixed.has(name));
-  for (const [name] of fields) if (params.includes(name)) throw new ToolDeclarationError(d.name, `input field ${name} is also a path parameter`);
-  const required = [...(d.sideInInput ? ['vc'] : []), ...params, ...(source?.required ?? []).filter((name) => !fixed.has(name))];
+  for (const [name] of fields)
+    if (params.includes(name)) throw new ToolDeclarationError(d.name, `input field ${name} is also a path parameter`);
+  const required = [
+    ...(d.sideInInput ? ['vc'] : []),
+    ...params,
+    ...(source?.required ?? []).filter((name) => !fixed.has(name)),
+  ];
   return {
     type: 'object',
     additionalProperties: false,
@@ -95,7 +130,10 @@ function outputSchema(d: ToolDeclaration, c: Contract): ObjectSchema | undefined
   const response: unknown = c.response === undefined ? undefined : withoutSharedFormats(forSide(c.response, d.side));
   const isList = isRecord(response) && response.type === 'array';
   if (isList !== (d.listKey !== undefined)) {
-    throw new ToolDeclarationError(d.name, isList ? `${c.name} answers a list: declare listKey` : `${c.name} does not answer a list: drop listKey`);
+    throw new ToolDeclarationError(
+      d.name,
+      isList ? `${c.name} answers a list: declare listKey` : `${c.name} does not answer a list: drop listKey`,
+    );
   }
   if (response === undefined) return undefined;
   const answer = isList ? { type: 'object', required: [d.listKey!], properties: { [d.listKey!]: response } } : response;
@@ -105,7 +143,6 @@ function outputSchema(d: ToolDeclaration, c: Contract): ObjectSchema | undefined
   // (result.ts) passes the ledger's error body on, so its schema is the ledger's
   return { type: 'object', properties: {}, anyOf: [answer, errorBodySchema] };
 }
-
 
 function restCall(d: Pick<ToolDeclaration, 'side' | 'sideInInput' | 'fixedBody'>, contract: Contract): RestCall {
   return {
@@ -125,13 +162,15 @@ function unionInput(tool: string, a: ObjectSchema, b: ObjectSchema): ObjectSchem
   const properties: Record<string, object> = { ...a.properties };
   for (const [name, schema] of Object.entries(b.properties)) {
     const own = properties[name];
-    properties[name] = own === undefined || JSON.stringify(own) === JSON.stringify(schema) ? schema : { anyOf: [own, schema] };
+    properties[name] =
+      own === undefined || JSON.stringify(own) === JSON.stringify(schema) ? schema : { anyOf: [own, schema] };
   }
   const ra = a.required ?? [];
   const rb = b.required ?? [];
   const onlyA = ra.filter((n) => !rb.includes(n));
   const onlyB = rb.filter((n) => !ra.includes(n));
-  if (onlyA.length === 0 || onlyB.length === 0) throw new ToolDeclarationError(tool, 'the two bodies must each require a field the other does not');
+  if (onlyA.length === 0 || onlyB.length === 0)
+    throw new ToolDeclarationError(tool, 'the two bodies must each require a field the other does not');
   const shared = ra.filter((n) => rb.includes(n));
   return {
     type: 'object',
@@ -148,7 +187,8 @@ export function resolveTool(d: ToolDeclaration): ResolvedTool {
   const output = outputSchema(d, contract);
   const input = inputSchema(d, contract);
   const { alternative: _declared, ...declaration } = d;
-  if (!d.alternative) return { ...declaration, contract, rest: restCall(d, contract), input, ...(output ? { output } : {}) };
+  if (!d.alternative)
+    return { ...declaration, contract, rest: restCall(d, contract), input, ...(output ? { output } : {}) };
 
   const { field, fixedBody } = d.alternative;
   const { fixedBody: _own, alternative: _alt, ...base } = d;
@@ -157,7 +197,10 @@ export function resolveTool(d: ToolDeclaration): ResolvedTool {
   checkFit(alt, altContract);
   const altInput = inputSchema(alt, altContract);
   if (!(field in altInput.properties) || field in input.properties) {
-    throw new ToolDeclarationError(d.name, `the alternative's field ${field} must be in ${altContract.name}'s body only`);
+    throw new ToolDeclarationError(
+      d.name,
+      `the alternative's field ${field} must be in ${altContract.name}'s body only`,
+    );
   }
   if (JSON.stringify(outputSchema(alt, altContract)) !== JSON.stringify(output)) {
     throw new ToolDeclarationError(d.name, `${contract.name} and ${altContract.name} answer differently`);

@@ -1,6 +1,6 @@
 /**
- * Documents area (SPEC.md "Scopes": attached documents and the AI inbox; write: upload to
- * the AI inbox). REST `/documents` and `/documents/inbox` (DESIGN.md §5.6). A QR-bill upload
+ * Documents area (docs/assistants.md: attached documents and the AI inbox; write: upload to
+ * the AI inbox). REST `/documents` and `/documents/inbox` (docs/documents.md). A QR-bill upload
  * is read in the background: list_inbox shows the entry `extracted` with the proposed bill,
  * which create_bill (invoices scope) takes as it is.
  */
@@ -14,33 +14,38 @@ export const documentTools: ToolDeclaration[] = [
     name: 'list_documents',
     title: 'List documents',
     description:
-      'Every stored file of the company once per content — attachments of bills, invoices and journal entries, inbox ' +
-      'uploads, e-mailed PDFs — with name, media type, size, SHA-256 and the records it is attached to (kind, id, number). ' +
-      'Filter by kind and attached_id of the record, source, media_type, name, from/to.',
+      'Find stored files (attachments, inbox uploads, sent PDFs) by the record they belong to, source, type, name or ' +
+      'date.',
     area: 'documents',
     access: 'read',
     contract: contracts.listStoredDocuments,
     listKey: 'documents',
+    rowsAs: 'get_document',
     summary: summaries.list('document'),
   },
   {
     name: 'get_document',
     title: 'Get document',
-    description: 'One document by id: name, media type, size, SHA-256, source, the records it is attached to and its content URL.',
+    description: "One stored file's details, with a link to read its content.",
     area: 'documents',
     access: 'read',
     contract: contracts.getStoredDocument,
     params: { id: 'document id' },
     summary: summaries.get('document'),
+    // the bytes are read as a resource when needed
+    link: (input, doc) => ({
+      path: `documents/${idOf(doc, input)}`,
+      name: isRecord(doc) && typeof doc.name === 'string' ? doc.name : `document-${idOf(doc, input)}`,
+      ...(isRecord(doc) && typeof doc.media_type === 'string' ? { mimeType: doc.media_type } : {}),
+      ...(isRecord(doc) && typeof doc.size === 'number' ? { size: doc.size } : {}),
+    }),
   },
   {
     name: 'list_inbox',
     title: 'List inbox',
     description:
-      'Uploads to the AI inbox, newest first, filtered by status (new: being read; extracted: read — `extracted` holds the ' +
-      'Swiss QR-bill found (creditor, IBAN, amount, currency, reference, message), the matched vendor and `proposal.bill`, ' +
-      'a body for create_bill (create the vendor in `proposal.new_vendor` first when vendor_id is missing); failed: unreadable, ' +
-      'with the reason; booked; discarded).',
+      'AI inbox uploads by status; an extracted one carries the QR-bill read from it and a proposed body for ' +
+      'create_bill.',
     area: 'documents',
     access: 'read',
     contract: contracts.listInbox,
@@ -51,9 +56,8 @@ export const documentTools: ToolDeclaration[] = [
     name: 'upload_to_inbox',
     title: 'Upload to inbox',
     description:
-      'Upload a bill (PDF, PNG or JPEG) to the AI inbox: name, media_type and data as base64 (or data as a data URI). ' +
-      'Answers at once with the entry (status new); a Swiss QR-bill on it is read in the background within seconds — ' +
-      'call list_inbox to see it extracted with the proposed bill.',
+      'Upload a bill (PDF, PNG or JPEG, base64) to the AI inbox; its QR-bill is read in the background (see ' +
+      'list_inbox).',
     area: 'documents',
     access: 'write',
     destructive: false,

@@ -21,7 +21,11 @@ function queryString(fields: Record<string, unknown>): string {
   return s ? `?${s}` : '';
 }
 
-export function buildLedgerRequest(tool: Pick<ResolvedTool, 'name' | 'rest' | 'alternative'>, dataset: string, input: ToolInput): LedgerRequest {
+export function buildLedgerRequest(
+  tool: Pick<ResolvedTool, 'name' | 'rest' | 'alternative'>,
+  dataset: string,
+  input: ToolInput,
+): LedgerRequest {
   const call = restCallFor(tool, input);
   const rest: Record<string, unknown> = { ...input };
   const path = call.path.replace(/:([A-Za-z_]\w*)/g, (_m, name: string) => {
@@ -45,8 +49,21 @@ export function buildLedgerRequest(tool: Pick<ResolvedTool, 'name' | 'rest' | 'a
  * session (SDK clients count from 0): without them a new conversation's first call would
  * meet the last one's key and be refused as "another request". Reads send no key.
  */
-export function idempotencyKeyFor(connectionId: string, rpcId: string | number, tool: string, request: LedgerRequest): string | undefined {
+export function idempotencyKeyFor(
+  connectionId: string,
+  rpcId: string | number,
+  tool: string,
+  request: LedgerRequest,
+): string | undefined {
   if (request.method !== 'POST') return undefined;
-  const material = JSON.stringify([connectionId, typeof rpcId, String(rpcId), tool, request.method, request.path, canonicalJson(request.body ?? null)]);
+  const material = JSON.stringify([
+    connectionId,
+    typeof rpcId,
+    String(rpcId),
+    tool,
+    request.method,
+    request.path,
+    canonicalJson(request.body ?? null),
+  ]);
   return `mcp-${createHash('sha256').update(material).digest('base64url')}`;
 }

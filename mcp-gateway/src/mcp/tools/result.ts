@@ -1,7 +1,7 @@
 /** Shapes a ledger response into an MCP tool result: structuredContent plus a short text. */
-import type { CallToolResult } from '@modelcontextprotocol/server';
+import type { CallToolResult, ContentBlock } from '@modelcontextprotocol/server';
 import type { LedgerResponse } from '../types.ts';
-import type { ToolDeclaration, ToolInput } from './declare.ts';
+import type { ToolDeclaration, ToolInput, ToolLink } from './declare.ts';
 import { isRecord } from './isRecord.ts';
 
 export interface ToolErrorInfo {
@@ -18,7 +18,10 @@ export function ledgerError(res: LedgerResponse): ToolErrorInfo {
       ? { code: err.code, message: err.message, field: err.field }
       : { code: err.code, message: err.message };
   }
-  return { code: res.status >= 500 ? 'unavailable' : 'ledger_error', message: `The ledger answered HTTP ${res.status}.` };
+  return {
+    code: res.status >= 500 ? 'unavailable' : 'ledger_error',
+    message: `The ledger answered HTTP ${res.status}.`,
+  };
 }
 
 export function toolError(error: ToolErrorInfo): CallToolResult {
@@ -29,7 +32,11 @@ export function toolError(error: ToolErrorInfo): CallToolResult {
   };
 }
 
-export function toolSuccess(tool: Pick<ToolDeclaration, 'listKey' | 'summary'>, input: ToolInput, data: unknown): CallToolResult {
+export function toolSuccess(
+  tool: Pick<ToolDeclaration, 'listKey' | 'summary'>,
+  input: ToolInput,
+  data: unknown,
+): CallToolResult {
   const structured: Record<string, unknown> = Array.isArray(data)
     ? { [tool.listKey ?? 'items']: data }
     : isRecord(data)
@@ -45,10 +52,22 @@ export function toolSuccess(tool: Pick<ToolDeclaration, 'listKey' | 'summary'>, 
   };
 }
 
+/** A `resource_link` to `link` of `dataset` (the URI resources.ts reads). */
+export function resourceLink(dataset: string, link: ToolLink): ContentBlock {
+  return {
+    type: 'resource_link',
+    uri: `ledger://${encodeURIComponent(dataset)}/${link.path}`,
+    name: link.name,
+    ...(link.title ? { title: link.title } : {}),
+    ...(link.mimeType ? { mimeType: link.mimeType } : {}),
+    ...(link.size !== undefined ? { size: link.size } : {}),
+  };
+}
+
 /**
- * A file answer (download contracts such as the invoice PDF) as an embedded resource: the
- * bytes base64 in `blob`, named by `uri`; the short text first. No structuredContent (the
- * contract has no JSON answer, so the tool declares no output schema).
+ * A file answer (download contracts such as the invoice PDF) of a tool that declares no link,
+ * as an embedded resource: the bytes base64 in `blob`, named by `uri`; the short text first.
+ * No structuredContent (the contract has no JSON answer, so the tool declares no output schema).
  */
 export function toolFile(
   tool: Pick<ToolDeclaration, 'summary'>,
@@ -64,8 +83,27 @@ export function toolFile(
   };
 }
 
-/** `uri` names a file answer's resource (see toolFile). */
-export function toToolResult(tool: Pick<ToolDeclaration, 'listKey' | 'summary'>, input: ToolInput, res: LedgerResponse, uri = 'ledger:file'): CallToolResult {
-  if (res.status >= 200 && res.status < 300) return res.file ? toolFile(tool, input, res.file, uri) : toolSuccess(tool, input, res.body);
-  return toolError(ledgerError(res));
+/**
+ * The tool result of a ledger answer. A tool with `link` points to its resource of `dataset`
+ * (a file answer then carries no bytes: the assistant reads the resource when it needs them);
+ * `uri` names the embedded file answer of a tool without one.
+ */
+export function toToolResult(
+  tool: Pick<ToolDeclaration, 'listKey' | 'summary' | 'link'>,
+  input: ToolInput,
+  res: LedgerResponse,
+  dataset: string,
+  uri = 'ledger:file',
+): CallToolResult {
+  if (res.status < 200 || res.status >= 300) return toolError(ledgerError(res));
+  const { file } = res;
+  const link = tool.link?.(
+    input,
+    file ? { name: file.name, mediaType: file.mediaType, size: file.data.length } : res.body,
+  );
+  if (file && !link) return toolFile(tool, input, file, uri);
+  if (file && link)
+    return { content: [{ type: 'text', text: tool.summary(file.name ?? null, input) }, resourceLink(dataset, link)] };
+  const result = toolSuccess(tool, input, res.body);
+  return link ? { ...result, content: [...result.content, resourceLink(dataset, link)] } : result;
 }

@@ -6,6 +6,7 @@
  */
 import type { Knex } from 'knex';
 import { ms } from '../../db/knex.ts';
+import type { AuthorizationCodesRow } from '../../db/tables.ts';
 import { LIFETIME } from '../lifetimes.ts';
 import { hashSecret, newSecret, PREFIX } from '../secrets.ts';
 
@@ -37,35 +38,21 @@ export type ConsumeResult =
   /** presented before: now flagged as replayed; `connectionId` is what the first use created, if anything yet */
   | { kind: 'replayed'; clientId: string; connectionId: string | null };
 
-interface CodeRow {
-  code_hash: string;
-  client_id: string;
-  client_name: string;
-  verified_host: string | null;
-  user_id: number | string;
-  user_name: string;
-  user_email: string;
-  dataset: string;
-  resource: string;
-  scopes: string;
-  redirect_uri: string;
-  /** SQLite answers 0/1 */
-  redirect_uri_sent: boolean | number;
-  code_challenge: string;
-  created_at: number | string;
-  expires_at: number | string;
-  used_at: number | string | null;
-  replayed: boolean | number;
-  connection_id: string | null;
-}
-
-function toStoredCode(row: CodeRow): StoredCode {
+function toStoredCode(row: AuthorizationCodesRow): StoredCode {
   return {
-    clientId: row.client_id, clientName: row.client_name, verifiedHost: row.verified_host,
-    userId: Number(row.user_id), userName: row.user_name, userEmail: row.user_email,
-    dataset: row.dataset, resource: row.resource, scopes: row.scopes.split(' ').filter(Boolean),
-    redirectUri: row.redirect_uri, redirectUriSent: Boolean(row.redirect_uri_sent),
-    codeChallenge: row.code_challenge, expiresAt: ms(row.expires_at),
+    clientId: row.client_id,
+    clientName: row.client_name,
+    verifiedHost: row.verified_host,
+    userId: Number(row.user_id),
+    userName: row.user_name,
+    userEmail: row.user_email,
+    dataset: row.dataset,
+    resource: row.resource,
+    scopes: row.scopes.split(' ').filter(Boolean),
+    redirectUri: row.redirect_uri,
+    redirectUriSent: Boolean(row.redirect_uri_sent),
+    codeChallenge: row.code_challenge,
+    expiresAt: ms(row.expires_at),
   };
 }
 
@@ -75,11 +62,22 @@ export class CodeStore {
   /** Stores a new code valid for 60 s and returns it; only its hash is kept. */
   async issue(grant: CodeGrant, now: number): Promise<string> {
     const code = newSecret(PREFIX.code);
-    await this.db<CodeRow>('authorization_codes').insert({
-      code_hash: hashSecret(code), client_id: grant.clientId, client_name: grant.clientName,
-      verified_host: grant.verifiedHost, user_id: grant.userId, user_name: grant.userName, user_email: grant.userEmail,
-      dataset: grant.dataset, resource: grant.resource, scopes: grant.scopes.join(' '), redirect_uri: grant.redirectUri,
-      redirect_uri_sent: grant.redirectUriSent, code_challenge: grant.codeChallenge, created_at: now, expires_at: now + LIFETIME.code,
+    await this.db('authorization_codes').insert({
+      code_hash: hashSecret(code),
+      client_id: grant.clientId,
+      client_name: grant.clientName,
+      verified_host: grant.verifiedHost,
+      user_id: grant.userId,
+      user_name: grant.userName,
+      user_email: grant.userEmail,
+      dataset: grant.dataset,
+      resource: grant.resource,
+      scopes: grant.scopes.join(' '),
+      redirect_uri: grant.redirectUri,
+      redirect_uri_sent: grant.redirectUriSent,
+      code_challenge: grant.codeChallenge,
+      created_at: now,
+      expires_at: now + LIFETIME.code,
     });
     return code;
   }
@@ -92,13 +90,13 @@ export class CodeStore {
    * (see `attachConnection`).
    */
   async consume(codeHash: string, now: number): Promise<ConsumeResult> {
-    const [claimed] = await this.db<CodeRow>('authorization_codes')
+    const [claimed] = await this.db('authorization_codes')
       .where({ code_hash: codeHash })
       .whereNull('used_at')
       .update({ used_at: now })
       .returning('*');
-    if (claimed) return { kind: 'claimed', code: toStoredCode(claimed as CodeRow) };
-    const [replayed] = await this.db<CodeRow>('authorization_codes')
+    if (claimed) return { kind: 'claimed', code: toStoredCode(claimed) };
+    const [replayed] = await this.db('authorization_codes')
       .where({ code_hash: codeHash })
       .update({ replayed: true })
       .returning(['client_id', 'connection_id']);
@@ -111,8 +109,12 @@ export class CodeStore {
    * replayed meanwhile. Either the replay ran first (its flag is seen here) or it runs after
    * this statement and finds the connection id to end: one of the two always ends it.
    */
-  async attachConnection(trx: Knex.Transaction, codeHash: string, connectionId: string): Promise<{ replayed: boolean }> {
-    const [row] = await trx<CodeRow>('authorization_codes')
+  async attachConnection(
+    trx: Knex.Transaction,
+    codeHash: string,
+    connectionId: string,
+  ): Promise<{ replayed: boolean }> {
+    const [row] = await trx('authorization_codes')
       .where({ code_hash: codeHash })
       .update({ connection_id: connectionId })
       .returning(['replayed']);

@@ -6,7 +6,7 @@
  */
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import type { GatewayDeps } from '../../deps.ts';
+import type { OAuthDeps } from '../oauthDeps.ts';
 import { parseBody } from '../../http/bodyParser.ts';
 import { errorBoundary, oauthErrors, sendOAuthError } from '../../http/errors.ts';
 import type { IssuedTokens } from '../connections.ts';
@@ -24,7 +24,9 @@ function noStore(ctx: Context): void {
   ctx.set('Pragma', 'no-cache');
 }
 
-/** Runs the handler; a TokenError becomes its RFC 6749 §5.2 body, anything else goes on to the router's error boundary. */
+/**
+ * Runs the handler; a TokenError becomes its RFC 6749 §5.2 body, anything else goes on to the router's error boundary.
+ */
 async function answer(ctx: Context, handle: () => Promise<void>): Promise<void> {
   noStore(ctx);
   try {
@@ -35,7 +37,7 @@ async function answer(ctx: Context, handle: () => Promise<void>): Promise<void> 
   }
 }
 
-export function tokenRouter(deps: GatewayDeps): Router {
+export function tokenRouter(deps: OAuthDeps): Router {
   const router = new Router();
   router.use(errorBoundary(oauthErrors, deps.log), parseBody);
   // a Map, so that a grant_type such as "constructor" cannot reach an Object prototype member
@@ -50,7 +52,8 @@ export function tokenRouter(deps: GatewayDeps): Router {
       const form = readForm(ctx);
       if (!form.grant_type) throw new TokenError('invalid_request', 'grant_type is missing.');
       const grant = grants.get(form.grant_type);
-      if (!grant) throw new TokenError('unsupported_grant_type', 'Only authorization_code and refresh_token are supported.');
+      if (!grant)
+        throw new TokenError('unsupported_grant_type', 'Only authorization_code and refresh_token are supported.');
       ctx.body = await grant(form);
     }),
   );

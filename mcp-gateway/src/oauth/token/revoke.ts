@@ -3,10 +3,10 @@
  * Unknown tokens, and tokens of another client, answer 200 as well (§2.2), so the endpoint
  * tells nothing about which tokens exist.
  */
-import type { GatewayDeps } from '../../deps.ts';
+import type { OAuthDeps } from '../oauthDeps.ts';
 import { required, TokenError, type TokenForm } from './tokenRequest.ts';
 
-export function revocation(deps: GatewayDeps) {
+export function revocation(deps: OAuthDeps) {
   const { connections, log } = deps;
 
   return async function revoke(form: TokenForm): Promise<void> {
@@ -18,6 +18,7 @@ export function revocation(deps: GatewayDeps) {
     const found = (await connections.findToken('access', token)) ?? (await connections.findToken('refresh', token));
     if (!found) return;
     if (form.client_id !== undefined && form.client_id !== found.connection.client_id) return;
-    if (await connections.end(found.connection.id, 'revoked')) log.info({ conn: found.connection.id }, 'connection revoked by client');
+    if (await connections.end(found.connection.id, 'revoked'))
+      log.info({ conn: found.connection.id }, 'connection revoked by client');
   };
 }

@@ -1,5 +1,5 @@
 /**
- * The gateway's Koa application: the public origin (DESIGN.md §1) but for the MCP endpoint,
+ * The gateway's Koa application: the public origin (docs/architecture.md) but for the MCP endpoint,
  * which the Node server serves before Koa (listener.ts).
  */
 import Koa, { type Context, type Next } from 'koa';
@@ -8,13 +8,15 @@ import { authorizeRouter } from '../oauth/authorize.ts';
 import { metadataRouter } from '../oauth/metadata.ts';
 import { registerRouter } from '../oauth/register.ts';
 import { tokenRouter } from '../oauth/token/endpoint.ts';
-import { connectionsRouter } from '../pages/connections.ts';
-import { errorPage } from '../pages/html.ts';
-import { signInRouter } from '../pages/signin.ts';
-import { forwardToLedger, isLedgerRequest } from './proxy.ts';
-import { parseBody } from './bodyParser.ts';
-import { errorBoundary, fallbackErrors, jsonErrorBody } from './errors.ts';
-import { answersHtml } from './pathClass.ts';
+import { appRouter } from '../pages/app/router.ts';
+import { assetsRouter } from '../pages/app/assets.ts';
+import { connectionsRouter } from '../pages/connections.tsx';
+import { errorPage } from '../http/page.tsx';
+import { signInRouter } from '../pages/signin.tsx';
+import { forwardToLedger, isLedgerRequest } from '../http/proxy.ts';
+import { parseBody } from '../http/bodyParser.ts';
+import { errorBoundary, fallbackErrors, jsonErrorBody } from '../http/errors.ts';
+import { answersHtml } from '../http/pathClass.ts';
 import { beginRequest } from './requestScope.ts';
 import { runWithRequestId } from '../requestContext.ts';
 
@@ -40,7 +42,7 @@ function cors() {
   return async function allowCors(ctx: Context, next: Next) {
     if (!CORS_PATHS.test(ctx.path)) return next();
     ctx.set('Access-Control-Allow-Origin', '*');
-    ctx.set('Access-Control-Expose-Headers', 'Retry-After, WWW-Authenticate');
+    ctx.set('Access-Control-Expose-Headers', 'Retry-After, RateLimit-Policy, RateLimit, WWW-Authenticate');
     if (ctx.method === 'OPTIONS') {
       ctx.set('Access-Control-Allow-Methods', 'GET, POST, OPTIONS');
       ctx.set('Access-Control-Allow-Headers', 'Content-Type, Authorization, MCP-Protocol-Version');
@@ -64,7 +66,16 @@ export function createApp(deps: GatewayDeps): Koa {
   app.use(async (ctx, next) => (isLedgerRequest(ctx.method, ctx.path) ? forward(ctx) : next()));
   app.use(cors());
 
-  for (const router of [metadataRouter(deps), registerRouter(deps), authorizeRouter(deps), tokenRouter(deps), signInRouter(deps), connectionsRouter(deps)]) {
+  for (const router of [
+    metadataRouter(deps),
+    registerRouter(deps),
+    authorizeRouter(deps),
+    tokenRouter(deps),
+    signInRouter(deps),
+    connectionsRouter(deps),
+    assetsRouter(),
+    appRouter(deps),
+  ]) {
     app.use(router.routes());
     app.use(router.allowedMethods());
   }
@@ -82,10 +93,6 @@ export function createApp(deps: GatewayDeps): Koa {
       await deps.db.raw('select 1');
       ctx.body = { status: 'ready' };
       return;
-    }
-    if (ctx.path === '/' && ctx.method === 'GET') {
-      ctx.set('Cache-Control', 'no-store');
-      return ctx.redirect('/account/ai-connections');
     }
     return next();
   });

@@ -1,6 +1,6 @@
 /**
  * What every request gets, whichever handler serves it (the Koa app, or the MCP endpoint on
- * the bare Node server, http/listener.ts): its id (the caller's X-Request-Id when
+ * the bare Node server, origin/listener.ts): its id (the caller's X-Request-Id when
  * well-formed, else a new one; sent back, on every ledger call and in every log line of the
  * request), the client IP (X-Forwarded-For only as TRUST_PROXY allows, clientIp.ts), and when
  * it is answered one log line and the request metrics.
@@ -8,8 +8,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { GatewayDeps } from '../deps.ts';
 import { requestIdFrom } from '../requestContext.ts';
-import { clientIp } from './clientIp.ts';
-import { routeClass } from './pathClass.ts';
+import { clientIp } from '../http/clientIp.ts';
+import { routeClass } from '../http/pathClass.ts';
 
 export interface RequestScope {
   readonly id: string;
@@ -18,7 +18,11 @@ export interface RequestScope {
   end(method: string, path: string, status: number): void;
 }
 
-export function beginRequest(deps: Pick<GatewayDeps, 'config' | 'log' | 'metrics'>, req: IncomingMessage, res: ServerResponse): RequestScope {
+export function beginRequest(
+  deps: Pick<GatewayDeps, 'config' | 'log' | 'metrics'>,
+  req: IncomingMessage,
+  res: ServerResponse,
+): RequestScope {
   const incoming = req.headers['x-request-id'];
   const id = requestIdFrom(typeof incoming === 'string' ? incoming : undefined);
   const ip = clientIp(req.socket.remoteAddress ?? '', req.headers['x-forwarded-for'], deps.config.trustProxy);

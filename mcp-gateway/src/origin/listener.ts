@@ -8,6 +8,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { GatewayDeps } from '../deps.ts';
 import { McpAnswer } from '../mcp/answer.ts';
+import { serveIcon } from '../mcp/icons.ts';
 import { createMcpEndpoint, mcpDatasetOf, type McpEndpoint } from '../mcp/index.ts';
 import { mcpDepsFrom } from '../mcp/wiring.ts';
 import { runWithRequestId } from '../requestContext.ts';
@@ -29,7 +30,10 @@ export function createListener(deps: GatewayDeps): GatewayListener {
     runWithRequestId(scope.id, () => mcp.handle(req, res, dataset))
       .catch((err: unknown) => {
         // the endpoint answers its own failures; this is a failure to write that answer
-        deps.log.error({ reqId: scope.id, err: err instanceof Error ? err.message : String(err) }, 'MCP request failed');
+        deps.log.error(
+          { reqId: scope.id, err: err instanceof Error ? err.message : String(err) },
+          'MCP request failed',
+        );
         if (!res.headersSent) McpAnswer.jsonRpcError(500, -32603, 'Internal error.').send(res);
         else res.destroy();
       })
@@ -42,7 +46,8 @@ export function createListener(deps: GatewayDeps): GatewayListener {
 
   const listener = ((req, res) => {
     const dataset = mcpDatasetOf(req.url);
-    if (dataset === undefined) return void koa(req, res);
+    // the MCP server's and tools' icons (mcp/icons.ts), beside the endpoint that lists them
+    if (dataset === undefined) return void (serveIcon(req, res) || koa(req, res));
     serveMcp(req, res, dataset);
   }) as GatewayListener;
   listener.close = () => mcp.close();

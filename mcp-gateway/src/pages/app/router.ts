@@ -1,0 +1,30 @@
+/**
+ * The app: the pages people use after sign-in on the gateway's public origin (docs/app.md).
+ * Each page calls the ledger's REST API as the signed-in person (ledgerClient.callAsPerson).
+ */
+import Router from '@koa/router';
+import type { GatewayDeps } from '../../deps.ts';
+import { parseBody } from '../../http/bodyParser.ts';
+import { errorBoundary, pageErrors } from '../../http/errors.ts';
+import { access } from './access.tsx';
+import { apiKeysPages } from './apiKeys.tsx';
+import { companyPages } from './company.tsx';
+import { homePage } from './home.tsx';
+import { inboxPages } from './inbox.tsx';
+import { membersPages } from './members.tsx';
+import { reportsPages } from './reports.tsx';
+import { workstationPages } from './workstation.tsx';
+
+export function appRouter(deps: GatewayDeps): Router {
+  const router = new Router();
+  router.use(errorBoundary(pageErrors, deps.log), parseBody);
+  const pages = access(deps);
+  homePage(router, deps, pages);
+  apiKeysPages(router, pages);
+  membersPages(router, pages);
+  companyPages(router, pages);
+  workstationPages(router, pages);
+  inboxPages(router, pages);
+  reportsPages(router, pages);
+  return router;
+}

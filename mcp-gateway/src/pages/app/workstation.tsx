@@ -1,0 +1,394 @@
+/**
+ * Books → Workstation (`/books/{dataset}/workstation`): every draft awaiting review with who
+ * prepared it (API key, AI connection, app), and a draft's own page with its lines, tax,
+ * totals and attached files (images and PDFs previewed from the gateway's own origin). A draft
+ * of either kind — AR/AP transaction (lines) or invoice (items) — can be approved and posted
+ * (the ledger applies the approval limit: `amount_exceeded` is shown and the draft stays),
+ * changed (description, dates; lines or items added, changed, removed, their tax chosen:
+ * draftForm.tsx) or deleted. Journal-entry drafts have their own page (journal.tsx).
+ */
+import type Router from '@koa/router';
+import type { Context } from 'koa';
+import { roleHas, type Permission } from '@ledger/shared';
+import { bodyFields } from '../../http/bodyParser.ts';
+import type { access as accessOf, CompanyPage } from './access.tsx';
+import { LedgerRefusal, listOf, readOr404, refusalStatus, seeOther } from './access.tsx';
+import {
+  type Draft,
+  ItemRows,
+  invoiceBody,
+  LineRows,
+  parseItems,
+  parseLines,
+  type TaxCode,
+  taxChoices,
+  transactionBody,
+  type Vc,
+} from './draftForm.tsx';
+import * as DraftPage from './draftPage.tsx';
+import { sendFileOr404 } from './files.tsx';
+import { journalPages } from './journal.tsx';
+import { ColumnHeads, NAV, Notice, numeric, renderPage, swissAmount, when } from './ui.tsx';
+
+interface WorkstationRow {
+  id: number;
+  /** absent on journal entries (they have no side) */
+  vc?: Vc;
+  kind: 'transaction' | 'invoice' | 'journal';
+  invNumber: string;
+  documentNumber?: string;
+  /** the party; absent on journal entries */
+  name?: string;
+  invDate: string;
+  currency: string;
+  grossAmount: number;
+  createdAt: string;
+  createdBy?: { email: string | null; via_text: string };
+}
+
+const TITLE = 'Books → Workstation';
+const ENTRY = NAV.flatMap((g) => g.entries).find((e) => e.label === 'Workstation')!;
+const ID = /^[1-9]\d{0,15}$/;
+
+const approvePermission = (vc: Vc): Permission =>
+  vc === 'vendor' ? 'vendors.postings.approve' : 'customers.postings.approve';
+const writePermission = (vc: Vc, kind: Draft['kind']): Permission =>
+  kind === 'invoice'
+    ? vc === 'vendor'
+      ? 'vendors.postings.vendor_invoice'
+      : 'customers.postings.sales_invoice'
+    : vc === 'vendor'
+      ? 'vendors.postings.vendor_transaction'
+      : 'customers.postings.customer_transaction';
+const sideLabel = (vc: Vc, kind: Draft['kind']) =>
+  vc === 'vendor'
+    ? kind === 'invoice'
+      ? 'Vendor invoice'
+      : 'Bill'
+    : kind === 'invoice'
+      ? 'Sales invoice'
+      : 'Customer transaction';
+
+/** The REST path of a draft by its kind (transactions and invoices have their own endpoints). */
+const restPath = (d: { kind: Draft['kind']; vc: Vc; id: number }) => `/arap/${d.kind}/${d.vc}/${d.id}`;
+
+/** The complete write body of a draft of either kind, unchanged (approving saves it as it is). */
+const wholeBody = (d: Draft) => (d.kind === 'invoice' ? invoiceBody(d) : transactionBody(d));
+
+export function workstationPages(router: Router, access: ReturnType<typeof accessOf>): void {
+  // before the AR/AP routes: `/workstation/journal/{id}` would match `/workstation/{vc}/{id}` too
+  journalPages(router, access);
+  const open = (ctx: Context) =>
+    access.companyPage(ctx, TITLE, 'Every member reviews drafts; approving needs a role that approves.', ENTRY.allowed);
+  const listProps = (page: CompanyPage) => ({ title: TITLE, ...page, current: ENTRY.path(page.company.dataset) });
+
+  /** The draft of the path, or undefined after a 404 page. */
+  async function draftOf(ctx: Context, page: CompanyPage): Promise<Draft | undefined> {
+    const vc = String(ctx.params.vc);
+    const id = String(ctx.params.id);
+    const path = (vc === 'vendor' || vc === 'customer') && ID.test(id) ? `/arap/document/${vc}/${id}` : undefined;
+    return (await readOr404(ctx, page, listProps(page), path, 'No such draft.')) as Draft | undefined;
+  }
+
+  async function showDraft(ctx: Context, page: CompanyPage, d: Draft, status: number, top: unknown): Promise<void> {
+    const base = `${ENTRY.path(page.company.dataset)}/${d.vc}/${d.id}`;
+    const preparer = await DraftPage.preparedBy(page, `vc=${d.vc}&kind=${d.kind}`, d.id);
+    const isDraft = d.status === 'draft';
+    const mayApprove = isDraft && roleHas(page.company.role, approvePermission(d.vc));
+    const mayWrite = isDraft && roleHas(page.company.role, writePermission(d.vc, d.kind));
+    const taxes = mayWrite ? await page.call('GET', '/system/taxes') : undefined;
+    const choices = taxChoices(
+      taxes?.status === 200 ? (taxes.body as TaxCode[]) : [],
+      d.invDate,
+      [...(d.lines ?? []), ...(d.items ?? [])].map((l) => l.taxAccount),
+    );
+    const money = (n: number | undefined) => swissAmount(n);
+    await renderPage(
+      ctx,
+      status,
+      { title: `${sideLabel(d.vc, d.kind)} ${d.invNumber}`, ...page, current: ENTRY.path(page.company.dataset) },
+      <>
+        {top}
+        <DraftPage.AllDraftsLink href={ENTRY.path(page.company.dataset)} />
+        <dl id="draft-header">
+          <dt>Status</dt>
+          <dd id="draft-status">{d.status}</dd>
+          <dt>Party</dt>
+          <dd>{d.name}</dd>
+          <dt>Their document number</dt>
+          <dd>{d.documentNumber || '—'}</dd>
+          <dt>Date</dt>
+          <dd>{d.invDate}</dd>
+          <dt>Due</dt>
+          <dd>{d.dueDate ?? '—'}</dd>
+          <dt>Description</dt>
+          <dd>{d.description || '—'}</dd>
+          <dt>Prepared by</dt>
+          <dd id="prepared-by">{preparer}</dd>
+        </dl>
+        {d.lines ? (
+          <div class="table-wrap">
+            <table id="lines">
+              <caption>
+                Lines ({d.taxincluded ? 'amounts include tax' : 'amounts without tax'}, {d.currency})
+              </caption>
+              <ColumnHeads
+                columns={[
+                  'Account',
+                  'Description',
+                  numeric('Amount'),
+                  'Tax account',
+                  ...['Rate', 'Tax', 'Gross'].map(numeric),
+                ]}
+              />
+              <tbody>
+                {d.lines.map((l) => (
+                  <tr>
+                    <td>{l.account}</td>
+                    <td>{l.description ?? ''}</td>
+                    <td class="num">{money(l.amount)}</td>
+                    <td>{l.taxAccount ?? '—'}</td>
+                    <td class="num">{l.taxRate === undefined ? '' : `${(l.taxRate * 100).toFixed(1)} %`}</td>
+                    <td class="num">{money(l.taxAmount)}</td>
+                    <td class="num">{money(l.gross)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        ) : null}
+        {d.items ? (
+          <div class="table-wrap">
+            <table id="items">
+              <caption>
+                Items ({d.taxincluded ? 'amounts include tax' : 'amounts without tax'}, {d.currency})
+              </caption>
+              <ColumnHeads
+                columns={[
+                  'Text',
+                  ...['Quantity', 'Price', 'Discount'].map(numeric),
+                  'Account',
+                  'Tax account',
+                  ...['Amount', 'Tax'].map(numeric),
+                ]}
+              />
+              <tbody>
+                {d.items.map((it) => (
+                  <tr>
+                    <td>{it.description ?? ''}</td>
+                    <td class="num">
+                      {it.quantity} {it.unit ?? ''}
+                    </td>
+                    <td class="num">{money(it.price)}</td>
+                    <td class="num">{it.discount ? `${it.discount} %` : ''}</td>
+                    <td>{it.account ?? ''}</td>
+                    <td>{it.taxAccount ?? '—'}</td>
+                    <td class="num">{money(it.amount)}</td>
+                    <td class="num">{money(it.tax)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        ) : null}
+        <table id="totals">
+          <caption>Totals ({d.currency})</caption>
+          <tbody>
+            <tr>
+              <th scope="row">Net</th>
+              <td class="num">{money(d.netAmount)}</td>
+            </tr>
+            {(d.taxes ?? []).map((x) => (
+              <tr>
+                <th scope="row">
+                  Tax {x.taxAccount} ({(x.rate * 100).toFixed(1)} % of {money(x.base)})
+                </th>
+                <td class="num">{money(x.amount)}</td>
+              </tr>
+            ))}
+            <tr>
+              <th scope="row">Total</th>
+              <td class="num" id="gross">
+                {money(d.grossAmount)}
+              </td>
+            </tr>
+          </tbody>
+        </table>
+        <DraftPage.AttachedFiles files={d.files ?? []} href={(f) => `${base}/files/${f.id}?kind=${d.kind}`} />
+        {mayApprove ? <DraftPage.ApproveForm action={`${base}/approve`} csrf={page.csrf} /> : null}
+        {mayWrite ? (
+          <DraftPage.ChangeForm action={`${base}/update`} csrf={page.csrf} description={d.description}>
+            <label for="invDate">Date</label>
+            <input type="date" id="invDate" name="invDate" required value={d.invDate} />
+            <label for="dueDate">Due date</label>
+            <input type="date" id="dueDate" name="dueDate" value={d.dueDate ?? ''} />
+            {d.kind === 'invoice' ? (
+              <ItemRows items={d.items ?? []} choices={choices} />
+            ) : (
+              <LineRows lines={d.lines ?? []} choices={choices} />
+            )}
+            <p class="hint">
+              Amounts such as 1'234.50. A line's tax is calculated from the tax code valid on the date; a tax entered by
+              hand stays only while its line is unchanged.
+            </p>
+          </DraftPage.ChangeForm>
+        ) : null}
+        {mayWrite ? <DraftPage.DeleteForm action={`${base}/delete?kind=${d.kind}`} csrf={page.csrf} /> : null}
+      </>,
+    );
+  }
+
+  router.get('/books/:dataset/workstation', async (ctx) => {
+    const page = await open(ctx);
+    if (!page) return;
+    const rows = await listOf<WorkstationRow>(page, '/arap/workstation?limit=200');
+    // attachments are not part of the list: each draft's read says them
+    const files = await Promise.all(
+      rows.map(async (r) => {
+        const doc = await page.call('GET', r.vc ? `/arap/document/${r.vc}/${r.id}` : `/gl/transactions/${r.id}`);
+        return doc.status === 200 ? ((doc.body as { files?: unknown[] }).files ?? []).length : 0;
+      }),
+    );
+    const base = ENTRY.path(page.company.dataset);
+    const notice =
+      ctx.query.notice === 'posted' ? (
+        <Notice kind="ok">The draft is approved and posted.</Notice>
+      ) : ctx.query.notice === 'deleted' ? (
+        <Notice kind="ok">The draft is deleted.</Notice>
+      ) : null;
+    await renderPage(
+      ctx,
+      200,
+      { title: TITLE, ...page, current: base },
+      <>
+        {notice}
+        <p class="hint">
+          Drafts saved by people, integrations (API keys) and assistants (AI connections), oldest first. Open one to
+          review it.
+        </p>
+        {rows.length ? (
+          <div class="table-wrap">
+            <table id="drafts">
+              <caption>Drafts awaiting review</caption>
+              <ColumnHeads columns={['Draft', 'Prepared by', 'Date', 'Party', numeric('Amount'), numeric('Files')]} />
+              <tbody>
+                {rows.map((r, i) => (
+                  <tr data-draft={`${r.vc ?? 'journal'}-${r.id}`}>
+                    <td>
+                      <a href={`${base}/${r.vc ?? 'journal'}/${r.id}`}>
+                        {r.vc && r.kind !== 'journal' ? sideLabel(r.vc, r.kind) : 'Journal entry'} {r.invNumber}
+                      </a>
+                      {r.documentNumber ? (
+                        <>
+                          <br />
+                          <small>{r.documentNumber}</small>
+                        </>
+                      ) : null}
+                    </td>
+                    <td>
+                      {r.createdBy?.via_text ?? ''}
+                      {r.createdBy?.email ? (
+                        <>
+                          <br />
+                          <small>{r.createdBy.email}</small>
+                        </>
+                      ) : null}
+                      <br />
+                      <small>{when(r.createdAt)}</small>
+                    </td>
+                    <td>{r.invDate}</td>
+                    <td>{r.name ?? '—'}</td>
+                    <td class="num">
+                      {r.currency} {swissAmount(r.grossAmount)}
+                    </td>
+                    <td class="num">{files[i]}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        ) : (
+          <p id="no-drafts">There are no drafts awaiting review.</p>
+        )}
+      </>,
+    );
+  });
+
+  router.get('/books/:dataset/workstation/:vc/:id', async (ctx) => {
+    const page = await open(ctx);
+    if (!page) return;
+    const d = await draftOf(ctx, page);
+    if (!d) return;
+    const notice =
+      ctx.query.notice === 'saved'
+        ? 'The draft is saved.'
+        : ctx.query.notice === 'booked'
+          ? 'The inbox entry is booked as this draft.'
+          : undefined;
+    await showDraft(ctx, page, d, 200, notice ? <Notice kind="ok">{notice}</Notice> : null);
+  });
+
+  router.get('/books/:dataset/workstation/:vc/:id/files/:fileId', async (ctx) => {
+    const page = await open(ctx);
+    if (!page) return;
+    const vc = String(ctx.params.vc);
+    const kind = ctx.query.kind === 'invoice' ? 'invoice' : 'transaction';
+    const [id, fileId] = [String(ctx.params.id), String(ctx.params.fileId)];
+    const answer =
+      (vc === 'vendor' || vc === 'customer') && ID.test(id) && ID.test(fileId)
+        ? await page.call('GET', `/arap/${kind}/${vc}/${id}/files/${fileId}`)
+        : undefined;
+    await sendFileOr404(ctx, listProps(page), answer?.file, `file-${fileId}`);
+  });
+
+  router.post('/books/:dataset/workstation/:vc/:id/approve', async (ctx) => {
+    const page = await open(ctx);
+    if (!page) return;
+    const d = await draftOf(ctx, page);
+    if (!d) return;
+    const answer = await page.call('POST', `${restPath(d)}/approve`, { ...wholeBody(d), pending: '0' });
+    if (answer.status !== 200) {
+      const status = answer.status === 403 || answer.status === 422 ? answer.status : answer.status >= 500 ? 502 : 409;
+      return showDraft(ctx, page, d, status, <DraftPage.Refusal answer={answer} stays />);
+    }
+    seeOther(ctx, `${ENTRY.path(page.company.dataset)}?notice=posted`);
+  });
+
+  router.post('/books/:dataset/workstation/:vc/:id/update', async (ctx) => {
+    const page = await open(ctx);
+    if (!page) return;
+    const d = await draftOf(ctx, page);
+    if (!d) return;
+    const f = bodyFields(ctx);
+    const header = {
+      description: String(f.description ?? '').trim(),
+      invDate: String(f.invDate ?? ''),
+      dueDate: String(f.dueDate ?? '') || undefined,
+    };
+    let body: ReturnType<typeof wholeBody> | undefined;
+    let problem: string | undefined;
+    if (d.kind === 'invoice') {
+      const parsed = parseItems(f, d.items?.length ?? 0);
+      if ('problem' in parsed) problem = parsed.problem;
+      else body = invoiceBody(d, { ...header, items: parsed.rows });
+    } else {
+      const parsed = parseLines(f, d.lines?.length ?? 0);
+      if ('problem' in parsed) problem = parsed.problem;
+      else body = transactionBody(d, { ...header, lines: parsed.rows });
+    }
+    if (!body) return showDraft(ctx, page, d, 400, <DraftPage.NothingSaved problem={problem!} />);
+    const answer = await page.call('POST', restPath(d), body);
+    if (answer.status !== 200) return showDraft(ctx, page, d, refusalStatus(answer), <LedgerRefusal answer={answer} />);
+    seeOther(ctx, `${ENTRY.path(page.company.dataset)}/${d.vc}/${d.id}?notice=saved`);
+  });
+
+  router.post('/books/:dataset/workstation/:vc/:id/delete', async (ctx) => {
+    const page = await open(ctx);
+    if (!page) return;
+    const d = await draftOf(ctx, page);
+    if (!d) return;
+    const answer = await page.call('DELETE', restPath(d));
+    if (answer.status !== 204) return showDraft(ctx, page, d, refusalStatus(answer), <LedgerRefusal answer={answer} />);
+    seeOther(ctx, `${ENTRY.path(page.company.dataset)}?notice=deleted`);
+  });
+}
