@@ -20,8 +20,12 @@ export interface HtmlForm {
 
 function decodeEntities(s: string): string {
   return s
-    .replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&#x27;/g, "'")
-    .replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&#x27;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
 }
 
 function attr(tag: string, name: string): string | undefined {
@@ -47,7 +51,11 @@ export function parseForms(html: string): HtmlForm[] {
 }
 
 /** The fields a browser submits: text/hidden/password, checked radios, and the clicked button. */
-export function formData(form: HtmlForm, values: Record<string, string>, button?: { name: string; value: string }): URLSearchParams {
+export function formData(
+  form: HtmlForm,
+  values: Record<string, string>,
+  button?: { name: string; value: string },
+): URLSearchParams {
   const data = new URLSearchParams();
   const set = new Set<string>();
   for (const f of form.fields) {
@@ -63,7 +71,8 @@ export function formData(form: HtmlForm, values: Record<string, string>, button?
     data.set(f.name, values[f.name] ?? f.value);
     set.add(f.name);
   }
-  for (const [k, v] of Object.entries(values)) if (!set.has(k) && !form.fields.some((f) => f.name === k && f.type === 'radio')) data.set(k, v);
+  for (const [k, v] of Object.entries(values))
+    if (!set.has(k) && !form.fields.some((f) => f.name === k && f.type === 'radio')) data.set(k, v);
   if (button) data.set(button.name, button.value);
   return data;
 }
@@ -118,7 +127,8 @@ export class Browser {
       const location = res.headers.get('location');
       if (res.status >= 300 && res.status < 400 && location) {
         const next = new URL(location, current);
-        if (next.origin !== this.origin) return { status: res.status, url: next.toString(), headers: res.headers, html: await res.text() };
+        if (next.origin !== this.origin)
+          return { status: res.status, url: next.toString(), headers: res.headers, html: await res.text() };
         current = next.toString();
         m = 'GET';
         payload = undefined;
@@ -129,7 +139,12 @@ export class Browser {
     throw new Error('too many redirects');
   }
 
-  async submit(page: Page, match: (f: HtmlForm) => boolean, values: Record<string, string>, button?: { name: string; value: string }): Promise<Page> {
+  async submit(
+    page: Page,
+    match: (f: HtmlForm) => boolean,
+    values: Record<string, string>,
+    button?: { name: string; value: string },
+  ): Promise<Page> {
     const form = parseForms(page.html).find(match);
     if (!form) throw new Error(`no matching form on ${page.url} (HTTP ${page.status}):\n${page.html.slice(0, 2000)}`);
     return this.request('POST', new URL(form.action || page.url, page.url).toString(), formData(form, values, button));
@@ -142,7 +157,9 @@ export interface Person {
   totpSecret: string;
 }
 
-export type AreaChoices = Partial<Record<'accounting' | 'invoices' | 'contacts' | 'bank' | 'documents', 'none' | 'read' | 'write'>>;
+export type AreaChoices = Partial<
+  Record<'accounting' | 'invoices' | 'contacts' | 'bank' | 'documents', 'none' | 'read' | 'write'>
+>;
 
 export interface AuthorizationResult {
   /** the client's redirect URI with code, state and iss */
@@ -155,7 +172,12 @@ export interface AuthorizationResult {
  * Opens the authorization URL, signs in with password + TOTP when asked, chooses access per
  * area on the consent page and allows; returns where the browser is sent back to.
  */
-export async function authorizeInBrowser(browser: Browser, authorizationUrl: URL, person: Person, choices: AreaChoices): Promise<AuthorizationResult> {
+export async function authorizeInBrowser(
+  browser: Browser,
+  authorizationUrl: URL,
+  person: Person,
+  choices: AreaChoices,
+): Promise<AuthorizationResult> {
   let page = await browser.request('GET', authorizationUrl.toString());
   if (parseForms(page.html).some((f) => f.fields.some((x) => x.type === 'password'))) {
     page = await browser.submit(page, (f) => f.fields.some((x) => x.type === 'password'), {
@@ -167,7 +189,10 @@ export async function authorizeInBrowser(browser: Browser, authorizationUrl: URL
   const consentHtml = page.html;
   const values: Record<string, string> = {};
   for (const [area, choice] of Object.entries(choices)) values[`area_${area}`] = choice;
-  page = await browser.submit(page, (f) => f.fields.some((x) => x.name === 'decision'), values, { name: 'decision', value: 'allow' });
+  page = await browser.submit(page, (f) => f.fields.some((x) => x.name === 'decision'), values, {
+    name: 'decision',
+    value: 'allow',
+  });
   if (page.status < 300 || page.status >= 400) {
     throw new Error(`consent did not redirect back (HTTP ${page.status}):\n${page.html.slice(0, 2000)}`);
   }

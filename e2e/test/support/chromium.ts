@@ -1,39 +1,34 @@
 /**
  * Which Chromium the browser tests drive, in one place for the gateway and e2e suites.
  *
- * Order: `CHROMIUM_PATH` when set (an explicit choice must exist), then Debian's Chromium
- * (`/usr/bin/chromium`, what CI installs), then the Chromium that `npm ci` brought with
- * `@sparticuz/chromium`: a brotli-compressed, self-contained Linux x64 build inside the
- * package tarball. Nothing is ever downloaded at run time.
+ * Order: `CHROMIUM_PATH` when set (an explicit choice must exist), then the `chromium`
+ * command on PATH (Debian's Chromium, `/usr/bin/chromium`). npm test makes sure one of them
+ * is there before any test runs (scripts/test-prerequisites.sh installs Debian's as root),
+ * so no browser comes with the npm packages and nothing is downloaded at run time.
  */
-import { accessSync, constants, createReadStream, createWriteStream, existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { pipeline } from 'node:stream/promises';
-import { createBrotliDecompress } from 'node:zlib';
+import { accessSync, constants } from 'node:fs';
+import { delimiter, join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 
-export const SYSTEM_CHROMIUM_PATHS: readonly string[] = ['/usr/bin/chromium'];
-
-/** The flags the tests need; the same for both browsers (no sandbox: tests may run as root). */
-export const CHROMIUM_ARGS: readonly string[] = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'];
+/** The flags the tests need (no sandbox: tests may run as root). */
+export const CHROMIUM_ARGS: readonly string[] = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+];
 
 export class NoChromiumError extends Error {}
 
 export interface ChromiumChoice {
   executablePath: string;
-  source: 'env' | 'system' | 'bundled';
+  source: 'env' | 'system';
 }
 
 export interface ChooseOptions {
   env?: NodeJS.ProcessEnv;
-  /** where a system Chromium may be, most preferred first */
+  /** where a system Chromium may be, most preferred first; `chromium` in each PATH folder by default */
   systemPaths?: readonly string[];
-  /** the compressed binary shipped by @sparticuz/chromium; found through module resolution when left out */
-  bundledArchive?: string;
-  /** where the bundled binary is unpacked; a per-version folder under the OS temp dir by default */
-  unpackDir?: string;
 }
 
 function executable(path: string): boolean {
@@ -45,40 +40,12 @@ function executable(path: string): boolean {
   }
 }
 
-interface BundledPackage {
-  archive: string;
-  version: string;
-}
-
-function findBundledPackage(): BundledPackage | undefined {
-  try {
-    // the package exports only its entry point (build/index.js); bin/ sits beside build/
-    const entry = createRequire(import.meta.url).resolve('@sparticuz/chromium');
-    const root = join(dirname(entry), '..');
-    const version = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
-    return { archive: join(root, 'bin', 'chromium.br'), version };
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * Unpacks the archive once per version. Test files run in parallel processes, so each one
- * writes its own temporary file and renames it into place: rename is atomic, a reader never
- * sees a half-written binary, and an interrupted unpack leaves no broken `chromium` behind.
- */
-async function unpack(archive: string, dir: string): Promise<string> {
-  const target = join(dir, 'chromium');
-  if (executable(target)) return target;
-  mkdirSync(dir, { recursive: true });
-  const partial = `${target}.${process.pid}.partial`;
-  try {
-    await pipeline(createReadStream(archive), createBrotliDecompress(), createWriteStream(partial, { mode: 0o755 }));
-    renameSync(partial, target);
-  } finally {
-    rmSync(partial, { force: true });
-  }
-  return target;
+/** `chromium` in each folder of PATH, in PATH's order (what the shell would run). */
+export function chromiumOnPath(env: NodeJS.ProcessEnv): string[] {
+  return (env.PATH ?? '')
+    .split(delimiter)
+    .filter(Boolean)
+    .map((dir) => join(dir, 'chromium'));
 }
 
 export async function chooseChromium(opts: ChooseOptions = {}): Promise<ChromiumChoice> {
@@ -88,19 +55,13 @@ export async function chooseChromium(opts: ChooseOptions = {}): Promise<Chromium
     if (!executable(explicit)) throw new NoChromiumError(`CHROMIUM_PATH=${explicit} is not an executable file`);
     return { executablePath: explicit, source: 'env' };
   }
-  for (const path of opts.systemPaths ?? SYSTEM_CHROMIUM_PATHS) {
-    if (executable(path)) return { executablePath: path, source: 'system' };
-  }
-  const bundled = opts.bundledArchive ? { archive: opts.bundledArchive, version: 'custom' } : findBundledPackage();
-  const tried = `no Chromium for the browser tests: none at ${(opts.systemPaths ?? SYSTEM_CHROMIUM_PATHS).join(', ')}`;
-  if (process.platform !== 'linux' || process.arch !== 'x64') {
-    throw new NoChromiumError(`${tried}, and the bundled @sparticuz/chromium runs on Linux x64 only; install Chromium or set CHROMIUM_PATH`);
-  }
-  if (!bundled || !existsSync(bundled.archive)) {
-    throw new NoChromiumError(`${tried}, and @sparticuz/chromium is not installed (run npm ci); or install Chromium (apt-get install chromium) or set CHROMIUM_PATH`);
-  }
-  const dir = opts.unpackDir ?? join(tmpdir(), `ledger-test-chromium-${bundled.version}`);
-  return { executablePath: await unpack(bundled.archive, dir), source: 'bundled' };
+  const candidates = opts.systemPaths ?? chromiumOnPath(env);
+  const found = candidates.find(executable);
+  if (found) return { executablePath: found, source: 'system' };
+  throw new NoChromiumError(
+    `no Chromium for the browser tests: none at ${candidates.join(', ') || '(empty PATH)'}; ` +
+      'install it (Debian: apt-get install chromium; npm test does this itself as root) or set CHROMIUM_PATH',
+  );
 }
 
 /** A headless Chromium for a test; the caller closes it. */

@@ -1,9 +1,9 @@
 /**
- * A cluster on one machine, as DESIGN.md §8 runs it: two ledger and two gateway processes
- * (their CLIs) on one Postgres (the test database; the gateways' state in a schema of their
- * own) and one Redis (a redis-server of its own on a free port), behind a real haproxy
- * (Debian's package): one frontend is the public origin (→ the gateways), one is the ledger
- * address the gateways use (→ the ledgers). The haproxy config is generated here.
+ * A cluster on one machine, as docs/operations.md "Running several replicas" runs it: two ledger and two gateway
+ * processes (their CLIs) on one Postgres (the test database; the gateways' state in a schema of their own) and one
+ * Redis (a redis-server of its own on a free port), behind a real haproxy (Debian's package): one frontend is the
+ * public origin (→ the gateways), one is the ledger address the gateways use (→ the ledgers). The haproxy config is
+ * generated here.
  *
  * Every process's output is kept line by line (JSON log lines parsed), so a test can find
  * one request id in the logs of both services.
@@ -58,7 +58,7 @@ export interface Cluster {
   haproxyConfig: string;
 }
 
-/** Whether the programs the cluster needs are installed (.ci/run installs them). */
+/** Whether the programs the cluster needs are installed (npm test installs them, scripts/test-prerequisites.sh). */
 export function clusterPrerequisites(): string[] {
   return ['haproxy', 'redis-server'].filter((cmd) => spawnSync('sh', ['-c', `command -v ${cmd}`]).status !== 0);
 }
@@ -70,10 +70,17 @@ function waitForExit(child: ChildProcess): Promise<void> {
   });
 }
 
-async function waitUntil(what: string, check: () => Promise<boolean>, logs: () => string, child?: ChildProcess, ms = 60_000): Promise<void> {
+async function waitUntil(
+  what: string,
+  check: () => Promise<boolean>,
+  logs: () => string,
+  child?: ChildProcess,
+  ms = 60_000,
+): Promise<void> {
   const deadline = Date.now() + ms;
   while (Date.now() < deadline) {
-    if (child && (child.exitCode !== null || child.signalCode !== null)) throw new Error(`${what} exited (${child.exitCode ?? child.signalCode}):\n${logs()}`);
+    if (child && (child.exitCode !== null || child.signalCode !== null))
+      throw new Error(`${what} exited (${child.exitCode ?? child.signalCode}):\n${logs()}`);
     if (await check().catch(() => false)) return;
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -83,9 +90,16 @@ async function waitUntil(what: string, check: () => Promise<boolean>, logs: () =
 const ok = (url: string) => async () => (await fetch(url)).ok;
 
 /** haproxy: L7 retries (with redispatch to the other server) only for requests that may run twice. */
-export function haproxyConfig(p: { publicPort: number; ledgerLbPort: number; gateways: number[]; ledgers: number[] }): string {
+export function haproxyConfig(p: {
+  publicPort: number;
+  ledgerLbPort: number;
+  gateways: number[];
+  ledgers: number[];
+}): string {
   const servers = (prefix: string, ports: number[], check: string) =>
-    ports.map((port, i) => `  server ${prefix}${i + 1} 127.0.0.1:${port} check inter 300 fall 2 rise 2 ${check}`).join('\n');
+    ports
+      .map((port, i) => `  server ${prefix}${i + 1} 127.0.0.1:${port} check inter 300 fall 2 rise 2 ${check}`)
+      .join('\n');
   return `global
   maxconn 2000
 
@@ -144,17 +158,25 @@ export interface ClusterOptions {
 export async function startCluster(t: Teardown, opts: ClusterOptions = {}): Promise<Cluster> {
   const databaseUrl = opts.databaseUrl ?? TEST_DATABASE_URL;
   const dir = mkdtempSync(join(tmpdir(), 'e2e-cluster-'));
-  const [publicPort, ledgerLbPort, redisPort, l1, l2, g1, g2, m1, m2] = await Promise.all(Array.from({ length: 9 }, () => freePort()));
+  const [publicPort, ledgerLbPort, redisPort, l1, l2, g1, g2, m1, m2] = await Promise.all(
+    Array.from({ length: 9 }, () => freePort()),
+  );
   const lines: LogLine[] = [];
-  const logs = () => lines.slice(-80).map((l) => `[${l.process}] ${JSON.stringify(l.entry)}`).join('\n');
+  const logs = () =>
+    lines
+      .slice(-80)
+      .map((l) => `[${l.process}] ${JSON.stringify(l.entry)}`)
+      .join('\n');
   const children: ChildProcess[] = [];
   t.teardown(async () => {
     for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-    await Promise.all(children.map(async (child) => {
-      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-      await waitForExit(child);
-      clearTimeout(timer);
-    }));
+    await Promise.all(
+      children.map(async (child) => {
+        const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+        await waitForExit(child);
+        clearTimeout(timer);
+      }),
+    );
   });
   const start = (name: string, command: string, args: string[], env: NodeJS.ProcessEnv): ChildProcess => {
     const child = spawn(command, args, { env, cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -177,7 +199,12 @@ export async function startCluster(t: Teardown, opts: ClusterOptions = {}): Prom
   };
 
   // Redis of its own: the limits of this cluster only
-  const redis = start('redis', 'redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { PATH: process.env.PATH });
+  const redis = start(
+    'redis',
+    'redis-server',
+    ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    { PATH: process.env.PATH },
+  );
 
   // the gateways' state: a schema of its own in the test database
   const schema = `gw_cluster_${randomBytes(5).toString('hex')}`;
@@ -217,10 +244,21 @@ export async function startCluster(t: Teardown, opts: ClusterOptions = {}): Prom
     TRUST_PROXY: '1',
     ...opts.env,
   };
-  await waitUntil('redis', async () => spawnSync('redis-cli', ['-p', String(redisPort), 'ping']).stdout.toString().includes('PONG'), logs, redis);
+  await waitUntil(
+    'redis',
+    async () =>
+      spawnSync('redis-cli', ['-p', String(redisPort), 'ping'])
+        .stdout.toString()
+        .includes('PONG'),
+    logs,
+    redis,
+  );
 
   const processOf = (name: string, url: string, child: ChildProcess, metricsUrl: string): ClusterProcess => ({
-    name, url, child, metricsUrl,
+    name,
+    url,
+    child,
+    metricsUrl,
     async kill() {
       child.kill('SIGKILL');
       await waitForExit(child);
@@ -228,14 +266,25 @@ export async function startCluster(t: Teardown, opts: ClusterOptions = {}): Prom
   });
   const ledgers = [l1, l2].map((port, i) => {
     const name = `ledger${i + 1}`;
-    const child = start(name, process.execPath, [LEDGER_BIN, 'serve'], { ...env, LEDGER_PORT: String(port), DATA_DIR: join(dir, name) });
+    const child = start(name, process.execPath, [LEDGER_BIN, 'serve'], {
+      ...env,
+      LEDGER_PORT: String(port),
+      DATA_DIR: join(dir, name),
+    });
     return processOf(name, `http://127.0.0.1:${port}`, child, `http://127.0.0.1:${port}/metrics`);
   });
   for (const l of ledgers) await waitUntil(l.name, ok(`${l.url}/readyz`), logs, l.child);
-  const gateways = [[g1, m1], [g2, m2]].map(([port, metricsPort], i) => {
+  const gateways = [
+    [g1, m1],
+    [g2, m2],
+  ].map(([port, metricsPort], i) => {
     const name = `gateway${i + 1}`;
     const child = start(name, process.execPath, [GATEWAY_BIN, 'serve'], {
-      ...env, PORT: String(port), GATEWAY_METRICS_PORT: String(metricsPort), DATA_DIR: join(dir, name), ...opts.gatewayEnv,
+      ...env,
+      PORT: String(port),
+      GATEWAY_METRICS_PORT: String(metricsPort),
+      DATA_DIR: join(dir, name),
+      ...opts.gatewayEnv,
     });
     return processOf(name, `http://127.0.0.1:${port}`, child, `http://127.0.0.1:${metricsPort}/metrics`);
   });
@@ -246,19 +295,27 @@ export async function startCluster(t: Teardown, opts: ClusterOptions = {}): Prom
   const configFile = join(dir, 'haproxy.cfg');
   writeFileSync(configFile, config);
   const check = spawnSync('haproxy', ['-c', '-f', configFile]);
-  if (check.status !== 0) throw new Error(`haproxy refuses its configuration:\n${check.stdout}${check.stderr}\n${config}`);
+  if (check.status !== 0)
+    throw new Error(`haproxy refuses its configuration:\n${check.stdout}${check.stderr}\n${config}`);
   const haproxy = start('haproxy', 'haproxy', ['-db', '-f', configFile], { PATH: process.env.PATH });
   await waitUntil('haproxy (public)', ok(`${apiUrl}/healthz`), logs, haproxy);
   await waitUntil('haproxy (ledgers)', ok(`${ledgerLbUrl}/readyz`), logs);
 
-  const ledgerCli = (args: string[]) => new Promise<string>((resolve, reject) => {
-    const child = spawn(process.execPath, [LEDGER_BIN, ...args], { env: { ...env, DATA_DIR: join(dir, 'cli') }, cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));
-    child.stderr.on('data', (c: Buffer) => (err += c.toString('utf8')));
-    child.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`ledger ${args.join(' ')} exited ${code}: ${err.trim()}`))));
-  });
+  const ledgerCli = (args: string[]) =>
+    new Promise<string>((resolve, reject) => {
+      const child = spawn(process.execPath, [LEDGER_BIN, ...args], {
+        env: { ...env, DATA_DIR: join(dir, 'cli') },
+        cwd: ROOT,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let out = '';
+      let err = '';
+      child.stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));
+      child.stderr.on('data', (c: Buffer) => (err += c.toString('utf8')));
+      child.on('exit', (code) =>
+        code === 0 ? resolve(out) : reject(new Error(`ledger ${args.join(' ')} exited ${code}: ${err.trim()}`)),
+      );
+    });
 
   return { apiUrl, ledgerLbUrl, ledgers, gateways, env, logLines: () => lines, ledgerCli, haproxyConfig: config };
 }

@@ -8,7 +8,12 @@
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { UnauthorizedError as UnauthorizedV1 } from '@modelcontextprotocol/sdk/client/auth.js';
-import type { OAuthClientInformationMixed, OAuthClientMetadata as MetadataV1, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { ElicitRequestSchema as ElicitRequestSchemaV1 } from '@modelcontextprotocol/sdk/types.js';
+import type {
+  OAuthClientInformationMixed,
+  OAuthClientMetadata as MetadataV1,
+  OAuthTokens,
+} from '@modelcontextprotocol/sdk/shared/auth.js';
 import {
   Client as ClientV2,
   StreamableHTTPClientTransport as TransportV2,
@@ -18,11 +23,23 @@ import {
   type StoredOAuthTokens,
 } from '@modelcontextprotocol/client';
 import { TestOAuthProvider } from './oauthProvider.ts';
-import type { ToolResultLike } from './scenario.ts';
+import type { ResourceContentsLike, ToolResultLike } from './scenario.ts';
 import { createTestCa, startMetadataServer } from './tls.ts';
 
 interface Teardown {
   teardown(fn: () => unknown): void;
+}
+
+/**
+ * The questions the gateway asked the person (docs/mcp.md "Confirmation": posting, approving,
+ * payments and e-mails made by an assistant), in order. The scenario's person says yes to each
+ * (elicitation on 2025-era clients, input_required on 2026-07-28 ones).
+ */
+export const confirmationsAsked: string[] = [];
+
+function personConfirms(message: string): { action: 'accept'; content: { confirm: true } } {
+  confirmationsAsked.push(message);
+  return { action: 'accept', content: { confirm: true } };
 }
 
 export interface Tokens {
@@ -40,6 +57,7 @@ export interface ConnectedClient {
   serverName(): string | undefined;
   listTools(): Promise<ListedTool[]>;
   callTool(name: string, args: Record<string, unknown>): Promise<ToolResultLike>;
+  readResource(uri: string): Promise<ResourceContentsLike[]>;
   close(): Promise<void>;
 }
 
@@ -101,6 +119,7 @@ function connected(client: ClientV1 | ClientV2): ConnectedClient {
     serverName: () => client.getServerVersion()?.name,
     listTools: async () => (await client.listTools()).tools,
     callTool: async (name, args) => (await client.callTool({ name, arguments: args })) as ToolResultLike,
+    readResource: async (uri) => (await client.readResource({ uri })).contents as ResourceContentsLike[],
     close: () => client.close(),
   };
 }
@@ -115,9 +134,17 @@ interface SdkParts {
   open(): Promise<ClientV1 | ClientV2>;
 }
 
-function sessionOf<I, T extends Tokens, M>(provider: TestOAuthProvider<I, T, M>, clientId: () => string | undefined, sdk: SdkParts): ClientSession {
+function sessionOf<I, T extends Tokens, M>(
+  provider: TestOAuthProvider<I, T, M>,
+  clientId: () => string | undefined,
+  sdk: SdkParts,
+): ClientSession {
   return {
-    connectUnauthorized: () => sdk.connectFirst().then(() => false, (e: unknown) => sdk.isUnauthorized(e)),
+    connectUnauthorized: () =>
+      sdk.connectFirst().then(
+        () => false,
+        (e: unknown) => sdk.isUnauthorized(e),
+      ),
     authorizationUrl: () => provider.authorizationUrl,
     expectedState: () => provider.expectedState,
     finishAuth: (callback) => sdk.finishAuth(callback),
@@ -139,10 +166,15 @@ export const sdkV1: McpClientAdapter = {
   },
   session(mcpUrl, _identity, fetchFn) {
     const provider = new TestOAuthProvider<OAuthClientInformationMixed, OAuthTokens, MetadataV1>({
-      redirectUrl: this.redirect, clientMetadata: clientMetadata(this) as MetadataV1,
+      redirectUrl: this.redirect,
+      clientMetadata: clientMetadata(this) as MetadataV1,
     });
     const newTransport = () => new TransportV1(mcpUrl, { authProvider: provider, fetch: fetchFn as RecordedFetch });
-    const newClient = () => new ClientV1({ name: 'e2e-v1', version: '1.0.0' });
+    const newClient = () => {
+      const client = new ClientV1({ name: 'e2e-v1', version: '1.0.0' }, { capabilities: { elicitation: {} } });
+      client.setRequestHandler(ElicitRequestSchemaV1, async (request) => personConfirms(request.params.message));
+      return client;
+    };
     const first = newTransport();
     return sessionOf(provider, () => provider.clientInformation()?.client_id, {
       connectFirst: () => newClient().connect(first),
@@ -167,7 +199,10 @@ export const sdkV2: McpClientAdapter = {
     const ca = createTestCa();
     const metadataServer = await startMetadataServer(ca);
     t.teardown(() => metadataServer.close());
-    const metadataUrl = metadataServer.publish('/clients/e2e-v2.json', (id) => ({ client_id: id, ...clientMetadata(this) }));
+    const metadataUrl = metadataServer.publish('/clients/e2e-v2.json', (id) => ({
+      client_id: id,
+      ...clientMetadata(this),
+    }));
     return {
       gatewayEnv: { GATEWAY_TEST_CIMD_CA: ca.caFile, GATEWAY_TEST_CIMD_ALLOW_PRIVATE: '1' },
       metadataUrl,
@@ -176,10 +211,19 @@ export const sdkV2: McpClientAdapter = {
   },
   session(mcpUrl, identity, fetchFn) {
     const provider = new TestOAuthProvider<StoredOAuthClientInformation, StoredOAuthTokens, MetadataV2>({
-      redirectUrl: this.redirect, clientMetadata: clientMetadata(this) as MetadataV2, clientMetadataUrl: identity.metadataUrl,
+      redirectUrl: this.redirect,
+      clientMetadata: clientMetadata(this) as MetadataV2,
+      clientMetadataUrl: identity.metadataUrl,
     });
     const newTransport = () => new TransportV2(mcpUrl, { authProvider: provider, fetch: fetchFn as RecordedFetch });
-    const newClient = () => new ClientV2({ name: 'e2e-v2', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
+    const newClient = () => {
+      const client = new ClientV2(
+        { name: 'e2e-v2', version: '1.0.0' },
+        { versionNegotiation: { mode: 'auto' }, capabilities: { elicitation: { form: {} } } },
+      );
+      client.setRequestHandler('elicitation/create', async (request) => personConfirms(request.params.message));
+      return client;
+    };
     const first = newTransport();
     return sessionOf(provider, () => identity.metadataUrl, {
       connectFirst: () => newClient().connect(first),

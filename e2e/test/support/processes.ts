@@ -73,7 +73,11 @@ export interface StackOptions {
   env?: NodeJS.ProcessEnv;
 }
 
-export async function startStack(t: Teardown, extraGatewayEnv: NodeJS.ProcessEnv = {}, opts: StackOptions = {}): Promise<Stack> {
+export async function startStack(
+  t: Teardown,
+  extraGatewayEnv: NodeJS.ProcessEnv = {},
+  opts: StackOptions = {},
+): Promise<Stack> {
   const dataDir = mkdtempSync(join(tmpdir(), 'e2e-stack-'));
   const { privateKey, publicKey } = await generateKeyPair('EdDSA', { crv: 'Ed25519', extractable: true });
   const ledgerPort = await freePort();
@@ -114,18 +118,24 @@ export async function startStack(t: Teardown, extraGatewayEnv: NodeJS.ProcessEnv
 
   const children: ChildProcess[] = [];
   const start = (name: string, bin: string, args: string[], procEnv: NodeJS.ProcessEnv) => {
-    const child = spawn(process.execPath, [bin, ...args], { env: procEnv, cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [bin, ...args], {
+      env: procEnv,
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     capture(name, child);
     children.push(child);
     return child;
   };
   t.teardown(async () => {
     for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
-    await Promise.all(children.map(async (child) => {
-      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-      await waitForExit(child);
-      clearTimeout(timer);
-    }));
+    await Promise.all(
+      children.map(async (child) => {
+        const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+        await waitForExit(child);
+        clearTimeout(timer);
+      }),
+    );
   });
 
   const ledger = start('ledger', LEDGER_BIN, ['serve'], env);
@@ -133,15 +143,20 @@ export async function startStack(t: Teardown, extraGatewayEnv: NodeJS.ProcessEnv
   const gateway = start('gateway', GATEWAY_BIN, ['serve'], { ...env, ...extraGatewayEnv });
   await waitHealthy(`${apiUrl}/healthz`, gateway, 'gateway', logs);
 
-  const ledgerCli = (args: string[], stdin?: string) => new Promise<string>((resolve, reject) => {
-    const child = spawn(process.execPath, [LEDGER_BIN, ...args], { env, cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));
-    child.stderr.on('data', (c: Buffer) => (err += c.toString('utf8')));
-    child.stdin.end(stdin ?? '');
-    child.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`ledger ${args[0]} ${args[1] ?? ''} exited ${code}: ${err.trim()}`))));
-  });
+  const ledgerCli = (args: string[], stdin?: string) =>
+    new Promise<string>((resolve, reject) => {
+      const child = spawn(process.execPath, [LEDGER_BIN, ...args], { env, cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+      let out = '';
+      let err = '';
+      child.stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));
+      child.stderr.on('data', (c: Buffer) => (err += c.toString('utf8')));
+      child.stdin.end(stdin ?? '');
+      child.on('exit', (code) =>
+        code === 0
+          ? resolve(out)
+          : reject(new Error(`ledger ${args[0]} ${args[1] ?? ''} exited ${code}: ${err.trim()}`)),
+      );
+    });
 
   return { apiUrl, ledgerUrl, gatewayKey: privateKey, env, ledgerCli, logs };
 }
