@@ -50,7 +50,8 @@ function rssOf(pid: number): number {
  */
 function cpuSecondsOf(pid: number): number {
   try {
-    // fields after the command name "(…)": utime and stime are the 12th and 13th, in clock ticks (100 per second on Linux)
+    // fields after the command name "(…)": utime and stime are the 12th and 13th, in clock ticks (100 per second on
+    // Linux)
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
     return (Number(fields[11]) + Number(fields[12])) / 100;
   } catch {
@@ -64,16 +65,22 @@ export function statement(invoices: { qr: string; gross: string }[]): { xml: str
   let balance = 0n; // in centimes
   let transactions = 0;
   const bal = (code: string, cents: bigint) =>
-    `<Bal><Tp><CdOrPrtry><Cd>${code}</Cd></CdOrPrtry></Tp><Amt Ccy="CHF">${(Number(cents < 0n ? -cents : cents) / 100).toFixed(2)}</Amt>` +
+    `<Bal><Tp><CdOrPrtry><Cd>${code}</Cd></CdOrPrtry></Tp><Amt Ccy="CHF">` +
+    `${(Number(cents < 0n ? -cents : cents) / 100).toFixed(2)}</Amt>` +
     `<CdtDbtInd>${cents < 0n ? 'DBIT' : 'CRDT'}</CdtDbtInd><Dt><Dt>2025-03-31</Dt></Dt></Bal>`;
   const tx = (cents: bigint, party: string, rmt: string, e2e: string) => {
     const credit = cents > 0n;
     const amt = (Number(credit ? cents : -cents) / 100).toFixed(2);
-    return `<TxDtls><Refs><EndToEndId>${e2e}</EndToEndId></Refs><Amt Ccy="CHF">${amt}</Amt><CdtDbtInd>${credit ? 'CRDT' : 'DBIT'}</CdtDbtInd>` +
+    return (
+      `<TxDtls><Refs><EndToEndId>${e2e}</EndToEndId></Refs><Amt Ccy="CHF">${amt}</Amt><CdtDbtInd>` +
+      `${credit ? 'CRDT' : 'DBIT'}</CdtDbtInd>` +
       `<RltdPties><${credit ? 'Dbtr' : 'Cdtr'}><Pty><Nm>${party}</Nm></Pty></${credit ? 'Dbtr' : 'Cdtr'}>` +
-      `<${credit ? 'DbtrAcct' : 'CdtrAcct'}><Id><IBAN>CH5604835012345678009</IBAN></Id></${credit ? 'DbtrAcct' : 'CdtrAcct'}></RltdPties><RmtInf>${rmt}</RmtInf></TxDtls>`;
+      `<${credit ? 'DbtrAcct' : 'CdtrAcct'}><Id><IBAN>CH5604835012345678009</IBAN></Id></` +
+      `${credit ? 'DbtrAcct' : 'CdtrAcct'}></RltdPties><RmtInf>${rmt}</RmtInf></TxDtls>`
+    );
   };
-  const strd = (kind: 'Prtry' | 'Cd', type: string, ref: string) => `<Strd><CdtrRefInf><Tp><CdOrPrtry><${kind}>${type}</${kind}></CdOrPrtry></Tp><Ref>${ref}</Ref></CdtrRefInf></Strd>`;
+  const strd = (kind: 'Prtry' | 'Cd', type: string, ref: string) =>
+    `<Strd><CdtrRefInf><Tp><CdOrPrtry><${kind}>${type}</${kind}></CdOrPrtry></Tp><Ref>${ref}</Ref></CdtrRefInf></Strd>`;
   for (let i = 0; i < ENTRIES; i++) {
     const day = String(1 + (i % 28)).padStart(2, '0');
     let details: { cents: bigint; xml: string }[];
@@ -98,16 +105,23 @@ export function statement(invoices: { qr: string; gross: string }[]): { xml: str
     transactions += details.length;
     const credit = total > 0n;
     entries.push(
-      `<Ntry><Amt Ccy="CHF">${(Number(credit ? total : -total) / 100).toFixed(2)}</Amt><CdtDbtInd>${credit ? 'CRDT' : 'DBIT'}</CdtDbtInd>` +
-      `<Sts><Cd>BOOK</Cd></Sts><BookgDt><Dt>2025-03-${day}</Dt></BookgDt><ValDt><Dt>2025-03-${day}</Dt></ValDt><AcctSvcrRef>BENCH-${i}</AcctSvcrRef>` +
-      `<BkTxCd><Domn><Cd>PMNT</Cd><Fmly><Cd>${credit ? 'RCDT' : 'ICDT'}</Cd><SubFmlyCd>DMCT</SubFmlyCd></Fmly></Domn></BkTxCd>` +
-      `<NtryDtls>${details.length > 1 ? `<Btch><NbOfTxs>${details.length}</NbOfTxs></Btch>` : ''}${details.map((d) => d.xml).join('')}</NtryDtls></Ntry>`,
+      `<Ntry><Amt Ccy="CHF">${(Number(credit ? total : -total) / 100).toFixed(2)}</Amt><CdtDbtInd>` +
+        `${credit ? 'CRDT' : 'DBIT'}</CdtDbtInd>` +
+        `<Sts><Cd>BOOK</Cd></Sts><BookgDt><Dt>2025-03-${day}</Dt></BookgDt><ValDt><Dt>2025-03-` +
+        `${day}</Dt></ValDt><AcctSvcrRef>BENCH-${i}</AcctSvcrRef>` +
+        `<BkTxCd><Domn><Cd>PMNT</Cd><Fmly><Cd>` +
+        `${credit ? 'RCDT' : 'ICDT'}</Cd><SubFmlyCd>DMCT</SubFmlyCd></Fmly></Domn></BkTxCd>` +
+        `<NtryDtls>${details.length > 1 ? `<Btch><NbOfTxs>${details.length}</NbOfTxs></Btch>` : ''}` +
+        `${details.map((d) => d.xml).join('')}</NtryDtls></Ntry>`,
     );
   }
   const opening = 1_000_000_00n;
-  const xml = '<?xml version="1.0" encoding="UTF-8"?><Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.08"><BkToCstmrStmt>' +
+  const xml =
+    '<?xml version="1.0" encoding="UTF-8"?><Document ' +
+    'xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.08"><BkToCstmrStmt>' +
     '<GrpHdr><MsgId>BENCH-1</MsgId><CreDtTm>2025-03-31T20:00:00</CreDtTm></GrpHdr><Stmt><Id>BENCH-2025-03</Id>' +
-    `<Acct><Id><IBAN>${IBAN}</IBAN></Id><Ccy>CHF</Ccy></Acct>${bal('OPBD', opening)}${bal('CLBD', opening + balance)}${entries.join('')}</Stmt></BkToCstmrStmt></Document>`;
+    `<Acct><Id><IBAN>${IBAN}</IBAN></Id><Ccy>CHF</Ccy></Acct>${bal('OPBD', opening)}` +
+    `${bal('CLBD', opening + balance)}${entries.join('')}</Stmt></BkToCstmrStmt></Document>`;
   return { xml, transactions };
 }
 
@@ -117,7 +131,10 @@ async function setup(db: Db, dataDir: string) {
 }
 
 export async function run(): Promise<void> {
-  console.log(`bank bench: ${DB_URL}, camt.053 of ${ENTRIES.toLocaleString('en')} entries, pain.001 of ${PAYMENTS.toLocaleString('en')} payments`);
+  console.log(
+    `bank bench: ${DB_URL}, camt.053 of ${ENTRIES.toLocaleString('en')} entries, pain.001 of ` +
+      `${PAYMENTS.toLocaleString('en')} payments`,
+  );
   await recreateDatabase(DB_URL);
   const db = createDb(DB_URL);
   const dataDir = mkdtempSync(join(tmpdir(), 'ledger-bench-bank-'));
@@ -127,20 +144,41 @@ export async function run(): Promise<void> {
     const ledger = await startLedgerProcess(DB_URL, dataDir, 4);
     child = ledger.child;
     const call = async (method: string, path: string, body?: string, type = 'application/json') => {
-      const res = await fetch(`${ledger.url}/client/bench${path}`, { method, headers: { 'X-API-Key': apiKey, ...(body ? { 'Content-Type': type } : {}) }, body });
+      const res = await fetch(`${ledger.url}/client/bench${path}`, {
+        method,
+        headers: { 'X-API-Key': apiKey, ...(body ? { 'Content-Type': type } : {}) },
+        body,
+      });
       const text = await res.text();
       if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text.slice(0, 300)}`);
       return text ? (res.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text) : undefined;
     };
 
-    const bank = await call('POST', '/bank/accounts', JSON.stringify({ name: 'Bench bank', iban: IBAN, qr_iban: 'CH4431999123000889012', currency: 'CHF', account: '1020' }));
+    const bank = await call(
+      'POST',
+      '/bank/accounts',
+      JSON.stringify({
+        name: 'Bench bank',
+        iban: IBAN,
+        qr_iban: 'CH4431999123000889012',
+        currency: 'CHF',
+        account: '1020',
+      }),
+    );
     await call('POST', '/system/company', JSON.stringify({ invoice_bank_account_id: bank.id }));
     const customer = await call('POST', '/arap/customer', JSON.stringify({ name: 'Bench customer' }));
     const invoices: { qr: string; gross: string }[] = [];
     for (let i = 0; i < INVOICES; i++) {
-      const { id } = await call('POST', '/arap/invoice/customer', JSON.stringify({
-        customer_id: customer.id, invDate: '2025-03-01', pending: '0', items: [{ description: 'Service', quantity: 1, price: 100 + i, account: '3400' }],
-      }));
+      const { id } = await call(
+        'POST',
+        '/arap/invoice/customer',
+        JSON.stringify({
+          customer_id: customer.id,
+          invDate: '2025-03-01',
+          pending: '0',
+          items: [{ description: 'Service', quantity: 1, price: 100 + i, account: '3400' }],
+        }),
+      );
       const read = await call('GET', `/arap/invoice/customer/${id}`);
       invoices.push({ qr: read.qr_reference ?? qrReference(i + 1), gross: String(read.grossAmount) });
     }
@@ -148,10 +186,17 @@ export async function run(): Promise<void> {
     const megabytes = Math.round((Buffer.byteLength(xml) / 1024 / 1024) * 10) / 10;
 
     // warm-up: the import path once on a small file, so the measurement is not the first use of the code
-    await call('POST', `/bank/transactions/import?account=${bank.id}`, 'date,amount,currency,counterparty,iban,reference,description\n2025-02-01,1.00,CHF,Warm,,,up\n', 'text/csv');
+    await call(
+      'POST',
+      `/bank/transactions/import?account=${bank.id}`,
+      'date,amount,currency,counterparty,iban,reference,description\n2025-02-01,1.00,CHF,Warm,,,up\n',
+      'text/csv',
+    );
     const before = rssOf(child.pid!);
     let peak = before;
-    const sampler = setInterval(() => { peak = Math.max(peak, rssOf(child!.pid!)); }, 10);
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, rssOf(child!.pid!));
+    }, 10);
     const cpu0 = cpuSecondsOf(child.pid!);
     const t0 = performance.now();
     const result = await call('POST', '/bank/transactions/import', xml, 'application/xml');
@@ -167,17 +212,41 @@ export async function run(): Promise<void> {
 
     // 1,000 posted vendor bills to pay, written in SQL (the API's own posting is measured elsewhere)
     const vendor = await call('POST', '/arap/vendor', JSON.stringify({ name: 'Bench Lieferant Müller AG' }));
-    const vendorBank = await call('POST', `/arap/vendor/${vendor.id}/bank_accounts`, JSON.stringify({ iban: 'CH58 0079 1123 0008 8901 2', name: 'Müller AG' }));
+    const vendorBank = await call(
+      'POST',
+      `/arap/vendor/${vendor.id}/bank_accounts`,
+      JSON.stringify({ iban: 'CH58 0079 1123 0008 8901 2', name: 'Müller AG' }),
+    );
     await withTenant(db, company.id, async (tx) => {
-      const [ap] = (await tx('accounts').where({ accno: '2000' }).select('id')) as { id: number }[];
-      await tx('arap_transactions').insert(Array.from({ length: PAYMENTS }, (_, i) => ({
-        company_id: company.id, vc: 'vendor', type: 'transaction', party_id: vendor.id, inv_number: `BENCH-AP-${i + 1}`, inv_date: '2025-03-01',
-        currency: i % 5 === 0 ? 'EUR' : 'CHF', exchangerate: i % 5 === 0 ? 0.95 : 1, record_account_id: ap!.id, status: 'posted', payment_file: true,
-        vc_bank_id: vendorBank.id, payment_reference: i % 3 === 0 ? creditorReference(5000 + i) : null, net_amount: 10 + i, tax_amount: 0, amount: 10 + i, paid: 0,
-      })));
+      const [ap] = await tx('accounts').where({ accno: '2000' }).select('id');
+      await tx('arap_transactions').insert(
+        Array.from({ length: PAYMENTS }, (_, i) => ({
+          company_id: company.id,
+          vc: 'vendor',
+          type: 'transaction',
+          party_id: vendor.id,
+          inv_number: `BENCH-AP-${i + 1}`,
+          inv_date: '2025-03-01',
+          currency: i % 5 === 0 ? 'EUR' : 'CHF',
+          exchangerate: i % 5 === 0 ? '0.95' : '1',
+          record_account_id: ap!.id,
+          status: 'posted',
+          payment_file: true,
+          vc_bank_id: vendorBank.id,
+          payment_reference: i % 3 === 0 ? creditorReference(5000 + i) : null,
+          net_amount: `${10 + i}`,
+          tax_amount: '0',
+          amount: `${10 + i}`,
+          paid: '0',
+        })),
+      );
     });
     const t2 = performance.now();
-    const file = await call('POST', '/bank/payment_files', JSON.stringify({ bank_account_id: bank.id, execution_date: '2025-04-01' }));
+    const file = await call(
+      'POST',
+      '/bank/payment_files',
+      JSON.stringify({ bank_account_id: bank.id, execution_date: '2025-04-01' }),
+    );
     const createMs = Math.round(performance.now() - t2);
     const t3 = performance.now();
     const painXml = (await call('GET', `/bank/payment_files/${file.id}`)) as string;
@@ -186,19 +255,44 @@ export async function run(): Promise<void> {
     const out = {
       at: new Date().toISOString(),
       import: {
-        entries: ENTRIES, transactions, megabytes, seconds: Math.round(seconds * 100) / 100, entries_per_second: rate, ledger_cpu_seconds: cpuSeconds,
-        imported: result.imported, matched: result.matched, balanced: result.balanced,
-        rss_before_mb: Math.round(before / 1024 / 1024), rss_peak_mb: Math.round(peak / 1024 / 1024), rss_growth_mb: rssGrowthMb,
-        second_import_seconds: Math.round(secondsAgain * 100) / 100, second_import_duplicates: again.duplicates,
+        entries: ENTRIES,
+        transactions,
+        megabytes,
+        seconds: Math.round(seconds * 100) / 100,
+        entries_per_second: rate,
+        ledger_cpu_seconds: cpuSeconds,
+        imported: result.imported,
+        matched: result.matched,
+        balanced: result.balanced,
+        rss_before_mb: Math.round(before / 1024 / 1024),
+        rss_peak_mb: Math.round(peak / 1024 / 1024),
+        rss_growth_mb: rssGrowthMb,
+        second_import_seconds: Math.round(secondsAgain * 100) / 100,
+        second_import_duplicates: again.duplicates,
       },
-      payment_file: { payments: file.count, create_ms: createMs, read_ms: readMs, kilobytes: Math.round(Buffer.byteLength(painXml) / 1024) },
+      payment_file: {
+        payments: file.count,
+        create_ms: createMs,
+        read_ms: readMs,
+        kilobytes: Math.round(Buffer.byteLength(painXml) / 1024),
+      },
       targets: { entries_per_second: RATE_TARGET, rss_growth_mb: RSS_TARGET_MB },
     };
-    console.log(`  camt.053 ${megabytes} MB, ${ENTRIES} entries (${transactions} transactions): ${out.import.seconds} s, ${rate} entries/s ` +
-      `(target ≥ ${RATE_TARGET}: ${rate >= RATE_TARGET ? 'met' : 'not met'}; the ledger used ${cpuSeconds} s of CPU); imported ${result.imported}, matched ${result.matched}, balanced ${result.balanced}`);
-    console.log(`  ledger RSS ${out.import.rss_before_mb} MB before, ${out.import.rss_peak_mb} MB peak: +${rssGrowthMb} MB (target ≤ ${RSS_TARGET_MB}: ${rssGrowthMb <= RSS_TARGET_MB ? 'met' : 'not met'})`);
+    console.log(
+      `  camt.053 ${megabytes} MB, ${ENTRIES} entries (${transactions} transactions): ${out.import.seconds} s, ` +
+        `${rate} entries/s ` +
+        `(target ≥ ${RATE_TARGET}: ${rate >= RATE_TARGET ? 'met' : 'not met'}; the ledger used ${cpuSeconds} s ` +
+        `of CPU); imported ${result.imported}, matched ${result.matched}, balanced ${result.balanced}`,
+    );
+    console.log(
+      `  ledger RSS ${out.import.rss_before_mb} MB before, ${out.import.rss_peak_mb} MB peak: +${rssGrowthMb} ` +
+        `MB (target ≤ ${RSS_TARGET_MB}: ${rssGrowthMb <= RSS_TARGET_MB ? 'met' : 'not met'})`,
+    );
     console.log(`  the same file again: ${out.import.second_import_seconds} s, ${again.duplicates} duplicates`);
-    console.log(`  pain.001 of ${file.count} payments: created in ${createMs} ms, read in ${readMs} ms (${out.payment_file.kilobytes} KB)`);
+    console.log(
+      `  pain.001 of ${file.count} payments: created in ${createMs} ms, read in ${readMs} ms (` +
+        `${out.payment_file.kilobytes} KB)`,
+    );
     mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
     const target = new URL(`./results/bank-${out.at.replace(/[:.]/g, '-')}.json`, import.meta.url);
     writeFileSync(target, `${JSON.stringify(out, null, 2)}\n`);

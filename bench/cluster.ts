@@ -57,26 +57,40 @@ async function cpuSeconds(p: ClusterProcess): Promise<number> {
 function profilerPreload(dir: string): string {
   mkdirSync(dir, { recursive: true });
   const file = join(dir, 'profiler.mjs');
-  writeFileSync(file, `import { Session } from 'node:inspector';
+  writeFileSync(
+    file,
+    `import { Session } from 'node:inspector';
 import { writeFileSync } from 'node:fs';
 const session = new Session();
 session.connect();
 session.post('Profiler.enable');
 session.post('Profiler.start');
 process.on('exit', () => session.post('Profiler.stop', (err, r) => {
-  if (!err) writeFileSync(${JSON.stringify(dir)} + '/gateway-' + process.pid + '.cpuprofile', JSON.stringify(r.profile));
+  if (!err)
+    writeFileSync(${JSON.stringify(dir)} + '/gateway-' + process.pid + '.cpuprofile', JSON.stringify(r.profile));
 }));
-`);
+`,
+  );
   return file;
 }
 
 async function stage(opts: autocannon.Options, seconds: number): Promise<Figures> {
   const r = await autocannon({ ...opts, connections: CONNECTIONS, duration: seconds });
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, requests: r['2xx'], errors: r.non2xx + r.errors + r.timeouts };
+  return {
+    rps: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    requests: r['2xx'],
+    errors: r.non2xx + r.errors + r.timeouts,
+  };
 }
 
 /** A stage with the CPU the given gateways spent on it, in µs per answered request. */
-async function measured(opts: autocannon.Options, seconds: number, gateways: ClusterProcess[]): Promise<Figures & { cpuUsPerCall?: number }> {
+async function measured(
+  opts: autocannon.Options,
+  seconds: number,
+  gateways: ClusterProcess[],
+): Promise<Figures & { cpuUsPerCall?: number }> {
   const before = await Promise.all(gateways.map(cpuSeconds));
   const f = await stage(opts, seconds);
   const after = await Promise.all(gateways.map(cpuSeconds));
@@ -87,15 +101,27 @@ async function measured(opts: autocannon.Options, seconds: number, gateways: Clu
 
 function merge<T extends Figures & { cpuUsPerCall?: number }>(a: T, b: T): T {
   const requests = a.requests + b.requests;
-  const cpu = a.cpuUsPerCall !== undefined && b.cpuUsPerCall !== undefined
-    ? { cpuUsPerCall: (a.cpuUsPerCall * a.requests + b.cpuUsPerCall * b.requests) / Math.max(1, requests) }
-    : {};
-  return { ...a, rps: (a.rps + b.rps) / 2, p50: Math.max(a.p50, b.p50), p99: Math.max(a.p99, b.p99), requests, errors: a.errors + b.errors, ...cpu };
+  const cpu =
+    a.cpuUsPerCall !== undefined && b.cpuUsPerCall !== undefined
+      ? { cpuUsPerCall: (a.cpuUsPerCall * a.requests + b.cpuUsPerCall * b.requests) / Math.max(1, requests) }
+      : {};
+  return {
+    ...a,
+    rps: (a.rps + b.rps) / 2,
+    p50: Math.max(a.p50, b.p50),
+    p99: Math.max(a.p99, b.p99),
+    requests,
+    errors: a.errors + b.errors,
+    ...cpu,
+  };
 }
 
 function line(label: string, f: Figures & { cpuUsPerCall?: number }): string {
   const cpu = f.cpuUsPerCall !== undefined ? `   gateway CPU ${f.cpuUsPerCall.toFixed(0).padStart(5)} µs/call` : '';
-  return `${label.padEnd(30)} ${f.rps.toFixed(0).padStart(7)} req/s   p50 ${String(f.p50).padStart(4)} ms   p99 ${String(f.p99).padStart(4)} ms${cpu}${f.errors ? `   ${f.errors} errors` : ''}`;
+  return (
+    `${label.padEnd(30)} ${f.rps.toFixed(0).padStart(7)} req/s   p50 ${String(f.p50).padStart(4)} ms   p99 ` +
+    `${String(f.p99).padStart(4)} ms${cpu}${f.errors ? `   ${f.errors} errors` : ''}`
+  );
 }
 
 export async function run(): Promise<void> {
@@ -105,17 +131,27 @@ export async function run(): Promise<void> {
     const migrator = createDb(DB_URL);
     await migrateLatest(migrator); // once, before two ledgers start on it
     await migrator.destroy();
-    const cluster = await startCluster({ teardown: (fn) => teardowns.push(fn) }, {
-      databaseUrl: DB_URL,
-      env: { LOG_LEVEL: 'warn', NODE_ENV: 'production' },
-      gatewayEnv: {
-        MCP_RATE_LIMIT: '100000000',
-        ...(CPU_PROF_DIR ? { NODE_OPTIONS: `--import=${profilerPreload(CPU_PROF_DIR)}` } : {}),
+    const cluster = await startCluster(
+      { teardown: (fn) => teardowns.push(fn) },
+      {
+        databaseUrl: DB_URL,
+        env: { LOG_LEVEL: 'warn', NODE_ENV: 'production' },
+        gatewayEnv: {
+          MCP_RATE_LIMIT: '100000000',
+          ...(CPU_PROF_DIR ? { NODE_OPTIONS: `--import=${profilerPreload(CPU_PROF_DIR)}` } : {}),
+        },
       },
-    });
+    );
     const [g1, g2] = cluster.gateways as [ClusterProcess, ClusterProcess];
     const demo = JSON.parse(await cluster.ledgerCli(['demo', '--dataset', 'bench-cluster', '--json'])) as DemoCompany;
-    const { tokens } = await connectRaw(cluster.apiUrl, new Browser(cluster.apiUrl), demo.mcp_url, person(demo), { contacts: 'read' }, 'Cluster Benchmark');
+    const { tokens } = await connectRaw(
+      cluster.apiUrl,
+      new Browser(cluster.apiUrl),
+      demo.mcp_url,
+      person(demo),
+      { contacts: 'read' },
+      'Cluster Benchmark',
+    );
 
     const direct: autocannon.Options = {
       url: `${cluster.ledgerLbUrl}/client/${demo.dataset}/arap/vendor?name=Papeterie`,
@@ -138,17 +174,31 @@ export async function run(): Promise<void> {
         'mcp-method': 'tools/call',
         'mcp-name': 'search_vendors',
       },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search_vendors', arguments: { name: 'Papeterie' }, _meta: envelope } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'search_vendors', arguments: { name: 'Papeterie' }, _meta: envelope },
+      }),
     });
     const oneGateway = mcpAt(g1.url);
     const twoGateways = mcpAt(cluster.apiUrl);
 
     // all three answer the same vendors
-    const rest = (await (await fetch(direct.url as string, { headers: direct.headers as Record<string, string> })).json()) as { id: number }[];
+    const rest = (await (
+      await fetch(direct.url as string, { headers: direct.headers as Record<string, string> })
+    ).json()) as { id: number }[];
     for (const o of [oneGateway, twoGateways]) {
-      const mcp = (await (await fetch(o.url as string, { method: 'POST', headers: o.headers as Record<string, string>, body: o.body as string })).json()) as { result?: { structuredContent?: { vendors?: { id: number }[] } } };
+      const mcp = (await (
+        await fetch(o.url as string, {
+          method: 'POST',
+          headers: o.headers as Record<string, string>,
+          body: o.body as string,
+        })
+      ).json()) as { result?: { structuredContent?: { vendors?: { id: number }[] } } };
       const ids = (mcp.result?.structuredContent?.vendors ?? []).map((v) => v.id);
-      if (rest.length === 0 || JSON.stringify(rest.map((v) => v.id)) !== JSON.stringify(ids)) throw new Error(`MCP at ${o.url} and REST disagree: ${JSON.stringify(mcp)}`);
+      if (rest.length === 0 || JSON.stringify(rest.map((v) => v.id)) !== JSON.stringify(ids))
+        throw new Error(`MCP at ${o.url} and REST disagree: ${JSON.stringify(mcp)}`);
     }
 
     // warm-up: V8 optimises the gateways' hot functions only after some thousand calls
@@ -166,30 +216,50 @@ export async function run(): Promise<void> {
     const oneRatio = oneFig.rps / directFig.rps;
     const twoRatio = twoFig.rps / directFig.rps;
 
-    console.log(`\ncluster benchmark: tools/call search_vendors via MCP vs GET /arap/vendor direct (two ledgers behind haproxy), ${CONNECTIONS} connections, ${SECONDS} s each, ${cpus().length} CPUs`);
+    console.log(
+      `\ncluster benchmark: tools/call search_vendors via MCP vs GET /arap/vendor direct (two ledgers behind ` +
+        `haproxy), ${CONNECTIONS} connections, ${SECONDS} s each, ${cpus().length} CPUs`,
+    );
     console.log(line('direct REST (API key)', directFig));
     console.log(line('MCP, one gateway', oneFig));
     console.log(line('MCP, two gateways (haproxy)', twoFig));
     console.log(`ratio one gateway / direct:  ${oneRatio.toFixed(2)} (target ≥ 0.70)`);
     console.log(`ratio two gateways / direct: ${twoRatio.toFixed(2)}`);
-    console.log(`gateway CPU per MCP call: ${oneFig.cpuUsPerCall!.toFixed(0)} µs with one gateway, ${twoFig.cpuUsPerCall!.toFixed(0)} µs with two (target ≤ 1000 µs)`);
+    console.log(
+      `gateway CPU per MCP call: ${oneFig.cpuUsPerCall!.toFixed(0)} µs with one gateway, ` +
+        `${twoFig.cpuUsPerCall!.toFixed(0)} µs with two (target ≤ 1000 µs)`,
+    );
 
     mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
     const file = new URL(`./results/cluster-${new Date().toISOString().replace(/[:.]/g, '-')}.json`, import.meta.url);
-    const round = (f: Figures & { cpuUsPerCall?: number }) => ({ ...f, rps: Number(f.rps.toFixed(1)), ...(f.cpuUsPerCall !== undefined ? { cpuUsPerCall: Number(f.cpuUsPerCall.toFixed(1)) } : {}) });
-    writeFileSync(file, `${JSON.stringify({
-      benchmark: 'cluster',
-      at: new Date().toISOString(),
-      cpus: cpus().length,
-      node: process.version,
-      connections: CONNECTIONS,
-      secondsPerStage: SECONDS,
-      direct: { request: 'GET /client/{dataset}/arap/vendor?name=Papeterie (X-API-Key) at the ledgers\' haproxy', ...round(directFig) },
-      oneGateway: { request: 'POST /mcp/{dataset} tools/call search_vendors at gateway 1', ...round(oneFig) },
-      twoGateways: { request: 'the same at the public haproxy (two gateways)', ...round(twoFig) },
-      ratios: { oneGateway: Number(oneRatio.toFixed(3)), twoGateways: Number(twoRatio.toFixed(3)) },
-      targets: { oneGatewayRatio: 0.7, gatewayCpuUsPerCall: 1000 },
-    }, null, 2)}\n`);
+    const round = (f: Figures & { cpuUsPerCall?: number }) => ({
+      ...f,
+      rps: Number(f.rps.toFixed(1)),
+      ...(f.cpuUsPerCall !== undefined ? { cpuUsPerCall: Number(f.cpuUsPerCall.toFixed(1)) } : {}),
+    });
+    writeFileSync(
+      file,
+      `${JSON.stringify(
+        {
+          benchmark: 'cluster',
+          at: new Date().toISOString(),
+          cpus: cpus().length,
+          node: process.version,
+          connections: CONNECTIONS,
+          secondsPerStage: SECONDS,
+          direct: {
+            request: "GET /client/{dataset}/arap/vendor?name=Papeterie (X-API-Key) at the ledgers' haproxy",
+            ...round(directFig),
+          },
+          oneGateway: { request: 'POST /mcp/{dataset} tools/call search_vendors at gateway 1', ...round(oneFig) },
+          twoGateways: { request: 'the same at the public haproxy (two gateways)', ...round(twoFig) },
+          ratios: { oneGateway: Number(oneRatio.toFixed(3)), twoGateways: Number(twoRatio.toFixed(3)) },
+          targets: { oneGatewayRatio: 0.7, gatewayCpuUsPerCall: 1000 },
+        },
+        null,
+        2,
+      )}\n`,
+    );
     console.log(`written ${file.pathname}`);
   } finally {
     for (const fn of teardowns.reverse()) await fn();

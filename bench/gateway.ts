@@ -65,7 +65,13 @@ interface Figures {
 
 async function stage(opts: autocannon.Options, seconds: number): Promise<Figures> {
   const r = await autocannon({ ...opts, connections: CONNECTIONS, duration: seconds });
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, requests: r['2xx'], errors: r.non2xx + r.errors + r.timeouts };
+  return {
+    rps: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    requests: r['2xx'],
+    errors: r.non2xx + r.errors + r.timeouts,
+  };
 }
 
 /** CPU seconds (user + system) the gateway has used, from its Prometheus text. */
@@ -77,7 +83,11 @@ async function cpuSeconds(metricsUrl: string): Promise<number> {
 }
 
 /** A stage with the CPU time per answered call (µs) of the process `cpu` reads. */
-async function measured(opts: autocannon.Options, seconds: number, cpu: string | (() => Promise<number>)): Promise<Figures & { cpuUsPerCall: number }> {
+async function measured(
+  opts: autocannon.Options,
+  seconds: number,
+  cpu: string | (() => Promise<number>),
+): Promise<Figures & { cpuUsPerCall: number }> {
   const read = typeof cpu === 'string' ? () => cpuSeconds(cpu) : cpu;
   const before = await read();
   const f = await stage(opts, seconds);
@@ -87,7 +97,10 @@ async function measured(opts: autocannon.Options, seconds: number, cpu: string |
 
 function line(label: string, f: Figures & { cpuUsPerCall?: number }): string {
   const cpu = f.cpuUsPerCall !== undefined ? `   gateway CPU ${f.cpuUsPerCall.toFixed(0).padStart(5)} µs/call` : '';
-  return `${label.padEnd(26)} ${f.rps.toFixed(0).padStart(7)} req/s   p50 ${String(f.p50).padStart(4)} ms   p99 ${String(f.p99).padStart(4)} ms${cpu}   ${f.errors ? `${f.errors} errors` : ''}`;
+  return (
+    `${label.padEnd(26)} ${f.rps.toFixed(0).padStart(7)} req/s   p50 ${String(f.p50).padStart(4)} ms   p99 ` +
+    `${String(f.p99).padStart(4)} ms${cpu}   ${f.errors ? `${f.errors} errors` : ''}`
+  );
 }
 
 export async function run(): Promise<void> {
@@ -97,9 +110,20 @@ export async function run(): Promise<void> {
     const env = { LOG_LEVEL: 'warn', NODE_ENV: 'production' };
     const metricsPort = await freePort();
     const metricsUrl = `http://127.0.0.1:${metricsPort}/metrics`;
-    const stack = await startStack({ teardown: (fn) => teardowns.push(fn) }, { MCP_RATE_LIMIT: '100000000', GATEWAY_METRICS_PORT: String(metricsPort) }, { databaseUrl: DB_URL, env });
+    const stack = await startStack(
+      { teardown: (fn) => teardowns.push(fn) },
+      { MCP_RATE_LIMIT: '100000000', GATEWAY_METRICS_PORT: String(metricsPort) },
+      { databaseUrl: DB_URL, env },
+    );
     const demo = await createDemo(stack);
-    const { tokens } = await connectRaw(stack.apiUrl, new Browser(stack.apiUrl), demo.mcp_url, person(demo), { contacts: 'read' }, 'Benchmark Assistant');
+    const { tokens } = await connectRaw(
+      stack.apiUrl,
+      new Browser(stack.apiUrl),
+      demo.mcp_url,
+      person(demo),
+      { contacts: 'read' },
+      'Benchmark Assistant',
+    );
 
     const direct: autocannon.Options = {
       url: `${stack.ledgerUrl}/client/${demo.dataset}/arap/vendor?name=Papeterie`,
@@ -122,12 +146,25 @@ export async function run(): Promise<void> {
         'mcp-method': 'tools/call',
         'mcp-name': 'search_vendors',
       },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search_vendors', arguments: { name: 'Papeterie' }, _meta: envelope } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'search_vendors', arguments: { name: 'Papeterie' }, _meta: envelope },
+      }),
     };
 
     // the two answers carry the same vendors
-    const rest = (await (await fetch(direct.url as string, { headers: direct.headers as Record<string, string> })).json()) as { id: number }[];
-    const mcp = (await (await fetch(gateway.url as string, { method: 'POST', headers: gateway.headers as Record<string, string>, body: gateway.body as string })).json()) as { result?: { structuredContent?: { vendors?: { id: number }[] } } };
+    const rest = (await (
+      await fetch(direct.url as string, { headers: direct.headers as Record<string, string> })
+    ).json()) as { id: number }[];
+    const mcp = (await (
+      await fetch(gateway.url as string, {
+        method: 'POST',
+        headers: gateway.headers as Record<string, string>,
+        body: gateway.body as string,
+      })
+    ).json()) as { result?: { structuredContent?: { vendors?: { id: number }[] } } };
     const viaMcp = mcp.result?.structuredContent?.vendors ?? [];
     if (rest.length === 0 || JSON.stringify(rest.map((v) => v.id)) !== JSON.stringify(viaMcp.map((v) => v.id))) {
       throw new Error(`the gateway and the ledger disagree: ${JSON.stringify(rest)} vs ${JSON.stringify(mcp)}`);
@@ -146,14 +183,27 @@ export async function run(): Promise<void> {
     await db.connect();
     const ownerId = String((await db.query('select id from users where email = $1', [demo.user.email])).rows[0]?.id);
     await db.end();
-    const credential = await new SignJWT({ dataset: demo.dataset, conn: 'bench', scope: 'contacts:read', client_name: 'Benchmark Assistant' })
-      .setProtectedHeader({ alg: 'EdDSA' }).setIssuer(SERVICE_CREDENTIAL.issuer).setAudience(SERVICE_CREDENTIAL.audience)
-      .setSubject(ownerId).setIssuedAt().setExpirationTime('60s').sign(stack.gatewayKey);
-    const ceilingFig = await stage({
-      url: `${stack.ledgerUrl}/client/${demo.dataset}/arap/vendor?name=Papeterie`,
-      method: 'GET',
-      headers: { authorization: `Bearer ${credential}`, accept: 'application/json' },
-    }, Math.min(SECONDS / 2, 50));
+    const credential = await new SignJWT({
+      dataset: demo.dataset,
+      conn: 'bench',
+      scope: 'contacts:read',
+      client_name: 'Benchmark Assistant',
+    })
+      .setProtectedHeader({ alg: 'EdDSA' })
+      .setIssuer(SERVICE_CREDENTIAL.issuer)
+      .setAudience(SERVICE_CREDENTIAL.audience)
+      .setSubject(ownerId)
+      .setIssuedAt()
+      .setExpirationTime('60s')
+      .sign(stack.gatewayKey);
+    const ceilingFig = await stage(
+      {
+        url: `${stack.ledgerUrl}/client/${demo.dataset}/arap/vendor?name=Papeterie`,
+        method: 'GET',
+        headers: { authorization: `Bearer ${credential}`, accept: 'application/json' },
+      },
+      Math.min(SECONDS / 2, 50),
+    );
     const passThrough = await startPassThrough(direct);
     teardowns.push(() => passThrough.stop());
     const passOpts: autocannon.Options = { ...gateway, url: passThrough.url };
@@ -161,41 +211,71 @@ export async function run(): Promise<void> {
     await stage(passOpts, WARMUP);
     const floor = await measured(passOpts, SECONDS, () => passThrough.cpuSeconds());
     const merge = (a: Figures, b: Figures): Figures => ({
-      rps: (a.rps + b.rps) / 2, p50: Math.max(a.p50, b.p50), p99: Math.max(a.p99, b.p99), requests: a.requests + b.requests, errors: a.errors + b.errors,
+      rps: (a.rps + b.rps) / 2,
+      p50: Math.max(a.p50, b.p50),
+      p99: Math.max(a.p99, b.p99),
+      requests: a.requests + b.requests,
+      errors: a.errors + b.errors,
     });
     const directFig = merge(d1, d2);
-    const gatewayFig = { ...merge(g1, g2), cpuUsPerCall: (g1.cpuUsPerCall * g1.requests + g2.cpuUsPerCall * g2.requests) / Math.max(1, g1.requests + g2.requests) };
+    const gatewayFig = {
+      ...merge(g1, g2),
+      cpuUsPerCall:
+        (g1.cpuUsPerCall * g1.requests + g2.cpuUsPerCall * g2.requests) / Math.max(1, g1.requests + g2.requests),
+    };
     const ratio = gatewayFig.rps / directFig.rps;
 
-    console.log(`\ngateway benchmark: tools/call search_vendors via MCP vs GET /arap/vendor direct, ${CONNECTIONS} connections, ${SECONDS} s each, ${cpus().length} CPUs`);
+    console.log(
+      `\ngateway benchmark: tools/call search_vendors via MCP vs GET /arap/vendor direct, ${CONNECTIONS} ` +
+        `connections, ${SECONDS} s each, ${cpus().length} CPUs`,
+    );
     console.log(line('direct REST (API key)', directFig));
     console.log(line('gateway MCP tools/call', gatewayFig));
     console.log(`ratio gateway / direct: ${ratio.toFixed(2)} (target ≥ 0.70)`);
     console.log(`gateway CPU per MCP call: ${gatewayFig.cpuUsPerCall.toFixed(0)} µs (target ≤ 1000 µs)`);
-    console.log(`diagnostic: a minimal Node pass-through (HTTP in, one undici call to the ledger, JSON out) answers ${floor.rps.toFixed(0)} req/s at ${floor.cpuUsPerCall.toFixed(0)} µs CPU per call: the floor any Node gateway pays per call on this machine`);
-    console.log(`diagnostic: the ledger serves ${ceilingFig.rps.toFixed(0)} req/s of the same call with the service credential, i.e. ${(ceilingFig.rps / directFig.rps).toFixed(2)} of direct: the ceiling for one MCP call on this ledger`);
+    console.log(
+      `diagnostic: a minimal Node pass-through (HTTP in, one undici call to the ledger, JSON out) answers ` +
+        `${floor.rps.toFixed(0)} req/s at ${floor.cpuUsPerCall.toFixed(0)} µs CPU per call: the floor any Node ` +
+        `gateway pays per call on this machine`,
+    );
+    console.log(
+      `diagnostic: the ledger serves ${ceilingFig.rps.toFixed(0)} req/s of the same call with the service ` +
+        `credential, i.e. ${(ceilingFig.rps / directFig.rps).toFixed(2)} of direct: the ceiling for one MCP call ` +
+        `on this ledger`,
+    );
 
     mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
     const file = new URL(`./results/gateway-${new Date().toISOString().replace(/[:.]/g, '-')}.json`, import.meta.url);
-    writeFileSync(file, `${JSON.stringify({
-      benchmark: 'gateway',
-      at: new Date().toISOString(),
-      cpus: cpus().length,
-      node: process.version,
-      connections: CONNECTIONS,
-      secondsPerStage: SECONDS,
-      direct: { request: 'GET /client/{dataset}/arap/vendor?name=Papeterie (X-API-Key)', ...directFig },
-      gateway: { request: 'POST /mcp/{dataset} tools/call search_vendors (2026-07-28)', ...gatewayFig, cpuUsPerCall: Number(gatewayFig.cpuUsPerCall.toFixed(1)) },
-      ratio: Number(ratio.toFixed(3)),
-      diagnostic: {
-        serviceCredentialRps: Number(ceilingFig.rps.toFixed(1)),
-        ceilingRatio: Number((ceilingFig.rps / directFig.rps).toFixed(3)),
-        passThrough: { rps: Number(floor.rps.toFixed(1)), cpuUsPerCall: Number(floor.cpuUsPerCall.toFixed(1)) },
-      },
-      warmupSeconds: WARMUP,
-      target: 0.7,
-      targetGatewayCpuUsPerCall: 1000,
-    }, null, 2)}\n`);
+    writeFileSync(
+      file,
+      `${JSON.stringify(
+        {
+          benchmark: 'gateway',
+          at: new Date().toISOString(),
+          cpus: cpus().length,
+          node: process.version,
+          connections: CONNECTIONS,
+          secondsPerStage: SECONDS,
+          direct: { request: 'GET /client/{dataset}/arap/vendor?name=Papeterie (X-API-Key)', ...directFig },
+          gateway: {
+            request: 'POST /mcp/{dataset} tools/call search_vendors (2026-07-28)',
+            ...gatewayFig,
+            cpuUsPerCall: Number(gatewayFig.cpuUsPerCall.toFixed(1)),
+          },
+          ratio: Number(ratio.toFixed(3)),
+          diagnostic: {
+            serviceCredentialRps: Number(ceilingFig.rps.toFixed(1)),
+            ceilingRatio: Number((ceilingFig.rps / directFig.rps).toFixed(3)),
+            passThrough: { rps: Number(floor.rps.toFixed(1)), cpuUsPerCall: Number(floor.cpuUsPerCall.toFixed(1)) },
+          },
+          warmupSeconds: WARMUP,
+          target: 0.7,
+          targetGatewayCpuUsPerCall: 1000,
+        },
+        null,
+        2,
+      )}\n`,
+    );
     console.log(`written ${file.pathname}`);
   } finally {
     for (const fn of teardowns.reverse()) await fn();

@@ -48,7 +48,9 @@ async function setupCompany(dataDir: string) {
   const db = createDb(DB_URL);
   try {
     const { company, userId, apiKey } = await createBenchCompany(db, DB_URL, dataDir);
-    await withTenant(db, company.id, (tx) => setUpSwissInvoicing({ tx, company, actor: cliOwner(userId) }, 'billing@bench.example.com'));
+    await withTenant(db, company.id, (tx) =>
+      setUpSwissInvoicing({ tx, company, actor: cliOwner(userId) }, 'billing@bench.example.com'),
+    );
     return { company, apiKey };
   } finally {
     await db.destroy();
@@ -64,40 +66,67 @@ const ROWS = [
   { description: 'Reference book', quantity: 2, unit: 'pcs', price: 39.9, taxAccount: '2201' },
 ];
 
-const invoiceBody = (customerId: number) => JSON.stringify({
-  type: 'invoice',
-  customer_id: customerId,
-  invDate: '2024-06-15',
-  curr: 'CHF',
-  pending: '0',
-  terms: 30,
-  notes: 'Thank you for your order.',
-  items: ROWS.map((r) => ({ description: r.description, quantity: r.quantity, unit: r.unit, price: r.price, account: '3400', taxAccount: r.taxAccount })),
-});
+const invoiceBody = (customerId: number) =>
+  JSON.stringify({
+    type: 'invoice',
+    customer_id: customerId,
+    invDate: '2024-06-15',
+    curr: 'CHF',
+    pending: '0',
+    terms: 30,
+    notes: 'Thank you for your order.',
+    items: ROWS.map((r) => ({
+      description: r.description,
+      quantity: r.quantity,
+      unit: r.unit,
+      price: r.price,
+      account: '3400',
+      taxAccount: r.taxAccount,
+    })),
+  });
 
-const transactionBody = (customerId: number) => JSON.stringify({
-  type: 'transaction',
-  customer_id: customerId,
-  invDate: '2024-06-15',
-  curr: 'CHF',
-  pending: '0',
-  lines: ROWS.map((r) => ({ account: '3400', amount: Math.round(r.quantity * r.price * 100) / 100, taxAccount: r.taxAccount, description: r.description })),
-});
+const transactionBody = (customerId: number) =>
+  JSON.stringify({
+    type: 'transaction',
+    customer_id: customerId,
+    invDate: '2024-06-15',
+    curr: 'CHF',
+    pending: '0',
+    lines: ROWS.map((r) => ({
+      account: '3400',
+      amount: Math.round(r.quantity * r.price * 100) / 100,
+      taxAccount: r.taxAccount,
+      description: r.description,
+    })),
+  });
 
 /** Two stages merged: req/s over both, the worse percentiles. */
 function merge(a: Figures, b: Figures): Figures {
-  return { rps: (a.rps + b.rps) / 2, p50: Math.max(a.p50, b.p50), p99: Math.max(a.p99, b.p99), count: a.count + b.count, errors: a.errors + b.errors };
+  return {
+    rps: (a.rps + b.rps) / 2,
+    p50: Math.max(a.p50, b.p50),
+    p99: Math.max(a.p99, b.p99),
+    count: a.count + b.count,
+    errors: a.errors + b.errors,
+  };
 }
 
 function timing(ms: number[]): Timing {
   const s = [...ms].sort((x, y) => x - y);
   const round = (n: number) => Math.round(n * 100) / 100;
-  return { n: s.length, median: round(percentile(s, 50)), p95: round(percentile(s, 95)), mean: round(s.reduce((x, y) => x + y, 0) / s.length), max: round(s[s.length - 1]!) };
+  return {
+    n: s.length,
+    median: round(percentile(s, 50)),
+    p95: round(percentile(s, 95)),
+    mean: round(s.reduce((x, y) => x + y, 0) / s.length),
+    max: round(s[s.length - 1]!),
+  };
 }
 
 const text = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v : null);
 
 /** The input `GET …/pdf` builds (modules/invoices/pdfDocument.ts), from the API's read shapes. */
+// biome-ignore lint/suspicious/noExplicitAny: a JSON answer the benchmark reads field by field
 async function pdfInputOf(get: (path: string) => Promise<any>, id: number): Promise<InvoicePdfInput> {
   const read = await get(`/arap/invoice/customer/${id}`);
   const party = await get(`/arap/customer/${read.customer_id}`);
@@ -106,13 +135,25 @@ async function pdfInputOf(get: (path: string) => Promise<any>, id: number): Prom
   return {
     company: {
       name: company.name,
-      address: { street: company.street, houseNumber: company.house_number, zip: company.zip, city: company.city, country: company.country },
+      address: {
+        street: company.street,
+        houseNumber: company.house_number,
+        zip: company.zip,
+        city: company.city,
+        country: company.country,
+      },
       vatNumber: company.vat_number,
       email: company.email,
     },
     party: {
       name: party.name,
-      address: { street: text(party.address1), houseNumber: text(party.street), zip: text(party.zipcode), city: text(party.city), country: text(party.country) },
+      address: {
+        street: text(party.address1),
+        houseNumber: text(party.street),
+        zip: text(party.zipcode),
+        city: text(party.city),
+        country: text(party.country),
+      },
     },
     bankAccount: { iban: bank.iban, qrIban: bank.qr_iban ?? null },
     invoice: {
@@ -124,9 +165,16 @@ async function pdfInputOf(get: (path: string) => Promise<any>, id: number): Prom
       description: read.description ?? null,
       ordNumber: read.ordNumber ?? null,
       poNumber: read.poNumber ?? null,
+      // biome-ignore lint/suspicious/noExplicitAny: a JSON answer the benchmark reads field by field
       items: (read.items as any[]).map((i) => ({
-        description: i.description ?? null, quantity: i.quantity ?? 0, unit: i.unit ?? null, price: i.price ?? 0, discount: i.discount ?? null, amount: i.amount ?? 0,
+        description: i.description ?? null,
+        quantity: i.quantity ?? 0,
+        unit: i.unit ?? null,
+        price: i.price ?? 0,
+        discount: i.discount ?? null,
+        amount: i.amount ?? 0,
       })),
+      // biome-ignore lint/suspicious/noExplicitAny: a JSON answer the benchmark reads field by field
       taxes: (read.taxes as any[]).map((t) => ({ rate: t.rate ?? null, base: t.base ?? 0, amount: t.amount ?? 0 })),
       netAmount: read.netAmount,
       taxAmount: read.taxAmount,
@@ -155,11 +203,21 @@ export async function run(): Promise<void> {
     const get = async (path: string) => {
       const res = await fetch(`${base}${path}`, { headers });
       if (res.status !== 200) throw new Error(`GET ${path}: ${res.status} ${await res.text()}`);
+      // biome-ignore lint/suspicious/noExplicitAny: a JSON answer the benchmark reads field by field
       return res.json() as Promise<any>;
     };
     const customer = await fetch(`${base}/arap/customer`, {
-      method: 'POST', headers,
-      body: JSON.stringify({ name: 'Beispiel GmbH', address1: 'Marktgasse', street: '28', zipcode: '3011', city: 'Bern', country: 'CH', terms: 30 }),
+      method: 'POST',
+      headers,
+      body: JSON.stringify({
+        name: 'Beispiel GmbH',
+        address1: 'Marktgasse',
+        street: '28',
+        zipcode: '3011',
+        city: 'Bern',
+        country: 'CH',
+        terms: 30,
+      }),
     }).then((r) => r.json() as Promise<{ id: number }>);
 
     const invoicePath = `/client/${company.dataset}/arap/invoice/customer`;
@@ -167,20 +225,30 @@ export async function run(): Promise<void> {
     const invoice = invoiceBody(customer.id);
     const transaction = transactionBody(customer.id);
     let firstInvoiceId = 0;
-    for (const [path, body] of [[invoicePath, invoice], [transactionPath, transaction]] as const) {
+    for (const [path, body] of [
+      [invoicePath, invoice],
+      [transactionPath, transaction],
+    ] as const) {
       const check = await fetch(`${url}${path}`, { method: 'POST', headers, body });
-      if (check.status !== 201) throw new Error(`the bench request to ${path} fails: ${check.status} ${await check.text()}`);
+      if (check.status !== 201)
+        throw new Error(`the bench request to ${path} fails: ${check.status} ${await check.text()}`);
       if (path === invoicePath) firstInvoiceId = ((await check.json()) as { id: number }).id;
     }
     const sample = await get(`/arap/invoice/customer/${firstInvoiceId}`);
-    const sampleTx = await get(`/arap/transaction/customer/${((await fetch(`${url}${transactionPath}`, { method: 'POST', headers, body: transaction }).then((r) => r.json())) as { id: number }).id}`);
-    if (sample.grossAmount !== sampleTx.grossAmount) throw new Error(`the documents differ: invoice ${sample.grossAmount}, transaction ${sampleTx.grossAmount}`);
+    const created = await fetch(`${url}${transactionPath}`, { method: 'POST', headers, body: transaction });
+    const sampleTx = await get(`/arap/transaction/customer/${((await created.json()) as { id: number }).id}`);
+    if (sample.grossAmount !== sampleTx.grossAmount)
+      throw new Error(`the documents differ: invoice ${sample.grossAmount}, transaction ${sampleTx.grossAmount}`);
 
-    // 1. creation: per concurrency, alternating stages (invoice, transaction, transaction, invoice) after a warm-up of both
+    // 1. creation: per concurrency, alternating stages (invoice, transaction, transaction, invoice) after a warm-up of
+    // both
     await postStage(url, invoicePath, apiKey, invoice, Math.max(...CLIENTS), 2);
     await postStage(url, transactionPath, apiKey, transaction, Math.max(...CLIENTS), 2);
     console.log(`creation, gross CHF ${sample.grossAmount} per document, 2 × ${SECONDS}s per kind and concurrency:`);
-    console.log(`${'clients'.padStart(7)} | ${'invoice/s'.padStart(9)} ${'p50 ms'.padStart(9)} ${'p99 ms'.padStart(9)} | ${'trans./s'.padStart(9)} ${'p50 ms'.padStart(9)} ${'p99 ms'.padStart(9)} | ratio`);
+    console.log(
+      `${'clients'.padStart(7)} | ${'invoice/s'.padStart(9)} ${'p50 ms'.padStart(9)} ${'p99 ms'.padStart(9)} | ` +
+        `${'trans./s'.padStart(9)} ${'p50 ms'.padStart(9)} ${'p99 ms'.padStart(9)} | ratio`,
+    );
     const creation = [];
     for (const clients of CLIENTS) {
       const inv1 = await postStage(url, invoicePath, apiKey, invoice, clients, SECONDS);
@@ -192,10 +260,16 @@ export async function run(): Promise<void> {
       const ratio = inv.rps / txf.rps;
       creation.push({ clients, invoice: inv, transaction: txf, ratio, met: ratio >= RATIO_TARGET });
       const errors = inv.errors + txf.errors ? `  (errors: invoice ${inv.errors}, transaction ${txf.errors})` : '';
-      console.log(`${String(clients).padStart(7)} | ${fmt(inv.rps)} ${fmt(inv.p50)} ${fmt(inv.p99)} | ${fmt(txf.rps)} ${fmt(txf.p50)} ${fmt(txf.p99)} | ${ratio.toFixed(2)}${errors}`);
+      console.log(
+        `${String(clients).padStart(7)} | ${fmt(inv.rps)} ${fmt(inv.p50)} ${fmt(inv.p99)} | ${fmt(txf.rps)} ` +
+          `${fmt(txf.p50)} ${fmt(txf.p99)} | ${ratio.toFixed(2)}${errors}`,
+      );
     }
     const worst = Math.min(...creation.map((c) => c.ratio));
-    console.log(`ratio invoice / transaction: target ≥ ${RATIO_TARGET} at every concurrency: ${met(worst >= RATIO_TARGET)} (lowest ${worst.toFixed(2)})`);
+    console.log(
+      `ratio invoice / transaction: target ≥ ${RATIO_TARGET} at every concurrency: ` +
+        `${met(worst >= RATIO_TARGET)} (lowest ${worst.toFixed(2)})`,
+    );
 
     // 2. PDF: in process
     const input = await pdfInputOf(get, firstInvoiceId);
@@ -211,12 +285,15 @@ export async function run(): Promise<void> {
     const render = timing(renderMs);
 
     // 2. PDF: over HTTP, one at a time, distinct posted invoices (oldest first)
-    const ids = ((await get(`/arap/invoices/customer?limit=${PDFS + 20}&sort=id`)) as { id: number }[]).map((r) => r.id);
+    const ids = ((await get(`/arap/invoices/customer?limit=${PDFS + 20}&sort=id`)) as { id: number }[]).map(
+      (r) => r.id,
+    );
     if (ids.length < PDFS + 20) throw new Error(`only ${ids.length} invoices to render`);
     const fetchPdf = async (id: number) => {
       const res = await fetch(`${base}/arap/invoice/customer/${id}/pdf`, { headers: { 'x-api-key': apiKey } });
       const bytes = Buffer.from(await res.arrayBuffer());
-      if (res.status !== 200 || bytes.subarray(0, 5).toString() !== '%PDF-') throw new Error(`GET …/${id}/pdf: ${res.status}`);
+      if (res.status !== 200 || bytes.subarray(0, 5).toString() !== '%PDF-')
+        throw new Error(`GET …/${id}/pdf: ${res.status}`);
       return bytes;
     };
     for (const id of ids.slice(0, 20)) await fetchPdf(id);
@@ -228,19 +305,44 @@ export async function run(): Promise<void> {
       httpMs.push(performance.now() - t0);
     }
     const http = timing(httpMs);
-    const parallel = await autocannon({ url: `${base}/arap/invoice/customer/${firstInvoiceId}/pdf`, headers: { 'x-api-key': apiKey }, connections: 2, duration: 3 });
-    const throughput = { connections: 2, rps: parallel.requests.average, p50: parallel.latency.p50, p99: parallel.latency.p99, errors: parallel.non2xx + parallel.errors + parallel.timeouts };
+    const parallel = await autocannon({
+      url: `${base}/arap/invoice/customer/${firstInvoiceId}/pdf`,
+      headers: { 'x-api-key': apiKey },
+      connections: 2,
+      duration: 3,
+    });
+    const throughput = {
+      connections: 2,
+      rps: parallel.requests.average,
+      p50: parallel.latency.p50,
+      p99: parallel.latency.p99,
+      errors: parallel.non2xx + parallel.errors + parallel.timeouts,
+    };
 
-    console.log(`PDF, single-page invoice with 5 items and QR-bill (${pages} page${pages === 1 ? '' : 's'}, ~${Math.round(bytes / httpMs.length / 1024)} KiB):`);
-    console.log(`${''.padStart(26)} ${'median'.padStart(9)} ${'p95'.padStart(9)} ${'max'.padStart(9)}   (ms, n = ${PDFS})`);
-    console.log(`${'renderInvoicePdf'.padEnd(26)} ${fmt(render.median, 2)} ${fmt(render.p95, 2)} ${fmt(render.max, 2)}`);
-    console.log(`${'GET …/pdf, 1 at a time'.padEnd(26)} ${fmt(http.median, 2)} ${fmt(http.p95, 2)} ${fmt(http.max, 2)}`);
-    console.log(`GET …/pdf at 2 connections: ${throughput.rps.toFixed(1)} PDFs/s, p50 ${throughput.p50} ms, p99 ${throughput.p99} ms${throughput.errors ? `, errors ${throughput.errors}` : ''}`);
+    console.log(
+      `PDF, single-page invoice with 5 items and QR-bill (${pages} page${pages === 1 ? '' : 's'}, ` +
+        `~${Math.round(bytes / httpMs.length / 1024)} KiB):`,
+    );
+    console.log(
+      `${''.padStart(26)} ${'median'.padStart(9)} ${'p95'.padStart(9)} ${'max'.padStart(9)}   (ms, n = ${PDFS})`,
+    );
+    console.log(
+      `${'renderInvoicePdf'.padEnd(26)} ${fmt(render.median, 2)} ${fmt(render.p95, 2)} ${fmt(render.max, 2)}`,
+    );
+    console.log(
+      `${'GET …/pdf, 1 at a time'.padEnd(26)} ${fmt(http.median, 2)} ${fmt(http.p95, 2)} ${fmt(http.max, 2)}`,
+    );
+    console.log(
+      `GET …/pdf at 2 connections: ${throughput.rps.toFixed(1)} PDFs/s, p50 ${throughput.p50} ms, p99 ` +
+        `${throughput.p99} ms${throughput.errors ? `, errors ${throughput.errors}` : ''}`,
+    );
     const pdfMet = pages === 1 && render.median <= PDF_TARGET_MS && http.median <= PDF_TARGET_MS;
     console.log(`target ≤ ${PDF_TARGET_MS} ms per single-page invoice (median, render and HTTP): ${met(pdfMet)}`);
 
     const result = {
-      benchmark: 'invoices: POST /arap/invoice/customer (5 items, pending "0") vs POST /arap/transaction/customer (5 lines, pending "0"); invoice PDF rendering',
+      benchmark:
+        'invoices: POST /arap/invoice/customer (5 items, pending "0") vs POST /arap/transaction/customer (5 lines, ' +
+        'pending "0"); invoice PDF rendering',
       at: new Date().toISOString(),
       node: process.version,
       seconds: SECONDS,

@@ -2,16 +2,58 @@
  * The ledger under benchmark, in its own process so the load generator does not share its
  * event loop. Env: BENCH_DATABASE_URL, BENCH_POOL (connections), BENCH_DATA_DIR. Prints
  * one JSON line {"url": ...} when listening; stops on SIGTERM.
+ *
+ * BENCH_CPU_PROF=<dir>: a CPU profile of the server from listening to SIGTERM, written to
+ * <dir>/ledger-<pid>.cpuprofile (NODE_OPTIONS refuses --cpu-prof, and the profile should not
+ * include start-up). BENCH_COUNT_QUERIES=1: on SIGTERM, prints to stderr how many SQL
+ * statements the server sent, how many requests it answered, and its CPU time (user +
+ * system) per request since listening.
  */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import { join } from 'node:path';
 import { loadConfig } from '../ledger-service/src/config.ts';
 import { createDb } from '../ledger-service/src/db/knex.ts';
 import { startLedger } from '../ledger-service/src/server.ts';
 
 const url = process.env.BENCH_DATABASE_URL!;
-const config = { ...loadConfig({ DATABASE_URL: url, LOG_LEVEL: 'silent', LEDGER_PORT: '0', DATA_DIR: process.env.BENCH_DATA_DIR }) };
+const config = {
+  ...loadConfig({ DATABASE_URL: url, LOG_LEVEL: 'silent', LEDGER_PORT: '0', DATA_DIR: process.env.BENCH_DATA_DIR }),
+};
 const db = createDb(url, { poolMax: Number(process.env.BENCH_POOL ?? 32) });
 const ledger = await startLedger({ config, database: { db, url, close: () => db.destroy() } });
+
+const counts = { statements: 0, requests: 0, cpu: process.cpuUsage() };
+if (process.env.BENCH_COUNT_QUERIES) {
+  db.on('query', () => counts.statements++);
+  ledger.server.on('request', () => counts.requests++);
+}
+const profileDir = process.env.BENCH_CPU_PROF;
+const session = profileDir ? new Session() : undefined;
+if (session) {
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+}
+
 process.stdout.write(`${JSON.stringify({ url: ledger.url })}\n`);
 process.on('SIGTERM', () => {
-  void ledger.close().then(() => db.destroy()).finally(() => process.exit(0));
+  void (async () => {
+    if (process.env.BENCH_COUNT_QUERIES) {
+      const per = counts.requests ? (counts.statements / counts.requests).toFixed(2) : '-';
+      const { user, system } = process.cpuUsage(counts.cpu);
+      const each = (us: number) => (counts.requests ? (us / counts.requests).toFixed(0) : '-');
+      process.stderr.write(
+        `ledger: ${counts.statements} statements, ${counts.requests} requests (${per} each), ` +
+          `CPU ${each(user + system)} µs each (user ${each(user)}, system ${each(system)})\n`,
+      );
+    }
+    if (session && profileDir) {
+      const { profile } = await session.post('Profiler.stop');
+      mkdirSync(profileDir, { recursive: true });
+      writeFileSync(join(profileDir, `ledger-${process.pid}.cpuprofile`), JSON.stringify(profile));
+    }
+    await ledger.close();
+    await db.destroy();
+  })().finally(() => process.exit(0));
 });

@@ -23,7 +23,11 @@ const server = createServer((req, res) => {
       const message = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { id: unknown };
       const answer = await request(url, { method: 'GET', dispatcher, headers });
       const vendors = JSON.parse(await answer.body.text()) as unknown;
-      const payload = JSON.stringify({ jsonrpc: '2.0', id: message.id, result: { content: [{ type: 'text', text: JSON.stringify(vendors) }], structuredContent: { vendors } } });
+      const payload = JSON.stringify({
+        jsonrpc: '2.0',
+        id: message.id,
+        result: { content: [{ type: 'text', text: JSON.stringify(vendors) }], structuredContent: { vendors } },
+      });
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(payload)) });
       res.end(payload);
     })().catch(() => {

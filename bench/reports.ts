@@ -64,14 +64,24 @@ async function setup(db: Db, dataDir: string) {
   const t0 = performance.now();
   const entries = LINES / 2;
   await db.raw(
-    `insert into gl_transactions (company_id, reference, transdate, currency, exchangerate, status, posted_at, description)
-     select ?, 'GL-' || lpad(g::text, 7, '0'), date '2023-01-01' + (g % 1095), 'CHF', 1, 'posted', now(), 'bench entry ' || g
+    `insert into gl_transactions (company_id, reference, transdate, currency, exchangerate, status, posted_at,
+       description)
+     select ?, 'GL-' || lpad(g::text, 7, '0'), date '2023-01-01' + (g % 1095), 'CHF', 1, 'posted', now(),
+       'bench entry ' || g
        from generate_series(1, ?) g`,
     [company.id, entries],
   );
-  const accounts = ((await db('accounts').where({ company_id: company.id }).whereNot({ accno: BUSY }).whereNotIn('accno', ['1100', '2000']).select('id')) as { id: number }[]).map((a) => a.id);
+  const accounts = (
+    (await db('accounts')
+      .where({ company_id: company.id })
+      .whereNot({ accno: BUSY })
+      .whereNotIn('accno', ['1100', '2000'])
+      .select('id')) as { id: number }[]
+  ).map((a) => a.id);
   const busy = ((await db('accounts').where({ company_id: company.id, accno: BUSY }).first('id')) as { id: number }).id;
-  const first = ((await db('gl_transactions').where({ company_id: company.id }).min({ id: 'id' }).first()) as { id: number }).id;
+  const first = (
+    (await db('gl_transactions').where({ company_id: company.id }).min({ id: 'id' }).first()) as { id: number }
+  ).id;
   for (let from = 0; from < entries; from += BATCH / 2) {
     await db.raw(
       `insert into ledger_entries (company_id, journal_id, account_id, date, amount, fx_amount, currency, kind)
@@ -88,7 +98,9 @@ async function setup(db: Db, dataDir: string) {
   await db.raw('vacuum analyze ledger_entries');
   await db.raw('vacuum analyze ledger_balances');
   const loadSeconds = Math.round((performance.now() - t0) / 100) / 10;
-  const { rows } = (await db.raw(`select count(*)::int as n from ledger_entries where company_id = ?`, [company.id])) as { rows: { n: number }[] };
+  const { rows } = (await db.raw(`select count(*)::int as n from ledger_entries where company_id = ?`, [
+    company.id,
+  ])) as { rows: { n: number }[] };
   return { company, apiKey, lines: rows[0]!.n, loadSeconds };
 }
 
@@ -97,31 +109,40 @@ function plainQueries(db: Db, companyId: number) {
   const tenant = <T>(sql: string, bindings: readonly unknown[]) =>
     withTenant(db, companyId, async (tx) => ((await tx.raw(sql, bindings as never)) as { rows: T[] }).rows);
   return {
-    trialBalance: () => tenant(
-      `select a.accno, s.opening, s.debit, s.credit from (
+    trialBalance: () =>
+      tenant(
+        `select a.accno, s.opening, s.debit, s.credit from (
          select account_id, sum(amount) filter (where date < ?) as opening,
-                sum(amount) filter (where date >= ? and amount > 0) as debit, sum(amount) filter (where date >= ? and amount < 0) as credit
-           from ledger_entries where date <= ? group by account_id) s join accounts a on a.id = s.account_id order by a.accno`,
-      [FROM, FROM, FROM, TO],
-    ),
-    incomeStatement: () => tenant(
-      `select a.accno, sum(e.amount) from ledger_entries e join accounts a on a.id = e.account_id
+                sum(amount) filter (where date >= ? and amount > 0) as debit, sum(amount) filter (where date >= ?
+                  and amount < 0) as credit
+           from ledger_entries where date <= ? group by account_id) s join accounts a on a.id = s.account_id
+             order by a.accno`,
+        [FROM, FROM, FROM, TO],
+      ),
+    incomeStatement: () =>
+      tenant(
+        `select a.accno, sum(e.amount) from ledger_entries e join accounts a on a.id = e.account_id
         where e.date between ? and ? and not e.closing and a.category in ('I', 'E') group by a.accno order by a.accno`,
-      [FROM, TO],
-    ),
-    balanceSheet: () => tenant(
-      `select a.accno, s.before, s.current from (
-         select account_id, sum(amount) filter (where date < ?) as before, sum(amount) filter (where date >= ?) as current
-           from ledger_entries where date <= ? group by account_id) s join accounts a on a.id = s.account_id order by a.accno`,
-      [FROM, FROM, TO],
-    ),
-    ledger: () => tenant(
-      `select (select sum(amount) from ledger_entries where account_id = a.id and date < ?) as opening,
+        [FROM, TO],
+      ),
+    balanceSheet: () =>
+      tenant(
+        `select a.accno, s.before, s.current from (
+         select account_id, sum(amount) filter (where date < ?) as before,
+           sum(amount) filter (where date >= ?) as current
+           from ledger_entries where date <= ? group by account_id) s join accounts a on a.id = s.account_id
+             order by a.accno`,
+        [FROM, FROM, TO],
+      ),
+    ledger: () =>
+      tenant(
+        `select (select sum(amount) from ledger_entries where account_id = a.id and date < ?) as opening,
               (select json_agg(x) from (select id, date, amount, sum(amount) over (order by date, id) as running
-                                           from ledger_entries where account_id = a.id and date between ? and ? order by date, id limit 100) x) as lines
+                                           from ledger_entries where account_id = a.id and date between ? and ?
+                                             order by date, id limit 100) x) as lines
          from accounts a where a.accno = ?`,
-      ['2025-03-01', '2025-03-01', '2025-03-31', BUSY],
-    ),
+        ['2025-03-01', '2025-03-01', '2025-03-31', BUSY],
+      ),
   };
 }
 
@@ -141,6 +162,7 @@ export async function run(): Promise<void> {
     const get = async (path: string) => {
       const res = await fetch(`${base}${path}`, { headers: { 'x-api-key': apiKey } });
       if (res.status !== 200) throw new Error(`GET ${path}: ${res.status} ${await res.text()}`);
+      // biome-ignore lint/suspicious/noExplicitAny: a JSON answer the benchmark reads field by field
       return res.json() as Promise<any>;
     };
 
@@ -148,32 +170,60 @@ export async function run(): Promise<void> {
     const c0 = performance.now();
     const tb = await get(tbPath);
     const firstMs = Math.round((performance.now() - c0) * 10) / 10;
-    if (tb.totals.closing !== 0 || tb.totals.opening !== 0) throw new Error(`the trial balance does not balance: ${JSON.stringify(tb.totals)}`);
+    if (tb.totals.closing !== 0 || tb.totals.opening !== 0)
+      throw new Error(`the trial balance does not balance: ${JSON.stringify(tb.totals)}`);
 
     const plain = plainQueries(db, company.id);
     const reports = [
       { name: 'trial balance', http: () => get(tbPath), plain: plain.trialBalance },
-      { name: 'income statement', http: () => get(`/reports/income_statement?from=${FROM}&to=${TO}`), plain: plain.incomeStatement },
+      {
+        name: 'income statement',
+        http: () => get(`/reports/income_statement?from=${FROM}&to=${TO}`),
+        plain: plain.incomeStatement,
+      },
       { name: 'balance sheet', http: () => get(`/reports/balance_sheet?date=${TO}`), plain: plain.balanceSheet },
-      { name: `gl/ledger ${BUSY}, March`, http: () => get(`/gl/ledger?account=${BUSY}&from=2025-03-01&to=2025-03-31`), plain: plain.ledger },
+      {
+        name: `gl/ledger ${BUSY}, March`,
+        http: () => get(`/gl/ledger?account=${BUSY}&from=2025-03-01&to=2025-03-31`),
+        plain: plain.ledger,
+      },
     ];
     const figures = [];
     for (const r of reports) {
       // alternating, so both see the same machine load
       const httpTiming = await timed(RUNS, r.http);
       const plainTiming = await timed(RUNS, r.plain);
-      figures.push({ report: r.name, http: httpTiming, plain: plainTiming, ratio_p95: Math.round((httpTiming.p95 / plainTiming.p95) * 100) / 100 });
+      figures.push({
+        report: r.name,
+        http: httpTiming,
+        plain: plainTiming,
+        ratio_p95: Math.round((httpTiming.p95 / plainTiming.p95) * 100) / 100,
+      });
     }
 
     console.log(`  first trial balance after loading (merges the delta rows): ${firstMs} ms`);
     console.log('  report                 HTTP median / p95 ms    plain SELECT median / p95 ms   ratio (p95)');
     for (const f of figures) {
-      console.log(`  ${f.report.padEnd(22)} ${`${f.http.median} / ${f.http.p95}`.padEnd(23)} ${`${f.plain.median} / ${f.plain.p95}`.padEnd(30)} ${f.ratio_p95}`);
+      console.log(
+        `  ${f.report.padEnd(22)} ${`${f.http.median} / ${f.http.p95}`.padEnd(23)} ` +
+          `${`${f.plain.median} / ${f.plain.p95}`.padEnd(30)} ${f.ratio_p95}`,
+      );
     }
     const t = figures[0]!;
-    console.log(`  target trial balance ≤ ${TB_TARGET_MS} ms p95: ${t.http.p95 <= TB_TARGET_MS ? 'met' : 'not met'}; ≤ ${RATIO_TARGET} × plain: ${t.ratio_p95 <= RATIO_TARGET ? 'met' : 'not met'}`);
+    console.log(
+      `  target trial balance ≤ ${TB_TARGET_MS} ms p95: ${t.http.p95 <= TB_TARGET_MS ? 'met' : 'not met'}; ≤ ` +
+        `${RATIO_TARGET} × plain: ${t.ratio_p95 <= RATIO_TARGET ? 'met' : 'not met'}`,
+    );
 
-    const result = { at: new Date().toISOString(), lines, load_seconds: loadSeconds, first_trial_balance_ms: firstMs, runs: RUNS, figures, seconds_total: Math.round((performance.now() - started) / 100) / 10 };
+    const result = {
+      at: new Date().toISOString(),
+      lines,
+      load_seconds: loadSeconds,
+      first_trial_balance_ms: firstMs,
+      runs: RUNS,
+      figures,
+      seconds_total: Math.round((performance.now() - started) / 100) / 10,
+    };
     mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
     const file = new URL(`./results/reports-${result.at.replace(/[:.]/g, '-')}.json`, import.meta.url);
     writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);

@@ -5,7 +5,20 @@
  */
 import { existsSync } from 'node:fs';
 
-const parts = ['./ledger.ts', './gateway.ts', './invoices.ts', './reports.ts', './cluster.ts', './documents.ts', './bank.ts'];
+// startup first: it measures npm start on a machine the other parts have not yet loaded
+const parts = [
+  './startup.ts',
+  './ledger.ts',
+  './gateway.ts',
+  './toolList.ts',
+  './soak.ts',
+  './invoices.ts',
+  './reports.ts',
+  './cluster.ts',
+  './documents.ts',
+  './bank.ts',
+  './batch.ts',
+];
 for (const part of parts) {
   if (!existsSync(new URL(part, import.meta.url))) continue;
   const mod = (await import(part)) as { run(): Promise<void> };

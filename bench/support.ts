@@ -1,5 +1,6 @@
 /** What the benchmark parts share: the ledger process they measure and one HTTP load stage. */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 import { loadConfig } from '../ledger-service/src/config.ts';
@@ -20,9 +21,19 @@ export interface Figures {
 }
 
 /** Starts `ledgerServer.ts` as its own process on `databaseUrl`; resolves with its URL once it listens. */
-export function startLedgerProcess(databaseUrl: string, dataDir: string, pool: number): Promise<{ child: ChildProcess; url: string }> {
+export function startLedgerProcess(
+  databaseUrl: string,
+  dataDir: string,
+  pool: number,
+): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', new URL('./ledgerServer.ts', import.meta.url).pathname], {
-    env: { ...process.env, BENCH_DATABASE_URL: databaseUrl, BENCH_POOL: String(pool), BENCH_DATA_DIR: dataDir, NODE_ENV: 'production' },
+    env: {
+      ...process.env,
+      BENCH_DATABASE_URL: databaseUrl,
+      BENCH_POOL: String(pool),
+      BENCH_DATA_DIR: dataDir,
+      NODE_ENV: 'production',
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   return new Promise((resolve, reject) => {
@@ -32,8 +43,19 @@ export function startLedgerProcess(databaseUrl: string, dataDir: string, pool: n
   });
 }
 
-/** `connections` clients POSTing the same JSON body for `seconds` (autocannon). */
-export async function postStage(url: string, path: string, apiKey: string, body: string, connections: number, seconds: number): Promise<Figures> {
+/**
+ * `connections` clients POSTing the same JSON body for `seconds` (autocannon); `keyed`: each
+ * request with a new Idempotency-Key (the claim and the kept answer are part of the cost).
+ */
+export async function postStage(
+  url: string,
+  path: string,
+  apiKey: string,
+  body: string,
+  connections: number,
+  seconds: number,
+  keyed = false,
+): Promise<Figures> {
   const r = await autocannon({
     url: `${url}${path}`,
     method: 'POST',
@@ -41,8 +63,26 @@ export async function postStage(url: string, path: string, apiKey: string, body:
     body,
     connections,
     duration: seconds,
+    ...(keyed
+      ? {
+          requests: [
+            {
+              setupRequest: (req: autocannon.Request) => ({
+                ...req,
+                headers: { ...req.headers, 'idempotency-key': randomUUID() },
+              }),
+            },
+          ],
+        }
+      : {}),
   });
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, count: r['2xx'], errors: r.non2xx + r.errors + r.timeouts };
+  return {
+    rps: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    count: r['2xx'],
+    errors: r.non2xx + r.errors + r.timeouts,
+  };
 }
 
 /** The p-th percentile of ascending values (0 for none). */
@@ -51,11 +91,19 @@ export function percentile(sorted: number[], p: number): number {
 }
 
 /** A migrated benchmark database with the company `bench`, its owner and an API key. */
-export async function createBenchCompany(db: Db, databaseUrl: string, dataDir: string): Promise<{ company: Company; userId: number; apiKey: string }> {
+export async function createBenchCompany(
+  db: Db,
+  databaseUrl: string,
+  dataDir: string,
+): Promise<{ company: Company; userId: number; apiKey: string }> {
   await migrateLatest(db);
   const config = loadConfig({ DATABASE_URL: databaseUrl, DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
   const company = await createCompany(db, { dataset: 'bench', name: 'Bench AG', currency: 'CHF' });
-  const user = await createUser(db, loadEncryptionKey(config), { email: 'bench@example.com', name: 'Bench', password: 'bench-password-1' });
+  const user = await createUser(db, loadEncryptionKey(config), {
+    email: 'bench@example.com',
+    name: 'Bench',
+    password: 'bench-password-1',
+  });
   await addMember(db, company.id, user.id, 'owner', null);
   const key = await createApiKey(db, company.id, user.id, 'bench');
   return { company, userId: user.id, apiKey: key.key };
