@@ -20,7 +20,11 @@ const url = process.env.BENCH_DATABASE_URL!;
 const config = {
   ...loadConfig({ DATABASE_URL: url, LOG_LEVEL: 'silent', LEDGER_PORT: '0', DATA_DIR: process.env.BENCH_DATA_DIR }),
 };
-const db = createDb(url, { poolMax: Number(process.env.BENCH_POOL ?? 32) });
+// BENCH_PREPARED=0: without named prepared statements (db/knex.ts preparedAs), to measure what they buy
+const db = createDb(url, {
+  poolMax: Number(process.env.BENCH_POOL ?? 32),
+  preparedStatements: process.env.BENCH_PREPARED !== '0',
+});
 const ledger = await startLedger({ config, database: { db, url, close: () => db.destroy() } });
 
 const counts = { statements: 0, requests: 0, cpu: process.cpuUsage() };

@@ -1,4 +1,4 @@
-import type { Db } from './knex.ts';
+import { preparedAs, type Db } from './knex.ts';
 import type { Company } from './companies.ts';
 import type { Role } from '@ledger/shared';
 import type { ListPage } from './listOrder.ts';
@@ -17,19 +17,23 @@ export type ApiKeyRow = ApiKeysRow & {
 
 /**
  * The key with everything authentication needs (user, company, membership) in one query:
- * this runs before every API-key request.
+ * this runs before every API-key request, so it is prepared (`preparedAs`), with its columns
+ * named rather than `k.*`.
  */
+const FIND_KEY_SQL = `select k.id, k.company_id, k.user_id, k.label, k.key_hash, k.key_prefix, k.created_at,
+       k.last_used_at, u.active as user_active, row_to_json(c.*) as company, m.role, m.approval_limit
+  from api_keys k
+  join users u on u.id = k.user_id
+  join companies c on c.id = k.company_id
+  left join memberships m on m.company_id = k.company_id and m.user_id = k.user_id
+ where k.key_hash = ?
+ limit 1`;
+
 export async function findApiKeyByToken(db: Db, token: string): Promise<ApiKeyRow | undefined> {
   if (!/^ak_[A-Za-z0-9_-]{43,}$/.test(token)) return undefined;
   const hash = hashApiKey(token);
-  const row = (await db('api_keys as k')
-    .join('users as u', 'u.id', 'k.user_id')
-    .join('companies as c', 'c.id', 'k.company_id')
-    .leftJoin('memberships as m', (j) => j.on('m.company_id', 'k.company_id').andOn('m.user_id', 'k.user_id'))
-    .where('k.key_hash', hash)
-    .first('k.*', 'u.active as user_active', db.raw('row_to_json(c.*) as company'), 'm.role', 'm.approval_limit')) as
-    | ApiKeyRow
-    | undefined;
+  const { rows } = await db.raw<{ rows: ApiKeyRow[] }>(FIND_KEY_SQL, [hash]).options(preparedAs(db, FIND_KEY_SQL));
+  const row = rows[0];
   // the index lookup found it by hash already; the constant-time check guards the comparison itself
   return row && sameHash(row.key_hash, hash) ? row : undefined;
 }

@@ -29,7 +29,7 @@ export async function openDatabase(config: LedgerConfig): Promise<Database> {
     }
     url = embedded.url;
   }
-  const db = createDb(url, { poolMax: embedded ? 1 : 10 });
+  const db = createDb(url, { poolMax: embedded ? 1 : 10, preparedStatements: !embedded });
   return {
     db,
     url,

@@ -24,7 +24,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import type { Context } from 'koa';
-import type { Tx } from '../db/knex.ts';
+import { preparedAs, type Tx } from '../db/knex.ts';
 import type { Actor } from '../domain/actor.ts';
 import { decryptSecret, encryptSecret } from '../domain/secrets.ts';
 import { canonicalJson } from '@ledger/shared/canonicalJson';
@@ -220,20 +220,19 @@ export class IdempotencyKeys {
   private async claim(tx: Tx, companyId: number, req: KeyedRequest): Promise<StoredAnswer | undefined> {
     let claimed: boolean;
     try {
-      // one statement: the wait limit is set before the insert can wait on the key's index
-      // entry, and the caller's own limit put back once the row is ours (a timeout aborts
-      // the transaction anyway; a replay only reads and commits)
-      const { rows } = await tx.raw(
-        `with wait as (select current_setting('lock_timeout') as before, set_config('lock_timeout', ?, true))
-         insert into idempotency_keys (company_id, caller, key, method, path, request_hash, status, body)
-         select ?, ?, ?, ?, ?, ?, 0, '' from wait
-         on conflict (company_id, caller, key) do update
-           set method = excluded.method, path = excluded.path, request_hash = excluded.request_hash,
-               status = 0, headers = '{}', body = '', created_at = now()
-           where idempotency_keys.created_at < now() - make_interval(hours => ?)
-         returning set_config('lock_timeout', (select before from wait), true)`,
-        [`${this.waitMs}ms`, companyId, req.caller, req.key, req.method, req.path, req.hash, IDEMPOTENCY_WINDOW_HOURS],
-      );
+      // one statement (CLAIM_SQL)
+      const { rows } = await tx
+        .raw(CLAIM_SQL, [
+          `${this.waitMs}ms`,
+          companyId,
+          req.caller,
+          req.key,
+          req.method,
+          req.path,
+          req.hash,
+          IDEMPOTENCY_WINDOW_HOURS,
+        ])
+        .options(preparedAs(tx, CLAIM_SQL));
       claimed = rows.length === 1;
     } catch (err) {
       if ((err as { code?: string }).code === '55P03') {
@@ -281,6 +280,20 @@ export class IdempotencyKeys {
     );
   }
 }
+
+/**
+ * The claim of a key in one statement: the wait limit is set before the insert can wait on the
+ * key's index entry, and the caller's own limit put back once the row is ours (a timeout aborts
+ * the transaction anyway; a replay only reads and commits). Prepared: every keyed write sends it.
+ */
+const CLAIM_SQL = `with wait as (select current_setting('lock_timeout') as before, set_config('lock_timeout', ?, true))
+  insert into idempotency_keys (company_id, caller, key, method, path, request_hash, status, body)
+  select ?, ?, ?, ?, ?, ?, 0, '' from wait
+  on conflict (company_id, caller, key) do update
+    set method = excluded.method, path = excluded.path, request_hash = excluded.request_hash,
+        status = 0, headers = '{}', body = '', created_at = now()
+    where idempotency_keys.created_at < now() - make_interval(hours => ?)
+  returning set_config('lock_timeout', (select before from wait), true)`;
 
 function reusedKey(row: Pick<KeyRow, 'method' | 'path'>): ApiError {
   return new ApiError(

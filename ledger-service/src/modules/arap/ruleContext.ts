@@ -1,6 +1,6 @@
 import type { Decimal } from 'decimal.js';
 import { Money, partyRefOf, paymentFieldsOf, type TransactionInput } from '@ledger/shared';
-import type { Tx } from '../../db/knex.ts';
+import { preparedAs, type Tx } from '../../db/knex.ts';
 import type { Company } from '../../db/companies.ts';
 import type { Vc } from './posting.ts';
 import { referencedAccounts, type ChartAccount, type PartyRef, type RuleContext } from './rules.ts';
@@ -18,6 +18,22 @@ interface SnapshotRow {
   rates: { account_id: number; rate: string; valid_from: string; valid_to: string | null }[];
   bank: { id: number; partyId: number; iban: string }[];
 }
+
+/** The snapshot's one read (prepared: every document write sends it). */
+const SNAPSHOT_SQL = `with acc as (select id, accno, link from accounts where accno = any(?::text[]))
+  select
+    (select closed_until::text from companies where id = ?) as closed_until,
+    (select coalesce(json_agg(json_build_object('id', p.id, 'number', p.number, 'name', p.name)), '[]')
+       from parties p where p.vc = ? and (p.id = any(?::bigint[]) or p.number = any(?::text[]))) as parties,
+    (select coalesce(json_agg(json_build_object('id', a.id, 'accno', a.accno, 'link', a.link)), '[]')
+       from acc a) as accounts,
+    (select coalesce(json_agg(json_build_object('account_id', t.account_id, 'rate', t.rate::text,
+                                                'valid_from', t.valid_from::text, 'valid_to', t.valid_to::text)
+                              order by t.valid_from), '[]')
+       from taxes t where t.account_id in (select id from acc)
+        and t.valid_from <= ?::date and (t.valid_to is null or t.valid_to >= ?::date)) as rates,
+    (select coalesce(json_agg(json_build_object('id', b.id, 'partyId', b.party_id, 'iban', b.iban)), '[]')
+       from vendor_bank_accounts b where b.id = any(?::bigint[])) as bank`;
 
 /**
  * What the rules of all the documents need, in one round trip (the union over the documents):
@@ -41,23 +57,9 @@ export async function loadRuleContexts(
   const banks = [...new Set(inputs.flatMap((i) => paymentFieldsOf(i).vc_bank_id ?? []))];
   const dates = inputs.map((i) => i.invDate).sort();
 
-  const { rows } = await tx.raw<{ rows: SnapshotRow[] }>(
-    `with acc as (select id, accno, link from accounts where accno = any(?::text[]))
-     select
-       (select closed_until::text from companies where id = ?) as closed_until,
-       (select coalesce(json_agg(json_build_object('id', p.id, 'number', p.number, 'name', p.name)), '[]')
-          from parties p where p.vc = ? and (p.id = any(?::bigint[]) or p.number = any(?::text[]))) as parties,
-       (select coalesce(json_agg(json_build_object('id', a.id, 'accno', a.accno, 'link', a.link)), '[]')
-          from acc a) as accounts,
-       (select coalesce(json_agg(json_build_object('account_id', t.account_id, 'rate', t.rate::text,
-                                                   'valid_from', t.valid_from::text, 'valid_to', t.valid_to::text)
-                                 order by t.valid_from), '[]')
-          from taxes t where t.account_id in (select id from acc)
-           and t.valid_from <= ?::date and (t.valid_to is null or t.valid_to >= ?::date)) as rates,
-       (select coalesce(json_agg(json_build_object('id', b.id, 'partyId', b.party_id, 'iban', b.iban)), '[]')
-          from vendor_bank_accounts b where b.id = any(?::bigint[])) as bank`,
-    [accnos, company.id, vc, ids, numbers, dates.at(-1)!, dates[0]!, banks],
-  );
+  const { rows } = await tx
+    .raw<{ rows: SnapshotRow[] }>(SNAPSHOT_SQL, [accnos, company.id, vc, ids, numbers, dates.at(-1)!, dates[0]!, banks])
+    .options(preparedAs(tx, SNAPSHOT_SQL));
   const row = rows[0]!;
   const accounts = new Map<string, ChartAccount>(
     row.accounts.map((a) => [a.accno, { id: a.id, accno: a.accno, links: a.link.split(':').filter(Boolean) }]),

@@ -1,6 +1,6 @@
 import { Money } from '@ledger/shared';
 import type { Knex } from 'knex';
-import type { Tx } from '../../db/knex.ts';
+import { preparedAs, type Tx } from '../../db/knex.ts';
 import type { ArapTransactionsRow } from '../../db/tables.ts';
 import type { Company } from '../../db/companies.ts';
 import { nextNumber, numberingCte } from '../../db/sequences.ts';
@@ -308,8 +308,7 @@ export async function insertDocument(
     doc.fields.status === 'posted' ? entryRows(doc.resolved.invDate, doc.resolved.currency, doc.posting.entries) : [];
   const a = doc.audit;
   const numbering = numberingCte(company, doc.number, 'inv_number');
-  const { rows } = await tx.raw<{ rows: { id: number; inv_number: string }[] }>(
-    `with ${numbering.sql}
+  const sql = `with ${numbering.sql}
      h as (
        insert into arap_transactions (company_id, vc, inv_number, ${columns.join(', ')})
        select ?, ?, num.inv_number, ${columns.map(() => '?').join(', ')} from num
@@ -320,8 +319,9 @@ export async function insertDocument(
        insert into audit_log (company_id, user_id, via, via_id, via_label, entity, entity_id, action, details)
        select ?, ?, ?, ?, ?, ?, h.id::text, ?, jsonb_build_object('invNumber', h.inv_number) || ?::jsonb from h)
      ${doc.children ? `, c as (${insertJsonRows(doc.children.table, doc.children.columns, OF_NEW_DOCUMENT, 'h')})` : ''}
-     select id, inv_number from h`,
-    [
+     select id, inv_number from h`;
+  const { rows } = await tx
+    .raw<{ rows: { id: number; inv_number: string }[] }>(sql, [
       ...numbering.bindings,
       company.id,
       vc,
@@ -339,8 +339,8 @@ export async function insertDocument(
       a.action,
       a.details ?? '{}',
       ...(doc.children ? [company.id, JSON.stringify(doc.children.rows)] : []),
-    ],
-  );
+    ])
+    .options(preparedAs(tx, sql));
   const row = rows[0];
   return row && { id: row.id, invNumber: row.inv_number };
 }

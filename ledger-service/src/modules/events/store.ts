@@ -3,7 +3,7 @@
  * tenant transaction (RLS: only the company's rows), the company id is still written
  * explicitly like everywhere else.
  */
-import type { Tx } from '../../db/knex.ts';
+import { preparedAs, type Tx } from '../../db/knex.ts';
 import type { EventsRow } from '../../db/tables.ts';
 
 /** Who acted, as an event records it. `system`: the ledger itself (a worker, a migration). */
@@ -20,26 +20,7 @@ export type EventRow = Omit<EventsRow, 'actor'> & { actor: EventActor };
 /** An event to write: its row without the company, the sequence number and the actor (the statement adds those). */
 export type NewEvent = Pick<EventRow, 'type' | 'subject' | 'resource_type' | 'resource_id' | 'data'>;
 
-/**
- * Writes a change's events in one statement: takes `events.length` numbers from the
- * company's event sequence, inserts the events numbered in the order given, and queues each
- * for every active subscription taking its type (in sequence order per subscription). Returns
- * the first number and the subscriptions to wake with their queues.
- *
- * The upsert locks the company's `sequences` row until the transaction ends, so events of one
- * company are numbered and committed one after the other: the feed never shows n+1 before n,
- * and a rolled-back change gives its numbers back. One statement instead of three (sequence,
- * insert, queue): the lock is held from here to the commit, and every round trip in between
- * is time the company's other writes wait.
- */
-export async function writeEvents(
-  tx: Tx,
-  companyId: number,
-  actor: EventActor,
-  events: readonly NewEvent[],
-): Promise<{ first: number; wake: { subscription_id: number; queue: string }[] }> {
-  const { rows } = await tx.raw(
-    `with seq as (
+const WRITE_EVENTS_SQL = `with seq as (
        insert into sequences (company_id, kind, next_value) values (?, 'event', ? + 1)
        on conflict (company_id, kind) do update set next_value = sequences.next_value + ?
        returning next_value - ? as first),
@@ -62,9 +43,37 @@ export async function writeEvents(
        join webhook_subscriptions s on s.id = w.subscription_id
      union all
      select (select first from seq), null, null
-      where not exists (select 1 from queued)`,
-    [companyId, events.length, events.length, events.length, companyId, JSON.stringify(actor), JSON.stringify(events)],
-  );
+      where not exists (select 1 from queued)`;
+
+/**
+ * Writes a change's events in one statement: takes `events.length` numbers from the
+ * company's event sequence, inserts the events numbered in the order given, and queues each
+ * for every active subscription taking its type (in sequence order per subscription). Returns
+ * the first number and the subscriptions to wake with their queues.
+ *
+ * The upsert locks the company's `sequences` row until the transaction ends, so events of one
+ * company are numbered and committed one after the other: the feed never shows n+1 before n,
+ * and a rolled-back change gives its numbers back. One statement instead of three (sequence,
+ * insert, queue): the lock is held from here to the commit, and every round trip in between
+ * is time the company's other writes wait.
+ */
+export async function writeEvents(
+  tx: Tx,
+  companyId: number,
+  actor: EventActor,
+  events: readonly NewEvent[],
+): Promise<{ first: number; wake: { subscription_id: number; queue: string }[] }> {
+  const { rows } = await tx
+    .raw(WRITE_EVENTS_SQL, [
+      companyId,
+      events.length,
+      events.length,
+      events.length,
+      companyId,
+      JSON.stringify(actor),
+      JSON.stringify(events),
+    ])
+    .options(preparedAs(tx, WRITE_EVENTS_SQL));
   const typed = rows as { first: string | number; subscription_id: number | null; queue: string | null }[];
   return {
     first: Number(typed[0]!.first),

@@ -1,7 +1,7 @@
 import type { Decimal } from 'decimal.js';
 import { Money } from '@ledger/shared';
 import type { Knex } from 'knex';
-import type { Tx } from '../../db/knex.ts';
+import { preparedAs, type Tx } from '../../db/knex.ts';
 import type { Company } from '../../db/companies.ts';
 import { freeNumbers, nextNumber, numberingCte } from '../../db/sequences.ts';
 import { insertJsonRows, type JsonColumns, LEDGER_ENTRY_COLUMNS } from '../../db/jsonRows.ts';
@@ -46,17 +46,18 @@ export const JOURNAL_SEQUENCE = 'gl_transaction';
 export const referenceTaken = (reference: string) =>
   conflict(`Journal entry reference ${reference} already exists.`, '/reference');
 
+const JOURNAL_CONTEXT_SQL = `select (select closed_until::text from companies where id = ?) as closed_until,
+  coalesce((select json_agg(json_build_object('id', id, 'accno', accno, 'link', link))
+              from accounts where accno = any(?::text[])), '[]') as accounts`;
+
 /** The accounts an entry names (links split) and what the rules need of the company. */
 export async function loadJournalContext(tx: Tx, company: Company, accnos: string[]): Promise<JournalRuleContext> {
   // one round trip: the closing date and the named accounts
-  const { rows } = await tx.raw<{
-    rows: { closed_until: string | null; accounts: { id: number; accno: string; link: string | null }[] }[];
-  }>(
-    `select (select closed_until::text from companies where id = ?) as closed_until,
-            coalesce((select json_agg(json_build_object('id', id, 'accno', accno, 'link', link))
-                        from accounts where accno = any(?::text[])), '[]') as accounts`,
-    [company.id, accnos],
-  );
+  const { rows } = await tx
+    .raw<{
+      rows: { closed_until: string | null; accounts: { id: number; accno: string; link: string | null }[] }[];
+    }>(JOURNAL_CONTEXT_SQL, [company.id, accnos])
+    .options(preparedAs(tx, JOURNAL_CONTEXT_SQL));
   const row = rows[0]!;
   return {
     baseCurrency: company.base_currency.trim(),
@@ -139,8 +140,7 @@ export async function insertJournalEntry(
   );
   const columns = Object.keys(entry.values);
   const a = entry.audit;
-  const { rows } = await tx.raw<{ rows: { id: number; reference: string }[] }>(
-    `with ${numbering.sql}
+  const sql = `with ${numbering.sql}
      h as (
        insert into gl_transactions (company_id, reference, ${columns.join(', ')})
        select ?, num.reference, ${columns.map(() => '?').join(', ')} from num
@@ -154,8 +154,9 @@ export async function insertJournalEntry(
        select ?, ?, ?, ?, ?, ?, h.id::text, ?, jsonb_build_object('reference', h.reference) || ?::jsonb from h)`
          : ''
      }
-     select id, reference from h`,
-    [
+     select id, reference from h`;
+  const { rows } = await tx
+    .raw<{ rows: { id: number; reference: string }[] }>(sql, [
       ...numbering.bindings,
       company.id,
       ...columns.map((c) => entry.values[c] ?? null),
@@ -164,8 +165,8 @@ export async function insertJournalEntry(
       company.id,
       JSON.stringify(entry.entries ? entryRows(entry.entries, entry.lines) : []),
       ...(a ? [a.company_id, a.user_id, a.via, a.via_id, a.via_label, a.entity, a.action, a.details ?? '{}'] : []),
-    ],
-  );
+    ])
+    .options(preparedAs(tx, sql));
   const row = rows[0];
   return row && { id: row.id, reference: row.reference };
 }
