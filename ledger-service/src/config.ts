@@ -18,6 +18,7 @@ import {
 import { DEFAULT_FILE_JOB_LIMITS } from './untrusted/limits.ts';
 import { documentStoreFromEnv } from './modules/files/storage.ts';
 import { QUEUE_NAMES } from './db/queue.ts';
+import { DEFAULT_WRITE_TURNS } from './kernel/companyTurns.ts';
 
 export { ConfigError };
 
@@ -52,6 +53,8 @@ export interface LedgerConfig {
   mailQueue: string;
   /** the pg-boss queue of inbox extraction jobs (modules/inbox); default `inbox_extract`; tests name their own */
   inboxQueue?: string;
+  /** write transactions of one company at once in this process (kernel/companyTurns.ts; 0: no limit) */
+  writeTurns?: number;
   /** how long a POST waits for another one holding its Idempotency-Key before a 409 (ms; default 10 s) */
   idempotencyWaitMs?: number;
   /**
@@ -86,6 +89,7 @@ export function loadConfig(env: EnvVars = process.env): LedgerConfig {
       timeoutMs: readPositiveInt(env, 'LEDGER_FILE_TIMEOUT_MS', DEFAULT_FILE_JOB_LIMITS.timeoutMs),
       memoryMb: readPositiveInt(env, 'LEDGER_FILE_MEMORY_MB', DEFAULT_FILE_JOB_LIMITS.memoryMb),
     },
+    writeTurns: readNonNegativeInt(env, 'LEDGER_WRITE_TURNS', DEFAULT_WRITE_TURNS),
     encryptionKey: readEncryptionKey(env),
     gatewayPublicJwk: readGatewayPublicJwk(env),
     smtpUrl: readSmtpUrl(env),

@@ -6,6 +6,7 @@ import { readBody } from './body.ts';
 import { ApiError, errorMiddleware } from './errors.ts';
 import { requestContext } from './requestContext.ts';
 import { mountRoutes } from './route.ts';
+import { CompanyTurns, DEFAULT_WRITE_TURNS } from './companyTurns.ts';
 import { IdempotencyKeys } from './idempotency.ts';
 import { LedgerMetrics } from './metrics.ts';
 import { clientRoutes } from '../modules/index.ts';
@@ -46,7 +47,10 @@ export function createApp(deps: AppDeps): Koa {
     return auth(ctx, () => body(ctx, next));
   });
   const client = new Router({ prefix: '/client/:dataset' });
-  mountRoutes(client, db, clientRoutes, new IdempotencyKeys(deps.encryptionKey, config.idempotencyWaitMs));
+  mountRoutes(client, db, clientRoutes, {
+    keys: new IdempotencyKeys(deps.encryptionKey, config.idempotencyWaitMs),
+    turns: new CompanyTurns({ width: config.writeTurns ?? DEFAULT_WRITE_TURNS }),
+  });
   app.use(client.routes());
   // 405/501 without a body become the JSON error body in errorMiddleware
   app.use(client.allowedMethods({ throw: false }));

@@ -23,6 +23,7 @@ import { isMultipart, readMultipart, type Upload } from './multipart.ts';
 import type { LedgerConfig } from '../config.ts';
 import type { ListPage } from '../db/listOrder.ts';
 import { IdempotencyKeys, idempotencyKeyOf, keyedRequest } from './idempotency.ts';
+import type { CompanyTurns } from './companyTurns.ts';
 
 /**
  * What a route's prepareBody returns when it read more than the body: the body (validated
@@ -122,11 +123,11 @@ export function pairRoutes(routes: readonly Route[], contracts: readonly Contrac
  * mounted once per side with the side written out, so "/arap/transactions/vendor" can never
  * be taken for "/arap/:vc/:id".
  */
-export function mountRoutes(router: Router, db: Db, routes: readonly Route[], keys: IdempotencyKeys): void {
+export function mountRoutes(router: Router, db: Db, routes: readonly Route[], shared: ServeShared): void {
   for (const route of pairRoutes(routes)) {
     for (const side of sidesOf(route.contract)) {
       const path = side ? route.contract.path.replace(':vc', side) : route.contract.path;
-      router.register(path, [route.contract.method], async (ctx: Context) => serve(ctx, db, keys, route, side));
+      router.register(path, [route.contract.method], async (ctx: Context) => serve(ctx, db, shared, route, side));
     }
   }
 }
@@ -144,8 +145,15 @@ export const FILE_ANSWER_HEADERS = {
   'Content-Security-Policy': "sandbox; default-src 'none'; frame-ancestors 'none'",
 } as const;
 
-async function serve(ctx: Context, db: Db, keys: IdempotencyKeys, route: Route, side: Side | undefined): Promise<void> {
+/** What every route of an app shares: the Idempotency-Key store and the companies' write turns. */
+export interface ServeShared {
+  keys: IdempotencyKeys;
+  turns: CompanyTurns;
+}
+
+async function serve(ctx: Context, db: Db, shared: ServeShared, route: Route, side: Side | undefined): Promise<void> {
   const { contract } = route;
+  const { keys, turns } = shared;
   if (contract.download) ctx.set(FILE_ANSWER_HEADERS);
   const { company, actor } = ctx.state.tenant as TenantState;
   // the route label of the request metrics: the contract, not the path with its ids
@@ -181,13 +189,19 @@ async function serve(ctx: Context, db: Db, keys: IdempotencyKeys, route: Route, 
     : ctx.query;
   const handle = (tx: Tx) => route.handle({ ctx, tx, db, company, actor, params, body, query, prepared, bodyType });
   if (!keyed) {
-    const result = await withTenant(db, company.id, handle);
+    // a write waits for its company's turn (kernel/companyTurns.ts); a read never does
+    const result =
+      contract.method === 'GET'
+        ? await withTenant(db, company.id, handle)
+        : await turns.take(company.id, () => withTenant(db, company.id, handle));
     answer(ctx, contract, result, query);
     return;
   }
   // the answer is set inside the transaction: it is kept with the write it belongs to
-  const outcome = await withTenant(db, company.id, (tx) =>
-    keys.run(tx, ctx, company.id, keyed, async (sp) => answer(ctx, contract, await handle(sp), query)),
+  const outcome = await turns.take(company.id, () =>
+    withTenant(db, company.id, (tx) =>
+      keys.run(tx, ctx, company.id, keyed, async (sp) => answer(ctx, contract, await handle(sp), query)),
+    ),
   );
   if ('replay' in outcome) IdempotencyKeys.replay(ctx, outcome.replay);
   else if ('refusal' in outcome) throw outcome.refusal;

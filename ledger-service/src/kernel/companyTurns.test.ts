@@ -1,0 +1,163 @@
+/**
+ * A company's write turns (kernel/companyTurns.ts): alone, and in the running ledger on the real
+ * Postgres, where the writes waiting for a turn must not reach the database.
+ */
+import pg from 'pg';
+import t from 'tap';
+import { arapSetup } from '../../test/arapHelpers.ts';
+import { apiClient, createTestCompany, TEST_DATABASE_URL } from '../../test/helpers.ts';
+import { CompanyTurns } from './companyTurns.ts';
+import { ApiError } from './errors.ts';
+
+/** A task that runs until `finish()` and records when it started. */
+function gate(log: string[], name: string) {
+  let finish!: () => void;
+  let fail!: (e: Error) => void;
+  const done = new Promise<string>((resolve, reject) => {
+    finish = () => resolve(name);
+    fail = reject;
+  });
+  const task = () => {
+    log.push(name);
+    return done;
+  };
+  return { task, finish: () => finish(), fail: (e: Error) => fail(e) };
+}
+
+const tick = () => new Promise((r) => setImmediate(r));
+
+t.test('at most `width` writes of a company run at once; the others start in arrival order', async (t) => {
+  const turns = new CompanyTurns({ width: 2 });
+  const started: string[] = [];
+  const gates = ['a', 'b', 'c', 'd', 'e'].map((n) => gate(started, n));
+  const results = gates.map((g) => turns.take(7, g.task));
+  await tick();
+  t.same(started, ['a', 'b'], 'two run, three wait');
+  t.same(turns.state(7), { running: 2, waiting: 3 });
+  gates[1]!.finish();
+  await tick();
+  t.same(started, ['a', 'b', 'c'], 'the first waiting one takes the freed turn');
+  gates[0]!.finish();
+  await tick();
+  t.same(started, ['a', 'b', 'c', 'd']);
+  for (const g of gates.slice(2)) g.finish();
+  t.same(await Promise.all(results), ['a', 'b', 'c', 'd', 'e']);
+  t.same(started, ['a', 'b', 'c', 'd', 'e']);
+  t.same(turns.state(7), { running: 0, waiting: 0 }, 'nothing is kept once the company is idle');
+});
+
+t.test('a failed write gives its turn on, and its error reaches the caller', async (t) => {
+  const turns = new CompanyTurns({ width: 1 });
+  const started: string[] = [];
+  const first = gate(started, 'first');
+  const second = gate(started, 'second');
+  const a = turns.take(1, first.task);
+  const b = turns.take(1, second.task);
+  await tick();
+  t.same(started, ['first']);
+  first.fail(new Error('rule broken'));
+  await t.rejects(a, { message: 'rule broken' });
+  await tick();
+  t.same(started, ['first', 'second']);
+  second.finish();
+  t.equal(await b, 'second');
+  t.same(turns.state(1), { running: 0, waiting: 0 });
+});
+
+t.test('companies do not wait for each other', async (t) => {
+  const turns = new CompanyTurns({ width: 1 });
+  const started: string[] = [];
+  const one = gate(started, 'company 1');
+  const two = gate(started, 'company 2');
+  const a = turns.take(1, one.task);
+  const b = turns.take(2, two.task);
+  await tick();
+  t.same(started, ['company 1', 'company 2']);
+  one.finish();
+  two.finish();
+  await Promise.all([a, b]);
+});
+
+t.test('width 0 turns the limit off', async (t) => {
+  const turns = new CompanyTurns({ width: 0 });
+  const started: string[] = [];
+  const gates = [1, 2, 3, 4].map((n) => gate(started, String(n)));
+  const results = gates.map((g) => turns.take(3, g.task));
+  await tick();
+  t.equal(started.length, 4);
+  for (const g of gates) g.finish();
+  await Promise.all(results);
+});
+
+t.test('past `maxWaiting` a write is refused with 503 unavailable and a Retry-After', async (t) => {
+  const turns = new CompanyTurns({ width: 1, maxWaiting: 2 });
+  const started: string[] = [];
+  const gates = ['run', 'wait 1', 'wait 2'].map((n) => gate(started, n));
+  const results = gates.map((g) => turns.take(5, g.task));
+  await tick();
+  const refused = await turns.take(5, async () => 'never').catch((e: unknown) => e);
+  t.ok(refused instanceof ApiError, 'an ApiError');
+  t.match(refused, { code: 'unavailable', headers: { 'Retry-After': '1' } });
+  t.same(turns.state(5), { running: 1, waiting: 2 }, 'the refused one took no place');
+  for (const g of gates) g.finish();
+  await Promise.all(results);
+  t.same(started, ['run', 'wait 1', 'wait 2']);
+});
+
+t.test(
+  'in the ledger: the writes past the width wait without a connection; reads and other companies go on',
+  async (t) => {
+    const s = await arapSetup(t);
+    const bill = () => s.api('POST', '/arap/transaction/vendor', s.doc('vendor', { pending: '0' }));
+    const first = await bill();
+    t.equal(first.status, 201, 'one bill first, so the company has its sequence rows');
+
+    // hold the company's sequence rows (document numbers, events), as a long posting would
+    const holder = new pg.Client({ connectionString: TEST_DATABASE_URL });
+    await holder.connect();
+    t.teardown(() => holder.end());
+    await holder.query('begin');
+    await holder.query('select kind from sequences where company_id = $1 for update', [s.co.company.id]);
+    const holderPid = (await holder.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid;
+    // the backends waiting on the holder, directly or behind another waiter (Postgres queues a
+    // row's second waiter behind the first)
+    const blocked = async () =>
+      Number(
+        (
+          await s.ledger.db.raw<{ rows: { n: string }[] }>(
+            `with recursive waiting(pid) as (
+             select pid from pg_stat_activity where ? = any(pg_blocking_pids(pid))
+             union
+             select a.pid from pg_stat_activity a join waiting w on w.pid = any(pg_blocking_pids(a.pid)))
+           select count(*) as n from waiting`,
+            [holderPid],
+          )
+        ).rows[0]!.n,
+      );
+
+    const bills = Array.from({ length: 5 }, () => bill());
+    for (let i = 0; i < 100 && (await blocked()) < 2; i++) await new Promise((r) => setTimeout(r, 50));
+    t.equal(await blocked(), 2, 'two of the five bills wait at the database');
+    // the three others are waiting for a turn in the ledger; give them time to show if they would not
+    await new Promise((r) => setTimeout(r, 300));
+    t.equal(await blocked(), 2, 'the other three never reached it');
+
+    const list = await s.api('GET', `/arap/transaction/vendor/${first.body.id}`);
+    t.equal(list.status, 200, 'a read of the same company is answered meanwhile');
+    const other = await createTestCompany(s.ledger);
+    const otherVendor = await apiClient(s.ledger.url, other.dataset, other.apiKey)('POST', '/arap/vendor', {
+      name: 'Other AG',
+    });
+    t.equal(otherVendor.status, 201, 'another company writes meanwhile');
+
+    await holder.query('commit');
+    const answers = await Promise.all(bills);
+    t.same(
+      answers.map((a) => a.status),
+      [201, 201, 201, 201, 201],
+    );
+    const ids = answers.map((a) => a.body.id as number);
+    const numbers = await s.q((tx) => tx('arap_transactions').whereIn('id', ids).pluck('inv_number'));
+    t.equal(new Set(numbers).size, 5, 'five bills with five distinct numbers');
+  },
+);
