@@ -7,7 +7,7 @@
  * <dir>/ledger-<pid>.cpuprofile (NODE_OPTIONS refuses --cpu-prof, and the profile should not
  * include start-up). BENCH_COUNT_QUERIES=1: on SIGTERM, prints to stderr how many SQL
  * statements the server sent, how many requests it answered, and its CPU time (user +
- * system) per request since listening.
+ * system) per request since listening. LEDGER_WRITE_TURNS is passed on (0: no write turns).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
@@ -18,7 +18,14 @@ import { startLedger } from '../ledger-service/src/server.ts';
 
 const url = process.env.BENCH_DATABASE_URL!;
 const config = {
-  ...loadConfig({ DATABASE_URL: url, LOG_LEVEL: 'silent', LEDGER_PORT: '0', DATA_DIR: process.env.BENCH_DATA_DIR }),
+  ...loadConfig({
+    DATABASE_URL: url,
+    LOG_LEVEL: 'silent',
+    LEDGER_PORT: '0',
+    DATA_DIR: process.env.BENCH_DATA_DIR,
+    // LEDGER_WRITE_TURNS=0: without the company's write turns (kernel/companyTurns.ts), to measure what they buy
+    LEDGER_WRITE_TURNS: process.env.LEDGER_WRITE_TURNS,
+  }),
 };
 // BENCH_PREPARED=0: without named prepared statements (db/knex.ts preparedAs), to measure what they buy
 const db = createDb(url, {
