@@ -3,7 +3,8 @@
  * (3 lines, tax, pending "0") and POST /gl/transactions (2 lines, pending "0", reference
  * from the sequence) through the real HTTP API (autocannon) against a real Postgres, at 1,
  * 8 and 32 concurrent clients; in the same run, stage by stage, a baseline doing the same
- * inserts with plain SQL over `pg` at the same concurrency. Prints req/s, p50, p99 and the
+ * inserts with plain SQL over `pg` at the same concurrency (the same rows, events included;
+ * BENCH_BASELINE_EVENTS=0: without the events). Prints req/s, p50, p99 and the
  * ratio API / SQL per endpoint and stage, and writes bench/results/ledger-<time>.json.
  *
  * Env: BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/ledger_bench; the
@@ -78,8 +79,45 @@ async function nextNumber(client: pg.PoolClient, companyId: number, kind: string
 }
 
 /**
+ * The baseline writes the rows the API writes, events included (BENCH_BASELINE_EVENTS=0:
+ * without them, as the baseline was before the events existed, to compare runs): `count`
+ * numbers from the company's event sequence (the API's own, so both number one feed), then
+ * the event rows, last in the transaction as in the API.
+ */
+const BASELINE_EVENTS = process.env.BENCH_BASELINE_EVENTS !== '0';
+const EVENTS_LABEL = BASELINE_EVENTS ? ', event number and events' : ' (no events: BENCH_BASELINE_EVENTS=0)';
+const BENCH_ACTOR = JSON.stringify({ id: '1', via: 'api_key', label: 'bench', user_id: 1 });
+
+async function insertEvents(
+  client: pg.PoolClient,
+  companyId: number,
+  resource: { type: string; id: number; subject: string },
+  events: { type: string; data: Record<string, unknown> }[],
+): Promise<void> {
+  if (!BASELINE_EVENTS) return;
+  const seq = await client.query<{ first: number }>(
+    `insert into sequences (company_id, kind, next_value) values ($1, 'event', $2 + 1)
+     on conflict (company_id, kind) do update set next_value = sequences.next_value + $2
+       returning next_value - $2 as first`,
+    [companyId, events.length],
+  );
+  const first = seq.rows[0]!.first;
+  const params: unknown[] = [companyId, resource.subject, resource.type, String(resource.id), BENCH_ACTOR];
+  const values = events.map((e, i) => {
+    params.push(first + i, e.type, JSON.stringify(e.data));
+    const o = 5 + i * 3;
+    return `($1, $${o + 1}, $${o + 2}, $2, $3, $4, $5, $${o + 3})`;
+  });
+  await client.query(
+    `insert into events (company_id, seq, type, subject, resource_type, resource_id, actor, data) ` +
+      `values ${values.join(', ')}`,
+    params,
+  );
+}
+
+/**
  * The same rows as one bill through the API, with plain SQL: the number from the sequence,
- * the header, 3 lines, 6 ledger lines and the audit entry.
+ * the header, 3 lines, 6 ledger lines, the audit entry and the two events (created, posted).
  */
 function billStatements(companyId: number, partyId: number, acc: Map<string, number>): Statements {
   const a = (n: string) => acc.get(n)!;
@@ -134,12 +172,17 @@ function billStatements(companyId: number, partyId: number, acc: Map<string, num
         `'vendor_transaction', $2, 'create_posted', $3)`,
       [companyId, String(id), JSON.stringify({ gross: '1834.10' })],
     );
+    const data = { date: '2024-06-15', amount: '1834.1', number: `SQL-${number}`, status: 'posted', currency: 'CHF' };
+    await insertEvents(client, companyId, { type: 'bill', id, subject: `/arap/document/vendor/${id}` }, [
+      { type: 'bill.created', data },
+      { type: 'bill.posted', data },
+    ]);
   };
 }
 
 /**
  * The same rows as one journal entry through the API, with plain SQL: the reference from
- * the sequence, the header, 2 lines, 2 ledger lines and the audit entry.
+ * the sequence, the header, 2 lines, 2 ledger lines, the audit entry and the event (posted).
  */
 function journalStatements(companyId: number, acc: Map<string, number>): Statements {
   const a = (n: string) => acc.get(n)!;
@@ -167,6 +210,12 @@ function journalStatements(companyId: number, acc: Map<string, number>): Stateme
         `'journal_entry', $2, 'create_posted', $3)`,
       [companyId, String(id), JSON.stringify({ debit: '2400.00' })],
     );
+    await insertEvents(client, companyId, { type: 'journal_entry', id, subject: `/gl/transactions/${id}` }, [
+      {
+        type: 'journal_entry.posted',
+        data: { debit: '2400', lines: 2, currency: 'CHF', reference: `SQL-${number}`, transdate: '2024-06-15' },
+      },
+    ]);
   };
 }
 
@@ -230,7 +279,7 @@ export async function run(): Promise<void> {
       {
         name: 'vendor',
         label: 'POST /arap/transaction/vendor, 3 lines + tax, pending "0"',
-        baseline: 'sequence, header, 3 lines, 6 ledger lines, audit entry in one transaction',
+        baseline: `sequence, header, 3 lines, 6 ledger lines, audit entry${EVENTS_LABEL} in one transaction`,
         path: `/client/${company.dataset}/arap/transaction/vendor`,
         body: billBody(vendor.id),
         sql: billStatements(company.id, vendor.id, accounts),
@@ -238,7 +287,7 @@ export async function run(): Promise<void> {
       {
         name: 'journal',
         label: 'POST /gl/transactions, 2 lines, pending "0", reference from the sequence',
-        baseline: 'sequence, header, 2 lines, 2 ledger lines, audit entry in one transaction',
+        baseline: `sequence, header, 2 lines, 2 ledger lines, audit entry${EVENTS_LABEL} in one transaction`,
         path: `/client/${company.dataset}/gl/transactions`,
         body: journalBody,
         sql: journalStatements(company.id, accounts),
