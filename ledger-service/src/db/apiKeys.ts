@@ -13,7 +13,20 @@ export type ApiKeyRow = ApiKeysRow & {
   /** the user's membership in that company; null when it was removed */
   role: Role | null;
   approval_limit: string | null;
+  /**
+   * The row versions (`xmin`) of the key, its user, its company and the membership: any
+   * change to what authentication read (a key deleted, a user deactivated, a role changed,
+   * the company changed) gives another value. See `keyUnchangedSql`.
+   */
+  version: string;
 };
+
+/** The versions of the rows authentication reads, in one text (FIND_KEY_SQL, keyUnchangedSql). */
+const KEY_VERSION = `k.xmin::text || '.' || u.xmin::text || '.' || c.xmin::text || '.' || coalesce(m.xmin::text, '-')`;
+const KEY_JOINS = `from api_keys k
+  join users u on u.id = k.user_id
+  join companies c on c.id = k.company_id
+  left join memberships m on m.company_id = k.company_id and m.user_id = k.user_id`;
 
 /**
  * The key with everything authentication needs (user, company, membership) in one query:
@@ -21,26 +34,50 @@ export type ApiKeyRow = ApiKeysRow & {
  * named rather than `k.*`.
  */
 const FIND_KEY_SQL = `select k.id, k.company_id, k.user_id, k.label, k.key_hash, k.key_prefix, k.created_at,
-       k.last_used_at, u.active as user_active, row_to_json(c.*) as company, m.role, m.approval_limit
-  from api_keys k
-  join users u on u.id = k.user_id
-  join companies c on c.id = k.company_id
-  left join memberships m on m.company_id = k.company_id and m.user_id = k.user_id
+       k.last_used_at, u.active as user_active, row_to_json(c.*) as company, m.role, m.approval_limit,
+       ${KEY_VERSION} as version
+  ${KEY_JOINS}
  where k.key_hash = ?
  limit 1`;
 
+/**
+ * One statement, for the first message of a tenant transaction (db/knex.ts `withTenant`'s
+ * guard): one row with `unchanged` true while the key and everything authentication read
+ * with it are still as they were when `key` was read. The text holds only the key's integer
+ * id and its version (digits and dots), checked here, so it is safe to send inline.
+ */
+export function keyUnchangedSql(key: Pick<ApiKeyRow, 'id' | 'version'>): string {
+  if (!Number.isSafeInteger(key.id) || !/^[0-9.-]+$/.test(key.version)) {
+    throw new Error('keyUnchangedSql: unexpected key id or version');
+  }
+  const where = `k.id = ${key.id} and ${KEY_VERSION} = '${key.version}'`;
+  return `select exists (select 1 ${KEY_JOINS} where ${where}) as unchanged`;
+}
+
 export async function findApiKeyByToken(db: Db, token: string): Promise<ApiKeyRow | undefined> {
-  if (!/^ak_[A-Za-z0-9_-]{43,}$/.test(token)) return undefined;
-  const hash = hashApiKey(token);
+  const hash = apiKeyHashOf(token);
+  return hash === undefined ? undefined : findApiKeyByHash(db, hash);
+}
+
+/** The stored hash of what looks like an API key; undefined for anything else. */
+export function apiKeyHashOf(token: string): string | undefined {
+  return /^ak_[A-Za-z0-9_-]{43,}$/.test(token) ? hashApiKey(token) : undefined;
+}
+
+export async function findApiKeyByHash(db: Db, hash: string): Promise<ApiKeyRow | undefined> {
   const { rows } = await db.raw<{ rows: ApiKeyRow[] }>(FIND_KEY_SQL, [hash]).options(preparedAs(db, FIND_KEY_SQL));
   const row = rows[0];
   // the index lookup found it by hash already; the constant-time check guards the comparison itself
   return row && sameHash(row.key_hash, hash) ? row : undefined;
 }
 
-/** last_used_at is written at most once a minute per key, to keep reads cheap. */
+/** Whether the key's last_used_at is due to be written: at most once a minute per key, to keep reads cheap. */
+export function apiKeyTouchDue(key: Pick<ApiKeyRow, 'last_used_at'>): boolean {
+  return !key.last_used_at || Date.now() - new Date(key.last_used_at).getTime() >= 60_000;
+}
+
 export async function touchApiKey(db: Db, key: ApiKeyRow): Promise<void> {
-  if (key.last_used_at && Date.now() - new Date(key.last_used_at).getTime() < 60_000) return;
+  if (!apiKeyTouchDue(key)) return;
   await db('api_keys').where('id', key.id).update({ last_used_at: db.fn.now() });
 }
 

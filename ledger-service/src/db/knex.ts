@@ -59,7 +59,22 @@ export function preparedAs(executor: Knex, sql: string): { name?: string } {
 /** A transaction whose first round trip sends `beginWith` (BEGIN and what follows it) instead of BEGIN alone. */
 interface BeginConfig extends Knex.TransactionConfig {
   beginWith?: string;
+  /** `beginWith` starts with BEGIN and a guard statement whose one row must say `unchanged` (withTenant) */
+  guarded?: boolean;
 }
+
+/**
+ * A tenant transaction's guard found that what the caller was authenticated with changed
+ * (withTenant's `guard`): the transaction was rolled back before anything ran in it.
+ */
+export class TenantGuardFailed extends Error {
+  constructor() {
+    super('the credential changed since it was read');
+  }
+}
+
+/** pg's answer to a simple query of several statements: one result per statement. */
+type MultiResult = { response?: { rows?: { unchanged?: boolean }[] }[] } | undefined;
 
 /** The part of knex's Transaction that `beginWith` replaces (knex 3, lib/execution/transaction.js). */
 interface KnexTransaction {
@@ -86,7 +101,16 @@ function beginWith(db: Knex): void {
   client.transaction = function (this: unknown, container, config, outer) {
     const trx = make.call(this, container, config, outer);
     const sql = config?.beginWith;
-    if (sql !== undefined) trx.begin = (connection) => trx.query(connection, sql);
+    if (sql !== undefined && config?.guarded) {
+      trx.begin = async (connection) => {
+        const result = (await trx.query(connection, sql)) as MultiResult;
+        // undefined: the message failed, and knex has already rejected the transaction with its error
+        if (result === undefined || result.response?.[1]?.rows?.[0]?.unchanged === true) return result;
+        // not a failed query: the transaction is open and must be ended before the connection goes back
+        await trx.query(connection, 'ROLLBACK;');
+        throw new TenantGuardFailed();
+      };
+    } else if (sql !== undefined) trx.begin = (connection) => trx.query(connection, sql);
     return trx;
   };
 }
@@ -99,10 +123,26 @@ export const APP_ROLE = 'ledger_app';
  * RLS-bound role and sets `app.company_id`, so every books table only shows that
  * company's rows whatever the queries say. Both settings end with the transaction.
  */
-export async function withTenant<T>(db: Db, companyId: number, fn: (tx: Tx) => Promise<T>): Promise<T> {
+export async function withTenant<T>(
+  db: Db,
+  companyId: number,
+  fn: (tx: Tx) => Promise<T>,
+  /**
+   * A statement returning one row with a boolean `unchanged`, sent in the transaction's first
+   * message, before the role switch (a literal text: only ids and versions inlined): when it
+   * says false, the transaction is rolled back and this rejects with TenantGuardFailed before
+   * `fn` runs. The API-key cache uses it to check a remembered key without a round trip of
+   * its own (kernel/auth.ts).
+   */
+  guard?: string,
+): Promise<T> {
   if (!opensWithBeginWith.has(db)) {
     // a knex instance not made by createDb: the settings as the transaction's first statement
     return db.transaction(async (tx) => {
+      if (guard !== undefined) {
+        const { rows } = await tx.raw<{ rows: { unchanged: boolean }[] }>(guard);
+        if (rows[0]?.unchanged !== true) throw new TenantGuardFailed();
+      }
       await tx.raw(`select set_config('app.company_id', ?, true), set_config('role', ?, true)`, [
         String(companyId),
         APP_ROLE,
@@ -113,9 +153,10 @@ export async function withTenant<T>(db: Db, companyId: number, fn: (tx: Tx) => P
   // inlined, not bound: BEGIN and the settings are one simple query (createDb's beginWith);
   // the id is checked to be an integer, so nothing but digits reaches the text
   if (!Number.isSafeInteger(companyId)) throw new Error(`withTenant: company id ${companyId} is not an integer`);
-  const config: BeginConfig = {
-    beginWith:
-      `BEGIN; select set_config('app.company_id', '${companyId}', true), ` + `set_config('role', '${APP_ROLE}', true)`,
-  };
+  const settings = `select set_config('app.company_id', '${companyId}', true), set_config('role', '${APP_ROLE}', true)`;
+  const config: BeginConfig =
+    guard === undefined
+      ? { beginWith: `BEGIN; ${settings}` }
+      : { beginWith: `BEGIN; ${guard}; ${settings}`, guarded: true };
   return db.transaction(fn, config);
 }

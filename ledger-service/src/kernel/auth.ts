@@ -1,6 +1,13 @@
 import type { Context, Next } from 'koa';
 import type { Db } from '../db/knex.ts';
-import { findApiKeyByToken, touchApiKey } from '../db/apiKeys.ts';
+import {
+  apiKeyHashOf,
+  apiKeyTouchDue,
+  findApiKeyByHash,
+  keyUnchangedSql,
+  touchApiKey,
+  type ApiKeyRow,
+} from '../db/apiKeys.ts';
 import { findCompanyByDataset, findMembership, type Company, type MembershipRow } from '../db/companies.ts';
 import {
   APP_VIA_LABEL,
@@ -19,6 +26,46 @@ import type { ServiceCredentialVerifier } from './serviceCredential.ts';
 export interface TenantState {
   company: Company;
   actor: Actor;
+  /** set when the API key was remembered rather than read for this request (RememberedKeys) */
+  guard?: TenantGuard;
+}
+
+/** How a request authenticated with a remembered API key makes sure the key still stands. */
+export interface TenantGuard {
+  /** withTenant's guard: the key and what was read with it are unchanged (db/apiKeys.ts keyUnchangedSql) */
+  sql: string;
+  /** set once a transaction of the request began with the guard passing */
+  verified: boolean;
+  /** reads the key afresh: the tenant as it stands now, or the 401/403 authentication would answer */
+  refresh(): Promise<TenantState>;
+}
+
+/**
+ * API keys remembered by their hash, so that a request does not spend a round trip on
+ * reading its key before its transaction: the request's transaction checks the remembered
+ * key in its first message instead (`withTenant`'s guard: the rows of the key, its user,
+ * company and membership have the versions they had when the key was read). When they
+ * changed (a key deleted, a role changed, a member removed, the company changed, the key's
+ * last use written), the transaction is rolled back before anything ran and the request
+ * reads the key again and is authorized anew (kernel/route.ts), so a deleted key stops at
+ * once, as without the cache. A request that is answered without a transaction (a refusal
+ * before it, a 404) reads the key again before its answer leaves (`authenticate`). At most
+ * 10,000 keys, the oldest forgotten first; only hashes are kept, never keys.
+ */
+class RememberedKeys {
+  private readonly rows = new Map<string, ApiKeyRow>();
+  constructor(private readonly max = 10_000) {}
+  get(hash: string): ApiKeyRow | undefined {
+    return this.rows.get(hash);
+  }
+  set(hash: string, row: ApiKeyRow): void {
+    this.rows.delete(hash);
+    this.rows.set(hash, row);
+    if (this.rows.size > this.max) this.rows.delete(this.rows.keys().next().value!);
+  }
+  drop(hash: string): void {
+    this.rows.delete(hash);
+  }
 }
 
 /**
@@ -80,6 +127,34 @@ const looksLikeApiKey = (token: string) => token.startsWith('ak_');
  * cannot probe which companies exist.
  */
 export function authenticate(db: Db, verifier: ServiceCredentialVerifier) {
+  const remembered = new RememberedKeys();
+
+  /** The tenant of an API key: remembered (with a guard) unless `fresh`, else read now. */
+  async function keyTenant(token: string, dataset: string, fresh: boolean): Promise<TenantState> {
+    const hash = apiKeyHashOf(token);
+    const kept = hash === undefined || fresh ? undefined : remembered.get(hash);
+    const key = kept ?? (hash === undefined ? undefined : await findApiKeyByHash(db, hash));
+    if (hash !== undefined && !kept) {
+      if (key) remembered.set(hash, key);
+      else remembered.drop(hash);
+    }
+    let state: TenantState;
+    try {
+      state = tenantOfKey(key, dataset);
+    } catch (e) {
+      // a refusal is never given on a remembered row: the key is read again first
+      if (kept) return keyTenant(token, dataset, true);
+      throw e;
+    }
+    if (apiKeyTouchDue(key!)) {
+      touchApiKey(db, key!).catch(() => undefined);
+      key!.last_used_at = new Date();
+    }
+    if (kept)
+      state.guard = { sql: keyUnchangedSql(kept), verified: false, refresh: () => keyTenant(token, dataset, true) };
+    return state;
+  }
+
   return async function auth(ctx: Context, next: Next) {
     const dataset = String(ctx.params.dataset);
     const apiKey = ctx.get('X-API-Key');
@@ -88,22 +163,15 @@ export function authenticate(db: Db, verifier: ServiceCredentialVerifier) {
     let actor: Actor;
     let company: Company | undefined;
     if (apiKey) {
-      const key = await findApiKeyByToken(db, apiKey);
-      if (!key?.user_active) throw new ApiError('unauthorized', 'The API key is not valid.');
-      if (key.company.dataset !== dataset) {
-        throw new ApiError('forbidden', `The API key has no access to dataset "${dataset}".`);
+      ctx.state.tenant = await keyTenant(apiKey, dataset, false);
+      try {
+        await next();
+      } catch (e) {
+        await confirmKey(ctx);
+        throw e;
       }
-      company = key.company;
-      if (!key.role || !isRole(key.role)) {
-        throw new ApiError('forbidden', `The key's user is no longer a member of dataset "${dataset}".`);
-      }
-      actor = {
-        userId: key.user_id,
-        role: key.role,
-        approvalLimit: key.approval_limit,
-        via: { kind: 'api_key', id: key.id, label: key.label },
-      };
-      touchApiKey(db, key).catch(() => undefined);
+      if (ctx.status >= 400) await confirmKey(ctx);
+      return;
     } else if (bearer && looksLikeApiKey(bearer)) {
       throw new ApiError('unauthorized', 'API keys are sent in the X-API-Key header, not as Authorization: Bearer.');
     } else if (bearer) {
@@ -152,4 +220,34 @@ export function authenticate(db: Db, verifier: ServiceCredentialVerifier) {
     ctx.state.tenant = state;
     await next();
   };
+}
+
+/** An API key's row as the tenant of a request to `dataset`, or the 401/403 it gets. */
+function tenantOfKey(key: ApiKeyRow | undefined, dataset: string): TenantState {
+  if (!key?.user_active) throw new ApiError('unauthorized', 'The API key is not valid.');
+  if (key.company.dataset !== dataset) {
+    throw new ApiError('forbidden', `The API key has no access to dataset "${dataset}".`);
+  }
+  if (!key.role || !isRole(key.role)) {
+    throw new ApiError('forbidden', `The key's user is no longer a member of dataset "${dataset}".`);
+  }
+  return {
+    company: key.company,
+    actor: {
+      userId: key.user_id,
+      role: key.role,
+      approvalLimit: key.approval_limit,
+      via: { kind: 'api_key', id: key.id, label: key.label },
+    },
+  };
+}
+
+/**
+ * A request with a remembered key that was answered with an error before any transaction
+ * checked the key (a refusal, a 404): the key is read again, and when it no longer stands,
+ * its 401/403 is the answer instead.
+ */
+async function confirmKey(ctx: Context): Promise<void> {
+  const guard = (ctx.state.tenant as TenantState | undefined)?.guard;
+  if (guard && !guard.verified) ctx.state.tenant = await guard.refresh();
 }

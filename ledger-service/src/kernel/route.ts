@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
 import type Router from '@koa/router';
 import type { Db, Tx } from '../db/knex.ts';
-import { withTenant } from '../db/knex.ts';
+import { TenantGuardFailed, withTenant } from '../db/knex.ts';
 import type { Company } from '../db/companies.ts';
 import {
   CONTRACTS,
@@ -13,7 +13,7 @@ import {
   type QueryOf,
   type Side,
 } from '@ledger/shared';
-import type { TenantState } from './auth.ts';
+import type { TenantGuard, TenantState } from './auth.ts';
 import { authorize } from '../domain/access.ts';
 import type { Actor } from '../domain/actor.ts';
 import { validateBody, validateQuery } from './validate.ts';
@@ -155,7 +155,7 @@ async function serve(ctx: Context, db: Db, shared: ServeShared, route: Route, si
   const { contract } = route;
   const { keys, turns } = shared;
   if (contract.download) ctx.set(FILE_ANSWER_HEADERS);
-  const { company, actor } = ctx.state.tenant as TenantState;
+  let { company, actor, guard } = ctx.state.tenant as TenantState;
   // the route label of the request metrics: the contract, not the path with its ids
   ctx.state.route = contract.name;
   // the side is written out in the mounted path; handlers and prepareBody read it as :vc
@@ -163,14 +163,52 @@ async function serve(ctx: Context, db: Db, shared: ServeShared, route: Route, si
   const { dataset: _dataset, ...params } = ctx.params as Record<string, string>;
   // a malformed Idempotency-Key is refused first, on every POST alike
   if (contract.method === 'POST') idempotencyKeyOf(ctx);
-  authorize(actor, contract.permission ? forSide(contract.permission, side) : null, contract.scope);
+  const permission = contract.permission ? forSide(contract.permission, side) : null;
+  /** The tenant read afresh (kernel/auth.ts RememberedKeys), authorized anew: its 401/403 if it no longer stands. */
+  const reauthenticate = async (stale: TenantGuard) => {
+    const fresh = await stale.refresh();
+    ctx.state.tenant = fresh;
+    ({ company, actor, guard } = fresh);
+    authorize(actor, permission, contract.scope);
+  };
+  try {
+    authorize(actor, permission, contract.scope);
+  } catch (e) {
+    // a remembered key's role may be out of date: refused only on the key as it stands now
+    if (!guard) throw e;
+    await reauthenticate(guard);
+  }
+  /**
+   * The request's transaction; with a remembered key, its first message checks the key
+   * (withTenant's guard), and a key that changed is read again and authorized anew before
+   * the transaction is opened once more (nothing ran in the first).
+   */
+  const inTenant = async <T>(fn: (tx: Tx) => Promise<T>): Promise<T> => {
+    const checking = guard && !guard.verified ? guard : undefined;
+    if (!checking) return withTenant(db, company.id, fn);
+    try {
+      return await withTenant(
+        db,
+        company.id,
+        (tx) => {
+          checking.verified = true;
+          return fn(tx);
+        },
+        checking.sql,
+      );
+    } catch (e) {
+      if (!(e instanceof TenantGuardFailed)) throw e;
+      await reauthenticate(checking);
+      return withTenant(db, company.id, fn);
+    }
+  };
   assertBodyType(ctx, contract);
   // fingerprinted before prepareBody, which may consume the uploaded files
   const keyed = contract.method === 'POST' ? await keyedRequest(ctx, actor) : undefined;
   if (keyed && route.prepareBody && (isMultipart(ctx) || textBodyType(ctx) !== undefined)) {
     // a repeat (or a reused key) is answered before the body is read again: reading may be costly (a statement file,
     // uploads); a JSON body is cheap to read, and run() below decides in the write's own transaction
-    const kept = await withTenant(db, company.id, (tx) => keys.peek(tx, company.id, keyed));
+    const kept = await inTenant((tx) => keys.peek(tx, company.id, keyed));
     if (kept) return IdempotencyKeys.replay(ctx, kept);
   }
   // a multipart body becomes its JSON part and its files, as the contract declares (415 before where it declares none)
@@ -191,15 +229,13 @@ async function serve(ctx: Context, db: Db, shared: ServeShared, route: Route, si
   if (!keyed) {
     // a write waits for its company's turn (kernel/companyTurns.ts); a read never does
     const result =
-      contract.method === 'GET'
-        ? await withTenant(db, company.id, handle)
-        : await turns.take(company.id, () => withTenant(db, company.id, handle));
+      contract.method === 'GET' ? await inTenant(handle) : await turns.take(company.id, () => inTenant(handle));
     answer(ctx, contract, result, query);
     return;
   }
   // the answer is set inside the transaction: it is kept with the write it belongs to
   const outcome = await turns.take(company.id, () =>
-    withTenant(db, company.id, (tx) =>
+    inTenant((tx) =>
       keys.run(tx, ctx, company.id, keyed, async (sp) => answer(ctx, contract, await handle(sp), query)),
     ),
   );
