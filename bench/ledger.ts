@@ -8,7 +8,8 @@
  * ratio API / SQL per endpoint and stage, and writes bench/results/ledger-<time>.json.
  *
  * Env: BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/ledger_bench; the
- * database is dropped and re-created), BENCH_SECONDS per stage (default 6), BENCH_CLIENTS
+ * database is dropped and re-created), BENCH_SECONDS per stage (default 6), BENCH_WARMUP
+ * seconds of warm-up at 8 clients before each endpoint, API and SQL alike (default 4), BENCH_CLIENTS
  * (default "1,8,32"), BENCH_ENDPOINTS (default "vendor,journal,vendor-keyed": the bill again, each request with
  * its own Idempotency-Key, as the gateway sends every write). Profiling and counting
  * statements: see ledgerServer.ts (BENCH_CPU_PROF, BENCH_COUNT_QUERIES).
@@ -24,6 +25,7 @@ import { createDb } from '../ledger-service/src/db/knex.ts';
 
 const DB_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/ledger_bench';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 4);
 const CLIENTS = (process.env.BENCH_CLIENTS ?? '1,8,32').split(',').map(Number);
 const POOL = Math.max(...CLIENTS);
 const ENDPOINTS = (process.env.BENCH_ENDPOINTS ?? 'vendor,journal,vendor-keyed').split(',');
@@ -257,6 +259,16 @@ async function sqlStage(statements: Statements, connections: number, seconds: nu
   };
 }
 
+async function vacuumAnalyze(): Promise<void> {
+  const client = new pg.Client({ connectionString: DB_URL });
+  await client.connect();
+  try {
+    await client.query('vacuum analyze');
+  } finally {
+    await client.end();
+  }
+}
+
 const fmt = (n: number, d = 1) => n.toFixed(d).padStart(9);
 
 export async function run(): Promise<void> {
@@ -309,8 +321,11 @@ export async function run(): Promise<void> {
 
     const results = [];
     for (const e of endpoints) {
-      await postStage(url, e.path, apiKey, e.body, 8, 2); // warm-up: JIT, pool connections, plans
-      await sqlStage(e.sql, 8, 1);
+      // warm-up, the same for both: JIT, every pool connection opened and its statements planned
+      await postStage(url, e.path, apiKey, e.body, 8, WARMUP);
+      await sqlStage(e.sql, 8, WARMUP);
+      // the tables' statistics and visibility brought up to date now, not by autovacuum in the middle of a stage
+      await vacuumAnalyze();
       console.log(`${e.label} vs plain SQL (${e.baseline}); load average ${loadavg().map((l) => l.toFixed(1))}`);
       console.log(
         `${'clients'.padStart(7)} | ${'API req/s'.padStart(9)} ${'p50 ms'.padStart(9)} ${'p99 ms'.padStart(9)} | ` +
