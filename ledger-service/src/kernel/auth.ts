@@ -170,7 +170,8 @@ export function authenticate(db: Db, verifier: ServiceCredentialVerifier) {
         await confirmKey(ctx);
         throw e;
       }
-      if (ctx.status >= 400) await confirmKey(ctx);
+      // answered without a transaction that checked the key (a 404, OPTIONS): the key as it stands decides
+      await confirmKey(ctx);
       return;
     } else if (bearer && looksLikeApiKey(bearer)) {
       throw new ApiError('unauthorized', 'API keys are sent in the X-API-Key header, not as Authorization: Bearer.');
@@ -243,9 +244,9 @@ function tenantOfKey(key: ApiKeyRow | undefined, dataset: string): TenantState {
 }
 
 /**
- * A request with a remembered key that was answered with an error before any transaction
- * checked the key (a refusal, a 404): the key is read again, and when it no longer stands,
- * its 401/403 is the answer instead.
+ * A request with a remembered key that was answered before any transaction checked the key
+ * (a refusal, a 404, OPTIONS): the key is read again, and when it no longer stands, its
+ * 401/403 is the answer instead.
  */
 async function confirmKey(ctx: Context): Promise<void> {
   const guard = (ctx.state.tenant as TenantState | undefined)?.guard;

@@ -50,6 +50,7 @@ t.test('a deleted key is refused on the next request, whatever the request', asy
     ['a write', (api) => api('POST', '/arap/transaction/vendor', s.doc('vendor'))],
     ['a body the contract refuses', (api) => api('POST', '/arap/transaction/vendor', { lines: 'none' })],
     ['a path that does not exist', (api) => api('GET', '/no/such/path')],
+    ['OPTIONS, answered without a transaction', (api) => api('OPTIONS', '/arap/transaction/vendor')],
     ['a permission the key never had', (api) => api('DELETE', `/system/members/${s.co.userId}`)],
   ];
   for (const [what, send] of requests) {

@@ -1,7 +1,6 @@
 import type { Context } from 'koa';
 import type Router from '@koa/router';
 import type { Db, Tx } from '../db/knex.ts';
-import { TenantGuardFailed, withTenant } from '../db/knex.ts';
 import type { Company } from '../db/companies.ts';
 import {
   CONTRACTS,
@@ -13,8 +12,6 @@ import {
   type QueryOf,
   type Side,
 } from '@ledger/shared';
-import type { TenantGuard, TenantState } from './auth.ts';
-import { authorize } from '../domain/access.ts';
 import type { Actor } from '../domain/actor.ts';
 import { validateBody, validateQuery } from './validate.ts';
 import { conditional } from './caching.ts';
@@ -24,6 +21,7 @@ import type { LedgerConfig } from '../config.ts';
 import type { ListPage } from '../db/listOrder.ts';
 import { IdempotencyKeys, idempotencyKeyOf, keyedRequest } from './idempotency.ts';
 import type { CompanyTurns } from './companyTurns.ts';
+import { RequestTenant } from './requestTenant.ts';
 
 /**
  * What a route's prepareBody returns when it read more than the body: the body (validated
@@ -155,7 +153,6 @@ async function serve(ctx: Context, db: Db, shared: ServeShared, route: Route, si
   const { contract } = route;
   const { keys, turns } = shared;
   if (contract.download) ctx.set(FILE_ANSWER_HEADERS);
-  let { company, actor, guard } = ctx.state.tenant as TenantState;
   // the route label of the request metrics: the contract, not the path with its ids
   ctx.state.route = contract.name;
   // the side is written out in the mounted path; handlers and prepareBody read it as :vc
@@ -164,51 +161,15 @@ async function serve(ctx: Context, db: Db, shared: ServeShared, route: Route, si
   // a malformed Idempotency-Key is refused first, on every POST alike
   if (contract.method === 'POST') idempotencyKeyOf(ctx);
   const permission = contract.permission ? forSide(contract.permission, side) : null;
-  /** The tenant read afresh (kernel/auth.ts RememberedKeys), authorized anew: its 401/403 if it no longer stands. */
-  const reauthenticate = async (stale: TenantGuard) => {
-    const fresh = await stale.refresh();
-    ctx.state.tenant = fresh;
-    ({ company, actor, guard } = fresh);
-    authorize(actor, permission, contract.scope);
-  };
-  try {
-    authorize(actor, permission, contract.scope);
-  } catch (e) {
-    // a remembered key's role may be out of date: refused only on the key as it stands now
-    if (!guard) throw e;
-    await reauthenticate(guard);
-  }
-  /**
-   * The request's transaction; with a remembered key, its first message checks the key
-   * (withTenant's guard), and a key that changed is read again and authorized anew before
-   * the transaction is opened once more (nothing ran in the first).
-   */
-  const inTenant = async <T>(fn: (tx: Tx) => Promise<T>): Promise<T> => {
-    const checking = guard && !guard.verified ? guard : undefined;
-    if (!checking) return withTenant(db, company.id, fn);
-    try {
-      return await withTenant(
-        db,
-        company.id,
-        (tx) => {
-          checking.verified = true;
-          return fn(tx);
-        },
-        checking.sql,
-      );
-    } catch (e) {
-      if (!(e instanceof TenantGuardFailed)) throw e;
-      await reauthenticate(checking);
-      return withTenant(db, company.id, fn);
-    }
-  };
+  const tenant = new RequestTenant(ctx, db, permission, contract.scope);
+  await tenant.authorize();
   assertBodyType(ctx, contract);
   // fingerprinted before prepareBody, which may consume the uploaded files
-  const keyed = contract.method === 'POST' ? await keyedRequest(ctx, actor) : undefined;
+  const keyed = contract.method === 'POST' ? await keyedRequest(ctx, tenant.actor) : undefined;
   if (keyed && route.prepareBody && (isMultipart(ctx) || textBodyType(ctx) !== undefined)) {
     // a repeat (or a reused key) is answered before the body is read again: reading may be costly (a statement file,
     // uploads); a JSON body is cheap to read, and run() below decides in the write's own transaction
-    const kept = await inTenant((tx) => keys.peek(tx, company.id, keyed));
+    const kept = await tenant.transaction((tx) => keys.peek(tx, tenant.company.id, keyed));
     if (kept) return IdempotencyKeys.replay(ctx, kept);
   }
   // a multipart body becomes its JSON part and its files, as the contract declares (415 before where it declares none)
@@ -225,18 +186,21 @@ async function serve(ctx: Context, db: Db, shared: ServeShared, route: Route, si
   const query = contract.query
     ? validateQuery(forSide(contract.query, side) as object, ctx.query as Record<string, unknown>)
     : ctx.query;
-  const handle = (tx: Tx) => route.handle({ ctx, tx, db, company, actor, params, body, query, prepared, bodyType });
+  // the tenant as it stands when the transaction runs (a remembered key may have been read again)
+  const handle = (tx: Tx) => route.handle({ ctx, tx, db, ...tenant.now(), params, body, query, prepared, bodyType });
   if (!keyed) {
     // a write waits for its company's turn (kernel/companyTurns.ts); a read never does
     const result =
-      contract.method === 'GET' ? await inTenant(handle) : await turns.take(company.id, () => inTenant(handle));
+      contract.method === 'GET'
+        ? await tenant.transaction(handle)
+        : await turns.take(tenant.company.id, () => tenant.transaction(handle));
     answer(ctx, contract, result, query);
     return;
   }
   // the answer is set inside the transaction: it is kept with the write it belongs to
-  const outcome = await turns.take(company.id, () =>
-    inTenant((tx) =>
-      keys.run(tx, ctx, company.id, keyed, async (sp) => answer(ctx, contract, await handle(sp), query)),
+  const outcome = await turns.take(tenant.company.id, () =>
+    tenant.transaction((tx) =>
+      keys.run(tx, ctx, tenant.company.id, keyed, async (sp) => answer(ctx, contract, await handle(sp), query)),
     ),
   );
   if ('replay' in outcome) IdempotencyKeys.replay(ctx, outcome.replay);
