@@ -54,11 +54,6 @@ export function keyUnchangedSql(key: Pick<ApiKeyRow, 'id' | 'version'>): string 
   return `select exists (select 1 ${KEY_JOINS} where ${where}) as unchanged`;
 }
 
-export async function findApiKeyByToken(db: Db, token: string): Promise<ApiKeyRow | undefined> {
-  const hash = apiKeyHashOf(token);
-  return hash === undefined ? undefined : findApiKeyByHash(db, hash);
-}
-
 /** The stored hash of what looks like an API key; undefined for anything else. */
 export function apiKeyHashOf(token: string): string | undefined {
   return /^ak_[A-Za-z0-9_-]{43,}$/.test(token) ? hashApiKey(token) : undefined;
