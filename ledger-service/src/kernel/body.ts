@@ -3,7 +3,7 @@ import { HttpMethodEnum, koaBody } from 'koa-body';
 import { CONTRACTS, type Contract } from '@ledger/shared';
 import type { LedgerConfig } from '../config.ts';
 import { ApiError } from './errors.ts';
-import { assertMultipartAccepted, discardUploads } from './multipart.ts';
+import { assertMultipartAccepted, discardUploads, uploadFileName } from './multipart.ts';
 import { assertStorableJson } from './validate.ts';
 
 /** What a request body may be: JSON everywhere, multipart where files are uploaded. */
@@ -54,6 +54,8 @@ export function readBody(config: LedgerConfig): Middleware {
       maxFileSize: config.fileLimit,
       maxFiles: 20,
       maxFields: 50,
+      // numbered in body order: the files are handed on in the order they were sent
+      filename: uploadFileName,
       // Field parts (no Content-Type) are decoded by formidable with their
       // Content-Transfer-Encoding as a StringDecoder charset: "7bit" throws outside the
       // request (an unhandled rejection), "binary" would read UTF-8 JSON as latin1. By now

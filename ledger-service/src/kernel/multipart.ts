@@ -6,7 +6,9 @@
  * `uploads`), never koa-body's fields and temporary files. Those temporary files are removed when
  * the request ends, whatever happened (readBody, kernel/body.ts).
  */
+import { randomBytes } from 'node:crypto';
 import { readFile, unlink } from 'node:fs/promises';
+import { basename } from 'node:path';
 import type { Context } from 'koa';
 import type { Contract } from '@ledger/shared';
 import { ApiError } from './errors.ts';
@@ -40,6 +42,22 @@ function partsOf(ctx: Context): { fields: Record<string, unknown>; files: Record
   const files = (ctx.request.files ?? {}) as unknown as Record<string, TempFile | TempFile[]>;
   return { fields, files };
 }
+
+/**
+ * The temporary file name of a multipart file part (formidable's `filename` option): the
+ * part's position in the body, then random bytes. formidable lists a body's files as each
+ * finishes writing to disk, so two files could come back swapped (a small second file done
+ * before a large first one); formidable names them when each part begins, in body order, so
+ * the files are put back in the order they were sent by this number (`readMultipart`).
+ */
+export function uploadFileName(_name: string, _ext: string, _part: unknown, form: object): string {
+  const counted = form as { partsBegun?: number };
+  counted.partsBegun = (counted.partsBegun ?? 0) + 1;
+  return `${String(counted.partsBegun).padStart(4, '0')}-${randomBytes(16).toString('hex')}`;
+}
+
+/** The body position `uploadFileName` gave a temporary file. */
+const partPosition = (f: TempFile) => Number.parseInt(basename(f.filepath), 10);
 
 /** Whether the request's body was read as multipart/form-data. */
 export function isMultipart(ctx: Context): boolean {
@@ -103,7 +121,7 @@ export async function readMultipart(
   let body: JsonBody;
   if (m.jsonPart) body = await jsonPart(m, jsonNames, fields, files);
   const uploads: Upload[] = [];
-  const fileParts = asList(files[m.filePart]);
+  const fileParts = asList(files[m.filePart]).sort((a, b) => partPosition(a) - partPosition(b));
   if (asList(fields[m.filePart]).length > 0) {
     throw new ApiError(
       'invalid_request',

@@ -282,3 +282,27 @@ t.test('files: DELETE …/files/{fileId} on drafts and unpaid posted documents, 
   );
   t.match((await s.audit(posted)).at(-1), { action: 'delete_file', details: { file_id: c!.id } });
 });
+
+t.test('multipart files keep the order they were sent in, a large first file before a small second', async (t) => {
+  const s = await arapSetup(t, { fileLimit: 4 * 1024 * 1024 });
+  const base = `${s.ledger.url}/client/${s.co.dataset}`;
+  const headers = { 'X-API-Key': s.co.apiKey };
+  // the first file takes longer to write to disk than the second: formidable finishes them in the other order
+  const large = Buffer.concat([pdf, Buffer.alloc(3 * 1024 * 1024, 0x20)]);
+  for (let round = 0; round < 3; round++) {
+    const form = new FormData();
+    form.append('transaction', JSON.stringify(s.doc('vendor')));
+    form.append('files', new Blob([large], { type: 'application/pdf' }), 'large.pdf');
+    form.append('files', new Blob(['x'], { type: 'text/plain' }), 'small.txt');
+    form.append('files', new Blob(['y'], { type: 'text/plain' }), 'smaller.txt');
+    const res = await fetch(`${base}/arap/transaction/vendor`, { method: 'POST', headers, body: form });
+    const created = (await res.json()) as { id: number };
+    t.equal(res.status, 201);
+    const doc = (await s.api('GET', `/arap/transaction/vendor/${created.id}`)).body;
+    t.same(
+      doc.files.map((f: { name: string }) => f.name),
+      ['large.pdf', 'small.txt', 'smaller.txt'],
+      `round ${round}: in the order sent`,
+    );
+  }
+});
