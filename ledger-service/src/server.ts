@@ -42,6 +42,8 @@ export async function startLedger(
     inbox?: InboxWorkerOptions | false;
     /** the webhook sender (modules/events); false: none (another process sends) */
     webhooks?: WebhookWorkerOptions | false;
+    /** the clock of AI connections' confirmation tokens (kernel/confirmation.ts); tests move it */
+    now?: () => number;
   } = {},
 ): Promise<RunningLedger> {
   const config = opts.config ?? loadConfig();
@@ -53,7 +55,7 @@ export async function startLedger(
   // untrusted files are parsed on these threads, never on the serving one (untrusted/pool.ts)
   const fileJobs = new FileJobs({ ...DEFAULT_FILE_JOB_LIMITS, ...config.fileJobs, maxBytes: config.fileLimit });
   const encryptionKey = loadEncryptionKey(config);
-  const app = createApp({ db: database.db, config, log, encryptionKey, fileJobs });
+  const app = createApp({ db: database.db, config, log, encryptionKey, fileJobs, now: opts.now });
   const handle = app.callback();
   const server = createServer((req, res) => {
     discardAbandonedBody(req, res);

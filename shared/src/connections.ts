@@ -47,3 +47,13 @@ export function isConnectionRefusal(s: string): s is ConnectionRefusal {
 export const ASSISTANT_CONFIRMATION_HEADER = 'X-Assistant-Confirmation';
 export const ASSISTANT_CONFIRMATIONS = ['elicitation', 'input_required', 'company_setting'] as const;
 export type AssistantConfirmation = (typeof ASSISTANT_CONFIRMATIONS)[number];
+/**
+ * The confirmation token of an AI connection's write that posts, pays, sends or deletes: the
+ * ledger hands it out with its 428 `confirmation_required` (with the preview the person is
+ * shown) and takes it once, within 10 minutes, for the same connection, tool and request.
+ */
+export const CONFIRMATION_TOKEN_HEADER = 'X-Assistant-Confirmation-Token';
+/** The MCP tool an AI connection's request is made for (the gateway sends it; a confirmation is bound to it). */
+export const ASSISTANT_TOOL_HEADER = 'X-Assistant-Tool';
+/** How long a confirmation token stays valid. */
+export const CONFIRMATION_TTL_MS = 10 * 60_000;

@@ -20,6 +20,11 @@ export const ERROR_STATUS = {
   request_timeout: 408,
   conflict: 409,
   payload_too_large: 413,
+  /**
+   * an AI connection's write that posts, pays, sends or deletes, without a valid confirmation
+   * of the person; carries the ledger's `preview` and a new `confirmation` (docs/mcp.md "Confirmation")
+   */
+  confirmation_required: 428,
   unsupported_media_type: 415,
   /** the request's headers are above Node's limit (16 KiB), refused before any handler */
   request_header_fields_too_large: 431,
@@ -31,7 +36,35 @@ export const ERROR_STATUS = {
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
 export interface ErrorBody {
-  error: { code: ErrorCode | string; message: string; field?: string; reason?: string; errors?: BatchProblem[] };
+  error: {
+    code: ErrorCode | string;
+    message: string;
+    field?: string;
+    reason?: string;
+    errors?: BatchProblem[];
+    /** confirmation_required: what the write would do (docs/mcp.md "Confirmation") */
+    preview?: ConfirmationPreview;
+    /** confirmation_required: the token that confirms exactly this write */
+    confirmation?: { token: string; expires_at: string };
+  };
+}
+
+/** What an AI connection's write would do, as the ledger computes it for the person's confirmation. */
+export interface ConfirmationPreview {
+  effect: 'posts' | 'pays' | 'sends' | 'deletes';
+  /** gross (documents), the amount (payments) or the total of the debits (journal entries), decimal string */
+  gross?: string;
+  net?: string;
+  tax?: string;
+  currency?: string;
+  party?: string;
+  /** the document's number or reference */
+  number?: string;
+  date?: string;
+  /** the accounts the write books to */
+  accounts?: string[];
+  /** the write's answer as it would be (nothing was written) */
+  answer?: unknown;
 }
 
 /** One problem of a refused batch (docs/batches.md), listed in `error.errors`. */

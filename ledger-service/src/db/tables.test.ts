@@ -15,6 +15,7 @@ const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@
 const COLUMNS = {
   accounts: ['id', 'company_id', 'accno', 'description', 'category', 'link'],
   api_keys: ['id', 'company_id', 'user_id', 'label', 'key_hash', 'key_prefix', 'created_at', 'last_used_at'],
+  assistant_confirmations: ['company_id', 'token_hash', 'connection_id', 'tool', 'used_at', 'expires_at'],
   arap_files: [
     'id',
     'company_id',

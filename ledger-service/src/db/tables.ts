@@ -25,6 +25,15 @@ export interface CompanySettings {
   [k: string]: unknown;
 }
 
+export type AssistantConfirmationsRow = {
+  company_id: number;
+  token_hash: string;
+  connection_id: string;
+  tool: string;
+  used_at: Date;
+  expires_at: Date;
+};
+
 export type AccountsRow = {
   id: number;
   company_id: number;
@@ -523,6 +532,7 @@ export type WebhookAttemptsRow = {
 export interface LedgerTables {
   accounts: AccountsRow;
   api_keys: ApiKeysRow;
+  assistant_confirmations: AssistantConfirmationsRow;
   arap_files: ArapFilesRow;
   arap_lines: ArapLinesRow;
   arap_payments: ArapPaymentsRow;

@@ -1,4 +1,4 @@
-import type { BatchProblem, ErrorCode } from '@ledger/shared';
+import type { BatchProblem, ConfirmationPreview, ErrorCode } from '@ledger/shared';
 
 /**
  * A refusal found by domain code (rules, services, stores): it carries the API error code
@@ -27,6 +27,21 @@ export class BatchRefused extends DomainError {
       conflictsOnly ? 'conflict' : 'invalid_request',
       `${documents} document${documents === 1 ? '' : 's'} of the batch refused; nothing was written (see errors).`,
     );
+  }
+}
+
+/**
+ * An AI connection's write that posts, pays, sends or deletes, refused for want of a valid
+ * confirmation (kernel/confirmation.ts): 428 with what the write would have done (`preview`,
+ * computed by the write itself, then rolled back) and a new token confirming exactly it.
+ */
+export class ConfirmationRequired extends DomainError {
+  constructor(
+    message: string,
+    readonly preview: ConfirmationPreview,
+    readonly confirmation: { token: string; expires_at: string },
+  ) {
+    super('confirmation_required', message);
   }
 }
 

@@ -8,6 +8,7 @@ import { requestContext } from './requestContext.ts';
 import { mountRoutes } from './route.ts';
 import { CompanyTurns, DEFAULT_WRITE_TURNS } from './companyTurns.ts';
 import { IdempotencyKeys } from './idempotency.ts';
+import { AssistantConfirmations } from './confirmation.ts';
 import { LedgerMetrics } from './metrics.ts';
 import { clientRoutes } from '../modules/index.ts';
 import { metaRouter } from '../modules/meta/routes.ts';
@@ -50,6 +51,7 @@ export function createApp(deps: AppDeps): Koa {
   mountRoutes(client, db, clientRoutes, {
     keys: new IdempotencyKeys(deps.encryptionKey, config.idempotencyWaitMs),
     turns: new CompanyTurns({ width: config.writeTurns ?? DEFAULT_WRITE_TURNS }),
+    confirmations: new AssistantConfirmations(deps.encryptionKey, deps.now),
   });
   app.use(client.routes());
   // 405/501 without a body become the JSON error body in errorMiddleware

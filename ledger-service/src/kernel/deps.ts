@@ -16,6 +16,8 @@ export interface AppDeps {
   encryptionKey: Buffer;
   /** the parsing threads of untrusted files (statements, inbox documents) */
   fileJobs: FileJobs;
+  /** the clock of AI connections' confirmation tokens (kernel/confirmation.ts); default Date.now */
+  now?: (() => number) | undefined;
 }
 
 /** The process's parsing threads, for a route that reads an uploaded file (set on the app context by createApp). */

@@ -1,7 +1,13 @@
 import type { Context, Next } from 'koa';
-import { ERROR_STATUS, type BatchProblem, type ErrorBody, type ErrorCode } from '@ledger/shared';
+import {
+  ERROR_STATUS,
+  type BatchProblem,
+  type ConfirmationPreview,
+  type ErrorBody,
+  type ErrorCode,
+} from '@ledger/shared';
 import type { Logger } from '../logger.ts';
-import { BatchRefused, DomainError } from '../domain/errors.ts';
+import { BatchRefused, ConfirmationRequired, DomainError } from '../domain/errors.ts';
 
 /** An error meant for the caller: becomes the error body of docs/rest-api.md "Errors" with its status. */
 export class ApiError extends Error {
@@ -19,6 +25,8 @@ export class ApiError extends Error {
 
   /** a refused batch's problems, answered as `error.errors` */
   problems?: readonly BatchProblem[];
+  /** confirmation_required: the preview and the new token, answered as `error.preview`, `error.confirmation` */
+  confirming?: { preview: ConfirmationPreview; confirmation: { token: string; expires_at: string } };
 }
 
 export function errorBody(
@@ -42,6 +50,7 @@ function fromDomainError(err: unknown): ApiError | undefined {
   if (!(err instanceof DomainError)) return undefined;
   const api = new ApiError(err.code, err.message, err.field);
   if (err instanceof BatchRefused) api.problems = err.problems;
+  if (err instanceof ConfirmationRequired) api.confirming = { preview: err.preview, confirmation: err.confirmation };
   return api;
 }
 
@@ -184,6 +193,7 @@ export function toApiError(raw: unknown): ApiError | undefined {
 export function apiErrorBody(api: ApiError): ErrorBody {
   const body = errorBody(api.code, api.message, api.field, api.details);
   if (api.problems) body.error.errors = [...api.problems];
+  if (api.confirming) Object.assign(body.error, api.confirming);
   return body;
 }
 

@@ -173,8 +173,9 @@ export class IdempotencyKeys {
       return { ran: true };
     } catch (err) {
       const api = toApiError(err);
-      // 5xx and 429 release the key (the whole transaction rolls back): a retry runs again
-      if (!api || api.status >= 500 || api.status === 429) throw err;
+      // 5xx, 429 and 428 (an assistant's write awaiting the person's confirmation) release the key (the whole
+      // transaction rolls back): a retry — the confirmed one — runs again
+      if (!api || api.status >= 500 || api.status === 429 || api.status === 428) throw err;
       const body = Buffer.from(JSON.stringify(apiErrorBody(api)));
       const headers = pickHeaders({ ...lowerKeys(api.headers), 'content-type': 'application/json; charset=utf-8' });
       await this.record(tx, companyId, req, { status: api.status, headers, body });

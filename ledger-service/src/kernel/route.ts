@@ -22,6 +22,7 @@ import type { ListPage } from '../db/listOrder.ts';
 import { IdempotencyKeys, idempotencyKeyOf, keyedRequest } from './idempotency.ts';
 import type { CompanyTurns } from './companyTurns.ts';
 import { RequestTenant } from './requestTenant.ts';
+import type { AssistantConfirmations } from './confirmation.ts';
 
 /**
  * What a route's prepareBody returns when it read more than the body: the body (validated
@@ -122,7 +123,10 @@ export function pairRoutes(routes: readonly Route[], contracts: readonly Contrac
  * be taken for "/arap/:vc/:id".
  */
 export function mountRoutes(router: Router, db: Db, routes: readonly Route[], shared: ServeShared): void {
-  for (const route of pairRoutes(routes)) {
+  const paired = pairRoutes(routes);
+  // CONFIRMATION: a preview reads what an assistant's write makes or changes with these (kernel/confirmation.ts)
+  shared.confirmations.learnReads(paired, db);
+  for (const route of paired) {
     for (const side of sidesOf(route.contract)) {
       const path = side ? route.contract.path.replace(':vc', side) : route.contract.path;
       router.register(path, [route.contract.method], async (ctx: Context) => serve(ctx, db, shared, route, side));
@@ -143,10 +147,12 @@ export const FILE_ANSWER_HEADERS = {
   'Content-Security-Policy': "sandbox; default-src 'none'; frame-ancestors 'none'",
 } as const;
 
-/** What every route of an app shares: the Idempotency-Key store and the companies' write turns. */
+/** What every route of an app shares: the Idempotency-Key store, the companies' write turns, confirmations. */
 export interface ServeShared {
   keys: IdempotencyKeys;
   turns: CompanyTurns;
+  /** the person's confirmation of an assistant's write that posts, pays, sends or deletes */
+  confirmations: AssistantConfirmations;
 }
 
 async function serve(ctx: Context, db: Db, shared: ServeShared, route: Route, side: Side | undefined): Promise<void> {
@@ -187,7 +193,10 @@ async function serve(ctx: Context, db: Db, shared: ServeShared, route: Route, si
     ? validateQuery(forSide(contract.query, side) as object, ctx.query as Record<string, unknown>)
     : ctx.query;
   // the tenant as it stands when the transaction runs (a remembered key may have been read again)
-  const handle = (tx: Tx) => route.handle({ ctx, tx, db, ...tenant.now(), params, body, query, prepared, bodyType });
+  const run = (tx: Tx) => route.handle({ ctx, tx, db, ...tenant.now(), params, body, query, prepared, bodyType });
+  // CONFIRMATION: an AI connection's write that posts, pays, sends or deletes stands only with the person's
+  // confirmation (kernel/confirmation.ts): else its transaction rolls back and the answer is 428 with a preview
+  const handle = shared.confirmations.guard(ctx, contract, tenant.now(), run);
   if (!keyed) {
     // a write waits for its company's turn (kernel/companyTurns.ts); a read never does
     const result =

@@ -63,6 +63,20 @@ export interface Contract {
   readonly permission: Permission | PerSide<Permission> | null;
   /** the OAuth scope an AI connection needs; null = not available to AI connections */
   readonly scope: Scope | null;
+  /**
+   * What a write does that the person behind an AI connection must confirm (docs/mcp.md
+   * "Confirmation"): `posts` books to the ledger, `pays` records a payment, `sends` sends mail
+   * to a party, `deletes` removes a record; `none` changes data but nothing of that kind. The
+   * ledger refuses such a write of an AI connection without a valid confirmation (428
+   * `confirmation_required`, kernel/confirmation.ts); every MCP write tool's contract declares it.
+   */
+  readonly effect?: Effect;
+  /**
+   * With `effect: 'posts'`: a write that saves a draft posts nothing and needs no confirmation
+   * (it posts when the body, or a document of a batch, asks to post, or when its answer is a
+   * posted document: an update of a posted document posts it again).
+   */
+  readonly draftable?: true;
   readonly body?: SchemaSpec;
   readonly query?: SchemaSpec;
   /** the JSON answer (absent for 204 and file downloads) */
@@ -97,6 +111,10 @@ export interface Contract {
   // the answer is a file: its bytes, in one of these media types ("*/*": the file's own)
   readonly download?: readonly string[];
 }
+
+/** What a write does that needs the person's confirmation when an assistant makes it (Contract.effect). */
+export const EFFECTS = ['posts', 'pays', 'sends', 'deletes', 'none'] as const;
+export type Effect = (typeof EFFECTS)[number];
 
 /** Declares a contract, keeping its literal types (schemas `as const`) for FromSchema. */
 export function contract<const C extends Contract>(c: C): C {

@@ -18,20 +18,24 @@ export const BODY_ERRORS: readonly ErrorCode[] = ['payload_too_large', 'unsuppor
 /** Any POST: its Idempotency-Key was used for another request, or that request is still running. */
 export const IDEMPOTENCY_ERRORS: readonly ErrorCode[] = ['conflict'];
 
-export function errorCodesOf(c: Pick<Contract, 'errors' | 'body'> & { method?: Contract['method'] }): ErrorCode[] {
+/** A write that posts, pays, sends or deletes: an AI connection's without the person's confirmation. */
+export const CONFIRMATION_ERRORS: readonly ErrorCode[] = ['confirmation_required'];
+
+type Declared = Pick<Contract, 'errors' | 'body'> & { method?: Contract['method']; effect?: Contract['effect'] };
+
+export function errorCodesOf(c: Declared): ErrorCode[] {
   const all = new Set<ErrorCode>([
     ...COMMON_ERRORS,
     ...(c.body ? BODY_ERRORS : []),
     ...(c.method === 'POST' ? IDEMPOTENCY_ERRORS : []),
+    ...(c.effect && c.effect !== 'none' ? CONFIRMATION_ERRORS : []),
     ...c.errors,
   ]);
   return [...all].sort((a, b) => ERROR_STATUS[a] - ERROR_STATUS[b] || a.localeCompare(b));
 }
 
 /** The statuses of those codes, each with the codes it stands for: `{ 400: ['invalid_request', 'vc_not_found'] }`. */
-export function errorStatusesOf(
-  c: Pick<Contract, 'errors' | 'body'> & { method?: Contract['method'] },
-): Map<number, ErrorCode[]> {
+export function errorStatusesOf(c: Declared): Map<number, ErrorCode[]> {
   const out = new Map<number, ErrorCode[]>();
   for (const code of errorCodesOf(c)) {
     const status = ERROR_STATUS[code];

@@ -37,6 +37,7 @@ export const uploadToInbox = contract({
   example: examples.uploadToInbox,
   permission: 'documents.upload',
   scope: 'documents:write',
+  effect: 'none',
   body: inboxUploadSchema,
   multipart: { filePart: 'file' },
   response: inboxEntrySchema,
@@ -72,6 +73,8 @@ export const bookInboxEntry = contract({
   example: examples.bookInboxEntry,
   permission: 'vendors.postings.vendor_transaction',
   scope: 'invoices:write',
+  effect: 'posts',
+  draftable: true,
   body: inboxBookSchema,
   response: {
     type: 'object',
@@ -93,6 +96,7 @@ export const discardInboxEntry = contract({
   example: examples.discardInboxEntry,
   permission: 'documents.upload',
   scope: 'documents:write',
+  effect: 'deletes',
   status: 204,
   errors: ['conflict'],
 });

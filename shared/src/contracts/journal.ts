@@ -30,6 +30,8 @@ export const createJournalEntry = contract({
   example: examples.createJournalEntry,
   permission: 'gl.add_journal_entry',
   scope: 'accounting:write',
+  effect: 'posts',
+  draftable: true,
   body: journalEntrySchema,
   multipart,
   status: 201,
@@ -49,6 +51,8 @@ export const updateJournalEntry = contract({
   example: examples.updateJournalEntry,
   permission: 'gl.add_journal_entry',
   scope: 'accounting:write',
+  effect: 'posts',
+  draftable: true,
   body: journalEntrySchema,
   multipart,
   response: journalReadSchema,
@@ -78,6 +82,7 @@ export const deleteJournalEntry = contract({
   example: examples.deleteJournalEntry,
   permission: 'gl.add_journal_entry',
   scope: 'accounting:write',
+  effect: 'deletes',
   status: 204,
   errors: ['conflict', 'closed_period'],
 });
@@ -94,6 +99,7 @@ export const reverseJournalEntry = contract({
   example: examples.reverseJournalEntry,
   permission: 'gl.add_journal_entry',
   scope: 'accounting:write',
+  effect: 'posts',
   body: journalReverseSchema,
   status: 201,
   // the reversal is a new entry of its own

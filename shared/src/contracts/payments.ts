@@ -29,6 +29,7 @@ export const createPayment = contract({
   example: examples.createPayment,
   permission: payPermission,
   scope: 'invoices:write',
+  effect: 'pays',
   body: paymentCreateSchema,
   status: 201,
   location: '/arap/payment/:vc/{id}',
@@ -79,6 +80,7 @@ export const deletePayment = contract({
   example: examples.deletePayment,
   permission: payPermission,
   scope: 'invoices:write',
+  effect: 'deletes',
   response: paymentReadSchema,
   errors: ['conflict', 'closed_period'],
 });

@@ -35,6 +35,7 @@ export const createService = contract({
   example: examples.createService,
   permission: 'services.add_service',
   scope: 'invoices:write',
+  effect: 'none',
   body: serviceCreateSchema,
   status: 201,
   location: '/arap/services/{id}',
@@ -66,6 +67,7 @@ export const updateService = contract({
   example: examples.updateService,
   permission: 'services.add_service',
   scope: 'invoices:write',
+  effect: 'none',
   body: serviceUpdateSchema,
   response: serviceReadSchema,
   errors: ['invalid_currency', 'conflict'],
@@ -80,6 +82,7 @@ export const deleteService = contract({
   example: examples.deleteService,
   permission: 'services.add_service',
   scope: 'invoices:write',
+  effect: 'deletes',
   status: 204,
   errors: ['conflict'],
 });

@@ -116,6 +116,20 @@ export const errorBodySchema = {
             },
           },
         },
+        preview: {
+          type: 'object',
+          description:
+            'with confirmation_required: what the write would do, computed by the ledger with the rules of the ' +
+            'write itself (nothing written): effect, gross, net, tax, currency, party, accounts, and the answer',
+        },
+        confirmation: {
+          type: 'object',
+          required: ['token', 'expires_at'],
+          description:
+            'with confirmation_required: the token to send in X-Assistant-Confirmation-Token once the person said ' +
+            'yes; valid once, for 10 minutes, for the same connection, tool and request',
+          properties: { token: { type: 'string' }, expires_at: { type: 'string', format: 'date-time' } },
+        },
       },
     },
   },
