@@ -13,7 +13,9 @@ import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { apiClient } from '../../ledger-service/test/helpers.ts';
-import { asDrafts, consequenceOf, elicitsForms } from '../src/mcp/confirm.ts';
+import { contracts } from '@ledger/shared';
+import { asDrafts, consequenceOf, elicitsForms, mayAsk } from '../src/mcp/confirm.ts';
+import { findTool } from '../src/mcp/tools/catalogue.ts';
 import { connect, startStack } from './helpers.ts';
 
 type ToolResult = {
@@ -99,26 +101,33 @@ async function setup(t: Teardown) {
   return { stack, company, rest, vendor, draftBill, status, resource, token: tokens.access_token, audit };
 }
 
-t.test('which writes need the person, and what the safe path sends instead', async (t) => {
-  const write = (name: string) => ({ name, access: 'write' as const });
-  t.equal(consequenceOf(write('create_bill'), { lines: [] }), undefined, 'a draft needs no confirmation');
-  t.equal(consequenceOf(write('create_bill'), { pending: '0' }), 'post');
-  t.equal(consequenceOf(write('update_invoice'), { pending: 0 }), 'post');
-  t.equal(consequenceOf(write('create_journal_entries'), { transactions: [{}, { pending: '0' }] }), 'post', 'a batch');
-  t.equal(consequenceOf({ name: 'list_bills', access: 'read' }, { pending: '0' }), undefined);
-  t.equal(consequenceOf(write('approve_bill'), {}), 'approve');
-  t.equal(consequenceOf(write('record_payment'), {}), 'payment');
-  t.equal(consequenceOf(write('email_invoice'), {}), 'email');
-  t.equal(consequenceOf(write('send_reminder'), {}), 'reminder');
-  t.same(asDrafts({ pending: '0', lines: [{ account: '6500' }] }), { lines: [{ account: '6500' }] });
-  t.same(asDrafts({ transactions: [{ pending: '0', transdate: 'x' }, { transdate: 'y' }] }), {
-    transactions: [{ transdate: 'x' }, { transdate: 'y' }],
-  });
-  t.ok(elicitsForms({ elicitation: {} }), 'elicitation: {} means form');
-  t.ok(elicitsForms({ elicitation: { form: {}, url: {} } }));
-  t.notOk(elicitsForms({ elicitation: { url: {} } }), 'URL mode only: cannot answer a form');
-  t.notOk(elicitsForms({}));
-});
+t.test(
+  "which writes need the person (by the contract's declared effect), and what the safe path sends instead",
+  async (t) => {
+    const tool = (name: string) => findTool(name)!.declaration;
+    t.equal(consequenceOf(tool('create_bill'), { lines: [] }), undefined, 'a draft needs no confirmation');
+    t.equal(consequenceOf(tool('create_bill'), { pending: '0' }), 'post');
+    t.equal(consequenceOf(tool('update_invoice'), { pending: 0 }), 'post');
+    const batch = { ...tool('create_journal_entry'), contract: contracts.createJournalEntries };
+    t.equal(consequenceOf(batch, { transactions: [{}, { pending: '0' }] }), 'post', 'a batch');
+    t.equal(consequenceOf(tool('list_bills'), { pending: '0' }), undefined);
+    t.equal(consequenceOf(tool('approve_bill'), {}), 'approve');
+    t.equal(consequenceOf(tool('record_payment'), {}), 'payment');
+    t.equal(consequenceOf(tool('email_invoice'), {}), 'email');
+    t.equal(consequenceOf(tool('send_reminder'), {}), 'reminder');
+    t.equal(consequenceOf(tool('create_vendor'), { pending: '0' }), undefined, "a contract whose effect is 'none'");
+    t.ok(mayAsk(tool('update_bill')), 'an update may re-post: the ledger decides');
+    t.notOk(mayAsk(tool('create_vendor')));
+    t.same(asDrafts({ pending: '0', lines: [{ account: '6500' }] }), { lines: [{ account: '6500' }] });
+    t.same(asDrafts({ transactions: [{ pending: '0', transdate: 'x' }, { transdate: 'y' }] }), {
+      transactions: [{ transdate: 'x' }, { transdate: 'y' }],
+    });
+    t.ok(elicitsForms({ elicitation: {} }), 'elicitation: {} means form');
+    t.ok(elicitsForms({ elicitation: { form: {}, url: {} } }));
+    t.notOk(elicitsForms({ elicitation: { url: {} } }), 'URL mode only: cannot answer a form');
+    t.notOk(elicitsForms({}));
+  },
+);
 
 t.test(
   '2025-era client with elicitation: asked on the call stream; accept posts, decline leaves a draft',
@@ -155,7 +164,11 @@ t.test(
       ],
     });
     t.notOk(declined.isError);
-    t.match(no.questions[0], /post a new vendor bill R-99 from Acme Supplies AG, lines totalling 130\.00/);
+    t.match(
+      no.questions[0],
+      /post a new vendor bill R-99 from Acme Supplies AG, 130\.00 CHF \(net 130\.00, tax 0\.00\), dated 2026-03-03/,
+      "the ledger's figures, the currency named also for CHF",
+    );
     t.match(
       declined.content?.[0]?.text,
       /^Not posted: the person declined\. Saved as draft \d+; it waits in the app's workstation/,
@@ -313,3 +326,100 @@ t.test('company setting on: AI connections post without the question; audited as
     t.match(await s.audit('vendor_transaction', id), [{ details: { confirmation: 'company_setting' } }]);
   }
 });
+
+/** A raw 2026-07-28 tools/call of `name` with `params` besides its arguments; the JSON-RPC answer. */
+function rawCall(s: { resource: string; token: string }, id: number, name: string, params: Record<string, unknown>) {
+  return fetch(s.resource, {
+    method: 'POST',
+    headers: {
+      Authorization: `Bearer ${s.token}`,
+      'Content-Type': 'application/json',
+      Accept: 'application/json, text/event-stream',
+      'Mcp-Protocol-Version': '2026-07-28',
+      'Mcp-Method': 'tools/call',
+      'Mcp-Name': name,
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id,
+      method: 'tools/call',
+      params: {
+        name,
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+          'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+          'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } },
+        },
+        ...params,
+      },
+    }),
+  }).then(async (r) => JSON.parse((await r.text()).replace(/^(event: .*\n)?data: /m, '').split('\n')[0]!));
+}
+
+t.test("the question shows the ledger's preview: items priced by a service, with their tax", async (t) => {
+  const s = await setup(t);
+  const customer = (await s.rest('POST', '/arap/customer', { name: 'Globex Corp' })).body;
+  const service = await s.rest('POST', '/arap/services', {
+    description: 'Support hour',
+    unit: 'h',
+    price: 150,
+    income_account: '3400',
+    taxAccount: '2200',
+  });
+  t.equal(service.status, 201);
+  const no = await client(t, s.resource, s.token, '2025', { action: 'decline' });
+  const declined = await no.call('create_invoice', {
+    customer_id: customer.id,
+    invDate: '2026-03-15',
+    pending: '0',
+    items: [{ service_id: service.body.id, quantity: 2 }],
+  });
+  t.notOk(declined.isError, JSON.stringify(declined));
+  // 2 × 150.00 from the service, 8.1 % tax: the gross is posted, so the gross is asked for
+  t.match(
+    no.questions[0],
+    new RegExp(
+      String.raw`post a new customer invoice AR-\d+ for Globex Corp, 324\.30 CHF \(net 300\.00, tax 24\.30\), ` +
+        String.raw`dated 2026-03-15, booked to accounts 3400, 2200, 1100\.`,
+    ),
+  );
+  t.equal(declined.structuredContent?.confirmation?.outcome, 'draft', 'declined: a draft');
+});
+
+t.test(
+  '2026-07-28: a confirmed answer replayed with a new request id is asked again, never booked twice',
+  async (t) => {
+    const s = await setup(t);
+    const bill = {
+      vendor_id: s.vendor.id,
+      documentNumber: 'R-7',
+      invDate: '2026-03-04',
+      pending: '0',
+      lines: [{ account: '6500', amount: 80 }],
+    };
+    const accept = { confirm: { action: 'accept', content: { confirm: true } } };
+    const bills = async () =>
+      ((await s.rest('GET', '/arap/documents/vendor')).body as { documentNumber?: string }[]).filter(
+        (d) => d.documentNumber === 'R-7',
+      ).length;
+    const first = await rawCall(s, 1, 'create_bill', { arguments: bill });
+    t.equal(first.result?.resultType, 'input_required', JSON.stringify(first));
+    t.match(first.result.inputRequests.confirm.params.message, /80\.00 CHF/);
+    const state = first.result.requestState as string;
+    const answered = await rawCall(s, 2, 'create_bill', {
+      arguments: bill,
+      inputResponses: accept,
+      requestState: state,
+    });
+    t.equal(answered.result?.resultType, 'complete', JSON.stringify(answered));
+    t.equal(await bills(), 1, 'posted once');
+    const replayed = await rawCall(s, 3, 'create_bill', {
+      arguments: bill,
+      inputResponses: accept,
+      requestState: state,
+    });
+    t.equal(replayed.result?.resultType, 'input_required', 'the used confirmation: the person is asked again');
+    t.not(replayed.result.requestState, state, 'with a new confirmation');
+    t.equal(await bills(), 1, 'still one bill');
+  },
+);

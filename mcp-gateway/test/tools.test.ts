@@ -297,6 +297,11 @@ t.test('a declaration that does not fit its contract is refused at start-up', as
     ['listKey on a single record', { listKey: 'vendors' }, /does not answer a list: drop listKey/],
     ['an unknown path parameter', { params: { fileId: 'file' } }, /has no parameter :fileId/],
     [
+      'a write whose contract declares no effect',
+      { access: 'write', contract: { ...contracts.createParty, effect: undefined } },
+      /createParty declares no effect \(posts, pays, sends, deletes or none\)/,
+    ],
+    [
       'a fixed field the body lacks',
       { access: 'write', contract: contracts.createParty, fixedBody: { pending: '0' } },
       /fixed field pending is not in createParty's body/,
@@ -366,9 +371,31 @@ t.test('currency in a tool input that takes curr: refused naming curr, as the le
   }
   const vendor = findTool('create_vendor')!.inputSchema['~standard'];
   t.notOk((await vendor.validate({ name: 'X', curr: 'EUR' })).issues, 'curr passes');
-  t.match(
+  t.equal(
     (await vendor.validate({ name: 'X', colour: 'red' })).issues?.[0]?.message,
-    /additional properties/,
-    'other unknown fields as before',
+    'invalid_request: Field "colour" is not allowed here. (field /colour)',
+    'other unknown fields named, as the REST API names them',
+  );
+});
+
+t.test('tool input: an unknown field is named, a date names its format', async (t) => {
+  const bill = findTool('create_bill')!.inputSchema['~standard'];
+  const valid = { vendor_id: 1, invDate: '2026-11-28', lines: [{ account: '6500', amount: 10 }] };
+  t.notOk((await bill.validate(valid)).issues, 'valid');
+  t.equal(
+    (await bill.validate({ ...valid, lines: [{ acount: '6500', amount: 10 }] })).issues?.[0]?.message,
+    'invalid_request: Field "acount" is not allowed here. (field /lines/0/acount)',
+    'the misspelled field, not a schema dump',
+  );
+  t.equal(
+    (await bill.validate({ ...valid, invDate: '28.11.2026' })).issues?.[0]?.message,
+    'invalid_request: Field "invDate" must be a date as YYYY-MM-DD, e.g. 2026-11-28. (field /invDate)',
+  );
+  const invoice = findTool('create_invoice')!.inputSchema['~standard'];
+  t.equal(
+    (await invoice.validate({ customer_id: 1, invDate: '2026-11-28', items: [{ price: 1 }], colour: 'red' }))
+      .issues?.[0]?.message,
+    'invalid_request: Field "colour" is not allowed here. (field /colour)',
+    'named also where the input is one of two bodies',
   );
 });

@@ -35,6 +35,7 @@ import {
   sidesOf,
   type ConfirmationPreview,
   type Contract,
+  type TransactionInput,
 } from '@ledger/shared';
 import { canonicalJson } from '@ledger/shared/canonicalJson';
 import type { Db, Tx } from '../db/knex.ts';
@@ -230,7 +231,7 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 
 /** A draftable write posts when its body, a document of its batch, or its answer says so. */
 function postsAnything(body: unknown, result: unknown): boolean {
-  const asks = (v: unknown) => isObject(v) && requestsPosting(v as { pending?: '0' | '1' | 0 | 1 });
+  const asks = (v: unknown) => isObject(v) && requestsPosting(v as Pick<TransactionInput, 'pending'>);
   if (asks(body)) return true;
   if (isObject(body) && Array.isArray(body.transactions) && body.transactions.some(asks)) return true;
   if (isObject(body) && asks(body.overrides)) return true;

@@ -1,24 +1,31 @@
 /**
- * The person confirms what an assistant books (docs/mcp.md "Confirmation"). A consequential
- * write — posting (`pending: "0"`), `approve_bill`, `record_payment`, `email_invoice`,
- * `send_reminder` — made through an AI connection runs only after the connected person said
- * yes to a question naming the document, the party, the amount and what will happen:
+ * The person confirms what an assistant books (docs/mcp.md "Confirmation"). A write whose
+ * contract declares that it posts, pays, sends or deletes (`Contract.effect`; a posting only
+ * when it posts, not a draft) runs only after the connected person said yes to a question
+ * built from the LEDGER's preview: the ledger refuses such a write of an AI connection with
+ * 428 `confirmation_required`, its own figures (gross, net, tax, currency, party, accounts:
+ * the rules of the posting, nothing written) and a token bound to the connection, the tool
+ * and the exact request (ledger kernel/confirmation.ts). The gateway asks the person:
  *
  * - 2025-era clients that declared `elicitation` at `initialize`: an `elicitation/create`
  *   request on the call's own SSE stream (legacyConfirm.ts), answered by the client's POST;
  * - 2026-07-28 clients that declare it in the request's envelope: an `input_required`
  *   result (multi-round-trip); the client retries the call with the person's answer and the
- *   `requestState` minted here, which binds the answer to this connection, tool and input;
+ *   `requestState` minted here, which carries the ledger's token and binds the answer to this
+ *   connection, tool and input;
  * - any other client: the safe path — a posting is saved as a draft that waits in the app's
  *   workstation, anything else is not done; the result says so.
  *
+ * On yes the write is sent again with the token, which the ledger takes once: a replayed
+ * answer (a retry with a new request id) meets a used token and the person is asked again.
  * "Decline" or "cancel" takes the safe path too. The company setting
- * `ai_may_post_without_confirmation` (owners and admins, off by default) skips the question.
- * The write carries how it was confirmed (X-Assistant-Confirmation), which the ledger records
- * in the write's audit entry.
+ * `ai_may_post_without_confirmation` (owners and admins, off by default) skips the question,
+ * at the ledger as here. The write carries how it was confirmed (X-Assistant-Confirmation),
+ * which the ledger records in the write's audit entry.
  *
- * Why in the gateway: confirming is a conversation with the person's client, which only the
- * gateway has; the ledger sees one REST write either way and records its confirmation.
+ * Why the question here and the rule at the ledger: confirming is a conversation with the
+ * person's client, which only the gateway has; whether a write may stand is decided where
+ * the money is, whichever path of the gateway (or none) sent it.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import {
@@ -32,35 +39,69 @@ import {
 } from '@modelcontextprotocol/server';
 import {
   ASSISTANT_CONFIRMATION_HEADER,
+  ASSISTANT_TOOL_HEADER,
+  CONFIRMATION_TOKEN_HEADER,
   money as decimal,
   type AssistantConfirmation,
-  type Money,
+  type ConfirmationPreview,
+  type Contract,
 } from '@ledger/shared';
 import { canonicalJson } from '@ledger/shared/canonicalJson';
 import type { CatalogueTool } from './tools/catalogue.ts';
-import type { ToolInput } from './tools/declare.ts';
+import { restCallFor, type ResolvedTool, type ToolInput } from './tools/declare.ts';
 import { isRecord } from './tools/isRecord.ts';
 import type { McpConnection, McpDeps } from './types.ts';
 
 /** What a consequential write does. */
-export type Consequence = 'post' | 'approve' | 'payment' | 'email' | 'reminder';
+export type Consequence = 'post' | 'approve' | 'payment' | 'email' | 'reminder' | 'delete';
 
-/** The consequence of calling `tool` with `input`, or undefined for a write that needs no confirmation. */
+/** The contract a call of `tool` with `input` makes (its alternative's when the input carries its field). */
+function contractFor(tool: Pick<ResolvedTool, 'contract' | 'alternative'>, input: ToolInput): Contract {
+  return tool.alternative && input[tool.alternative.field] !== undefined ? tool.alternative.contract : tool.contract;
+}
+
+/**
+ * The consequence of calling `tool` with `input`, from its contract's declared effect, or
+ * undefined for a write that needs no confirmation (a draft of a draftable posting). The
+ * ledger decides in the end: a write it holds all the same is asked for (runConfirmed).
+ */
 export function consequenceOf(
-  tool: Pick<CatalogueTool['declaration'], 'name' | 'access'>,
+  tool: Pick<ResolvedTool, 'access' | 'contract' | 'alternative' | 'rest' | 'fixedBody'>,
   input: ToolInput,
 ): Consequence | undefined {
-  switch (tool.name) {
-    case 'approve_bill':
-      return 'approve';
-    case 'record_payment':
+  if (tool.access !== 'write') return undefined;
+  const contract = contractFor(tool, input);
+  const fixed = restCallFor(tool, input).fixedBody ?? tool.fixedBody;
+  return consequenceOfEffect(contract, contract.draftable ? postsAnything({ ...input, ...fixed }) : true);
+}
+
+/**
+ * Whether a call of `tool` may need the person: its contract (or its alternative's) declares
+ * an effect. Such calls are served where the person can be asked (http.ts), even when the
+ * input looks like a draft, since the ledger decides.
+ */
+export function mayAsk(tool: Pick<ResolvedTool, 'access' | 'contract' | 'alternative'>): boolean {
+  const asks = (c: Contract) => c.effect !== undefined && c.effect !== 'none';
+  return (
+    tool.access === 'write' &&
+    (asks(tool.contract) || (tool.alternative !== undefined && asks(tool.alternative.contract)))
+  );
+}
+
+function consequenceOfEffect(contract: Pick<Contract, 'name' | 'effect'>, posts: boolean): Consequence | undefined {
+  switch (contract.effect) {
+    case 'posts':
+      if (contract.name.startsWith('approve')) return 'approve';
+      return posts ? 'post' : undefined;
+    case 'pays':
       return 'payment';
-    case 'email_invoice':
-      return 'email';
-    case 'send_reminder':
-      return 'reminder';
+    case 'sends':
+      return contract.name === 'sendReminder' ? 'reminder' : 'email';
+    case 'deletes':
+      return 'delete';
+    default:
+      return undefined;
   }
-  return tool.access === 'write' && postsAnything(input) ? 'post' : undefined;
 }
 
 const posts = (v: unknown) => isRecord(v) && (v.pending === '0' || v.pending === 0);
@@ -104,8 +145,36 @@ export interface ConfirmDeps {
   stateKey: Uint8Array;
 }
 
+/** How a write was confirmed, and the ledger's token that confirms it (absent: the company setting). */
+export interface Confirmed {
+  how: AssistantConfirmation;
+  token?: string | undefined;
+}
+
 /** Runs the tool's REST call, sending `confirmation` with it when given (server.ts runTool). */
-export type RunTool = (input: ToolInput, confirmation?: AssistantConfirmation) => Promise<CallToolResult>;
+export type RunTool = (input: ToolInput, confirmation?: Confirmed) => Promise<CallToolResult>;
+
+/** What the ledger answered a write it holds: its preview and the token that confirms exactly that write. */
+export interface Held {
+  preview: ConfirmationPreview;
+  token: string;
+}
+
+/** The results of tool calls the ledger held (428 confirmation_required): the token stays out of the result. */
+const held = new WeakMap<CallToolResult, Held>();
+
+/** Marks `result` as the answer to a held write (server.ts runTool). */
+export function holdResult(result: CallToolResult, body: unknown): CallToolResult {
+  const error = isRecord(body) && isRecord(body.error) ? body.error : undefined;
+  const confirmation = isRecord(error?.confirmation) ? error.confirmation : undefined;
+  if (error?.code === 'confirmation_required' && isRecord(error.preview) && typeof confirmation?.token === 'string')
+    held.set(result, { preview: error.preview as unknown as ConfirmationPreview, token: confirmation.token });
+  return result;
+}
+
+function heldBy(result: CallToolResult): Held | undefined {
+  return held.get(result);
+}
 
 /** The key of the one input request a confirmation sends. */
 const CONFIRM_KEY = 'confirm';
@@ -119,16 +188,19 @@ const CONFIRM_SCHEMA: ElicitRequestFormParams['requestedSchema'] = {
   required: ['confirm'],
 };
 
-/** Headers of a confirmed write. */
-export function confirmationHeaders(
-  confirmation: AssistantConfirmation | undefined,
-): Record<string, string> | undefined {
-  return confirmation ? { [ASSISTANT_CONFIRMATION_HEADER]: confirmation } : undefined;
+/** Headers of a write tool's call: the tool (a confirmation is bound to it) and how it was confirmed. */
+export function confirmationHeaders(tool: string, confirmation: Confirmed | undefined): Record<string, string> {
+  return {
+    [ASSISTANT_TOOL_HEADER]: tool,
+    ...(confirmation ? { [ASSISTANT_CONFIRMATION_HEADER]: confirmation.how } : {}),
+    ...(confirmation?.token ? { [CONFIRMATION_TOKEN_HEADER]: confirmation.token } : {}),
+  };
 }
 
 /**
  * Runs a call: directly when it needs no confirmation or the company lets AI connections
- * post without one; otherwise after asking the person as `asker` can, or on the safe path.
+ * post without one; otherwise with the ledger's preview the person is asked as `asker` can,
+ * then with the ledger's token — or on the safe path.
  */
 export async function runConfirmed(
   deps: ConfirmDeps,
@@ -138,46 +210,66 @@ export async function runConfirmed(
   asker: Asker,
   run: RunTool,
 ): Promise<CallToolResult | InputRequiredResult> {
-  const consequence = consequenceOf(tool.declaration, input);
-  if (!consequence) return run(input);
-  if (await companyAllowsWithoutConfirmation(deps, connection)) return run(input, 'company_setting');
+  const name = tool.declaration.name;
+  const foreseen = consequenceOf(tool.declaration, input);
+  if (!foreseen || (await companyAllowsWithoutConfirmation(deps, connection))) {
+    const result = await run(input, foreseen ? { how: 'company_setting' } : undefined);
+    const hold = heldBy(result);
+    // the ledger holds a write the gateway did not foresee (an update re-posting a posted document): ask
+    return hold ? ask(consequenceOfEffect({ name: '', effect: hold.preview.effect }, true) ?? 'post', hold) : result;
+  }
+  const consequence = foreseen;
   if (asker.kind === 'none') return safePath(consequence, input, 'not_asked', run);
 
   if (asker.kind === 'input_required') {
-    const state = requestStateFor(deps.stateKey, connection, tool.declaration.name, input);
     const answer = inputResponse(asker.responses, CONFIRM_KEY);
     // an answer counts only with the state minted for this very call (connection, tool, input)
-    if (answer.kind === 'elicit' && asker.state !== undefined && sameState(asker.state, state)) {
-      return answered(answer, 'input_required');
+    const token =
+      asker.state === undefined ? undefined : tokenOfState(deps.stateKey, asker.state, connection, name, input);
+    if (answer.kind === 'elicit' && token !== undefined) return answered(answer, 'input_required', token);
+  }
+  // the write without a token: the ledger answers with its preview (or, needing none after all, does it)
+  const probe = await run(input);
+  const hold = heldBy(probe);
+  return hold ? ask(consequence, hold) : probe;
+
+  async function ask(what: Consequence, hold: Held): Promise<CallToolResult | InputRequiredResult> {
+    if (asker.kind === 'none') return safePath(what, input, 'not_asked', run);
+    const question = await questionFor(deps, connection, tool, what, input, hold.preview);
+    if (asker.kind === 'input_required') {
+      return inputRequired({
+        inputRequests: {
+          [CONFIRM_KEY]: inputRequired.elicit({ message: question, requestedSchema: CONFIRM_SCHEMA }),
+        },
+        requestState: requestStateFor(deps.stateKey, connection, name, input, hold.token),
+      });
     }
-    const question = await questionFor(deps, connection, tool, consequence, input);
-    return inputRequired({
-      inputRequests: {
-        [CONFIRM_KEY]: inputRequired.elicit({ message: question, requestedSchema: CONFIRM_SCHEMA }),
-      },
-      requestState: state,
-    });
+    let result: ElicitResult;
+    try {
+      result = await asker.elicit({ message: question, requestedSchema: CONFIRM_SCHEMA });
+    } catch {
+      result = { action: 'cancel' };
+    }
+    return answered(
+      { action: result.action, content: result.content as Record<string, unknown> | undefined },
+      'elicitation',
+      hold.token,
+    );
   }
 
-  const question = await questionFor(deps, connection, tool, consequence, input);
-  let result: ElicitResult;
-  try {
-    result = await asker.elicit({ message: question, requestedSchema: CONFIRM_SCHEMA });
-  } catch {
-    result = { action: 'cancel' };
-  }
-  return answered(
-    { action: result.action, content: result.content as Record<string, unknown> | undefined },
-    'elicitation',
-  );
-
-  function answered(
+  async function answered(
     answer: { action: 'accept' | 'decline' | 'cancel'; content?: Record<string, unknown> | undefined },
     how: AssistantConfirmation,
-  ): Promise<CallToolResult> {
-    if (answer.action === 'accept' && answer.content?.confirm === true) return run(input, how);
+    token: string,
+  ): Promise<CallToolResult | InputRequiredResult> {
+    if (answer.action === 'accept' && answer.content?.confirm === true) {
+      const result = await run(input, { how, token });
+      const again = heldBy(result);
+      // a used or expired token (a replayed answer): the person is asked again, never booked twice
+      return again && how === 'input_required' ? ask(consequence, again) : result;
+    }
     const reason = answer.action === 'cancel' ? 'cancelled' : 'declined';
-    return safePath(consequence!, input, reason, run);
+    return safePath(consequence, input, reason, run);
   }
 }
 
@@ -219,6 +311,7 @@ export async function safePath(
     };
   }
   const what: Record<Exclude<Consequence, 'post'>, string> = {
+    delete: 'Nothing was deleted',
     approve: `Bill ${String(input.id)} was not approved and stays a draft in the app's workstation (list_workstation)`,
     payment: 'The payment was not recorded',
     email: `Invoice ${String(input.id)} was not e-mailed`,
@@ -245,10 +338,37 @@ async function companyAllowsWithoutConfirmation(deps: ConfirmDeps, connection: M
   }
 }
 
-/** The requestState of a confirmation: a MAC over the connection, the tool and its canonical input. */
-export function requestStateFor(key: Uint8Array, connection: McpConnection, tool: string, input: ToolInput): string {
-  const material = JSON.stringify(['confirm', connection.id, tool, canonicalJson(input)]);
-  return `c1.${createHmac('sha256', key).update(material).digest('base64url')}`;
+/**
+ * The requestState of a confirmation: the ledger's token and a MAC over the connection, the
+ * tool, its canonical input and the token; the retry's token is taken only with its MAC.
+ */
+export function requestStateFor(
+  key: Uint8Array,
+  connection: McpConnection,
+  tool: string,
+  input: ToolInput,
+  token: string,
+): string {
+  return `c2.${Buffer.from(token).toString('base64url')}.${stateMac(key, connection, tool, input, token)}`;
+}
+
+/** The ledger's token a requestState carries, when its MAC is right for this call; else undefined. */
+export function tokenOfState(
+  key: Uint8Array,
+  state: string,
+  connection: McpConnection,
+  tool: string,
+  input: ToolInput,
+): string | undefined {
+  const m = /^c2\.([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)$/.exec(state);
+  if (!m) return undefined;
+  const token = Buffer.from(m[1]!, 'base64url').toString();
+  return sameState(m[2]!, stateMac(key, connection, tool, input, token)) ? token : undefined;
+}
+
+function stateMac(key: Uint8Array, connection: McpConnection, tool: string, input: ToolInput, token: string): string {
+  const material = JSON.stringify(['confirm', connection.id, tool, canonicalJson(input), token]);
+  return createHmac('sha256', key).update(material).digest('base64url');
 }
 
 function sameState(a: string, b: string): boolean {
@@ -291,25 +411,6 @@ async function documentFacts(deps: ConfirmDeps, connection: McpConnection, vc: '
   };
 }
 
-/** The sum of the input's items or lines (as sent: before tax unless the prices include it), in decimal. */
-function inputTotal(input: ToolInput): Money | undefined {
-  const num = (v: unknown, fallback: number) => decimal(typeof v === 'number' || typeof v === 'string' ? v : fallback);
-  const rows = (
-    Array.isArray(input.items) ? input.items : Array.isArray(input.lines) ? input.lines : undefined
-  )?.filter(isRecord);
-  if (!rows) return undefined;
-  const journal = rows.some((r) => 'debit' in r || 'credit' in r);
-  return rows.reduce((sum, r) => {
-    if (Array.isArray(input.items))
-      return sum.plus(
-        num(r.quantity, 1)
-          .times(num(r.price, 0))
-          .times(decimal(1).minus(num(r.discount, 0).div(100))),
-      );
-    return sum.plus(journal ? num(r.debit, 0) : num(r.amount, 0));
-  }, decimal(0));
-}
-
 const POSTED_THING: Record<string, { what: string; vc?: 'vendor' | 'customer' }> = {
   create_bill: { what: 'a new vendor bill', vc: 'vendor' },
   update_bill: { what: 'vendor bill', vc: 'vendor' },
@@ -326,15 +427,18 @@ export async function questionFor(
   tool: CatalogueTool,
   consequence: Consequence,
   input: ToolInput,
+  /** the ledger's preview of the write */
+  preview: ConfirmationPreview,
 ): Promise<string> {
   const by = `${connection.clientName} asks to`;
+  const gross = preview.gross !== undefined ? money(preview.gross, preview.currency) : undefined;
   switch (consequence) {
     case 'approve': {
-      const d = await documentFacts(deps, connection, 'vendor', input.id);
-      const total = inputTotal(input);
-      const amount = d.gross ?? (total ? money(total.toFixed(2), input.curr) : 'an unknown amount');
+      const number = preview.number ?? `#${String(input.id)}`;
+      const party = preview.party ?? 'the vendor';
       return (
-        `${by} approve and post bill ${d.number} from ${d.party}, ${amount}. Posting books it to the ledger; ` +
+        `${by} approve and post bill ${number} from ${party}, ${gross ?? 'an unknown amount'}${taxPart(preview)}` +
+        `${accountsPart(preview)}. Posting books it to the ledger; ` +
         `afterwards it can only be reversed. Approve?`
       );
     }
@@ -361,30 +465,32 @@ export async function questionFor(
         `${d.open ?? 'amount unknown'})${fee}. Send it?`
       );
     }
+    case 'delete':
+      return `${by} delete ${preview.number ?? 'a record'}${preview.party ? ` of ${preview.party}` : ''}. Delete it?`;
     case 'post': {
       const thing = POSTED_THING[tool.declaration.name] ?? { what: 'a document' };
       const vc = thing.vc;
-      const existing = input.id !== undefined && vc ? await documentFacts(deps, connection, vc, input.id) : undefined;
-      const partyId = vc ? input[`${vc}_id`] : undefined;
-      const partyRecord =
-        vc && partyId !== undefined
-          ? await getJson(deps, connection, `/arap/${vc}/${encodeURIComponent(String(partyId))}`)
-          : undefined;
-      const party =
-        str(partyRecord?.name) ??
-        existing?.party ??
-        (vc && partyId !== undefined ? `${vc} #${String(partyId)}` : undefined);
-      const number = str(input.documentNumber) ?? str(input.invnumber) ?? str(input.reference) ?? existing?.number;
-      const total = inputTotal(input);
-      const amount = total ? `lines totalling ${money(total.toFixed(2), input.curr ?? input.currency)}` : 'its lines';
-      const what = input.id !== undefined && !existing ? `${thing.what} ${String(input.id)}` : thing.what;
-      const date = str(input.invDate ?? input.transdate) ? `, dated ${String(input.invDate ?? input.transdate)}` : '';
+      const what = input.id !== undefined ? `${thing.what} ${String(input.id)}` : thing.what;
+      const number = preview.number ?? str(input.documentNumber) ?? str(input.reference);
+      const party = preview.party ? ` ${vc === 'vendor' ? 'from' : 'for'} ${preview.party}` : '';
+      const date = preview.date ? `, dated ${preview.date}` : '';
       return (
-        `${by} post ${what}${number ? ` ${number}` : ''}` +
-        `${party ? ` ${vc === 'vendor' ? 'from' : 'for'} ${party}` : ''}, ` +
-        `${amount}${date}. ` +
+        `${by} post ${what}${number ? ` ${number}` : ''}${party}, ${gross ?? 'an unknown amount'}` +
+        `${taxPart(preview)}${date}${accountsPart(preview)}. ` +
         'Posting books it to the ledger; afterwards it can only be reversed. Post it? (No saves it as a draft.)'
       );
     }
   }
+}
+
+/** " (net …, tax …)" when the preview has both. */
+function taxPart(preview: ConfirmationPreview): string {
+  return preview.net !== undefined && preview.tax !== undefined
+    ? ` (net ${money(preview.net, undefined)}, tax ${money(preview.tax, undefined)})`
+    : '';
+}
+
+/** ", booked to accounts …" when the preview names them. */
+function accountsPart(preview: ConfirmationPreview): string {
+  return preview.accounts && preview.accounts.length > 0 ? `, booked to accounts ${preview.accounts.join(', ')}` : '';
 }

@@ -30,7 +30,7 @@ import { AccessCache } from './access.ts';
 import { allowOrigin, answerPreflight } from './cors.ts';
 import { McpAnswer, type TokenRefusal } from './answer.ts';
 import { bodylessRequest, toNodeHandler } from './nodeBridge.ts';
-import { consequenceOf, elicitsForms, runConfirmed, type RunTool } from './confirm.ts';
+import { elicitsForms, mayAsk, runConfirmed, type RunTool } from './confirm.ts';
 import { CallStream, ElicitationClients, PendingElicitations } from './legacyConfirm.ts';
 import { isRecord } from './tools/isRecord.ts';
 import { ConnectionRateLimiter } from './rateLimit.ts';
@@ -205,7 +205,7 @@ export function createMcpEndpoint(deps: McpDeps): McpEndpoint {
     const args = params.arguments ?? {};
     if (!tool || !isRecord(args)) return undefined;
     const checked = await tool.inputSchema['~standard'].validate(args);
-    if (checked.issues || !consequenceOf(tool.declaration, checked.value)) return undefined;
+    if (checked.issues || !mayAsk(tool.declaration)) return undefined;
     if (claimsModernEra(body)) return undefined;
     const probe = new AbortController();
     if (!(await isLegacyRequest(bodylessRequest(req, probe.signal), body, { maxRequestBodySize: maxBody })))
@@ -275,8 +275,8 @@ export function createMcpEndpoint(deps: McpDeps): McpEndpoint {
       return serveLegacyConfirm(res, state, confirming);
     }
     let call = deps.directToolCalls === false ? undefined : await directCallOf(req, admitted.body, state.tools);
-    // a write the person confirms is served by the SDK (its input_required result and retry)
-    if (call && consequenceOf(call.tool.declaration, call.args)) call = undefined;
+    // a write the person may have to confirm is served by the SDK (its input_required result and retry)
+    if (call && mayAsk(call.tool.declaration)) call = undefined;
     deps.onServed?.(call ? 'direct' : 'sdk');
     if (call) return answerDirectly(res, state, call);
     const authInfo: AuthInfo = {

@@ -9,8 +9,15 @@ import {
   type Implementation,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import type { AssistantConfirmation } from '@ledger/shared';
-import { confirmationHeaders, elicitsForms, runConfirmed, type Asker, type RunTool } from './confirm.ts';
+import {
+  confirmationHeaders,
+  elicitsForms,
+  holdResult,
+  runConfirmed,
+  type Asker,
+  type Confirmed,
+  type RunTool,
+} from './confirm.ts';
 import { areaIcons, serverIcons, type Icon } from './icons.ts';
 import { appResources, MCP_APP_MIME_TYPE, MCP_APPS_EXTENSION, readAppResource, TOOL_APPS } from './apps.ts';
 import { listResources, listResourceTemplates, readResource, type PermittedEndpoints } from './resources.ts';
@@ -53,8 +60,8 @@ export async function runTool(
   input: Record<string, unknown>,
   /** the JSON-RPC id of the tools/call: with the connection, it keys the ledger write */
   rpcId: string | number,
-  /** how the person confirmed this consequential write (confirm.ts), sent to the ledger for its audit entry */
-  confirmation?: AssistantConfirmation,
+  /** how the person confirmed this consequential write and the ledger's token (confirm.ts) */
+  confirmation?: Confirmed,
 ): Promise<CallToolResult> {
   const { declaration } = tool;
   const request = buildLedgerRequest(declaration, connection.dataset, input);
@@ -66,9 +73,9 @@ export async function runTool(
       request.method,
       request.path,
       request.body,
-      key || confirmation
-        ? { ...(key ? { 'Idempotency-Key': key } : {}), ...confirmationHeaders(confirmation) }
-        : undefined,
+      request.method === 'GET'
+        ? undefined
+        : { ...(key ? { 'Idempotency-Key': key } : {}), ...confirmationHeaders(declaration.name, confirmation) },
     );
     if (res.status >= 500) {
       deps.log.error(
@@ -77,12 +84,10 @@ export async function runTool(
       );
     }
     // a file answer of a tool without a resource link is named by its REST path
-    const result = toToolResult(
-      declaration,
-      input,
-      res,
-      connection.dataset,
-      `ledger://${request.path.replace(/^\/client\//, '')}`,
+    // a write the ledger holds for the person's confirmation keeps its preview and token beside the result (confirm.ts)
+    const result = holdResult(
+      toToolResult(declaration, input, res, connection.dataset, `ledger://${request.path.replace(/^\/client\//, '')}`),
+      res.status === 428 ? res.body : undefined,
     );
     deps.onToolCall?.(declaration.name, result.isError ? 'tool_error' : 'ok');
     return result;

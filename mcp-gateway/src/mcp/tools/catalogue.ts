@@ -26,6 +26,7 @@ import { toolScope, type ObjectSchema, type ResolvedTool, type ToolDeclaration }
 import { pathParams, resolveTool } from './derive.ts';
 import { SHARED_FORMATS } from './formats.ts';
 import { leanInput, leanOutput } from './lean.ts';
+import { namedInputProblem, type AjvInstance } from './inputProblems.ts';
 
 type CompiledSchema = StandardSchemaWithJSON<Record<string, unknown>, Record<string, unknown>>;
 
@@ -46,11 +47,11 @@ function listedAs(checked: CompiledSchema, listed: object): CompiledSchema {
   return { '~standard': { ...checked['~standard'], jsonSchema: { input: json, output: json } } };
 }
 
-function createValidator(): AjvJsonSchemaValidator {
+function createAjv(): AjvInstance {
   const ajv = new Ajv({ strict: false, allErrors: true, validateSchema: false });
   addFormats(ajv);
   for (const [name, shape] of Object.entries(SHARED_FORMATS)) ajv.addFormat(name, shape);
-  return new AjvJsonSchemaValidator(ajv);
+  return ajv;
 }
 
 /** Every declared tool, unresolved (the docs tables and the consistency tests read them too). */
@@ -90,10 +91,14 @@ assertRowsAs(DECLARATIONS);
 /**
  * Tool input: `currency` where the input takes `curr` is refused as the ledger refuses it
  * (shared currencyOnWrite), with the ledger's code, message and field, instead of the
- * schema's bare "must NOT have additional properties" that does not say what to send.
+ * schema's bare "must NOT have additional properties" that does not say what to send; an
+ * unknown field is named, and a date says its format (inputProblems.ts).
  */
 class ToolInputValidator implements jsonSchemaValidator {
-  constructor(private readonly schemas: jsonSchemaValidator) {}
+  constructor(
+    private readonly schemas: jsonSchemaValidator,
+    private readonly ajv: AjvInstance,
+  ) {}
 
   getValidator<T>(schema: JsonSchemaType): JsonSchemaValidator<T> {
     const check = this.schemas.getValidator<T>(schema);
@@ -105,13 +110,17 @@ class ToolInputValidator implements jsonSchemaValidator {
           data: undefined,
           errorMessage: `invalid_currency: ${CURRENCY_ON_WRITE_MESSAGE} (field ${field})`,
         };
-      return check(input);
+      const result = check(input);
+      if (result.valid) return result;
+      const named = namedInputProblem(this.ajv, schema, input);
+      return named ? { valid: false, data: undefined, errorMessage: named } : result;
     };
   }
 }
 
-const validator = createValidator();
-const inputValidator = new ToolInputValidator(validator);
+const ajv = createAjv();
+const validator = new AjvJsonSchemaValidator(ajv);
+const inputValidator = new ToolInputValidator(validator, ajv);
 const compile = (schema: ObjectSchema, schemas: jsonSchemaValidator): CompiledSchema =>
   fromJsonSchema<Record<string, unknown>>(schema, schemas);
 

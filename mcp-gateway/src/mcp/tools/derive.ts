@@ -89,6 +89,9 @@ function checkFit(d: ToolDeclaration, c: Contract): void {
   for (const name of Object.keys(d.params ?? {}))
     if (!params.includes(name)) throw fail(`${c.path} has no parameter :${name}`);
   if (d.fixedBody && c.method !== 'POST') throw fail('fixedBody needs a POST contract');
+  // the ledger holds an assistant's write by its contract's effect, and the gateway asks by it (mcp/confirm.ts)
+  if (d.access === 'write' && c.effect === undefined)
+    throw fail(`${c.name} declares no effect (posts, pays, sends, deletes or none); a write tool's contract must`);
 }
 
 function inputSchema(d: ToolDeclaration, c: Contract): ObjectSchema {
