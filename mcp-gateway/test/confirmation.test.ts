@@ -423,3 +423,17 @@ t.test(
     t.equal(await bills(), 1, 'still one bill');
   },
 );
+
+t.test('through a client: a misspelled field is named, a date names its format', async (t) => {
+  const s = await setup(t);
+  const c = await client(t, s.resource, s.token, '2026');
+  const said = async (args: Record<string, unknown>) => {
+    const r = await c.call('create_bill', args).catch((e: Error) => ({ content: [{ type: 'text', text: e.message }] }));
+    return r.content?.map((b) => b.text ?? '').join(' ') ?? '';
+  };
+  const bill = { vendor_id: s.vendor.id, invDate: '2026-11-28', lines: [{ account: '6500', amount: 10 }] };
+  const misspelled = await said({ ...bill, lines: [{ acount: '6500', amount: 10 }] });
+  t.match(misspelled, 'Field "acount" is not allowed here. (field /lines/0/acount)');
+  t.notMatch(misspelled, /must match|additional properties/, 'no schema dump');
+  t.match(await said({ ...bill, invDate: '28.11.2026' }), 'must be a date as YYYY-MM-DD');
+});

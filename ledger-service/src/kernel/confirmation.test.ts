@@ -89,7 +89,9 @@ t.test('an assistant posts only with a valid, unused confirmation the ledger iss
   // the confirmed write stands, once
   const posted = await asAssistant('POST', '/arap/invoice/customer', invoice(2), withToken(bearerA));
   t.equal(posted.status, 201, JSON.stringify(posted.body));
-  t.equal((await api('GET', `/arap/invoice/customer/${posted.body.id}`)).body.grossAmount, 324.3);
+  const read = (await api('GET', `/arap/invoice/customer/${posted.body.id}`)).body;
+  t.equal(read.grossAmount, 324.3);
+  t.equal(read.invNumber, refused.body.error.preview.number, 'the refused previews used up no invoice number');
   const replayed = await asAssistant('POST', '/arap/invoice/customer', invoice(2), {
     ...withToken(bearerA),
     'Idempotency-Key': 'another-request-id',
