@@ -127,6 +127,24 @@ t.test('an assistant posts only with a valid, unused confirmation the ledger iss
     ...TOOL,
   });
   t.equal(draft.status, 201, 'a draft posts nothing');
+
+  // a payment and a deletion are held the same way, each with its own preview
+  const payment = { document_id: posted.body.id, date: '2026-03-20', amount: 100, account: '1020' };
+  const pay = await asAssistant('POST', '/arap/payment/customer', payment, {
+    ...bearerA,
+    'X-Assistant-Tool': 'record_payment',
+  });
+  t.equal(pay.status, 428, JSON.stringify(pay.body));
+  t.match(pay.body.error.preview, { effect: 'pays', gross: '100.00', currency: 'CHF', party: 'Globex Corp' });
+  t.equal((await api('GET', `/arap/invoice/customer/${posted.body.id}`)).body.paid, 0, 'no payment recorded');
+  const removal = await asAssistant('DELETE', `/arap/invoice/customer/${draft.body.id}`, undefined, bearerA);
+  t.equal(removal.status, 428, 'deleting is held too');
+  t.match(removal.body.error.preview, { effect: 'deletes', gross: '162.15', party: 'Globex Corp' }, 'what goes');
+  const removed = await asAssistant('DELETE', `/arap/invoice/customer/${draft.body.id}`, undefined, {
+    ...bearerA,
+    'X-Assistant-Confirmation-Token': removal.body.error.confirmation.token,
+  });
+  t.equal(removed.status, 204, 'confirmed: deleted');
   t.equal((await api('POST', '/arap/invoice/customer', invoice(1))).status, 201, 'an API key is no assistant');
   await api('POST', '/system/company', { ai_may_post_without_confirmation: true });
   const allowed = await asAssistant('POST', '/arap/invoice/customer', invoice(1), { ...bearerA, ...TOOL });
