@@ -199,13 +199,13 @@ export interface UsualAccounts {
 }
 
 /**
- * A document number as the ledger takes it: no control characters and no path characters
- * (`/`, `\`), which a QR-bill's billing information may carry ("2024/0815"); each becomes
- * "-", so the proposal books as written and still reads like the bill's own number.
+ * A document number as the ledger takes it: no control characters (a QR-bill's billing
+ * information may carry a line break), each becomes "-"; slashes stay ("2024/0815" is the
+ * bill's own number), so the proposal books as written.
  */
 export function proposedDocumentNumber(raw: string): string {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this replaces
-  return raw.replace(/[\u0000-\u001F\u007F-\u009F/\\]/g, '-').slice(0, 100);
+  return raw.replace(/[\u0000-\u001F\u007F-\u009F]/g, '-').slice(0, 100);
 }
 
 const addDays = (iso: string, days: number) =>
