@@ -96,4 +96,12 @@ t.test('the proposal: the stated VAT split, the printed number, never the compan
     t.notOk(own.new_vendor, 'no new vendor');
     t.notOk(own.new_bank_account, 'no bank account');
   }
+  const vendor = { id: 7, vendornumber: 'V-7', name: 'Muster Treuhand AG', matched_by: 'iban' as const };
+  const held = proposeBill(qr, vendor, usual, '2024-03-20', {
+    text,
+    inputTaxes,
+    company: { name: 'X', ownsIban: true },
+  });
+  t.notOk(held.creditor_is_company, "a vendor the books hold for the IBAN is the user's word");
+  t.equal(held.bill.vendor_id, 7);
 });

@@ -327,8 +327,8 @@ export interface ProposalContext {
  * one line on the usual tax account; the document number from the billing information, else
  * the invoice number the document prints (never the payment reference, which is the
  * payment's and goes to `paymentReference`); the vendor's bank account and the reference for
- * the payment file. A QR-bill whose creditor is the company itself (its own invoice) proposes
- * no new vendor and no bank account (`creditor_is_company`).
+ * the payment file. A QR-bill that matches no vendor and whose creditor is the company itself
+ * (its own invoice) proposes no new vendor and no bank account (`creditor_is_company`).
  */
 export function proposeBill(
   qr: QrBill,
@@ -357,8 +357,8 @@ export function proposeBill(
   if (vendor?.bank_account_id) bill.vc_bank_id = vendor.bank_account_id;
   if (qr.reference) bill.paymentReference = qr.reference;
   const proposal: Proposal = { bill, account_source: accounts?.source ?? 'none' };
-  const ownInvoice = creditorIsCompany(qr, context.company);
-  if (ownInvoice) {
+  // a vendor the books hold for this IBAN or name is the user's word; without one, the company itself is none
+  if (!vendor && creditorIsCompany(qr, context.company)) {
     proposal.creditor_is_company = true;
     return proposal;
   }

@@ -18,7 +18,6 @@ import { FileRefused, jobModule, jobRef, type FileJobs } from '../../untrusted/i
 import type { Extraction } from './extract.ts';
 import type { ExtractInput } from './extractJob.ts';
 import {
-  creditorIsCompany,
   isSwissQrPayload,
   parseQrBill,
   proposeBill,
@@ -201,8 +200,7 @@ export async function describeQrBill(
 ): Promise<Record<string, unknown>> {
   const profile = await getCompanyProfile(tx, companyId);
   const company = { name: profile.name, ownsIban: (await findBankAccountByIban(tx, qr.iban)) !== undefined };
-  // the company's own QR-bill: no vendor is looked for (its own bank account may be a vendor's too)
-  const vendor = creditorIsCompany(qr, company) ? null : await matchVendor(tx, qr);
+  const vendor = await matchVendor(tx, qr);
   const accounts = await usualAccounts(tx, vendor?.id);
   const inputTaxRates = await inputTaxes(tx, qr.billing?.document_date ?? date);
   const proposal = proposeBill(qr, vendor, accounts, date, { text, inputTaxes: inputTaxRates, company });
