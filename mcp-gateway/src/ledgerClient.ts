@@ -26,6 +26,11 @@ export class LedgerUnavailableError extends Error {}
 // ledger validates and answers is what these types say, with no copy to drift.
 type Internal = typeof internalContracts;
 export type LedgerUser = NonNullable<ResponseOf<Internal['verifyCredentials']>['user']>;
+/** What the ledger says of a sign-in's three factors. */
+export type SignInCheck =
+  | { user: LedgerUser; refused?: undefined }
+  | { refused: 'code_used'; nextCodeInSeconds: number }
+  | { refused: 'invalid' };
 export type LedgerCompany = ResponseOf<Internal['getCompany']>['company'];
 export type MemberInfo = ResponseOf<Internal['getMember']>;
 export type Membership = ResponseOf<Internal['listMemberships']>['memberships'][number];
@@ -320,10 +325,15 @@ export class LedgerClient {
     return this.send(method, path, await this.internalToken(), body);
   }
 
-  /** Email + password + TOTP; the user, or undefined when any factor is wrong. */
-  async verifyCredentials(email: string, password: string, totp: string): Promise<LedgerUser | undefined> {
+  /**
+   * Email + password + TOTP: the user; `code_used` when the password is right and the code was
+   * already used to sign in (with when the next code comes); `invalid` for anything else.
+   */
+  async verifyCredentials(email: string, password: string, totp: string): Promise<SignInCheck> {
     const r = await this.internal(internalContracts.verifyCredentials, {}, { email, password, totp });
-    return r?.valid && r.user ? r.user : undefined;
+    if (r?.valid && r.user) return { user: r.user };
+    if (r?.reason === 'code_used') return { refused: 'code_used', nextCodeInSeconds: r.next_code_in_seconds ?? 30 };
+    return { refused: 'invalid' };
   }
 
   async company(dataset: string): Promise<LedgerCompany | undefined> {

@@ -223,6 +223,8 @@ export function decode(s: string): string {
 /** A person's browser over HTTP: cookie jar, manual redirects. */
 export class Browser {
   readonly cookies = new Map<string, string>();
+  /** sign in as a real person would: without first forgetting the last accepted TOTP step (see forgetTotpStep) */
+  keepTotpStep = false;
 
   constructor(readonly origin: string) {}
 
@@ -233,7 +235,7 @@ export class Browser {
     headers: Record<string, string> = {},
   ): Promise<Page> {
     const url = new URL(path, this.origin).toString();
-    if (method === 'POST' && new URL(url).pathname === '/signin' && form?.email)
+    if (method === 'POST' && new URL(url).pathname === '/signin' && form?.email && !this.keepTotpStep)
       await forgetTotpStep(this.origin, form.email);
     const res = await fetch(url, {
       method,

@@ -37,6 +37,41 @@ t.test('sign-in', async (t) => {
     t.equal((await browser.get('/account/ai-connections')).status, 303, 'signed out: back to sign-in');
   });
 
+  t.test('a code already used is refused as used, with when the next comes; a wrong password hides it', async (t) => {
+    const person = await stack.company();
+    const code = totpCode(person.totpSecret);
+    const first = new Browser(stack.url);
+    const signedIn = await first.submit(await first.get('/signin'), '/signin', {
+      email: person.email,
+      password: person.password,
+      totp: code,
+    });
+    t.equal(signedIn.status, 303, 'the code signs in once');
+
+    const again = new Browser(stack.url);
+    again.keepTotpStep = true;
+    const used = await again.submit(await again.get('/signin'), '/signin', {
+      email: person.email,
+      password: person.password,
+      totp: code,
+    });
+    t.equal(used.status, 401, 'refused');
+    t.match(used.html, /This code was already used to sign in; each code signs in once\./);
+    t.match(used.html, /Wait for the next code of your authenticator app \(in \d+ s\) and enter that one\./);
+    t.notMatch(used.html, /is not correct/);
+
+    const guess = new Browser(stack.url);
+    guess.keepTotpStep = true;
+    const wrong = await guess.submit(await guess.get('/signin'), '/signin', {
+      email: person.email,
+      password: `${person.password}x`,
+      totp: code,
+    });
+    t.equal(wrong.status, 401);
+    t.match(wrong.html, /The email, password or code is not correct\./, 'a wrong password: the same words as ever');
+    t.notMatch(wrong.html, /already used/);
+  });
+
   t.test('behind https: Secure, __Host- prefixed cookies', async (t) => {
     const https = await startStack(t, { PUBLIC_URL: 'https://books.example.test' });
     const c = await https.company();

@@ -13,7 +13,7 @@ import { createCanvas } from '@napi-rs/canvas';
 import { Secret, TOTP } from 'otpauth';
 import t from 'tap';
 import { createDb } from '../db/knex.ts';
-import { verifyCredentials } from '../db/users.ts';
+import { checkCredentials, totpFor, unusedCode, verifyCredentials } from '../db/users.ts';
 import { extractFile } from '../modules/inbox/extract.ts';
 import { loadEncryptionKey } from '../secretKey.ts';
 import { TEST_DATABASE_URL, testConfig } from '../../test/helpers.ts';
@@ -149,4 +149,72 @@ t.test('on the embedded database in the default ./data every user is a developme
     { cwd: tmpdir() },
   );
   t.equal(elsewhere.code, 1, 'another data directory: refused');
+});
+
+t.test('a code signs in once: the sign-in says it was used, ledger totp prints the next one', async (t) => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'ledger-totp-used-'));
+  t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATABASE_URL: TEST_DATABASE_URL,
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+  };
+  const db = createDb(TEST_DATABASE_URL);
+  t.teardown(() => db.destroy());
+  const demo = await ledger(['demo', '--dataset', `totp-${randomBytes(4).toString('hex')}`, '--json'], env);
+  t.equal(demo.code, 0, demo.stderr);
+  const { user } = JSON.parse(demo.stdout) as { user: { email: string; password: string; totp_secret: string } };
+  const key = loadEncryptionKey(testConfig({ dataDir }));
+  const generator = totpFor(user.email, user.totp_secret);
+
+  const code = generator.generate();
+  t.match(await checkCredentials(db, key, user.email, user.password, code), { ok: true }, 'the code signs in');
+  const again = await checkCredentials(db, key, user.email, user.password, code);
+  t.match(again, { ok: false, reason: 'code_used' }, 'the same code again: used');
+  t.ok(again.ok === false && again.reason === 'code_used' && again.nextCodeInSeconds >= 1, 'with when the next comes');
+  t.same(
+    await checkCredentials(db, key, user.email, `${user.password}x`, code),
+    { ok: false, reason: 'invalid' },
+    'with a wrong password the used code is not told apart',
+  );
+
+  // the current step used: ledger totp prints the next code (run again should a step end meanwhile)
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const step = generator.counter();
+    await db('users').where({ email: user.email }).update({ totp_last_step: step });
+    const run = await ledger(['totp', user.email, '--json'], env);
+    if (generator.counter() !== step) continue;
+    t.equal(run.code, 0, run.stderr);
+    const printed = JSON.parse(run.stdout);
+    t.equal(printed.current_code_used, true, 'says the current code was used');
+    t.equal(printed.code, generator.generate({ timestamp: (step + 1) * 30_000 }), 'prints the next code');
+    t.ok(printed.valid_for_seconds > 30 && printed.valid_for_seconds <= 60, 'valid to the end of its own step');
+    t.match(await checkCredentials(db, key, user.email, user.password, printed.code), { ok: true }, 'it signs in');
+    const text = await ledger(['totp', user.email], env);
+    if (generator.counter() !== step) continue;
+    t.equal(text.code, 1, 'current and next used: nothing to print');
+    t.match(
+      text.stderr,
+      /the current and the next code of .* were already used to sign in; the one after is accepted in \d+ s/,
+    );
+    break;
+  }
+});
+
+t.test('the unused code from a given moment', async (t) => {
+  const generator = totpFor('a@example.com', 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP');
+  const now = 1_699_999_990_000; // 10 s into a step
+  const step = generator.counter({ timestamp: now });
+  t.same(unusedCode(generator, step - 1, now), {
+    code: generator.generate({ timestamp: now }),
+    next: false,
+    validForSeconds: 20,
+  });
+  t.same(unusedCode(generator, step, now), {
+    code: generator.generate({ timestamp: now + 30_000 }),
+    next: true,
+    validForSeconds: 50,
+  });
+  t.equal(unusedCode(generator, step + 1, now), undefined);
 });

@@ -4,6 +4,8 @@ import type { Tx } from './knex.ts';
 import { PGBOSS_SCHEMA } from './migrations/008_mail.ts';
 import type { Logger } from '../logger.ts';
 import { INBOX_QUEUE } from './migrations/013_documents.ts';
+import { MAIL_QUEUE, MAIL_QUEUE_OPTIONS } from './migrations/025_mail_queue.ts';
+import { DomainError } from '../domain/errors.ts';
 
 /**
  * The ledger's durable job queue: pg-boss (schema `pgboss`, created by migration 008), shared
@@ -14,10 +16,10 @@ import { INBOX_QUEUE } from './migrations/013_documents.ts';
  */
 
 /**
- * The default queue names (migrations create the inbox queue under its name; `MAIL_QUEUE` and
- * `WEBHOOKS_QUEUE` rename the other two, and tests give each run its own).
+ * The default queue names (migrations create the inbox and mail queues under these names;
+ * `MAIL_QUEUE` and `WEBHOOKS_QUEUE` rename the other two, and tests give each run its own).
  */
-export const QUEUE_NAMES = { mail: 'mail_send', inbox: INBOX_QUEUE, webhooks: 'webhook_deliveries' } as const;
+export const QUEUE_NAMES = { mail: MAIL_QUEUE, inbox: INBOX_QUEUE, webhooks: 'webhook_deliveries' } as const;
 
 export interface SendJob {
   companyId: number;
@@ -30,7 +32,10 @@ export interface RetryPolicy {
   retryDelaySeconds: number;
 }
 
-export const DEFAULT_RETRY_POLICY: RetryPolicy = { retryLimit: 10, retryDelaySeconds: 30 };
+export const DEFAULT_RETRY_POLICY: RetryPolicy = {
+  retryLimit: MAIL_QUEUE_OPTIONS.retryLimit,
+  retryDelaySeconds: MAIL_QUEUE_OPTIONS.retryDelay,
+};
 
 /** pg-boss, read when a job is first queued or a worker starts (after the ledger listens), not at start. */
 async function pgBoss(): Promise<typeof PgBoss> {
@@ -62,7 +67,10 @@ export async function enqueueJob(tx: Tx, queue: string, data: object): Promise<v
   const PgBossClass = await pgBoss();
   const boss = new PgBossClass({ db, schema: PGBOSS_SCHEMA });
   const id = await boss.send(queue, data, { db });
-  if (!id) throw new Error(`queue "${queue}" does not exist (its worker creates it at start)`);
+  // a queue under another name than the migrated one (MAIL_QUEUE) exists once its worker has
+  // started: until then the request is refused as a whole (503, nothing written), never a 500
+  if (!id)
+    throw new DomainError('unavailable', `The "${queue}" job queue is not ready yet (its worker is starting); retry.`);
 }
 
 /** A pg-boss instance with its own small pool, for the worker; the schema must be migrated. */

@@ -48,7 +48,10 @@ export const API_KEY_CHALLENGE = 'ApiKey header="X-API-Key"';
 /** A refusal of domain code (rules, services, stores): its code decides the status. */
 function fromDomainError(err: unknown): ApiError | undefined {
   if (!(err instanceof DomainError)) return undefined;
-  const api = new ApiError(err.code, err.message, err.field);
+  // a 503 of domain code (a job queue not ready yet) says when to retry, as every 503 does
+  const headers: Record<string, string> =
+    err.code === 'unavailable' ? { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_SECONDS) } : {};
+  const api = new ApiError(err.code, err.message, err.field, undefined, headers);
   if (err instanceof BatchRefused) api.problems = err.problems;
   if (err instanceof ConfirmationRequired) api.confirming = { preview: err.preview, confirmation: err.confirmation };
   return api;

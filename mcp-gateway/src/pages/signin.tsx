@@ -7,6 +7,7 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { GatewayDeps } from '../deps.ts';
+import type { SignInCheck } from '../ledgerClient.ts';
 import { bodyFields, parseBody } from '../http/bodyParser.ts';
 import { errorBoundary, pageErrors } from '../http/errors.ts';
 import { LimitUnavailableError } from '../limits.ts';
@@ -156,11 +157,11 @@ export function signInRouter(deps: GatewayDeps): Router {
         form(sessions.csrfToken(ctx), returnTo, email, `Too many failed sign-ins. Try again in ${seconds} seconds.`),
       );
     }
-    const user =
+    const check: SignInCheck =
       email && password && /^\d{6}$/.test(totp)
         ? await deps.ledger.verifyCredentials(email, password, totp)
-        : undefined;
-    if (!user) {
+        : { refused: 'invalid' };
+    if (check.refused !== undefined) {
       try {
         await Promise.all([account.fail(accountKey), ip.fail(ipKey)]);
       } catch (err) {
@@ -173,9 +174,18 @@ export function signInRouter(deps: GatewayDeps): Router {
         ctx,
         401,
         'Sign in',
-        form(sessions.csrfToken(ctx), returnTo, email, 'The email, password or code is not correct.'),
+        form(
+          sessions.csrfToken(ctx),
+          returnTo,
+          email,
+          check.refused === 'code_used'
+            ? `This code was already used to sign in; each code signs in once. Wait for the next code ` +
+                `of your authenticator app (in ${check.nextCodeInSeconds} s) and enter that one.`
+            : 'The email, password or code is not correct.',
+        ),
       );
     }
+    const { user } = check;
     // the person proved all three factors: a failure to clear the count only delays their next mistake
     await account
       .reset(accountKey)

@@ -17,11 +17,12 @@ export const accountNumberSchema = {
 /**
  * A document number a client writes (invNumber, documentNumber, a journal entry's
  * reference, order and purchase order numbers): any text but control characters (C0 such
- * as CR, LF and tab, DEL, C1) and the path separators `/` and `\`. The numbers become file
- * names (the invoice PDF, e-mail attachments, downloads) and lines of e-mails, PDFs and
- * bank payment files, where a line break or a separator would change what is read.
+ * as CR, LF and tab, DEL, C1), which would change what a line of an e-mail, a PDF or a bank
+ * payment file says. Slashes and backslashes are numbers' own ("2024/117" is one of the most
+ * common styles); where a number becomes a file name (the invoice PDF, e-mail attachments,
+ * downloads) that name is made safe where it is built (`safeFileName`, shared/src/fileNames.ts).
  */
-export const DOCUMENT_NUMBER_PATTERN = '^[^\\u0000-\\u001F\\u007F-\\u009F/\\\\]*$';
+export const DOCUMENT_NUMBER_PATTERN = '^[^\\u0000-\\u001F\\u007F-\\u009F]*$';
 
 export function documentNumberSchema<const D extends string>(description: D, minLength: 0 | 1 = 1) {
   return { type: 'string', minLength, maxLength: 100, pattern: DOCUMENT_NUMBER_PATTERN, description } as const;
@@ -32,8 +33,7 @@ export function documentNumberSchema<const D extends string>(description: D, min
  * of the regular expression.
  */
 export const PATTERN_MEANINGS: Readonly<Record<string, string>> = {
-  [DOCUMENT_NUMBER_PATTERN]:
-    'must not contain control characters (line breaks, tabs, …) or the path characters / and \\',
+  [DOCUMENT_NUMBER_PATTERN]: 'must not contain control characters (line breaks, tabs, …)',
 };
 
 export const currencySchema = {

@@ -184,6 +184,12 @@ export const proposalSchema = {
       required: ['iban'],
       properties: { iban: { type: 'string' } },
     },
+    creditor_is_company: {
+      type: 'boolean',
+      description:
+        "true: the QR-bill's creditor is the company itself (its own bank account or name): its own invoice, " +
+        'not a bill; no new vendor or bank account is proposed',
+    },
     account_source: {
       type: 'string',
       enum: ['last_bill', 'default', 'none'],

@@ -45,7 +45,20 @@ export const verifyCredentialsAnswerSchema = {
   type: 'object',
   additionalProperties: false,
   required: ['valid'],
-  properties: { valid: { type: 'boolean' }, user: internalUserSchema },
+  properties: {
+    valid: { type: 'boolean' },
+    user: internalUserSchema,
+    reason: {
+      type: 'string',
+      enum: ['code_used'],
+      description: 'only with the right password: the code is right but was already used to sign in',
+    },
+    next_code_in_seconds: {
+      type: 'integer',
+      minimum: 1,
+      description: 'with code_used: when the authenticator shows its next code',
+    },
+  },
 } as const;
 
 export const internalUserAnswerSchema = {

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { decryptSecret } from '../../domain/secrets.ts';
-import { totpFor } from '../../db/users.ts';
+import { secondsToNextStep, totpFor, unusedCode } from '../../db/users.ts';
 import type { LedgerConfig } from '../../config.ts';
 import { parse } from '../args.ts';
 import { CliError, type CliContext, userOrFail } from '../context.ts';
@@ -12,7 +12,9 @@ function isEmbeddedDefault(config: LedgerConfig): boolean {
 
 /**
  * ledger totp <email> [--json]: the current second-factor code of a demo or development
- * user, so trying the demo needs no authenticator app. Refused for anyone else: a code is
+ * user, so trying the demo needs no authenticator app. A code signs in once: when the current
+ * one was already used, the next one is printed (accepted at once, as one step of clock drift)
+ * with how long it holds, never a code that would be refused. Refused for anyone else: a code is
  * half of a sign-in, and on a real database only the person's own app should make it. Demo
  * users are marked when `ledger demo` makes them (users.demo); the embedded database in the
  * default ./data is a development setup whose users are all made by whoever runs it.
@@ -28,11 +30,19 @@ export async function totp(ctx: CliContext, args: string[]): Promise<void> {
     );
   }
   const generator = totpFor(user.email, decryptSecret(user.totp_secret_enc, ctx.encryptionKey()));
-  const now = Date.now();
-  const code = generator.generate({ timestamp: now });
-  const validFor = generator.period - (Math.floor(now / 1000) % generator.period);
+  const unused = unusedCode(generator, user.totp_last_step);
+  if (!unused) {
+    throw new CliError(
+      `the current and the next code of ${user.email} were already used to sign in; the one after is ` +
+        `accepted in ${secondsToNextStep(generator)} s: run "ledger totp" again then`,
+    );
+  }
+  const { code, next, validForSeconds } = unused;
   ctx.out.result(
-    { email: user.email, code, valid_for_seconds: validFor },
-    `${code}  (${user.email}; valid for ${validFor} s more, and signs in once)`,
+    { email: user.email, code, valid_for_seconds: validForSeconds, current_code_used: next },
+    next
+      ? `${code}  (${user.email}; the current code was already used to sign in: this is the next one, valid for ` +
+          `${validForSeconds} s, and signs in once)`
+      : `${code}  (${user.email}; valid for ${validForSeconds} s more, and signs in once)`,
   );
 }

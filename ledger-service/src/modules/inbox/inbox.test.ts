@@ -107,7 +107,7 @@ t.test(
     t.equal(p.bill.vendor_id, vendor.body.id);
     t.equal(p.bill.vc_bank_id, bank.body.id);
     t.equal(p.bill.paymentReference, VECTOR.reference);
-    t.equal(p.bill.documentNumber, VECTOR.reference, 'no billing information: the reference is the document number');
+    t.equal(p.bill.documentNumber, 'RE-000042', 'no billing information: the number the PDF prints, not the reference');
     t.equal(p.bill.taxincluded, true);
     t.notOk(p.new_vendor);
     t.notOk(p.new_bank_account);
@@ -387,3 +387,64 @@ t.test('list by status; discard keeps the document; booked entries cannot be dis
   t.equal((await s.api('GET', '/arap/vendor')).body.length, 1, 'no vendor created');
   t.equal((await s.api('DELETE', `/documents/inbox/${c.body.id}`)).status, 409);
 });
+
+t.test(
+  "a bill stating its VAT, and the company's own invoice: the stated split, the printed number, no own vendor",
+  async (t) => {
+    const ledger = await startInboxLedger(t);
+    const co = await createTestCompany(ledger, { swissInvoicing: true });
+    const api = apiClient(ledger.url, co.dataset, co.apiKey);
+    const customer = await api('POST', '/arap/customer', {
+      name: 'Beispiel GmbH',
+      address1: 'Marktgasse',
+      street: '28',
+      zipcode: '3011',
+      city: 'Bern',
+      country: 'CH',
+    });
+    const invoice = await api('POST', '/arap/invoice/customer', {
+      type: 'invoice',
+      customer_id: customer.body.id,
+      invNumber: '2024/117',
+      invDate: '2024-03-15',
+      terms: 30,
+      pending: '0',
+      items: [{ description: 'Work', quantity: 1, price: 882, account: '3400', taxAccount: '2200' }],
+    });
+    t.equal(invoice.status, 201, JSON.stringify(invoice.body));
+    const headers = { 'X-API-Key': co.apiKey };
+    const base = `${ledger.url}/client/${co.dataset}`;
+    const pdf = await fetch(`${base}/arap/invoice/customer/${invoice.body.id}/pdf`, { headers });
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(await pdf.arrayBuffer())], { type: 'application/pdf' }), 'own.pdf');
+    const up = await fetch(`${base}/documents/inbox`, { method: 'POST', headers, body: form });
+    const id = ((await up.json()) as { id: number }).id;
+    let entry: any;
+    for (let i = 0; i < 600; i++) {
+      entry = (await api('GET', `/documents/inbox/${id}`)).body;
+      if (entry.status !== 'new') break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    t.equal(entry.status, 'extracted', JSON.stringify(entry.reason));
+    t.match(entry.text, /VAT 8\.1% on 882\.00 71\.44/, 'the PDF states its VAT');
+    const p = entry.extracted.proposal;
+    t.same(
+      p.bill.lines,
+      [{ account: p.bill.lines[0].account, amount: 953.44, taxAccount: '1170' }],
+      'the gross on the input tax account of the stated rate',
+    );
+    t.equal(p.bill.documentNumber, '2024/117', 'the number it prints');
+    t.equal(p.bill.paymentReference, entry.extracted.reference, 'the reference stays the payment reference');
+    t.not(p.bill.documentNumber, entry.extracted.reference);
+    t.equal(entry.extracted.vendor, null, 'the company is no vendor of its own');
+    t.equal(p.creditor_is_company, true);
+    t.notOk(p.new_vendor, 'no new vendor of the company itself');
+    t.notOk(p.new_bank_account, 'nor its own bank account');
+
+    const booked = await api('POST', `/documents/inbox/${id}/book`, {});
+    t.equal(booked.status, 400);
+    t.equal(booked.body.error.field, '/overrides/vendor_id');
+    t.match(booked.body.error.message, /creditor is this company itself/);
+    t.same((await api('GET', '/arap/vendor')).body, [], 'no vendor was made');
+  },
+);

@@ -181,6 +181,106 @@ export function parseBillingInformation(s: string): Billing | undefined {
   return Object.keys(out).length > 0 ? out : undefined;
 }
 
+// --- what the document prints ------------------------------------------------------------
+
+/** A VAT rate the document states: "VAT 8.1% on 882.00 71.44" (rate in percent, net base, tax). */
+export interface StatedVat {
+  /** percent as printed, "8.1" */
+  rate: string;
+  /** two decimals, "882.00" */
+  base: string;
+  tax: string;
+}
+
+/** An amount as bills print it: 1'234.50, 1’234.50, 1 234.50, 1234,50. */
+const AMOUNT = String.raw`\d{1,3}(?:['’\u00a0\u202f ]?\d{3})*[.,]\d{2}`;
+const plainAmount = (printed: string) => printed.replace(/['’\u00a0\u202f ]/g, '').replace(',', '.');
+
+/**
+ * The VAT the document states, one entry per rate: a line "VAT|MWST|MwSt|TVA|IVA <rate>% on|auf|sur|su
+ * <base> <tax>" (as the ledger's own invoices print it, and most Swiss bills). Rates stated
+ * twice (a summary repeated) count once.
+ */
+export function statedVat(text: string): StatedVat[] {
+  const pattern = new RegExp(
+    String.raw`\b(?:VAT|MWST|MwSt\.?|TVA|IVA|USt\.?)\s+(\d{1,2}(?:[.,]\d{1,2})?)\s*%\s+(?:on|auf|sur|su)\s+` +
+      `(${AMOUNT})\\s+(?:CHF\\s+|EUR\\s+)?(${AMOUNT})`,
+    'gi',
+  );
+  const found = new Map<string, StatedVat>();
+  for (const m of text.matchAll(pattern)) {
+    const rate = m[1]!.replace(',', '.');
+    if (!found.has(rate)) found.set(rate, { rate, base: plainAmount(m[2]!), tax: plainAmount(m[3]!) });
+  }
+  return [...found.values()];
+}
+
+/**
+ * The invoice number the document prints: "Invoice RE-2024/117", "Invoice no. 117",
+ * "Rechnung Nr. 2024/117", "Rechnungsnummer: 17", "Facture n° 17", "Fattura n. 17" — the first
+ * such line; a number must hold a digit (so "Invoice date: …" is none).
+ */
+export function printedDocumentNumber(text: string): string | undefined {
+  const pattern = new RegExp(
+    String.raw`\b(?:invoice(?:\s*(?:no\.?|nr\.?|number|#))?|rechnung(?:s-?nummer|\s*(?:nr\.?|nummer))?|` +
+      String.raw`facture(?:\s*(?:n°|no\.?|numéro))?|fattura(?:\s*(?:n\.?|nr\.?|numero))?)` +
+      String.raw`\s*[:.]?\s+([A-Za-z0-9][\w./\\-]*)`,
+    'gi',
+  );
+  for (const m of text.matchAll(pattern)) {
+    const value = m[1]!.replace(/[.]+$/, '');
+    if (/\d/.test(value)) return value;
+  }
+  return undefined;
+}
+
+/** An input tax account the company books VAT on, with its rate (a fraction, "0.081") on the bill's date. */
+export interface InputTax {
+  accno: string;
+  rate: string;
+}
+
+/** The company itself, to know a QR-bill it issued (its own invoice) from a vendor's bill. */
+export interface OwnCompany {
+  name: string;
+  /** whether the QR-bill's IBAN is one of the company's own bank accounts (IBAN or QR-IBAN) */
+  ownsIban: boolean;
+}
+
+/** Whether the QR-bill's creditor is the company itself: its own bank account, or its own name. */
+export function creditorIsCompany(qr: QrBill, company: OwnCompany): boolean {
+  const norm = (s: string) => s.trim().replace(/\s+/g, ' ').toLowerCase();
+  return company.ownsIban || norm(qr.creditor.name) === norm(company.name);
+}
+
+/**
+ * The lines of the gross amount: one per VAT rate the document states (gross = base + tax,
+ * on the input tax account of that rate), and the rest of the amount, if any, untaxed. Undefined
+ * when the document states none, a rate has no input tax account, or the stated amounts do not
+ * fit in the QR-bill's amount: then the amount stays one line.
+ */
+function statedVatLines(
+  amount: string,
+  vat: readonly StatedVat[],
+  account: string,
+  taxes: readonly InputTax[],
+): Proposal['bill']['lines'] | undefined {
+  if (vat.length === 0) return undefined;
+  const cents = (s: string) => Math.round(Number(s) * 100);
+  const lines: NonNullable<Proposal['bill']['lines']> = [];
+  let rest = cents(amount);
+  for (const v of vat) {
+    const tax = taxes.find((t) => Math.round(Number(t.rate) * 1e6) === Math.round(Number(v.rate) * 1e4));
+    if (!tax) return undefined;
+    const gross = cents(v.base) + cents(v.tax);
+    rest -= gross;
+    lines.push({ account, amount: gross / 100, taxAccount: tax.accno });
+  }
+  if (rest < 0) return undefined;
+  if (rest > 0) lines.push({ account, amount: rest / 100 });
+  return lines;
+}
+
 // --- the proposal -------------------------------------------------------------------------
 
 export interface VendorMatch {
@@ -199,32 +299,46 @@ export interface UsualAccounts {
 }
 
 /**
- * A document number as the ledger takes it: no control characters and no path characters
- * (`/`, `\`), which a QR-bill's billing information may carry ("2024/0815"); each becomes
- * "-", so the proposal books as written and still reads like the bill's own number.
+ * A document number as the ledger takes it: no control characters (a QR-bill's billing
+ * information may carry a line break), each becomes "-"; slashes stay ("2024/0815" is the
+ * bill's own number), so the proposal books as written.
  */
 export function proposedDocumentNumber(raw: string): string {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this replaces
-  return raw.replace(/[\u0000-\u001F\u007F-\u009F/\\]/g, '-').slice(0, 100);
+  return raw.replace(/[\u0000-\u001F\u007F-\u009F]/g, '-').slice(0, 100);
 }
 
 const addDays = (iso: string, days: number) =>
   new Date(Date.parse(`${iso}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 
+/** What the proposal reads besides the QR-bill: the document's text and the company's books. */
+export interface ProposalContext {
+  /** the PDF's text (empty for images) */
+  text: string;
+  /** the input tax accounts with their rates */
+  inputTaxes: readonly InputTax[];
+  company: OwnCompany;
+}
+
 /**
  * The draft bill a QR-bill proposes: dated the billing information's invoice date (else
- * today), due after its net payment term; the amount as one gross line on the vendor's
- * usual expense and tax accounts; the document number from the billing information, else
- * the reference; the vendor's bank account and the reference for the payment file.
+ * today), due after its net payment term; the amount as gross on the vendor's usual expense
+ * account — split by the VAT rates the document states, each on its input tax account, else
+ * one line on the usual tax account; the document number from the billing information, else
+ * the invoice number the document prints (never the payment reference, which is the
+ * payment's and goes to `paymentReference`); the vendor's bank account and the reference for
+ * the payment file. A QR-bill that matches no vendor and whose creditor is the company itself
+ * (its own invoice) proposes no new vendor and no bank account (`creditor_is_company`).
  */
 export function proposeBill(
   qr: QrBill,
   vendor: VendorMatch | null,
   accounts: UsualAccounts | null,
   today: string,
+  context: ProposalContext = { text: '', inputTaxes: [], company: { name: '', ownsIban: false } },
 ): Proposal {
   const invDate = qr.billing?.document_date ?? today;
-  const documentNumber = qr.billing?.document_number ?? qr.reference;
+  const documentNumber = qr.billing?.document_number ?? printedDocumentNumber(context.text);
   const description = [qr.creditor.name, qr.message].filter(Boolean).join(': ');
   const bill: Proposal['bill'] = { invDate, curr: qr.currency, taxincluded: true };
   if (vendor) bill.vendor_id = vendor.id;
@@ -232,7 +346,7 @@ export function proposeBill(
   if (documentNumber) bill.documentNumber = proposedDocumentNumber(documentNumber);
   if (description) bill.description = description.slice(0, 2000);
   if (qr.amount && accounts) {
-    bill.lines = [
+    bill.lines = statedVatLines(qr.amount, statedVat(context.text), accounts.account, context.inputTaxes) ?? [
       {
         account: accounts.account,
         amount: Number(qr.amount),
@@ -243,6 +357,11 @@ export function proposeBill(
   if (vendor?.bank_account_id) bill.vc_bank_id = vendor.bank_account_id;
   if (qr.reference) bill.paymentReference = qr.reference;
   const proposal: Proposal = { bill, account_source: accounts?.source ?? 'none' };
+  // a vendor the books hold for this IBAN or name is the user's word; without one, the company itself is none
+  if (!vendor && creditorIsCompany(qr, context.company)) {
+    proposal.creditor_is_company = true;
+    return proposal;
+  }
   if (!vendor) {
     const c = qr.creditor;
     // a combined (K) address: line 1 is street and number, line 2 "postal code town"

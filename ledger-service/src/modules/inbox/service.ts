@@ -10,6 +10,8 @@ import { documentBytes, putDocument } from '../files/index.ts';
 import { enqueueJob } from '../../db/queue.ts';
 import { addParty, partyIdByNumber } from '../parties/index.ts';
 import { addVendorBankAccount } from '../bankAccounts/index.ts';
+import { findBankAccountByIban } from '../bank/index.ts';
+import { getCompanyProfile } from '../company/index.ts';
 import { today } from '../../domain/period.ts';
 import { createTransaction, type WriteContext } from '../arap/index.ts';
 import { FileRefused, jobModule, jobRef, type FileJobs } from '../../untrusted/index.ts';
@@ -27,6 +29,7 @@ import {
 import {
   bankAccountOf,
   entryRow,
+  inputTaxes,
   insertEntry,
   listEntries,
   updateEntry,
@@ -184,11 +187,23 @@ async function matchVendor(tx: Tx, qr: QrBill): Promise<VendorMatch | null> {
   return account ? { ...byName, bank_account_id: account } : byName;
 }
 
-/** The `extracted` object of an entry: the QR-bill, the vendor it matches, the proposed bill. */
-export async function describeQrBill(tx: Tx, qr: QrBill, date: string): Promise<Record<string, unknown>> {
+/**
+ * The `extracted` object of an entry: the QR-bill, the vendor it matches, the proposed bill
+ * (read with the document's text, the company's input tax rates and the company itself).
+ */
+export async function describeQrBill(
+  tx: Tx,
+  companyId: number,
+  qr: QrBill,
+  date: string,
+  text: string,
+): Promise<Record<string, unknown>> {
+  const profile = await getCompanyProfile(tx, companyId);
+  const company = { name: profile.name, ownsIban: (await findBankAccountByIban(tx, qr.iban)) !== undefined };
   const vendor = await matchVendor(tx, qr);
   const accounts = await usualAccounts(tx, vendor?.id);
-  const proposal = proposeBill(qr, vendor, accounts, date);
+  const inputTaxRates = await inputTaxes(tx, qr.billing?.document_date ?? date);
+  const proposal = proposeBill(qr, vendor, accounts, date, { text, inputTaxes: inputTaxRates, company });
   const { amount, ...rest } = qr;
   const { bank_account_id: _b, ...vendorRead } = vendor ?? { bank_account_id: undefined };
   return {
@@ -241,7 +256,8 @@ export async function recordExtraction(
     await event({ status: 'failed' });
     return 'failed';
   }
-  const extracted = result.kind === 'qr_bill' ? await describeQrBill(tx, result.qr, date) : null;
+  const extracted =
+    result.kind === 'qr_bill' ? await describeQrBill(tx, companyId, result.qr, date, result.text) : null;
   await updateEntry(tx, id, { status: 'extracted', text: result.text || null, extracted, extracted_at: at });
   const proposal = (extracted as { proposal?: { amount?: unknown; currency?: unknown } } | null)?.proposal;
   await event({ status: 'extracted', amount: proposal?.amount ?? null, currency: proposal?.currency ?? null });
@@ -286,6 +302,12 @@ export async function book(
   }
   let vendorId = bill.vendor_id;
   if (vendorId === undefined && bill.vendornumber === undefined) {
+    if (proposal?.creditor_is_company)
+      throw ruleInvalid(
+        "The QR-bill's creditor is this company itself (its own invoice, not a vendor's bill): discard the entry, " +
+          'or give overrides.vendor_id to book it on a vendor anyway.',
+        '/overrides/vendor_id',
+      );
     if (!proposal?.new_vendor)
       throw ruleInvalid('The entry names no vendor: give overrides.vendor_id.', '/overrides/vendor_id');
     authorize(c.actor, 'vendors.add_vendor', null);

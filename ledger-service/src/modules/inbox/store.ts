@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { InboxStatus } from '@ledger/shared/schemas/files';
 import type { Tx } from '../../db/knex.ts';
 import { orderBySql, type ListPage } from '../../db/listOrder.ts';
-import type { InboxMediaType, UsualAccounts, VendorMatch } from './rules.ts';
+import type { InboxMediaType, InputTax, UsualAccounts, VendorMatch } from './rules.ts';
 
 /** The inbox's SQL (`inbox_entries`, migration 013) and the look-ups extraction needs. */
 
@@ -141,4 +141,15 @@ export async function usualAccounts(tx: Tx, vendorId: number | undefined): Promi
     .orderBy('accno')
     .first('accno');
   return fallback ? { account: fallback.accno, source: 'default' } : null;
+}
+
+/** The input tax accounts (`AP_tax`) with the rate each has on `on` (a fraction, "0.081000"), by account. */
+export async function inputTaxes(tx: Tx, on: string): Promise<InputTax[]> {
+  return tx('taxes as t')
+    .join('accounts as a', 'a.id', 't.account_id')
+    .whereRaw(`(':' || a.link || ':') like '%:AP_tax:%'`)
+    .where('t.valid_from', '<=', on)
+    .andWhere((w) => w.whereNull('t.valid_to').orWhere('t.valid_to', '>=', on))
+    .orderBy([{ column: 'a.accno' }, { column: 't.valid_from', order: 'desc' }])
+    .select<InputTax[]>('a.accno', 't.rate');
 }

@@ -113,8 +113,17 @@ t.test('internal API', async (t) => {
       call('POST', '/auth/verify', good, { email: person.email, password: person.password, totp });
     const now = at(0);
     t.equal((await verify(now)).body.valid, true, 'first use accepted');
-    t.same((await verify(now)).body, { valid: false }, 'the same code again is refused');
-    t.same((await verify(at(-1))).body, { valid: false }, 'an earlier step is refused too');
+    // with the right password, a code already used (or one older than it) is told apart from a wrong one
+    const usedAnswer = (body: { next_code_in_seconds?: number }) => ({
+      valid: false,
+      reason: 'code_used',
+      next_code_in_seconds: body.next_code_in_seconds,
+    });
+    const again = (await verify(now)).body;
+    t.same(again, usedAnswer(again), 'the same code again is refused as used');
+    t.ok(again.next_code_in_seconds >= 1 && again.next_code_in_seconds <= 30, 'with when the next code comes');
+    const earlier = (await verify(at(-1))).body;
+    t.same(earlier, usedAnswer(earlier), 'an earlier step is refused too');
     const wrongPassword = await call('POST', '/auth/verify', good, {
       email: person.email,
       password: 'nope',

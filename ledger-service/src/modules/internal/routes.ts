@@ -14,7 +14,7 @@ import type { AppDeps } from '../../kernel/deps.ts';
 import { ApiError } from '../../kernel/errors.ts';
 import { internalRoute, mountInternalRoutes, type InternalRoute } from '../../kernel/internalRoute.ts';
 import { permittedEndpoints } from '../../kernel/endpointAccess.ts';
-import { verifyCredentials } from '../../db/users.ts';
+import { checkCredentials } from '../../db/users.ts';
 import { findCompanyByDataset, findMembership, type Company } from '../../db/companies.ts';
 import type { Db } from '../../db/knex.ts';
 import { notFound } from '../../domain/errors.ts';
@@ -66,10 +66,16 @@ export function internalApi(deps: AppDeps, readBody: Middleware) {
 export function internalRoutes(deps: AppDeps): InternalRoute[] {
   const { db } = deps;
   return [
-    /** Email + password + TOTP together: `{ valid, user? }`; the answer never says which factor failed. */
+    /**
+     * Email + password + TOTP together: `{ valid, user? }`; the answer never says which factor
+     * failed, but with the right password a code already used is told (`reason: code_used`).
+     */
     internalRoute(contracts.verifyCredentials, async ({ body }) => {
-      const user = await verifyCredentials(db, deps.encryptionKey, body.email, body.password, body.totp);
-      return user ? { valid: true, user: { id: user.id, name: user.name, email: user.email } } : { valid: false };
+      const check = await checkCredentials(db, deps.encryptionKey, body.email, body.password, body.totp);
+      if (check.ok) return { valid: true, user: { id: check.user.id, name: check.user.name, email: check.user.email } };
+      if (check.reason === 'code_used')
+        return { valid: false, reason: 'code_used' as const, next_code_in_seconds: check.nextCodeInSeconds };
+      return { valid: false };
     }),
 
     internalRoute(contracts.getUser, async ({ params }) => {

@@ -4,6 +4,7 @@ import { Money, minorUnits, roundTo } from '@ledger/shared';
 import { formatReference } from 'swissqrbill/utils';
 import { isQrIban, referenceTypeOf } from '@ledger/shared/references';
 import { conflict } from '../../domain/errors.ts';
+import { drawsWinAnsi } from '../../domain/pdfText.ts';
 
 /**
  * The invoice PDF (docs/invoices.md): company header, party address, invoice number and
@@ -321,11 +322,14 @@ export async function renderInvoicePdf(input: InvoicePdfInput): Promise<Buffer> 
   // read when the first PDF is made, not at start (pdfkit brings its fonts and decoders)
   const [{ default: PDFDocument }, { SwissQRBill }] = await Promise.all([import('pdfkit'), import('swissqrbill/pdf')]);
   const qrBill = qrBillDataOf(input);
-  const doc = new PDFDocument({
-    size: 'A4',
-    margin: MARGIN,
-    info: { Title: `Invoice ${input.invoice.invNumber}`, Author: input.company.name },
-  });
+  // every string in the standard fonts' characters, the payment part's too (domain/pdfText.ts)
+  const doc = drawsWinAnsi(
+    new PDFDocument({
+      size: 'A4',
+      margin: MARGIN,
+      info: { Title: `Invoice ${input.invoice.invNumber}`, Author: input.company.name },
+    }),
+  );
   const chunks: Buffer[] = [];
   doc.on('data', (chunk: Buffer) => chunks.push(chunk));
   const ended = new Promise<Buffer>((resolve, reject) => {

@@ -1,5 +1,6 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import type { invoiceReadSchema } from '@ledger/shared';
+import { fileNameFrom } from '@ledger/shared/fileNames';
 import { notFound } from '../../domain/errors.ts';
 import { getCompanyProfile, getInvoiceBankAccount } from '../company/index.ts';
 import { getParty } from '../parties/index.ts';
@@ -82,5 +83,6 @@ export async function invoicePdf(c: InvoiceContext, id: number): Promise<{ fileN
       qr_reference: read.qr_reference ?? null,
     },
   };
-  return { fileName: `${invNumber.replace(/[^\w.-]+/g, '_')}.pdf`, pdf: await renderInvoicePdf(input) };
+  // the number as written ("2024/117") in the PDF, a safe name for the file ("2024_117.pdf")
+  return { fileName: fileNameFrom(invNumber, 'pdf', 'invoice'), pdf: await renderInvoicePdf(input) };
 }

@@ -274,7 +274,7 @@ t.test('validation: every rule answers 400 naming the field, nothing is written'
       rent({ reference: 'JE-1\r\nBcc: x' }),
       'invalid_request',
       '/reference',
-      /control characters .* path characters/,
+      /must not contain control characters/,
     ],
     [
       'reference with a C1 control',
@@ -283,8 +283,6 @@ t.test('validation: every rule answers 400 naming the field, nothing is written'
       '/reference',
       /control characters/,
     ],
-    ['reference with a path', rent({ reference: '2024/03' }), 'invalid_request', '/reference', /path characters/],
-    ['reference with a backslash', rent({ reference: 'JE\\1' }), 'invalid_request', '/reference', /path characters/],
   ];
   for (const [name, body, code, field, message] of cases) {
     const r = await s.api('POST', '/gl/transactions', body);
@@ -324,6 +322,12 @@ t.test('references: own ones must be free; the sequence skips references taken b
   t.equal(taken.status, 409, 'an update to a taken reference');
   const renamed = await s.api('POST', `/gl/transactions/${b.body.id}`, rent({ reference: 'JE-2024-1' }));
   t.equal(renamed.body.reference, 'JE-2024-1');
+  // slashes and backslashes are a number's own ("2024/03")
+  for (const reference of ['2024/03', 'JE\\1']) {
+    const r = await s.api('POST', '/gl/transactions', rent({ reference }));
+    t.equal(r.status, 201, `${reference}: ${JSON.stringify(r.body)}`);
+    t.equal((await s.api('GET', `/gl/transactions/${r.body.id}`)).body.reference, reference, `${reference} kept`);
+  }
 });
 
 t.test('foreign currency: base = round(fx × rate), the largest line takes the rounding difference', async (t) => {

@@ -1,3 +1,4 @@
+import { drawsWinAnsi } from '../../domain/pdfText.ts';
 import type { ReportTable } from './tables.ts';
 
 /**
@@ -19,11 +20,14 @@ const SIZE = 8;
 export async function renderPdf(table: ReportTable, companyName: string): Promise<Buffer> {
   // read when the first PDF is made, not at start (pdfkit brings its fonts and decoders)
   const { default: PDFDocument } = await import('pdfkit');
-  const doc = new PDFDocument({
-    size: 'A4',
-    margin: MARGIN,
-    info: { Title: `${table.title} — ${companyName}`, Author: companyName },
-  });
+  // every string in the standard fonts' characters (domain/pdfText.ts)
+  const doc = drawsWinAnsi(
+    new PDFDocument({
+      size: 'A4',
+      margin: MARGIN,
+      info: { Title: `${table.title} — ${companyName}`, Author: companyName },
+    }),
+  );
   const chunks: Buffer[] = [];
   doc.on('data', (chunk: Buffer) => chunks.push(chunk));
   const ended = new Promise<Buffer>((resolve, reject) => {

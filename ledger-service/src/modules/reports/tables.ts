@@ -143,7 +143,7 @@ export function vatReportTable(r: VatReport): ReportTable {
   }));
   rows.push({ cells: ['output', '', 'Total output tax', a(r.output.base), a(r.output.tax)], total: true });
   rows.push({ cells: ['input', '', 'Total input tax', a(r.input.base), a(r.input.tax)], total: true });
-  rows.push({ cells: ['due', '', 'Net amount due (output − input)', '', a(r.net_due)], total: true });
+  rows.push({ cells: ['due', '', 'Net amount due (output - input)', '', a(r.net_due)], total: true });
   for (const m of r.other_movements)
     rows.push({
       cells: ['other', m.account, `${m.description} (journal entries, not in the amount due)`, '', a(m.amount)],

@@ -477,28 +477,16 @@ t.test('malformed bodies', async (t) => {
 });
 
 t.test(
-  'document numbers with control or path characters → 400 naming the field, on every document write',
+  'document numbers with control characters → 400 naming the field, on every document write; slashes are taken',
   async (t) => {
     const s = await arapSetup(t);
-    const bad = [
-      'A\r\nB',
-      'A\nB',
-      'A\rB',
-      'A\tB',
-      '\u0001',
-      'A\u007fB',
-      'A\u0085B',
-      'A\u009bB',
-      '2024/17',
-      '..\\..\\x',
-      '../etc/passwd',
-    ];
+    const bad = ['A\r\nB', 'A\nB', 'A\rB', 'A\tB', '\u0001', 'A\u007fB', 'A\u0085B', 'A\u009bB'];
     const refused = async (what: string, path: string, body: Record<string, unknown>, field: string) => {
       const r = await s.api('POST', path, body);
       t.equal(r.status, 400, `${what} → 400`);
       t.equal(r.body.error.code, 'invalid_request', `${what}: invalid_request`);
       t.equal(r.body.error.field, field, `${what}: names ${field}`);
-      t.match(r.body.error.message, /control characters .* path characters/, `${what}: says why`);
+      t.match(r.body.error.message, /must not contain control characters/, `${what}: says why`);
     };
     const item = (vc: Vc) => ({ description: 'Work', quantity: 1, price: 10, account: CHART[vc].line });
     const draft = await s.api('POST', '/arap/transaction/vendor', s.doc('vendor'));
@@ -550,7 +538,16 @@ t.test(
     const written = await s.q((tx) => tx('arap_transactions').count({ n: '*' }).first());
     t.equal(Number(written?.n), 1, 'nothing but the first draft was written');
 
-    for (const [i, value] of ['RE-2024-0017', 'Rechnung Nr. 42 – Zürich', '#42 (a) & b.c', 'INV 2024.001'].entries()) {
+    const taken = [
+      'RE-2024-0017',
+      'Rechnung Nr. 42 – Zürich',
+      '#42 (a) & b.c',
+      'INV 2024.001',
+      '2024/17',
+      '..\\..\\x',
+      '../etc/passwd',
+    ];
+    for (const [i, value] of taken.entries()) {
       const ok = await s.api(
         'POST',
         '/arap/transaction/customer',

@@ -39,7 +39,13 @@ interface InboxEntry {
     currency: string;
     reference?: string;
     vendor: { id: number; name: string; matched_by: string } | null;
-    proposal: { bill: ProposedBill; new_vendor?: { name: string }; account_source: string };
+    proposal: {
+      bill: ProposedBill;
+      new_vendor?: { name: string };
+      account_source: string;
+      /** the creditor is the company itself: its own invoice, no vendor proposed */
+      creditor_is_company?: boolean;
+    };
   };
 }
 
@@ -111,7 +117,9 @@ export function inboxPages(router: Router, access: ReturnType<typeof accessOf>):
                   <dd>
                     {x.vendor
                       ? `${x.vendor.name} (matched by ${x.vendor.matched_by})`
-                      : `${x.proposal.new_vendor?.name ?? x.creditor.name} (new vendor)`}
+                      : x.proposal.creditor_is_company
+                        ? `none: the creditor ${x.creditor.name} is this company itself (its own invoice, not a bill)`
+                        : `${x.proposal.new_vendor?.name ?? x.creditor.name} (new vendor)`}
                   </dd>
                   <dt>IBAN</dt>
                   <dd>
