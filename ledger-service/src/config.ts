@@ -53,6 +53,8 @@ export interface LedgerConfig {
   mailQueue: string;
   /** the pg-boss queue of inbox extraction jobs (modules/inbox); default `inbox_extract`; tests name their own */
   inboxQueue?: string;
+  /** days an invitation to become a member stays open (LEDGER_INVITATION_DAYS; default 7, modules/members) */
+  invitationDays?: number;
   /** write transactions of one company at once in this process (kernel/companyTurns.ts; 0: no limit) */
   writeTurns?: number;
   /** how long a POST waits for another one holding its Idempotency-Key before a 409 (ms; default 10 s) */
@@ -90,6 +92,7 @@ export function loadConfig(env: EnvVars = process.env): LedgerConfig {
       memoryMb: readPositiveInt(env, 'LEDGER_FILE_MEMORY_MB', DEFAULT_FILE_JOB_LIMITS.memoryMb),
     },
     writeTurns: readNonNegativeInt(env, 'LEDGER_WRITE_TURNS', DEFAULT_WRITE_TURNS),
+    invitationDays: readPositiveInt(env, 'LEDGER_INVITATION_DAYS', 7),
     encryptionKey: readEncryptionKey(env),
     gatewayPublicJwk: readGatewayPublicJwk(env),
     smtpUrl: readSmtpUrl(env),

@@ -35,6 +35,11 @@ export type LedgerCompany = ResponseOf<Internal['getCompany']>['company'];
 export type MemberInfo = ResponseOf<Internal['getMember']>;
 export type Membership = ResponseOf<Internal['listMemberships']>['memberships'][number];
 export type ConnectionAuditEntry = BodyOf<Internal['auditConnection']>;
+export type PersonInvitations = ResponseOf<Internal['listInvitationsOfUser']>;
+export type AcceptedMembership = ResponseOf<Internal['acceptInvitation']>['membership'];
+
+/** The shape of an invitation link's token (modules/members in the ledger); anything else is not sent on. */
+const INVITATION_TOKEN = /^inv_[A-Za-z0-9_-]{32}$/;
 
 /** `/companies/:dataset` with its parameters written in (each encoded). */
 export function internalPath<C extends Contract>(contract: C, params: ParamsOf<C>): string {
@@ -349,6 +354,32 @@ export class LedgerClient {
 
   async memberships(userId: number): Promise<Membership[]> {
     return (await this.internal(internalContracts.listMemberships, { userId: String(userId) }))?.memberships ?? [];
+  }
+
+  /**
+   * The person's open invitations, and which one `token` (an e-mail link's) names. The token
+   * travels in the query, which neither service writes to its request log.
+   */
+  async invitations(userId: number, token?: string): Promise<PersonInvitations> {
+    const path = `/internal${internalPath(internalContracts.listInvitationsOfUser, { userId: String(userId) })}`;
+    const query = token !== undefined && INVITATION_TOKEN.test(token) ? `?token=${encodeURIComponent(token)}` : '';
+    const res = await this.send('GET', `${path}${query}`, await this.internalToken());
+    if (res.status === 200) return res.body as PersonInvitations;
+    throw new LedgerUnavailableError(`ledger answered ${res.status} to GET ${path}: ${messageOf(res.body)}`);
+  }
+
+  /**
+   * Accepts an invitation as the person: the membership, or why not (`gone`: not open or not
+   * addressed to this person's account; `member`: already a member).
+   */
+  async acceptInvitation(userId: number, invitationId: number): Promise<AcceptedMembership | 'gone' | 'member'> {
+    const contract = internalContracts.acceptInvitation;
+    const path = `/internal${internalPath(contract, { userId: String(userId), invitationId: String(invitationId) })}`;
+    const res = await this.send(contract.method, path, await this.internalToken());
+    if (res.status === 200) return (res.body as ResponseOf<typeof contract>).membership;
+    if (res.status === 404) return 'gone';
+    if (res.status === 409) return 'member';
+    throw new LedgerUnavailableError(`ledger answered ${res.status} to POST ${path}: ${messageOf(res.body)}`);
   }
 
   /**

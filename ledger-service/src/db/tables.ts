@@ -340,6 +340,21 @@ export type LedgerEntriesRow = {
   closing: boolean;
 };
 
+export type InvitationsRow = {
+  id: number;
+  company_id: number;
+  email: string;
+  role: string;
+  approval_limit: string | null;
+  token_hash: string;
+  invited_by: number | null;
+  created_at: Date;
+  expires_at: Date;
+  accepted_at: Date | null;
+  accepted_by: number | null;
+  withdrawn_at: Date | null;
+};
+
 export type MembershipsRow = {
   company_id: number;
   user_id: number;
@@ -552,6 +567,7 @@ export interface LedgerTables {
   invoice_items: InvoiceItemsRow;
   ledger_balances: LedgerBalancesRow;
   ledger_entries: LedgerEntriesRow;
+  invitations: InvitationsRow;
   memberships: MembershipsRow;
   message_attachments: MessageAttachmentsRow;
   messages: MessagesRow;

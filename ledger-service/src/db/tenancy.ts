@@ -22,6 +22,7 @@ export const REFERENCE_TABLES: readonly string[] = [
   'companies',
   'users',
   'memberships',
+  'invitations',
   'api_keys',
   'knex_migrations',
   'knex_migrations_lock',

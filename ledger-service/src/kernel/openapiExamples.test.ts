@@ -13,7 +13,7 @@ import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
-import { CONTRACTS, forSide, sidesOf, type Contract, type ContractExample, type Side } from '@ledger/shared';
+import { CONTRACTS, forSide, sidesOf, type Contract, type ContractExample, type Role, type Side } from '@ledger/shared';
 import { createSchemaAjv } from '@ledger/shared/schemaValidator';
 import { apiClient, createTestCompany } from '../../test/helpers.ts';
 import { startInboxLedger } from '../../test/support/inboxLedger.ts';
@@ -37,6 +37,8 @@ interface Ctx {
   /** real strings that stand for an example's (unique e-mails): put back when recording */
   aliases: Map<string, string>;
   newUser(example: string): Promise<string>;
+  /** a member of the company with the example's name and address (another owner makes them) */
+  newMember(role: Role): Promise<number>;
 }
 
 interface Step {
@@ -464,13 +466,22 @@ function steps(): Step[] {
     },
     { op: 'listMembers' },
     {
-      op: 'addMember',
+      op: 'createInvitation',
       body: async (ex: Json, c: Ctx) => ({ ...ex, email: await c.newUser(ex.email) }),
       after: (a, c) => {
-        c.ids.member = a.user_id;
+        c.ids.invitation = a.id;
       },
     },
-    { op: 'updateMember', params: (c) => ({ userId: c.ids.member! }) },
+    { op: 'listInvitations' },
+    { op: 'getInvitation', params: (c) => ({ id: c.ids.invitation! }) },
+    { op: 'withdrawInvitation', params: (c) => ({ id: c.ids.invitation! }) },
+    {
+      op: 'updateMember',
+      params: async (c) => {
+        c.ids.member = await c.newMember('accountant');
+        return { userId: c.ids.member };
+      },
+    },
     { op: 'removeMember', params: (c) => ({ userId: c.ids.member! }) },
     { op: 'getClosingDate' },
     { op: 'listFiscalYears' },
@@ -668,6 +679,12 @@ t.test(
         });
         c.aliases.set(email, example);
         return email;
+      },
+      async newMember(role) {
+        const member = await co.addMember(role, '5000');
+        c.aliases.set(member.email, 'anna@muster-treuhand.example');
+        c.aliases.set(`${role} user`, 'Anna Muster');
+        return member.userId;
       },
     };
     // the test company's names, as the demo's would read

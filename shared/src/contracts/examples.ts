@@ -2575,16 +2575,41 @@ export const examples = {
       },
     ],
   },
-  addMember: {
+  listInvitations: {
+    response: [
+      {
+        id: 3,
+        email: 'anna@muster-treuhand.example',
+        role: 'accountant',
+        approval_limit: 5000,
+        created_at: '2026-03-02T09:15:00.000Z',
+        expires_at: '2026-03-09T09:15:00.000Z',
+      },
+    ],
+  },
+  createInvitation: {
     body: { email: 'anna@muster-treuhand.example', role: 'accountant', approval_limit: 5000 },
     response: {
-      user_id: 68,
-      name: 'Anna Muster',
+      id: 3,
       email: 'anna@muster-treuhand.example',
       role: 'accountant',
       approval_limit: 5000,
+      created_at: '2026-03-02T09:15:00.000Z',
+      expires_at: '2026-03-09T09:15:00.000Z',
     },
   },
+  getInvitation: {
+    params: { id: 3 },
+    response: {
+      id: 3,
+      email: 'anna@muster-treuhand.example',
+      role: 'accountant',
+      approval_limit: 5000,
+      created_at: '2026-03-02T09:15:00.000Z',
+      expires_at: '2026-03-09T09:15:00.000Z',
+    },
+  },
+  withdrawInvitation: { params: { id: 3 } },
   updateMember: {
     params: { userId: 68 },
     body: { role: 'clerk', approval_limit: 1000 },

@@ -10,6 +10,9 @@
  */
 import {
   aiConnectionsSwitchBodySchema,
+  internalAcceptAnswerSchema,
+  internalInvitationsAnswerSchema,
+  internalInvitationsQuerySchema,
   connectionAuditBodySchema,
   internalCompanyAnswerSchema,
   internalEndpointsAnswerSchema,
@@ -160,4 +163,56 @@ export const auditConnection = contract({
   body: connectionAuditBodySchema,
   status: 204,
   errors: [],
+});
+
+export const listInvitationsOfUser = contract({
+  internal: true,
+  name: 'internal.listInvitationsOfUser',
+  method: 'GET',
+  path: '/users/:userId/invitations',
+  summary: "List a person's open invitations",
+  description:
+    "The open invitations to the person's account address (none for a deactivated account), and which of them " +
+    "the e-mail link's `token` names (null: none of this person's)",
+  example: {
+    params: { userId: 1 },
+    query: { token: 'inv_Q2hhbmdlTWVJbkFuRW1haWw' },
+    response: {
+      invitations: [
+        {
+          id: 3,
+          company: { dataset: 'muster-ag', name: 'Muster AG' },
+          role: 'accountant',
+          approval_limit: 5000,
+          expires_at: '2026-03-09T09:15:00.000Z',
+        },
+      ],
+      linked: 3,
+    },
+  },
+  permission: null,
+  scope: null,
+  query: internalInvitationsQuerySchema,
+  response: internalInvitationsAnswerSchema,
+  errors: [],
+});
+
+export const acceptInvitation = contract({
+  internal: true,
+  name: 'internal.acceptInvitation',
+  method: 'POST',
+  path: '/users/:userId/invitations/:invitationId/accept',
+  summary: 'Accept an invitation',
+  description:
+    'The person becomes a member with the invited role and limit, audited, in one transaction; 404 unless the ' +
+    "invitation is open and addressed to the person's account; 409 when already a member",
+  example: {
+    params: { userId: 1, invitationId: 3 },
+    response: { membership: { dataset: 'muster-ag', name: 'Muster AG', role: 'accountant' } },
+  },
+  permission: null,
+  scope: null,
+  status: 200,
+  response: internalAcceptAnswerSchema,
+  errors: ['conflict'],
 });

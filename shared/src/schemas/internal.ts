@@ -5,6 +5,7 @@
  * from them (BodyOf/ResponseOf of shared/src/contracts/internal.ts).
  */
 import { idSchema } from './common.ts';
+import { approvalLimitSchema, roleSchema } from './members.ts';
 
 const text = (maxLength: number) => ({ type: 'string', minLength: 1, maxLength }) as const;
 
@@ -146,5 +147,55 @@ export const connectionAuditBodySchema = {
     reason: text(100),
     /** the connections this one replaced: each ends in the same transaction as the entry */
     replaced: { type: 'array', maxItems: 100, items: text(100) },
+  },
+} as const;
+
+/** `?token=`: the token of the e-mail's link, to tell which of the person's invitations it names. */
+export const internalInvitationsQuerySchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { token: { type: 'string', minLength: 1, maxLength: 200 } },
+} as const;
+
+export const internalInvitationSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['id', 'company', 'role', 'approval_limit', 'expires_at'],
+  properties: {
+    id: idSchema,
+    company: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['dataset', 'name'],
+      properties: { dataset: { type: 'string' }, name: { type: 'string' } },
+    },
+    role: roleSchema,
+    approval_limit: approvalLimitSchema,
+    expires_at: { type: 'string', format: 'date-time' },
+  },
+} as const;
+
+/** The person's open invitations (to their account's address), and which one the link's token names (or null). */
+export const internalInvitationsAnswerSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['invitations', 'linked'],
+  properties: {
+    invitations: { type: 'array', items: internalInvitationSchema },
+    linked: { oneOf: [idSchema, { type: 'null' }] },
+  },
+} as const;
+
+export const internalAcceptAnswerSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['membership'],
+  properties: {
+    membership: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['dataset', 'name', 'role'],
+      properties: { dataset: { type: 'string' }, name: { type: 'string' }, role: roleSchema },
+    },
   },
 } as const;

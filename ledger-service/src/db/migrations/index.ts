@@ -20,6 +20,7 @@ import * as m017 from './017_demo_users.ts';
 import * as m019 from './019_events.ts';
 import * as m020 from './020_company_keys_webhooks.ts';
 import * as m025 from './025_mail_queue.ts';
+import * as m021 from './021_invitations.ts';
 import * as m018 from './018_company_keys.ts';
 import * as m022 from './022_assistant_confirmations.ts';
 
@@ -48,6 +49,7 @@ const migrations: Record<string, MigrationModule> = {
   '018_company_keys': m018,
   '019_events': m019,
   '020_company_keys_webhooks': m020,
+  '021_invitations': m021,
   '022_assistant_confirmations': m022,
   '025_mail_queue': m025,
 };

@@ -20,6 +20,7 @@ import type { Db } from '../../db/knex.ts';
 import { notFound } from '../../domain/errors.ts';
 import { InternalCredentialVerifier } from './credential.ts';
 import { auditConnection, switchAiConnections } from './service.ts';
+import { acceptInvitation, invitationsOfUser } from '../members/index.ts';
 import { activeMemberships, findUser } from './store.ts';
 
 function internalAuth(verifier: InternalCredentialVerifier) {
@@ -141,5 +142,15 @@ export function internalRoutes(deps: AppDeps): InternalRoute[] {
       await auditConnection(db, await companyOf(db, params.dataset), body);
       return undefined;
     }),
+
+    /** The person's open invitations, and which one the e-mail link's token names (modules/members). */
+    internalRoute(contracts.listInvitationsOfUser, async ({ params, query }) =>
+      invitationsOfUser(db, Number(params.userId), query.token),
+    ),
+
+    /** The invited person accepts: membership, invitation and audit in one transaction of the company. */
+    internalRoute(contracts.acceptInvitation, async ({ params }) => ({
+      membership: await acceptInvitation(db, Number(params.userId), Number(params.invitationId)),
+    })),
   ];
 }

@@ -1,44 +1,61 @@
-/** `/`: the companies the signed-in person belongs to, with their role, each linking into its pages. */
+/**
+ * `/`: the companies the signed-in person belongs to, with their role, each linking into its pages,
+ * and the open invitations to the person's address (accepted on `/invitations`).
+ */
 import type Router from '@koa/router';
 import { isRole } from '@ledger/shared';
 import type { GatewayDeps } from '../../deps.ts';
 import type { access as accessOf } from './access.tsx';
-import { NAV, renderPage } from './ui.tsx';
+import { NAV, Notice, renderPage } from './ui.tsx';
 
 export function homePage(router: Router, deps: GatewayDeps, access: ReturnType<typeof accessOf>): void {
   router.get('/', async (ctx) => {
     const who = await access.signedIn(ctx);
     if (!who) return;
     const memberships = await deps.ledger.memberships(who.person.id);
+    const { invitations } = await deps.ledger.invitations(who.person.id);
+    const invited = invitations.length ? (
+      <Notice kind="ok" id="open-invitations">
+        {invitations.length === 1
+          ? `${invitations[0]!.company.name} invites you to become a member. `
+          : `${invitations.length} companies invite you to become a member. `}
+        <a href="/invitations">See and accept</a>
+      </Notice>
+    ) : null;
     await renderPage(
       ctx,
       200,
       { title: 'Your companies', ...who, current: '/' },
-      memberships.length ? (
-        <ul class="cards" id="companies">
-          {memberships.map((m) => {
-            const role = isRole(m.role) ? m.role : undefined;
-            const pages = role ? NAV.flatMap((g) => g.entries.filter((e) => e.allowed(role))) : [];
-            return (
-              <li data-company={m.dataset}>
-                <h2>{m.name}</h2>
-                <p>
-                  Your role: <strong data-role>{m.role}</strong> · dataset <code>{m.dataset}</code>
-                </p>
-                <ul>
-                  {pages.map((e) => (
-                    <li>
-                      <a href={e.path(m.dataset)}>{e.label}</a>
-                    </li>
-                  ))}
-                </ul>
-              </li>
-            );
-          })}
-        </ul>
-      ) : (
-        <p id="no-companies">You are not a member of any company yet. An owner or admin of a company can add you.</p>
-      ),
+      <>
+        {invited}
+        {memberships.length ? (
+          <ul class="cards" id="companies">
+            {memberships.map((m) => {
+              const role = isRole(m.role) ? m.role : undefined;
+              const pages = role ? NAV.flatMap((g) => g.entries.filter((e) => e.allowed(role))) : [];
+              return (
+                <li data-company={m.dataset}>
+                  <h2>{m.name}</h2>
+                  <p>
+                    Your role: <strong data-role>{m.role}</strong> · dataset <code>{m.dataset}</code>
+                  </p>
+                  <ul>
+                    {pages.map((e) => (
+                      <li>
+                        <a href={e.path(m.dataset)}>{e.label}</a>
+                      </li>
+                    ))}
+                  </ul>
+                </li>
+              );
+            })}
+          </ul>
+        ) : (
+          <p id="no-companies">
+            You are not a member of any company yet. An owner or admin of a company can invite you.
+          </p>
+        )}
+      </>,
     );
   });
 }

@@ -11,6 +11,7 @@ import { apiKeysPages } from './apiKeys.tsx';
 import { companyPages } from './company.tsx';
 import { homePage } from './home.tsx';
 import { inboxPages } from './inbox.tsx';
+import { invitationsPages } from './invitations.tsx';
 import { membersPages } from './members.tsx';
 import { reportsPages } from './reports.tsx';
 import { workstationPages } from './workstation.tsx';
@@ -20,6 +21,7 @@ export function appRouter(deps: GatewayDeps): Router {
   router.use(errorBoundary(pageErrors, deps.log), parseBody);
   const pages = access(deps);
   homePage(router, deps, pages);
+  invitationsPages(router, deps, pages);
   apiKeysPages(router, pages);
   membersPages(router, pages);
   companyPages(router, pages);
