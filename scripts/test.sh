@@ -41,7 +41,10 @@ else
   # tap's default exclusion, then the files that run alone
   exclude=(--exclude='**/@(fixture*(s)|dist)/**')
   for file in "${alone[@]}"; do exclude+=(--exclude="$file"); done
-  npx tap "${exclude[@]}" | tee "$logs/together"
+  # TEST_JOBS: how many files at once (default: tap's, the machine's cores)
+  jobs=()
+  [ -n "${TEST_JOBS:-}" ] && jobs=(--jobs="$TEST_JOBS")
+  npx tap "${jobs[@]}" "${exclude[@]}" | tee "$logs/together"
   first=${PIPESTATUS[0]}
   second=0
   if [ "${#alone[@]}" -gt 0 ]; then
