@@ -1,4 +1,9 @@
-/** Creating the throw-away Postgres databases of tests and benchmarks (through the server's `postgres` database). */
+/**
+ * Creating the throw-away Postgres databases of tests and benchmarks (through the server's `postgres` database).
+ * A test run migrates one template database once (`templateUrl`, scripts/test-setup.ts); a database a test
+ * needs migrated is a copy of it (`copyOfTemplate`: CREATE DATABASE … TEMPLATE, under a second where
+ * migrating a fresh database takes several), not a database migrated again.
+ */
 import pg from 'pg';
 
 async function withAdmin<T>(url: string, fn: (client: pg.Client, name: string) => Promise<T>): Promise<T> {
@@ -30,5 +35,32 @@ export async function ensureDatabase(url: string): Promise<void> {
     await client.query(`create database "${name}"`).catch((err: { code?: string }) => {
       if (err.code !== '42P04') throw err; // created meanwhile by a parallel run
     });
+  });
+}
+
+/** The template database of the test database named in `url`: the same name with `_template`. */
+export function templateUrl(url: string): string {
+  const template = new URL(url);
+  template.pathname = `${template.pathname}_template`;
+  return template.toString();
+}
+
+/**
+ * (Re)creates the database named in `url` as a copy of the one named in `template` (which nobody
+ * may be connected to meanwhile: only scripts/test-setup.ts connects to it, before the tests run).
+ */
+export async function copyOfTemplate(url: string, template: string): Promise<void> {
+  const source = new URL(template).pathname.slice(1);
+  await withAdmin(url, async (client, name) => {
+    await client.query(`drop database if exists "${name}" with (force)`);
+    await client.query(`create database "${name}" template "${source}"`);
+  });
+}
+
+/** Whether the database named in `url` exists. */
+export async function databaseExists(url: string): Promise<boolean> {
+  return withAdmin(url, async (client, name) => {
+    const found = await client.query('select 1 from pg_database where datname = $1', [name]);
+    return found.rowCount !== 0;
   });
 }

@@ -6,8 +6,8 @@
 #   chromium        the browser tests (playwright-core drives it; e2e/test/support/chromium.ts)
 #   openssl         the TLS tests make a throw-away CA with the openssl command
 #   poppler-utils   the PDF tests read text and render pages (pdftotext, pdftoppm, pdfinfo)
-#   redis-server    the gateway's limits in Redis: the second gateway run, the replica and
-#                   Redis-failure tests start their own redis-server and ask it with redis-cli
+#   redis-server    the gateway's limits in Redis: the store-dependent gateway tests, the replica
+#                   and Redis-failure tests start their own redis-server and ask it with redis-cli
 #   haproxy         the cluster test puts haproxy in front of two ledgers and two gateways
 #   docker-compose  checks docker-compose.yml (`config`; no container engine is needed)
 # CHROMIUM_PATH names another browser instead of the chromium command.

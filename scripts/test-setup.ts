@@ -1,19 +1,43 @@
 /**
- * Runs once before the test files (tap `before`): the test database, created when missing
- * and migrated. TEST_DATABASE_URL names it (default postgres://postgres@127.0.0.1:5432/ledger_test).
- * Tests isolate themselves by creating their own companies, so a database is reused;
- * TEST_DB_RESET=1 (set by CI) drops and recreates it first. Dropping is opt-in because a
- * forced drop would kill another test run using the same database.
+ * Runs before the test files (tap `before`; scripts/test.sh runs it once per `npm test` and tells
+ * the tap runs after it so, TEST_SETUP_DONE=1): the test database, migrated. TEST_DATABASE_URL names
+ * it (default postgres://postgres@127.0.0.1:5432/ledger_test).
+ *
+ * Migrations run once per run, on a template database beside it (`<name>_template`,
+ * scripts/database.ts): the test database, and any database a test file needs migrated, is a
+ * copy of the template (CREATE DATABASE … TEMPLATE: under a second, where migrating a fresh
+ * database takes several). Tests isolate themselves by creating their own companies, so a test
+ * database is reused between runs (and only migrated forward); TEST_DB_RESET=1 (set by CI)
+ * makes the template afresh and the test database a new copy of it. Dropping is opt-in because
+ * a forced drop would kill another test run using the same database.
  */
 import { createDb } from '../ledger-service/src/db/knex.ts';
 import { migrateLatest } from '../ledger-service/src/db/migrate.ts';
-import { ensureDatabase, recreateDatabase } from './database.ts';
+import { copyOfTemplate, databaseExists, ensureDatabase, recreateDatabase, templateUrl } from './database.ts';
 
 const url = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/ledger_test';
-if (process.env.TEST_DB_RESET === '1') await recreateDatabase(url);
-else await ensureDatabase(url);
+const name = new URL(url).pathname.slice(1);
 
-const db = createDb(url);
-await migrateLatest(db);
-await db.destroy();
-console.log(`test database ${new URL(url).pathname.slice(1)} ready`);
+async function migrate(target: string): Promise<void> {
+  const db = createDb(target);
+  try {
+    await migrateLatest(db);
+  } finally {
+    await db.destroy();
+  }
+}
+
+if (process.env.TEST_SETUP_DONE === '1') {
+  console.log(`test database ${name} ready (set up at the start of this run)`);
+} else {
+  const template = templateUrl(url);
+  const reset = process.env.TEST_DB_RESET === '1';
+  if (reset) await recreateDatabase(template);
+  else await ensureDatabase(template);
+  await migrate(template);
+  const copied = reset || !(await databaseExists(url));
+  if (copied) await copyOfTemplate(url, template);
+  else await migrate(url);
+  const how = copied ? `a copy of ${new URL(template).pathname.slice(1)}` : 'migrated forward';
+  console.log(`test database ${name} ready (${how})`);
+}

@@ -4,6 +4,7 @@
  * rotation, code single use, connection ending, idempotent retries, a ledger killed under load, and one request id in
  * both services' logs.
  */
+// npm test: runs alone (fault injection: a ledger killed under load; haproxy's health checks need a quiet machine)
 import { randomBytes } from 'node:crypto';
 import { createHash } from 'node:crypto';
 import t from 'tap';

@@ -2,15 +2,17 @@
  * Test helpers: a real ledger (real Postgres test database) and a real gateway on loopback,
  * a person's browser over HTTP with a cookie jar, and the OAuth dance.
  *
- * The gateway's store is a SQLite file, or with GATEWAY_TEST_STORE=postgres a schema of its
- * own in TEST_DATABASE_URL's database (GATEWAY_DATABASE_URL with a search_path), dropped
- * afterwards. With GATEWAY_TEST_REDIS_URL its limits count in that Redis, under a key prefix
- * of its own. `npm test` runs the gateway suite once each way (the second run with both).
+ * The gateway's store is a SQLite file with its limits in memory, or (`eachStore`, or the
+ * whole suite with GATEWAY_TEST_STORE=postgres) a schema of its own in TEST_DATABASE_URL's
+ * database (GATEWAY_DATABASE_URL with a search_path), dropped afterwards, with its limits in
+ * Redis (GATEWAY_TEST_REDIS_URL, default 127.0.0.1:6379) under a key prefix of its own. Only the
+ * tests whose behaviour depends on the store run on both, through `eachStore` (docs/testing.md).
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
 import pg from 'pg';
+import type { Test } from 'tap';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { exportJWK, generateKeyPair } from 'jose';
@@ -60,6 +62,47 @@ export const TEST_STORE: 'sqlite' | 'postgres' = process.env.GATEWAY_TEST_STORE 
 /** The Redis the gateway tests count their limits in (GATEWAY_TEST_REDIS_URL), else memory. */
 export const TEST_REDIS_URL = process.env.GATEWAY_TEST_REDIS_URL || undefined;
 
+/** Where a test gateway keeps its state: its database and (with `redisUrl`) its limits. */
+export interface TestStore {
+  name: string;
+  db: 'sqlite' | 'postgres';
+  redisUrl?: string;
+}
+
+/** The store of a plain `startStack`: SQLite and memory unless the environment names others. */
+export const DEFAULT_STORE: TestStore = {
+  name: TEST_STORE === 'postgres' ? 'Postgres' : 'SQLite',
+  db: TEST_STORE,
+  ...(TEST_REDIS_URL ? { redisUrl: TEST_REDIS_URL } : {}),
+};
+
+/** The replica setup: Postgres (a schema of its own) with the limits in Redis. */
+export const REPLICA_STORE: TestStore = {
+  name: 'Postgres with Redis',
+  db: 'postgres',
+  redisUrl: TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
+};
+
+/**
+ * A test whose behaviour depends on the store (limits, single use of codes and tokens, the end
+ * of connections, idempotency) runs once on each: SQLite with its limits in memory and the replica
+ * setup. `fn` gets the `startStack` of that store (it shadows the plain one inside the test); when
+ * the environment already chose the replica setup for everything, it runs once.
+ */
+export function eachStore(
+  t: Test,
+  title: string,
+  fn: (t: Test, on: { store: TestStore; startStack: typeof startStack }) => Promise<void>,
+): void {
+  const replicaAlready = DEFAULT_STORE.db === 'postgres' && DEFAULT_STORE.redisUrl !== undefined;
+  const stores = replicaAlready ? [DEFAULT_STORE] : [{ name: 'SQLite', db: 'sqlite' as const }, REPLICA_STORE];
+  for (const store of stores) {
+    const onStore: typeof startStack = (tt, env = {}, overrides = {}, chosen = store) =>
+      startStack(tt, env, overrides, chosen);
+    t.test(`${title} [${store.name}]`, (tt) => fn(tt, { store, startStack: onStore }));
+  }
+}
+
 export function uniqueName(prefix: string): string {
   return `${prefix}_${randomBytes(6).toString('hex')}`;
 }
@@ -94,12 +137,13 @@ export async function startStack(
   t: Teardown,
   env: Record<string, string> = {},
   overrides: Omit<DepsOverrides, 'now'> = {},
+  store: TestStore = DEFAULT_STORE,
 ): Promise<Stack> {
   const { privateKey, publicKey } = await generateKeyPair('EdDSA', { crv: 'Ed25519', extractable: true });
   const ledger = await startTestLedger(t, { gatewayPublicJwk: JSON.stringify(await exportJWK(publicKey)) });
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'gateway-test-'));
-  const store = TEST_STORE === 'postgres' && env.GATEWAY_DATABASE_URL === undefined ? await postgresStore() : undefined;
+  const schema = store.db === 'postgres' && env.GATEWAY_DATABASE_URL === undefined ? await postgresStore() : undefined;
   const config: GatewayConfig = loadConfig({
     PORT: String(port),
     HOST: '127.0.0.1',
@@ -109,8 +153,8 @@ export async function startStack(
     GATEWAY_DB: join(dir, 'gateway.sqlite'),
     LOG_LEVEL: 'silent',
     GATEWAY_METRICS_PORT: '0',
-    ...(store ? { GATEWAY_DATABASE_URL: store.url } : {}),
-    ...(TEST_REDIS_URL ? { REDIS_URL: TEST_REDIS_URL } : {}),
+    ...(schema ? { GATEWAY_DATABASE_URL: schema.url } : {}),
+    ...(store.redisUrl ? { REDIS_URL: store.redisUrl } : {}),
     GATEWAY_PRIVATE_JWK: JSON.stringify(await exportJWK(privateKey)),
     ...env,
   });
@@ -119,7 +163,7 @@ export async function startStack(
   const gateway = await startGateway({ config, now: () => Date.now() + offset, ...overrides, limitKeyPrefix });
   t.teardown(async () => {
     await gateway.close();
-    await store?.drop();
+    await schema?.drop();
   });
   ledgerByOrigin.set(new URL(gateway.url).origin, ledger);
   return {

@@ -5,7 +5,7 @@
  */
 import t from 'tap';
 import { apiClient } from '../../ledger-service/test/helpers.ts';
-import { connect, startReplica, startStack } from './helpers.ts';
+import { connect, eachStore, startReplica } from './helpers.ts';
 
 type ToolAnswer = { isError?: boolean; structuredContent?: Record<string, any> };
 
@@ -41,7 +41,8 @@ async function rawCall(
   return message.result;
 }
 
-t.test('a retried tools/call with the same id and arguments writes once, at either replica', async (t) => {
+const retried = 'a retried tools/call with the same id and arguments writes once, at either replica';
+eachStore(t, retried, async (t, { startStack }) => {
   const stack = await startStack(t);
   const company = await stack.company();
   const { resource, tokens } = await connect(stack, company, {

@@ -1,11 +1,11 @@
 import t from 'tap';
-import { Browser, connect, postForm, startStack } from './helpers.ts';
+import { Browser, connect, eachStore, postForm } from './helpers.ts';
 
 /**
  * Every connection-ending transition of docs/oauth.md "Connections", detected at the latest on the
  * next request (resolveAccessToken is what the MCP endpoint calls per request) or on refresh.
  */
-t.test('connection lifecycle', async (t) => {
+eachStore(t, 'connection lifecycle', async (t, { startStack }) => {
   const stack = await startStack(t);
   const { connections, db } = stack.gateway.deps;
   const resolve = (token: string) => connections.resolveAccessToken(token);

@@ -11,7 +11,16 @@ import { connect as tcpConnect } from 'node:net';
 import t from 'tap';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { clientIp } from '../src/http/clientIp.ts';
-import { Browser, connect, freePort, registerClient, startReplica, startStack, totpCode } from './helpers.ts';
+import {
+  Browser,
+  connect,
+  eachStore,
+  freePort,
+  registerClient,
+  startReplica,
+  startStack,
+  totpCode,
+} from './helpers.ts';
 
 interface Teardown {
   teardown(fn: () => unknown): void;
@@ -172,7 +181,7 @@ t.test('Redis unreachable from the start: the gateway starts, refuses registrati
   t.equal((await fetch(`${replica.url}/healthz`)).status, 200, 'healthy');
 });
 
-t.test('TRUST_PROXY', async (t) => {
+eachStore(t, 'TRUST_PROXY', async (t, { startStack }) => {
   t.test('which address is the client', async (t) => {
     t.equal(clientIp('10.0.0.5', '203.0.113.7', 0), '10.0.0.5', 'no proxy trusted: the peer, whatever the header says');
     t.equal(clientIp('10.0.0.5', undefined, 1), '10.0.0.5', 'no header: the peer');

@@ -7,7 +7,7 @@
 import { request } from 'node:http';
 import t from 'tap';
 import { ADMISSION } from '../src/mcp/steps.ts';
-import { connect, startStack } from './helpers.ts';
+import { connect, eachStore } from './helpers.ts';
 
 const JSON_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 
@@ -22,7 +22,7 @@ t.test('the pipeline in one place', async (t) => {
   ]);
 });
 
-t.test('each step answers before the later ones run', async (t) => {
+eachStore(t, 'each step answers before the later ones run', async (t, { startStack }) => {
   const stack = await startStack(t, { MCP_RATE_LIMIT: '2' });
   const company = await stack.company();
   const { resource, tokens } = await connect(stack, company, { choices: { contacts: 'read' } });

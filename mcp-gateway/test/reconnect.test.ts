@@ -11,11 +11,11 @@ import {
   Browser,
   connect,
   defaultClient,
+  eachStore,
   pkce,
   postForm,
   REDIRECT,
   registerClient,
-  startStack,
   type Stack,
 } from './helpers.ts';
 import type { TestCompany } from '../../ledger-service/test/helpers.ts';
@@ -52,7 +52,7 @@ async function connectClient(stack: Stack, company: TestCompany, browser: Browse
   return { consent, tokens: token.body as { access_token: string; refresh_token: string } };
 }
 
-t.test('connecting an app again replaces its connection', async (t) => {
+eachStore(t, 'connecting an app again replaces its connection', async (t, { startStack }) => {
   const stack = await startStack(t);
   const { connections, db } = stack.gateway.deps;
   const refresh = (clientId: string, token: string) =>

@@ -1,7 +1,7 @@
 import t from 'tap';
-import { postJson, registerClient, startStack } from './helpers.ts';
+import { eachStore, postJson, registerClient } from './helpers.ts';
 
-t.test('dynamic client registration (RFC 7591)', async (t) => {
+eachStore(t, 'dynamic client registration (RFC 7591)', async (t, { startStack }) => {
   const stack = await startStack(t, { TRUST_PROXY: '1' });
   // each case comes from its own address (X-Forwarded-For is trusted here), so the hourly limit does not interfere
   let n = 0;

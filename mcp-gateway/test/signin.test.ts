@@ -1,7 +1,7 @@
 import t from 'tap';
-import { Browser, startStack, totpCode } from './helpers.ts';
+import { Browser, eachStore, totpCode } from './helpers.ts';
 
-t.test('sign-in', async (t) => {
+eachStore(t, 'sign-in', async (t, { startStack }) => {
   const stack = await startStack(t);
   const a = await stack.company();
 

@@ -1,7 +1,7 @@
 import t from 'tap';
-import { authorize, Browser, connect, pkce, postForm, REDIRECT, registerClient, startStack } from './helpers.ts';
+import { authorize, Browser, connect, eachStore, pkce, postForm, REDIRECT, registerClient } from './helpers.ts';
 
-t.test('token and revocation endpoints', async (t) => {
+eachStore(t, 'token and revocation endpoints', async (t, { startStack }) => {
   const stack = await startStack(t);
   const a = await stack.company();
   const resource = `${stack.url}/mcp/${a.dataset}`;

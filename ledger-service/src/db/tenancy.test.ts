@@ -4,7 +4,7 @@
  * database holding books across (rows kept, cross-company references refused after it), and a
  * deliberately broken migration applied to a scratch database is found by the same check.
  * Each case makes its own database (the check reads a whole schema; the shared test database
- * may hold other runs' tables half-made).
+ * may hold other runs' tables half-made); one that starts migrated is a copy of the run's template.
  */
 import t from 'tap';
 import { randomBytes } from 'node:crypto';
@@ -14,17 +14,19 @@ import { migrateSerialised } from '@ledger/shared/migrate';
 import { migrationSource } from './migrations/index.ts';
 import { REFERENCE_TABLES, shardingViolations } from './tenancy.ts';
 import { createCompany } from './companies.ts';
-import { recreateDatabase } from '../../../scripts/database.ts';
+import { copyOfTemplate, recreateDatabase, templateUrl } from '../../../scripts/database.ts';
 
 // as test/helpers.ts names it; not imported from there, which loads the whole ledger
 const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/ledger_test';
 
 type Migration = { up(k: Knex): Promise<void>; down(k: Knex): Promise<void> };
 
-async function scratchDb(t: { teardown(fn: () => unknown): void }, tag: string): Promise<Db> {
+/** An empty database, or with `migrated` a copy of the run's migrated template (scripts/database.ts). */
+async function scratchDb(t: { teardown(fn: () => unknown): void }, tag: string, migrated = false): Promise<Db> {
   const url = new URL(TEST_DATABASE_URL);
   url.pathname = `/${url.pathname.slice(1)}_${tag}_${randomBytes(4).toString('hex')}`;
-  await recreateDatabase(url.toString());
+  if (migrated) await copyOfTemplate(url.toString(), templateUrl(TEST_DATABASE_URL));
+  else await recreateDatabase(url.toString());
   const db = createDb(url.toString(), { poolMax: 2 });
   t.teardown(async () => {
     await db.destroy();
@@ -53,7 +55,7 @@ async function sourceOf(
 }
 
 t.test('a database migrated to the latest migration is ready to shard by company', async (t) => {
-  const db = await scratchDb(t, 'shard');
+  const db = await scratchDb(t, 'shard', true);
   await migrateSerialised(db, migrationSource, 'ledger-service migrations');
   t.same(await shardingViolations(db), [], 'no table, key or foreign key breaks the rules');
   const { rows } = await db.raw<{ rows: { n: number }[] }>(
@@ -184,7 +186,7 @@ t.test('migration 018 stops, changing nothing, on books whose rows already cross
 });
 
 t.test('a deliberately broken migration is found by the catalog check', async (t) => {
-  const db = await scratchDb(t, 'shard_broken');
+  const db = await scratchDb(t, 'shard_broken', true);
   const broken: Migration = {
     async up(k) {
       // a books table keyed by id alone, with a unique constraint and a foreign key without company_id

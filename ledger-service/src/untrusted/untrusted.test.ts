@@ -11,6 +11,7 @@ import { fixture, VECTOR } from '../../test/fixtures/inbox/fixtures.ts';
  * promise made in docs/operations.md, generous on purpose (a normal answer takes a few ms;
  * before the parsing threads, these files held every answer for 5 to 40 s).
  */
+// npm test: runs alone (it bounds an answer at 500 ms while a hostile file is read: timing needs a quiet machine)
 
 interface Teardown {
   teardown(fn: () => unknown): void;

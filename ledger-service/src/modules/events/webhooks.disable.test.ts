@@ -102,6 +102,7 @@ t.test('a webhook failing for 3 days is disabled and its owners are e-mailed', a
   t.equal((await api('POST', '/arap/customer', { name: 'Later AG' })).status, 201);
   const events = await withTenant(ledger.db, companyId, (tx) => tx('events').where({ type: 'party.created' }));
   t.equal(events.length, 2, 'the event is still recorded (the change feed has it)');
+  // real time: a send that does not happen shows only by waiting (3 s = six polls of 0.5 s)
   await new Promise((r) => setTimeout(r, 3000));
   t.equal(requests, sent, 'nothing more is sent to a disabled webhook');
 });

@@ -4,6 +4,7 @@
  * one's lease has run out and delivers everything, in order. The only duplicate allowed is
  * the delivery that was in flight (same webhook-id), as at-least-once allows.
  */
+// npm test: runs alone (fault injection: a ledger is killed and another takes over once the lease has run out)
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { createServer, type ServerResponse } from 'node:http';
