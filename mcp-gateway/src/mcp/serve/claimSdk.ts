@@ -3,6 +3,7 @@
  * 2025-era clients through its stateless fallback), authenticated as its connection; the
  * SDK's server factory finds the request by its AuthInfo (http.ts).
  */
+import type { IncomingMessage } from 'node:http';
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import type { ServeEnv, Serving } from './state.ts';
 
@@ -21,5 +22,7 @@ export function claimSdk({ sdkRequests }: ServeEnv, state: Serving): ForSdk {
   };
   const served = { ...state, authInfo };
   sdkRequests.set(authInfo, served);
+  // on the Node request too, as the SDK's Node adapter passes it (`req.auth`)
+  (state.req as IncomingMessage & { auth?: AuthInfo }).auth = authInfo;
   return served;
 }
