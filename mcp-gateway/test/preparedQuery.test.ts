@@ -1,8 +1,8 @@
 /**
  * The token lookup's prepared read (preparedQuery.ts) on a SQLite file runs on its own
  * read-only connection: it answers while the store's one pooled connection is held by a
- * transaction, sees what was committed (not what a transaction has not), and works the same on
- * an in-memory store through the pool.
+ * transaction, sees what was committed (not what a transaction has not), remembers its answers
+ * only until the database changes, and works the same on an in-memory store through the pool.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -52,6 +52,12 @@ t.test('a SQLite file: the read needs no pooled connection and sees only committ
   release();
   await transaction;
   t.same(await find(['b']), { name: 'uncommitted' }, 'seen once committed');
+  // answers are remembered until the database changes (SQLite's data_version)
+  t.equal(await find(['a']), await find(['a']), 'the same answer, remembered');
+  await db('things').where({ id: 'a' }).update({ name: 'renamed' });
+  t.same(await find(['a']), { name: 'renamed' }, 'a changed row is read again');
+  await db('things').where({ id: 'b' }).delete();
+  t.equal(await find(['b']), undefined, 'a deleted row is gone');
 });
 
 t.test('an in-memory store: the same read through the pool', async (t) => {
