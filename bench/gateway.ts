@@ -120,7 +120,7 @@ async function stagesOfProfile(dir: string, usPerCall: number): Promise<Record<s
   for (const { stage, share } of shares) {
     out[stage] = Number((share * usPerCall).toFixed(1));
     console.log(
-      `  ${stage.padEnd(24)} ${(share * usPerCall).toFixed(0).padStart(5)} µs  ${(share * 100).toFixed(1)} %`,
+      `  ${stage.padEnd(42)} ${(share * usPerCall).toFixed(0).padStart(5)} µs  ${(share * 100).toFixed(1)} %`,
     );
   }
   return out;

@@ -5,7 +5,8 @@
  * serving path's claim or stage (serve/paths.ts) — else to "outside the stages" (the HTTP
  * server reading and writing, undici's socket reads, the request scope and metrics, GC).
  * Async stages are charged for their own turns (V8 keeps the async function on the stack when
- * it resumes); what runs in callbacks of their I/O is outside.
+ * it resumes); what runs in callbacks of their I/O is outside, split by what it is
+ * (`outsideKind`). The profiler's own stop (its inspector call) is left out.
  */
 import { readFileSync } from 'node:fs';
 import { ADMISSION } from '../mcp-gateway/src/mcp/steps.ts';
@@ -13,7 +14,7 @@ import { PREPARE, SERVING_PATHS } from '../mcp-gateway/src/mcp/serve/paths.ts';
 
 interface ProfileNode {
   id: number;
-  callFrame: { functionName: string };
+  callFrame: { functionName: string; url: string };
   children?: number[];
 }
 interface Profile {
@@ -22,7 +23,23 @@ interface Profile {
   timeDeltas: number[];
 }
 
-export const OUTSIDE = 'outside the stages';
+/** What an outside sample is, by the frames on its stack (innermost first). */
+function outsideKind(frames: readonly ProfileNode['callFrame'][]): string {
+  if (frames[0]?.functionName === '(garbage collector)') return 'outside: garbage collection';
+  if (frames.some((f) => /undici|ledgerClient/.test(f.url))) return 'outside: the ledger call (undici)';
+  if (frames.some((f) => /requestScope|metrics|prom-client|logger|pino/.test(f.url)))
+    return 'outside: request scope, log, metrics';
+  if (frames.some((f) => /_http_|streams\/|stream_base|node:net/.test(f.url))) return 'outside: HTTP in and out (Node)';
+  return 'outside: promise and timer turns, other';
+}
+
+export const OUTSIDE_KINDS = [
+  'outside: HTTP in and out (Node)',
+  'outside: the ledger call (undici)',
+  'outside: request scope, log, metrics',
+  'outside: garbage collection',
+  'outside: promise and timer turns, other',
+];
 
 /** The stages in serving order, each with its share of the profile's busy samples (0..1). */
 export function stageShares(file: string): { stage: string; share: number }[] {
@@ -36,23 +53,30 @@ export function stageShares(file: string): { stage: string; share: number }[] {
   const charge = (id: number): string => {
     const cached = stageOf.get(id);
     if (cached) return cached;
-    const name = byId.get(id)!.callFrame.functionName;
-    const up = parent.get(id);
-    const stage = known.has(name) ? name : up === undefined ? OUTSIDE : charge(up);
-    stageOf.set(id, stage);
-    return stage;
+    const frames: ProfileNode['callFrame'][] = [];
+    let stage: string | undefined;
+    for (let at: number | undefined = id; at !== undefined && !stage; at = parent.get(at)) {
+      const frame = byId.get(at)!.callFrame;
+      if (known.has(frame.functionName)) stage = frame.functionName;
+      frames.push(frame);
+    }
+    const charged = stage ?? (frames.some((f) => f.url === 'node:inspector') ? PROFILER : outsideKind(frames));
+    stageOf.set(id, charged);
+    return charged;
   };
   const time = new Map<string, number>();
   let busy = 0;
   profile.samples.forEach((id, i) => {
-    const name = byId.get(id)!.callFrame.functionName;
-    if (name === '(idle)') return;
+    if (byId.get(id)!.callFrame.functionName === '(idle)') return;
+    const stage = charge(id);
+    if (stage === PROFILER) return;
     const dt = profile.timeDeltas[i] ?? 0;
     busy += dt;
-    const stage = charge(id);
     time.set(stage, (time.get(stage) ?? 0) + dt);
   });
-  return [...stages, OUTSIDE]
+  return [...stages, ...OUTSIDE_KINDS]
     .filter((s) => time.has(s))
     .map((stage) => ({ stage, share: (time.get(stage) ?? 0) / Math.max(1, busy) }));
 }
+
+const PROFILER = 'the profiler itself';
