@@ -1,5 +1,5 @@
 /**
- * The checks a request to `{api_url}/mcp/{dataset}` passes before the SDK sees it, in order
+ * The checks a request to `{api_url}/mcp/{dataset}` passes before it is served (serve/paths.ts), in order
  * (ADMISSION below). Each step refuses with an answer or hands on what it established:
  *
  *   checkHostAndOrigin → authenticate → limitRate → readMessages → checkScope → checkConnection
@@ -8,7 +8,7 @@
  * throttled caller cannot make the gateway buffer 4 MiB. The scope is checked before the
  * connection so a missing scope can be answered with a step-up challenge; the connection
  * check is left to the tool's own REST call when every message is a catalogue tool call
- * (http.ts completes it before the answer leaves).
+ * (serve/connectionCheck.ts completes it before the answer leaves).
  */
 import type { IncomingMessage } from 'node:http';
 import { mcpUrl, scopeSatisfied } from '@ledger/shared';
@@ -257,7 +257,7 @@ async function checkedNow({ deps }: StepEnv, state: WithMessages): Promise<Admit
   return { ...state, deferred: false };
 }
 
-/** The MCP request pipeline: a request passing every step is handed to the SDK. */
+/** The MCP request pipeline: a request passing every step is served (serve/paths.ts). */
 export const ADMISSION = Pipeline.start(checkHostAndOrigin)
   .andThen(authenticate)
   .andThen(limitRate)
