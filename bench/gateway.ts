@@ -16,11 +16,15 @@
  * floor any Node gateway pays for a call on this machine, to read the gateway's figure against.
  *
  * Env: BENCH_GATEWAY_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/ledger_bench_gateway;
- * dropped and re-created), BENCH_SECONDS per stage (default 8), BENCH_CONNECTIONS (default 16).
+ * dropped and re-created), BENCH_SECONDS per stage (default 8), BENCH_CONNECTIONS (default 16),
+ * BENCH_GATEWAY_PROFILE (a directory: the gateway's measured stages are profiled, bench/cpuProfile.mjs,
+ * and its CPU per call is split by serving stage, bench/stageProfile.ts; the sampling profiler adds
+ * its own cost, so the figures of such a run are read as shares).
  */
 import { fork } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { cpus } from 'node:os';
 import autocannon from 'autocannon';
 import { recreateDatabase } from '../scripts/database.ts';
@@ -36,6 +40,7 @@ const DB_URL = process.env.BENCH_GATEWAY_DATABASE_URL ?? 'postgres://postgres@12
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 6);
+const PROFILE_DIR = process.env.BENCH_GATEWAY_PROFILE;
 
 /** Starts bench/passThrough.ts for `direct`'s ledger call; `cpu()` reads its process.cpuUsage. */
 async function startPassThrough(direct: autocannon.Options) {
@@ -103,8 +108,30 @@ function line(label: string, f: Figures & { cpuUsPerCall?: number }): string {
   );
 }
 
+/** The gateway's CPU per call by serving stage (bench/stageProfile.ts), once its profile is written. */
+async function stagesOfProfile(dir: string, usPerCall: number): Promise<Record<string, number>> {
+  const file = join(dir, 'gateway.cpuprofile');
+  for (let i = 0; i < 100 && !existsSync(file); i++) await new Promise((r) => setTimeout(r, 100));
+  // imported here: a run of an older gateway without serve/ (a before/after pair) need not load it
+  const { stageShares } = await import('./stageProfile.ts');
+  const shares = stageShares(file);
+  console.log(`gateway CPU per call by stage (profiled run, ${file}):`);
+  const out: Record<string, number> = {};
+  for (const { stage, share } of shares) {
+    out[stage] = Number((share * usPerCall).toFixed(1));
+    console.log(
+      `  ${stage.padEnd(42)} ${(share * usPerCall).toFixed(0).padStart(5)} µs  ${(share * 100).toFixed(1)} %`,
+    );
+  }
+  return out;
+}
+
 export async function run(): Promise<void> {
   await recreateDatabase(DB_URL);
+  if (PROFILE_DIR) {
+    mkdirSync(PROFILE_DIR, { recursive: true });
+    rmSync(join(PROFILE_DIR, 'gateway.cpuprofile'), { force: true });
+  }
   const teardowns: (() => unknown)[] = [];
   try {
     const env = { LOG_LEVEL: 'warn', NODE_ENV: 'production' };
@@ -112,7 +139,16 @@ export async function run(): Promise<void> {
     const metricsUrl = `http://127.0.0.1:${metricsPort}/metrics`;
     const stack = await startStack(
       { teardown: (fn) => teardowns.push(fn) },
-      { MCP_RATE_LIMIT: '100000000', GATEWAY_METRICS_PORT: String(metricsPort) },
+      {
+        MCP_RATE_LIMIT: '100000000',
+        GATEWAY_METRICS_PORT: String(metricsPort),
+        ...(PROFILE_DIR
+          ? {
+              NODE_OPTIONS: `--import ${new URL('./cpuProfile.mjs', import.meta.url).pathname}`,
+              BENCH_CPU_PROFILE_DIR: PROFILE_DIR,
+            }
+          : {}),
+      },
       { databaseUrl: DB_URL, env },
     );
     const demo = await createDemo(stack);
@@ -172,10 +208,13 @@ export async function run(): Promise<void> {
 
     await stage(direct, WARMUP / 2);
     await stage(gateway, WARMUP);
+    const profiler = PROFILE_DIR ? Number(readFileSync(join(PROFILE_DIR, 'pid'), 'utf8')) : undefined;
+    if (profiler) process.kill(profiler, 'SIGUSR2');
     const d1 = await stage(direct, SECONDS / 2);
     const g1 = await measured(gateway, SECONDS / 2, metricsUrl);
     const d2 = await stage(direct, SECONDS / 2);
     const g2 = await measured(gateway, SECONDS / 2, metricsUrl);
+    if (profiler) process.kill(profiler, 'SIGUSR2');
     // diagnostic: the ledger work behind one MCP tools/call — the same REST call with the
     // gateway's service credential (the ledger checks the connection's preconditions on it;
     // no separate lifecycle lookup any more) — as the ceiling for the gateway
@@ -233,6 +272,9 @@ export async function run(): Promise<void> {
     console.log(line('gateway MCP tools/call', gatewayFig));
     console.log(`ratio gateway / direct: ${ratio.toFixed(2)} (target ≥ 0.70)`);
     console.log(`gateway CPU per MCP call: ${gatewayFig.cpuUsPerCall.toFixed(0)} µs (target ≤ 1000 µs)`);
+    const cpuRatio = gatewayFig.cpuUsPerCall / Math.max(1, floor.cpuUsPerCall);
+    console.log(`gateway / pass-through CPU per call: ${cpuRatio.toFixed(2)} (target ≤ 1.5)`);
+    const stages = PROFILE_DIR ? await stagesOfProfile(PROFILE_DIR, gatewayFig.cpuUsPerCall) : undefined;
     console.log(
       `diagnostic: a minimal Node pass-through (HTTP in, one undici call to the ledger, JSON out) answers ` +
         `${floor.rps.toFixed(0)} req/s at ${floor.cpuUsPerCall.toFixed(0)} µs CPU per call: the floor any Node ` +
@@ -263,11 +305,13 @@ export async function run(): Promise<void> {
             cpuUsPerCall: Number(gatewayFig.cpuUsPerCall.toFixed(1)),
           },
           ratio: Number(ratio.toFixed(3)),
+          cpuRatioToPassThrough: Number(cpuRatio.toFixed(2)),
           diagnostic: {
             serviceCredentialRps: Number(ceilingFig.rps.toFixed(1)),
             ceilingRatio: Number((ceilingFig.rps / directFig.rps).toFixed(3)),
             passThrough: { rps: Number(floor.rps.toFixed(1)), cpuUsPerCall: Number(floor.cpuUsPerCall.toFixed(1)) },
           },
+          ...(stages ? { stagesUsPerCall: stages } : {}),
           warmupSeconds: WARMUP,
           target: 0.7,
           targetGatewayCpuUsPerCall: 1000,

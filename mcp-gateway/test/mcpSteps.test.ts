@@ -4,9 +4,11 @@
  * or throttled caller never has its body read, and a foreign Host is refused before its
  * token is looked at.
  */
+import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import t from 'tap';
 import { ADMISSION } from '../src/mcp/steps.ts';
+import { PREPARE, SERVING_PATHS } from '../src/mcp/serve/paths.ts';
 import { connect, eachStore } from './helpers.ts';
 
 const JSON_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
@@ -20,6 +22,43 @@ t.test('the pipeline in one place', async (t) => {
     'checkScope',
     'checkConnection',
   ]);
+  t.same(PREPARE.names, [
+    'trackConnection',
+    'chooseTools',
+    'listPermitted',
+    'takeElicitationAnswer',
+    'rememberElicitation',
+  ]);
+  // the first path whose claim (its first name) takes the request serves it; the SDK's takes every request
+  t.same(
+    SERVING_PATHS.map((p) => [p.name, p.servedBy, p.names]),
+    [
+      [
+        'legacyConfirm',
+        'direct',
+        ['claimLegacyConfirm', 'checkBeforeStream', 'openCallStream', 'askAndRun', 'finishCallStream'],
+      ],
+      [
+        'direct',
+        'direct',
+        ['claimDirectCall', 'runDirectTool', 'checkToolOutput', 'refuseEndedConnection', 'writeDirectAnswer'],
+      ],
+      [
+        'sdk',
+        'sdk',
+        ['claimSdk', 'toWebRequest', 'checkBeforeLegacyStream', 'runSdk', 'refuseEndedConnection', 'writeWebResponse'],
+      ],
+    ],
+  );
+});
+
+t.test('every stage is its own file under mcp/serve/, named as the stage', async (t) => {
+  const dir = new URL('../src/mcp/serve/', import.meta.url);
+  const stages = [...PREPARE.names, ...SERVING_PATHS.flatMap((p) => p.names)];
+  for (const name of new Set(stages)) {
+    const text = readFileSync(new URL(`${name}.ts`, dir), 'utf8');
+    t.match(text, new RegExp(`export (async )?function ${name}\\b`), `${name}.ts exports ${name}`);
+  }
 });
 
 eachStore(t, 'each step answers before the later ones run', async (t, { startStack }) => {

@@ -23,6 +23,11 @@ export class McpAnswer {
     return new McpAnswer(c.status, c.body, c.headers);
   }
 
+  /** An answer without a body (202 for a client's answer to a question, legacyConfirm.ts). */
+  static empty(status: number): McpAnswer {
+    return new McpAnswer(status, undefined);
+  }
+
   /** A JSON-RPC error without a request id: the message itself was refused. */
   static jsonRpcError(status: number, code: number, message: string): McpAnswer {
     return new McpAnswer(status, { jsonrpc: '2.0', error: { code, message }, id: null });
@@ -47,6 +52,10 @@ export class McpAnswer {
   /** Writes the answer unless one has already started (then the connection carries that one). */
   send(res: ServerResponse): void {
     if (res.headersSent) return;
+    if (this.body === undefined) {
+      res.writeHead(this.status, this.headers).end();
+      return;
+    }
     const payload = JSON.stringify(this.body);
     res.writeHead(this.status, this.allHeaders());
     res.end(payload);

@@ -79,7 +79,7 @@ function plainCapabilities(value: unknown): boolean {
 
 /**
  * The call when `body` is a request the hot path may answer, else undefined (the SDK serves
- * it). `tools` are the tools this request may use (http.ts `toolsFor`).
+ * it). `tools` are the tools this request may use (serve/chooseTools.ts).
  */
 export async function directCallOf(
   req: IncomingMessage,

@@ -12,10 +12,11 @@
  * - An SSE answer streams as the SDK's adapter streams it (backpressure, abort when the
  *   client goes away).
  *
- * `req.auth` (the connection's AuthInfo) is passed through as the adapter does.
+ * The SDK path's stages (serve/) use these parts one by one: the Request, the handler's
+ * Response, the Response written.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AuthInfo, McpHandlerRequestOptions } from '@modelcontextprotocol/server';
+import type { McpHandlerRequestOptions } from '@modelcontextprotocol/server';
 
 export interface FetchHandler {
   fetch(request: Request, options?: McpHandlerRequestOptions): Promise<Response>;
@@ -51,71 +52,83 @@ function internalError(): Response {
   );
 }
 
-export function toNodeHandler(handler: FetchHandler, opts: { onerror: (err: Error) => void }) {
-  return async (
-    req: IncomingMessage & { auth?: AuthInfo },
-    res: ServerResponse,
-    parsedBody: unknown,
-  ): Promise<void> => {
-    let finished = false;
-    const abort = new AbortController();
+/** The client of one Node response: `signal` aborts when it goes away before `finish()`. */
+export class NodeClient {
+  readonly #abort = new AbortController();
+  #finished = false;
+
+  constructor(res: ServerResponse) {
     res.on('close', () => {
-      if (!finished) abort.abort();
+      if (!this.#finished) this.#abort.abort();
     });
-    if (res.destroyed) abort.abort();
+    if (res.destroyed) this.#abort.abort();
+  }
 
-    let response: Response;
-    try {
-      response = await handler.fetch(bodylessRequest(req, abort.signal), {
-        ...(req.auth !== undefined ? { authInfo: req.auth } : {}),
-        ...(parsedBody !== undefined ? { parsedBody } : {}),
-      });
-    } catch (err) {
-      opts.onerror(err instanceof Error ? err : new Error(String(err)));
-      response = internalError();
-    }
+  get signal(): AbortSignal {
+    return this.#abort.signal;
+  }
 
-    const headers: Record<string, string> = {};
-    for (const [name, value] of response.headers) headers[name] = value;
-    if (response.body === null) {
-      finished = true;
-      res.writeHead(response.status, headers);
-      res.end();
-      return;
-    }
-    if (!isEventStream(response)) {
-      const data = Buffer.from(await response.arrayBuffer());
-      finished = true;
-      headers['content-length'] = String(data.length);
-      res.writeHead(response.status, headers);
-      res.end(data);
-      return;
-    }
+  finish(): void {
+    this.#finished = true;
+  }
+}
 
+/** Calls the handler; a handler that throws is answered 500 with a JSON-RPC error. */
+export async function fetchAnswer(
+  handler: FetchHandler,
+  request: Request,
+  options: McpHandlerRequestOptions,
+  onerror: (err: Error) => void,
+): Promise<Response> {
+  try {
+    return await handler.fetch(request, options);
+  } catch (err) {
+    onerror(err instanceof Error ? err : new Error(String(err)));
+    return internalError();
+  }
+}
+
+/** Writes `response` on `res`: a JSON answer whole with its length, an SSE answer as it streams. */
+export async function writeResponse(res: ServerResponse, response: Response, client: NodeClient): Promise<void> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of response.headers) headers[name] = value;
+  if (response.body === null) {
+    client.finish();
     res.writeHead(response.status, headers);
-    let drained: (() => void) | undefined;
-    res.on('drain', () => {
-      drained?.();
-      drained = undefined;
-    });
-    const closed = new Promise<void>((resolve) =>
-      abort.signal.addEventListener('abort', () => resolve(), { once: true }),
-    );
-    try {
-      for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-        if (abort.signal.aborted) break;
-        if (!res.write(chunk))
-          await Promise.race([
-            new Promise<void>((resolve) => {
-              drained = resolve;
-            }),
-            closed,
-          ]);
-      }
-    } catch {
-      // the stream ended early (client gone, server closed): end the answer as it stands
-    }
-    finished = true;
     res.end();
-  };
+    return;
+  }
+  if (!isEventStream(response)) {
+    const data = Buffer.from(await response.arrayBuffer());
+    client.finish();
+    headers['content-length'] = String(data.length);
+    res.writeHead(response.status, headers);
+    res.end(data);
+    return;
+  }
+
+  res.writeHead(response.status, headers);
+  let drained: (() => void) | undefined;
+  res.on('drain', () => {
+    drained?.();
+    drained = undefined;
+  });
+  const { signal } = client;
+  const closed = new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+  try {
+    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+      if (signal.aborted) break;
+      if (!res.write(chunk))
+        await Promise.race([
+          new Promise<void>((resolve) => {
+            drained = resolve;
+          }),
+          closed,
+        ]);
+    }
+  } catch {
+    // the stream ended early (client gone, server closed): end the answer as it stands
+  }
+  client.finish();
+  res.end();
 }

@@ -25,11 +25,16 @@ export class Pipeline<Env, In, Out> {
     return this.steps.map((s) => s.name);
   }
 
-  /** Runs the steps in order; the first refusal is the result, else the last step's state. */
+  /**
+   * Runs the steps in order; the first refusal is the result, else the last step's state.
+   * A step that answers at once is not awaited: an `await` costs a microtask turn per step
+   * on every MCP request, and most steps are synchronous.
+   */
   async run(env: Env, input: In): Promise<Out | McpAnswer> {
     let state: unknown = input;
     for (const step of this.steps) {
-      const result = await step(env, state);
+      const answered = step(env, state);
+      const result = answered instanceof Promise ? await answered : answered;
       if (result instanceof McpAnswer) return result;
       state = result;
     }

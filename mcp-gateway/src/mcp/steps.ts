@@ -1,5 +1,5 @@
 /**
- * The checks a request to `{api_url}/mcp/{dataset}` passes before the SDK sees it, in order
+ * The checks a request to `{api_url}/mcp/{dataset}` passes before it is served (serve/paths.ts), in order
  * (ADMISSION below). Each step refuses with an answer or hands on what it established:
  *
  *   checkHostAndOrigin → authenticate → limitRate → readMessages → checkScope → checkConnection
@@ -8,7 +8,7 @@
  * throttled caller cannot make the gateway buffer 4 MiB. The scope is checked before the
  * connection so a missing scope can be answered with a step-up challenge; the connection
  * check is left to the tool's own REST call when every message is a catalogue tool call
- * (http.ts completes it before the answer leaves).
+ * (serve/connectionCheck.ts completes it before the answer leaves).
  */
 import type { IncomingMessage } from 'node:http';
 import { mcpUrl, scopeSatisfied } from '@ledger/shared';
@@ -189,45 +189,56 @@ function readResourceOf(r: JsonRpcRequest, dataset: string): ResolvedResource | 
  * insufficient_scope naming the scope (a step-up hint) — unless the connection may no longer
  * live: that answers as ended.
  */
-export async function checkScope({ deps }: StepEnv, state: WithMessages): Promise<WithMessages | McpAnswer> {
+export function checkScope(env: StepEnv, state: WithMessages): WithMessages | Promise<WithMessages | McpAnswer> {
   const { connection, dataset } = state;
   for (const r of state.requests) {
     const tool = calledTool(r);
     const resource = tool ? undefined : readResourceOf(r, dataset);
     if (!tool && !resource) continue;
     const needed = tool ? toolScope(tool.declaration) : resourceScope(resource!);
-    if (scopeSatisfied(connection.scopes, needed)) continue;
-    const confirmed = await deps.confirmConnection(connection, false);
-    if (!confirmed.ok) return McpAnswer.tokenRefused(deps.publicUrl, dataset, confirmed);
-    if (tool) {
-      deps.log.info(
-        { conn: connection.id, tool: tool.declaration.name, needed },
-        'MCP tool call refused: insufficient scope',
-      );
-      deps.onToolCall?.(tool.declaration.name, 'refused');
-      return McpAnswer.challenge(
-        insufficientScopeChallenge(
-          deps.publicUrl,
-          dataset,
-          needed,
-          `The tool ${tool.declaration.name} needs the scope ${needed}.`,
-        ),
-      );
-    }
+    if (!scopeSatisfied(connection.scopes, needed)) return refuseScope(env, state, needed, tool, resource);
+  }
+  // synchronous when every scope is granted: no promise on every MCP request
+  return state;
+}
+
+/** 403 insufficient_scope naming the scope — or the connection's end, when it may no longer live. */
+async function refuseScope(
+  { deps }: StepEnv,
+  { connection, dataset }: WithMessages,
+  needed: string,
+  tool: ReturnType<typeof calledTool>,
+  resource: ResolvedResource | undefined,
+): Promise<McpAnswer> {
+  const confirmed = await deps.confirmConnection(connection, false);
+  if (!confirmed.ok) return McpAnswer.tokenRefused(deps.publicUrl, dataset, confirmed);
+  if (tool) {
     deps.log.info(
-      { conn: connection.id, resource: resource!.uri, needed },
-      'MCP resource read refused: insufficient scope',
+      { conn: connection.id, tool: tool.declaration.name, needed },
+      'MCP tool call refused: insufficient scope',
     );
+    deps.onToolCall?.(tool.declaration.name, 'refused');
     return McpAnswer.challenge(
       insufficientScopeChallenge(
         deps.publicUrl,
         dataset,
         needed,
-        `The resource ${resource!.uri} needs the scope ${needed}.`,
+        `The tool ${tool.declaration.name} needs the scope ${needed}.`,
       ),
     );
   }
-  return state;
+  deps.log.info(
+    { conn: connection.id, resource: resource!.uri, needed },
+    'MCP resource read refused: insufficient scope',
+  );
+  return McpAnswer.challenge(
+    insufficientScopeChallenge(
+      deps.publicUrl,
+      dataset,
+      needed,
+      `The resource ${resource!.uri} needs the scope ${needed}.`,
+    ),
+  );
 }
 
 /**
@@ -235,16 +246,18 @@ export async function checkScope({ deps }: StepEnv, state: WithMessages): Promis
  * connections on). Deferred when every message is a catalogue tool call: its REST call is
  * the check.
  */
-export async function checkConnection({ deps }: StepEnv, state: WithMessages): Promise<Admitted | McpAnswer> {
+export function checkConnection(env: StepEnv, state: WithMessages): Admitted | Promise<Admitted | McpAnswer> {
   const deferred = state.requests.length > 0 && state.requests.every((r) => calledTool(r) !== undefined);
-  if (!deferred) {
-    const confirmed = await deps.confirmConnection(state.connection, false);
-    if (!confirmed.ok) return McpAnswer.tokenRefused(deps.publicUrl, state.dataset, confirmed);
-  }
-  return { ...state, deferred };
+  return deferred ? { ...state, deferred } : checkedNow(env, state);
 }
 
-/** The MCP request pipeline: a request passing every step is handed to the SDK. */
+async function checkedNow({ deps }: StepEnv, state: WithMessages): Promise<Admitted | McpAnswer> {
+  const confirmed = await deps.confirmConnection(state.connection, false);
+  if (!confirmed.ok) return McpAnswer.tokenRefused(deps.publicUrl, state.dataset, confirmed);
+  return { ...state, deferred: false };
+}
+
+/** The MCP request pipeline: a request passing every step is served (serve/paths.ts). */
 export const ADMISSION = Pipeline.start(checkHostAndOrigin)
   .andThen(authenticate)
   .andThen(limitRate)

@@ -1,0 +1,46 @@
+/**
+ * Serving stage: the tools the request may use. For a `tools/call`, only the called tool (a
+ * server per request is built from this list, so a short list is cheaper); for `tools/list`,
+ * the tools of the granted scopes that the person's role may use (the ledger says which,
+ * access.ts); otherwise the tools of the granted scopes (a call goes through with the scope
+ * and the ledger enforces the role).
+ */
+import { endpointKeys } from '../tools/declare.ts';
+import { toolsForScopes, type CatalogueTool } from '../tools/catalogue.ts';
+import type { ServeEnv, Serving } from './state.ts';
+
+export function chooseTools({ access }: ServeEnv, state: Omit<Serving, 'tools'>): Serving | Promise<Serving> {
+  const { connection, requests } = state;
+  const byScope = toolsForScopes(connection.scopes);
+  if (requests.length > 0 && requests.every((r) => r.method === 'tools/call')) {
+    const called = calledTools(byScope, requests);
+    if (called) return { ...state, tools: called };
+  }
+  if (!requests.some((r) => r.method === 'tools/list')) return { ...state, tools: byScope };
+  return permittedTools(access, connection, byScope).then((tools) => ({ ...state, tools }));
+}
+
+/** The called tools; undefined when one is unknown (then the SDK answers as for any unknown tool, with every tool). */
+function calledTools(
+  byScope: readonly CatalogueTool[],
+  requests: Serving['requests'],
+): readonly CatalogueTool[] | undefined {
+  if (requests.length === 1) {
+    const name = requests[0]!.params?.name;
+    const tool = byScope.find((t) => t.declaration.name === name);
+    return tool ? [tool] : undefined;
+  }
+  const names = new Set(requests.map((r) => r.params?.name));
+  const called = byScope.filter((t) => names.has(t.declaration.name));
+  return called.length === names.size ? called : undefined;
+}
+
+/** tools/list: the scopes' tools the person's role may use (every one of them when the ledger cannot say). */
+async function permittedTools(
+  access: ServeEnv['access'],
+  connection: Serving['connection'],
+  byScope: readonly CatalogueTool[],
+): Promise<readonly CatalogueTool[]> {
+  const endpoints = await access.permittedEndpoints(connection);
+  return endpoints ? byScope.filter((t) => endpointKeys(t.declaration).some((key) => endpoints.has(key))) : byScope;
+}

@@ -1,0 +1,17 @@
+/**
+ * The direct path's claim: a single 2026-07-28 `tools/call` the request may make, with
+ * arguments its input schema accepts (directCall.ts `directCallOf`), answered without the SDK —
+ * unless the write may need the person's confirmation (confirm.ts `mayAsk`) (its input_required result and retry are
+ * the SDK's), or direct calls are switched off.
+ */
+import { mayAsk } from '../confirm.ts';
+import { directCallOf } from '../directCall.ts';
+import type { WithCall } from './claimLegacyConfirm.ts';
+import type { ServeEnv, Serving } from './state.ts';
+
+export async function claimDirectCall({ deps }: ServeEnv, state: Serving): Promise<WithCall | undefined> {
+  if (deps.directToolCalls === false) return undefined;
+  const call = await directCallOf(state.req, state.body, state.tools);
+  if (!call || mayAsk(call.tool.declaration)) return undefined;
+  return { ...state, call };
+}

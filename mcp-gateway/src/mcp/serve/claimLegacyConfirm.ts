@@ -1,0 +1,31 @@
+/**
+ * The legacy-confirm path's claim: a single 2025-era `tools/call` of a write the person may
+ * have to confirm (confirm.ts `mayAsk`: its contract declares an effect; the ledger decides)
+ * from a client that declared elicitation at its initialize, accepting an SSE answer. The gateway asks the person on the call's stream itself
+ * (legacyConfirm.ts), as the stateless SDK cannot.
+ */
+import { mayAsk } from '../confirm.ts';
+import type { DirectCall } from '../directCall.ts';
+import { isRecord } from '../tools/isRecord.ts';
+import { servedAsLegacy } from './era.ts';
+import type { ServeEnv, Serving } from './state.ts';
+
+export interface WithCall extends Serving {
+  call: DirectCall;
+}
+
+export async function claimLegacyConfirm(env: ServeEnv, state: Serving): Promise<WithCall | undefined> {
+  const { body, req } = state;
+  if (!isRecord(body) || body.method !== 'tools/call' || !isRecord(body.params)) return undefined;
+  const { id, params } = body;
+  if (!(typeof id === 'string' || Number.isSafeInteger(id)) || typeof params.name !== 'string') return undefined;
+  if (!env.elicitationClients.elicits(state.connection.id)) return undefined;
+  if (!(req.headers.accept ?? '').toLowerCase().includes('text/event-stream')) return undefined;
+  const tool = state.tools.find((t) => t.declaration.name === params.name);
+  const args = params.arguments ?? {};
+  if (!tool || !isRecord(args)) return undefined;
+  const checked = await tool.inputSchema['~standard'].validate(args);
+  if (checked.issues || !mayAsk(tool.declaration)) return undefined;
+  if (!(await servedAsLegacy(req, body, env.maxBodyBytes))) return undefined;
+  return { ...state, call: { id: id as string | number, tool, args: checked.value } };
+}
