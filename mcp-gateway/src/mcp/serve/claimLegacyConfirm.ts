@@ -1,8 +1,9 @@
 /**
  * The legacy-confirm path's claim: a single 2025-era `tools/call` of a write the person may
  * have to confirm (confirm.ts `mayAsk`: its contract declares an effect; the ledger decides)
- * from a client that declared elicitation at its initialize, accepting an SSE answer. The gateway asks the person on the call's stream itself
- * (legacyConfirm.ts), as the stateless SDK cannot.
+ * from a client that declared elicitation at its initialize, accepting an SSE answer. The
+ * gateway asks the person on the call's stream itself (legacyConfirm.ts), as the stateless
+ * SDK cannot.
  */
 import { mayAsk } from '../confirm.ts';
 import type { DirectCall } from '../directCall.ts';
