@@ -1,5 +1,5 @@
 import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
-import { CURRENCY_ON_WRITE_MESSAGE, currencyOnWrite, PATTERN_MEANINGS } from '@ledger/shared';
+import { CURRENCY_ON_WRITE_MESSAGE, currencyOnWrite, dateFormatMessage, PATTERN_MEANINGS } from '@ledger/shared';
 import { createSchemaAjv } from '@ledger/shared/schemaValidator';
 import { ApiError } from './errors.ts';
 
@@ -34,6 +34,7 @@ export function describeAjvError(e: ErrorObject): { field: string; message: stri
       return { field: `${base}/${name}`, message: `Field "${name}" is required.` };
     }
     case 'format':
+      if (e.params.format === 'date') return { field: base, message: dateFormatMessage(base.slice(1) || 'date') };
       return { field: base, message: `Field "${base.slice(1) || 'body'}" must be a valid ${e.params.format}.` };
     case 'enum':
       return {

@@ -6,6 +6,14 @@
 import { CONNECTION_REFUSALS, type ConnectionRefusal } from '../connections.ts';
 
 export const dateSchema = { type: 'string', format: 'date', description: 'yyyy-mm-dd' } as const;
+
+/**
+ * How a refused date is explained, by the REST API and the MCP tools alike: people type
+ * 28.11.2026, so the answer names the one format every date field takes.
+ */
+export function dateFormatMessage(field: string): string {
+  return `Field "${field}" must be a date as YYYY-MM-DD, e.g. 2026-11-28.`;
+}
 export const amountSchema = { type: 'number', description: 'JSON number in the document currency' } as const;
 export const accountNumberSchema = {
   type: 'string',

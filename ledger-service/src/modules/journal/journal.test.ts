@@ -266,6 +266,13 @@ t.test('validation: every rule answers 400 naming the field, nothing is written'
     ],
     ['one line', rent({ lines: [{ account: '6000', debit: 100 }] }), 'invalid_request', '/lines'],
     ['no transdate', { lines: rent().lines }, 'invalid_request', '/transdate'],
+    [
+      'a Swiss date',
+      rent({ transdate: '28.11.2026' }),
+      'invalid_request',
+      '/transdate',
+      /^Field "transdate" must be a date as YYYY-MM-DD, e\.g\. 2026-11-28\.$/,
+    ],
     ['unknown field', rent({ amount: 5 }), 'invalid_request', '/amount'],
     ['bad file', rent({ files: [{ name: 'x', data: 'hello' }] }), 'invalid_request', '/files/0/data'],
     ['bad pending', rent({ pending: '1' }), 'invalid_request', '/pending'],

@@ -4,6 +4,7 @@
  * list of every branch's complaints, and a date in another format with the one it must have
  * (YYYY-MM-DD). Other refusals keep the validator's own message.
  */
+import { dateFormatMessage } from '@ledger/shared';
 import type { Ajv } from '@modelcontextprotocol/server/validators/ajv';
 
 /** The validator instance the catalogue compiles with (catalogue.ts). */
@@ -12,9 +13,6 @@ type ValidateFunction = ReturnType<AjvInstance['compile']>;
 type ErrorObject = NonNullable<ValidateFunction['errors']>[number];
 
 const compiled = new WeakMap<object, ValidateFunction>();
-
-/** The date format of every `date` field (shared/ dateSchema). */
-const DATE_FORMAT = 'YYYY-MM-DD';
 
 /** The message naming the field at fault, or undefined when the refusal is of another kind. */
 export function namedInputProblem(ajv: AjvInstance, schema: object, input: unknown): string | undefined {
@@ -30,10 +28,7 @@ export function namedInputProblem(ajv: AjvInstance, schema: object, input: unkno
   const date = deepest(errors.filter((e) => e.keyword === 'format' && e.params.format === 'date'));
   if (date) {
     const name = date.instancePath.split('/').pop() ?? 'date';
-    return (
-      `invalid_request: Field "${name}" must be a date as ${DATE_FORMAT}, e.g. 2026-11-28. ` +
-      `(field ${date.instancePath})`
-    );
+    return `invalid_request: ${dateFormatMessage(name)} (field ${date.instancePath})`;
   }
   return undefined;
 }
