@@ -20,6 +20,7 @@ import * as m017 from './017_demo_users.ts';
 import * as m019 from './019_events.ts';
 import * as m020 from './020_company_keys_webhooks.ts';
 import * as m018 from './018_company_keys.ts';
+import * as m023 from './023_serving_role.ts';
 
 /**
  * Migrations are listed here rather than discovered on disk, so they load the same
@@ -46,6 +47,7 @@ const migrations: Record<string, MigrationModule> = {
   '018_company_keys': m018,
   '019_events': m019,
   '020_company_keys_webhooks': m020,
+  '023_serving_role': m023,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = listedMigrations(migrations);
