@@ -138,6 +138,16 @@ function settingsSql(companyId: number, role: ServingRole): string {
   return role.switched ? `${company}; set local role ${APP_ROLE}` : company;
 }
 
+/**
+ * Makes an open transaction of `db` a tenant transaction of one company from here on (the
+ * company's own settings and the serving role), for a transaction that first wrote outside
+ * any company: creating a company, whose books rows follow its `companies` row.
+ */
+export async function enterTenant(tx: Knex.Transaction, companyId: number): Promise<void> {
+  // decided on the transaction's own connection (a transaction shares its database's config, the decision's key)
+  await tx.raw(settingsSql(companyId, await servingRole(tx)));
+}
+
 /** pg's answer to a simple query of several statements: one result per statement. */
 type Results = { rows?: { unchanged?: boolean }[] }[];
 
