@@ -26,6 +26,10 @@ t.test('docker-compose.yml: valid; postgres, redis, ledger, two gateways behind 
     'the gateways keep their state in Postgres',
   );
   t.match(config, /REDIS_URL: redis:\/\/redis:6379/, 'and their limits in Redis');
+  // the ledger never connects as the superuser: its role cannot bypass row-level security (docs/operations.md)
+  t.match(config, /DATABASE_URL: postgres:\/\/ledger:[^@]*@postgres:5432\/ledger/, 'the ledger connects as ledger');
+  t.notMatch(config, /DATABASE_URL: postgres:\/\/postgres:[^@]*@postgres:5432\/ledger/, 'not as the superuser');
+  t.match(config, /postgres-roles\.sh/, 'whose role the database init script makes');
   t.equal(config.match(/healthcheck:/g)?.length, 5, 'postgres, redis, ledger and both gateways have health checks');
   t.equal(config.match(/published: 3000|- 3000:3000|"3000:3000"/g)?.length ?? 0, 1, 'only haproxy publishes a port');
 });

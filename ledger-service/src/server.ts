@@ -6,6 +6,7 @@ import { createLogger, type Logger } from './logger.ts';
 import type { Db } from './db/knex.ts';
 import { openDatabase, type Database } from './db/database.ts';
 import { migrateLatest } from './db/migrate.ts';
+import { servingRole, UnsafeServingRole } from './db/tenantTransaction.ts';
 import { createApp } from './kernel/app.ts';
 import { loadEncryptionKey } from './secretKey.ts';
 import { startMailWorker, type MailWorkerOptions } from './modules/outbox/index.ts';
@@ -49,7 +50,18 @@ export async function startLedger(
   const config = opts.config ?? loadConfig();
   const log = createLogger(config.logLevel);
   const database = opts.database ?? (await openDatabase(config));
-  if (opts.migrate) await migrateLatest(database.db);
+  try {
+    if (opts.migrate) await migrateLatest(database.db);
+    // every request runs as a role row-level security applies to; a set-up where it could bypass it does not start.
+    // A database not reachable yet is no refusal (alive, not ready): the first tenant transaction decides then.
+    await servingRole(database.db).catch((err: unknown) => {
+      if (err instanceof UnsafeServingRole) throw err;
+      log.warn({ err: (err as Error).message }, 'the serving role is checked when the database answers');
+    });
+  } catch (err) {
+    if (!opts.database) await database.close();
+    throw err;
+  }
   // where document bytes go (DOCUMENT_STORE, DOCUMENT_DIR; docs/documents.md)
   configureDocumentStore(documentStoreFromEnv(process.env, config.dataDir));
   // untrusted files are parsed on these threads, never on the serving one (untrusted/pool.ts)

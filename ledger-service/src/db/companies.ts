@@ -1,5 +1,5 @@
 import type { Db, Tx } from './knex.ts';
-import { APP_ROLE } from './knex.ts';
+import { enterTenant } from './tenantTransaction.ts';
 import { CHART_TEMPLATES, DEFAULT_CHART } from '../domain/chartTemplates.ts';
 import { DATASET_PATTERN, isRole, type Role } from '@ledger/shared';
 
@@ -107,14 +107,6 @@ export async function createCompany(
     );
     return company!;
   });
-}
-
-/** Switches an open transaction to the RLS-bound role for one company (see withTenant). */
-export async function enterTenant(tx: Tx, companyId: number): Promise<void> {
-  await tx.raw(`select set_config('app.company_id', ?, true), set_config('role', ?, true)`, [
-    String(companyId),
-    APP_ROLE,
-  ]);
 }
 
 export async function addMember(

@@ -23,6 +23,7 @@ import * as m025 from './025_mail_queue.ts';
 import * as m021 from './021_invitations.ts';
 import * as m018 from './018_company_keys.ts';
 import * as m022 from './022_assistant_confirmations.ts';
+import * as m023 from './023_serving_role.ts';
 
 /**
  * Migrations are listed here rather than discovered on disk, so they load the same
@@ -51,6 +52,7 @@ const migrations: Record<string, MigrationModule> = {
   '020_company_keys_webhooks': m020,
   '021_invitations': m021,
   '022_assistant_confirmations': m022,
+  '023_serving_role': m023,
   '025_mail_queue': m025,
 };
 

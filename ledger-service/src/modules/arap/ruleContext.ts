@@ -19,21 +19,26 @@ interface SnapshotRow {
   bank: { id: number; partyId: number; iban: string }[];
 }
 
-/** The snapshot's one read (prepared: every document write sends it). */
-const SNAPSHOT_SQL = `with acc as (select id, accno, link from accounts where accno = any(?::text[]))
+/**
+ * The snapshot's one read (prepared: every document write sends it); every table is filtered
+ * by the company as well as by row-level security.
+ */
+const SNAPSHOT_SQL = `with acc as (
+    select id, accno, link from accounts where company_id = ? and accno = any(?::text[]))
   select
     (select closed_until::text from companies where id = ?) as closed_until,
     (select coalesce(json_agg(json_build_object('id', p.id, 'number', p.number, 'name', p.name)), '[]')
-       from parties p where p.vc = ? and (p.id = any(?::bigint[]) or p.number = any(?::text[]))) as parties,
+       from parties p
+      where p.company_id = ? and p.vc = ? and (p.id = any(?::bigint[]) or p.number = any(?::text[]))) as parties,
     (select coalesce(json_agg(json_build_object('id', a.id, 'accno', a.accno, 'link', a.link)), '[]')
        from acc a) as accounts,
     (select coalesce(json_agg(json_build_object('account_id', t.account_id, 'rate', t.rate::text,
                                                 'valid_from', t.valid_from::text, 'valid_to', t.valid_to::text)
                               order by t.valid_from), '[]')
-       from taxes t where t.account_id in (select id from acc)
+       from taxes t where t.company_id = ? and t.account_id in (select id from acc)
         and t.valid_from <= ?::date and (t.valid_to is null or t.valid_to >= ?::date)) as rates,
     (select coalesce(json_agg(json_build_object('id', b.id, 'partyId', b.party_id, 'iban', b.iban)), '[]')
-       from vendor_bank_accounts b where b.id = any(?::bigint[])) as bank`;
+       from vendor_bank_accounts b where b.company_id = ? and b.id = any(?::bigint[])) as bank`;
 
 /**
  * What the rules of all the documents need, in one round trip (the union over the documents):
@@ -58,7 +63,20 @@ export async function loadRuleContexts(
   const dates = inputs.map((i) => i.invDate).sort();
 
   const { rows } = await tx
-    .raw<{ rows: SnapshotRow[] }>(SNAPSHOT_SQL, [accnos, company.id, vc, ids, numbers, dates.at(-1)!, dates[0]!, banks])
+    .raw<{ rows: SnapshotRow[] }>(SNAPSHOT_SQL, [
+      company.id,
+      accnos,
+      company.id,
+      company.id,
+      vc,
+      ids,
+      numbers,
+      company.id,
+      dates.at(-1)!,
+      dates[0]!,
+      company.id,
+      banks,
+    ])
     .options(preparedAs(tx, SNAPSHOT_SQL));
   const row = rows[0]!;
   const accounts = new Map<string, ChartAccount>(

@@ -47,10 +47,12 @@ function typesOf(patterns: readonly string[]): EventType[] {
 /** Events after the cursor, in sequence order, of the resource types the caller may read. */
 export async function eventsAfter(
   tx: Tx,
+  companyId: number,
   q: { after: number; limit: number; resources: readonly string[]; patterns?: readonly string[] },
 ): Promise<EventRow[]> {
   const query = tx('events')
-    .where('seq', '>', q.after)
+    .where('company_id', companyId)
+    .andWhere('seq', '>', q.after)
     .whereIn('resource_type', [...q.resources])
     .orderBy('seq')
     .limit(q.limit);
@@ -58,9 +60,14 @@ export async function eventsAfter(
   return (await query) as EventRow[];
 }
 
-export async function eventBySeq(tx: Tx, seq: number, resources: readonly string[]): Promise<EventRow | undefined> {
+export async function eventBySeq(
+  tx: Tx,
+  companyId: number,
+  seq: number,
+  resources: readonly string[],
+): Promise<EventRow | undefined> {
   return (await tx('events')
-    .where({ seq })
+    .where({ company_id: companyId, seq })
     .whereIn('resource_type', [...resources])
     .first()) as EventRow | undefined;
 }

@@ -99,7 +99,7 @@ export async function eventFeed(
 ): Promise<{ events: EventJson[]; next: number }> {
   const patterns = parseTypeFilter(q.type);
   const after = q.after ?? 0;
-  const rows = await eventsAfter(c.tx, {
+  const rows = await eventsAfter(c.tx, c.company.id, {
     after,
     limit: q.limit ?? 100,
     resources: visibleResources(c.actor),
@@ -110,7 +110,7 @@ export async function eventFeed(
 }
 
 export async function eventById(c: ServiceContext, publicUrl: string, seq: number): Promise<EventJson> {
-  const row = await eventBySeq(c.tx, seq, visibleResources(c.actor));
+  const row = await eventBySeq(c.tx, c.company.id, seq, visibleResources(c.actor));
   if (!row) throw notFound(`Event ${seq} not found.`);
   return toCloudEvent(row, companyBaseUrl(publicUrl, c.company.dataset));
 }
@@ -158,11 +158,11 @@ export async function createWebhook(
 }
 
 export async function webhooks(c: ServiceContext) {
-  return (await listSubscriptions(c.tx)).map(webhookJson);
+  return (await listSubscriptions(c.tx, c.company.id)).map(webhookJson);
 }
 
 async function requireWebhook(c: ServiceContext, id: number): Promise<SubscriptionRow> {
-  const row = await findSubscription(c.tx, id);
+  const row = await findSubscription(c.tx, c.company.id, id);
   if (!row) throw notFound(`Webhook ${id} not found.`);
   return row;
 }
@@ -172,13 +172,13 @@ export async function webhookById(c: ServiceContext, id: number) {
 }
 
 export async function removeWebhook(c: ServiceContext, id: number): Promise<void> {
-  if (!(await deleteSubscription(c.tx, id))) throw notFound(`Webhook ${id} not found.`);
+  if (!(await deleteSubscription(c.tx, c.company.id, id))) throw notFound(`Webhook ${id} not found.`);
   await recordAudit(c.tx, c.company.id, c.actor, 'webhook', id, 'delete');
 }
 
 export async function webhookDeliveries(c: ServiceContext, id: number, q: { limit?: number; status?: string }) {
   await requireWebhook(c, id);
-  const rows = await listDeliveries(c.tx, id, { limit: q.limit ?? 50, status: q.status });
+  const rows = await listDeliveries(c.tx, c.company.id, id, { limit: q.limit ?? 50, status: q.status });
   return rows.map((d) => ({
     id: d.id,
     event_id: String(d.event_seq),
@@ -202,7 +202,7 @@ async function requireActive(c: ServiceContext, id: number): Promise<Subscriptio
 /** Queues a delivery's event again, behind what the subscription has pending. */
 export async function redeliver(c: ServiceContext, id: number, deliveryId: number): Promise<{ queued: number }> {
   const row = await requireActive(c, id);
-  const delivery = await findDelivery(c.tx, id, deliveryId);
+  const delivery = await findDelivery(c.tx, c.company.id, id, deliveryId);
   if (!delivery) throw notFound(`Delivery ${deliveryId} of webhook ${id} not found.`);
   const queued = await queueDeliveries(c.tx, c.company.id, id, [delivery.event_seq], 'redelivery');
   await wakeInTransaction(c.tx, row.queue, { companyId: c.company.id, subscriptionId: id });
@@ -214,7 +214,7 @@ export const REPLAY_LIMIT = 10_000;
 /** Queues every kept event after the cursor that the subscription takes, in order. */
 export async function replay(c: ServiceContext, id: number, after: number): Promise<{ queued: number }> {
   const row = await requireActive(c, id);
-  const seqs = await eventSeqsAfter(c.tx, after, row.events, REPLAY_LIMIT);
+  const seqs = await eventSeqsAfter(c.tx, c.company.id, after, row.events, REPLAY_LIMIT);
   const queued = await queueDeliveries(c.tx, c.company.id, id, seqs, 'replay');
   if (queued > 0) await wakeInTransaction(c.tx, row.queue, { companyId: c.company.id, subscriptionId: id });
   return { queued };

@@ -106,29 +106,34 @@ export async function insertSubscription(
 }
 
 /** Subscriptions not deleted, oldest first. */
-export async function listSubscriptions(tx: Tx): Promise<SubscriptionRow[]> {
-  return tx('webhook_subscriptions').whereNot('status', 'deleted').orderBy('id');
+export async function listSubscriptions(tx: Tx, companyId: number): Promise<SubscriptionRow[]> {
+  return tx('webhook_subscriptions').where({ company_id: companyId }).whereNot('status', 'deleted').orderBy('id');
 }
 
-export async function findSubscription(tx: Tx, id: number): Promise<SubscriptionRow | undefined> {
-  return tx('webhook_subscriptions').where({ id }).whereNot('status', 'deleted').first();
+export async function findSubscription(tx: Tx, companyId: number, id: number): Promise<SubscriptionRow | undefined> {
+  return tx('webhook_subscriptions').where({ company_id: companyId, id }).whereNot('status', 'deleted').first();
 }
 
 /** Ends a subscription: deleted, and nothing of it left pending. */
-export async function deleteSubscription(tx: Tx, id: number): Promise<boolean> {
-  const n = await tx('webhook_subscriptions').where({ id }).whereNot('status', 'deleted').update({
-    status: 'deleted',
-    lease_token: null,
-    lease_until: null,
-  });
+export async function deleteSubscription(tx: Tx, companyId: number, id: number): Promise<boolean> {
+  const n = await tx('webhook_subscriptions')
+    .where({ company_id: companyId, id })
+    .whereNot('status', 'deleted')
+    .update({
+      status: 'deleted',
+      lease_token: null,
+      lease_until: null,
+    });
   if (n > 0)
-    await tx('webhook_deliveries').where({ subscription_id: id, status: 'pending' }).update({ status: 'failed' });
+    await tx('webhook_deliveries')
+      .where({ company_id: companyId, subscription_id: id, status: 'pending' })
+      .update({ status: 'failed' });
   return n > 0;
 }
 
-export async function disableSubscription(tx: Tx, id: number, reason: string): Promise<boolean> {
+export async function disableSubscription(tx: Tx, companyId: number, id: number, reason: string): Promise<boolean> {
   const n = await tx('webhook_subscriptions')
-    .where({ id, status: 'active' })
+    .where({ company_id: companyId, id, status: 'active' })
     .update({ status: 'disabled', disabled_reason: reason, disabled_at: tx.fn.now() });
   return n > 0;
 }
@@ -151,6 +156,7 @@ export interface DeliveryListRow {
 /** A subscription's newest deliveries with their attempts, oldest attempt first. */
 export async function listDeliveries(
   tx: Tx,
+  companyId: number,
   subscriptionId: number,
   q: { limit: number; status?: string },
 ): Promise<DeliveryListRow[]> {
@@ -159,21 +165,25 @@ export async function listDeliveries(
             d.delivered_at, d.created_at,
             coalesce((select json_agg(json_build_object('at', a.at, 'status_code', a.status_code, 'error', a.error,
                                                         'duration_ms', a.duration_ms) order by a.id)
-                        from webhook_attempts a where a.delivery_id = d.id), '[]') as log
+                        from webhook_attempts a
+                       where a.company_id = d.company_id and a.delivery_id = d.id), '[]') as log
        from webhook_deliveries d join events e on e.company_id = d.company_id and e.seq = d.event_seq
-      where d.subscription_id = ? ${q.status ? 'and d.status = ?' : ''}
+      where d.company_id = ? and d.subscription_id = ? ${q.status ? 'and d.status = ?' : ''}
       order by d.id desc limit ?`,
-    q.status ? [subscriptionId, q.status, q.limit] : [subscriptionId, q.limit],
+    q.status ? [companyId, subscriptionId, q.status, q.limit] : [companyId, subscriptionId, q.limit],
   );
   return rows;
 }
 
 export async function findDelivery(
   tx: Tx,
+  companyId: number,
   subscriptionId: number,
   id: number,
 ): Promise<{ id: number; event_seq: number } | undefined> {
-  return tx('webhook_deliveries').where({ id, subscription_id: subscriptionId }).first('id', 'event_seq');
+  return tx('webhook_deliveries')
+    .where({ company_id: companyId, id, subscription_id: subscriptionId })
+    .first('id', 'event_seq');
 }
 
 /** Queues deliveries of the given events (in sequence order) for one subscription. */
@@ -192,13 +202,19 @@ export async function queueDeliveries(
 }
 
 /** The kept events after `after` that the patterns take, in order (at most `limit`). */
-export async function eventSeqsAfter(tx: Tx, after: number, patterns: readonly string[], limit: number) {
+export async function eventSeqsAfter(
+  tx: Tx,
+  companyId: number,
+  after: number,
+  patterns: readonly string[],
+  limit: number,
+) {
   const { rows } = await tx.raw(
     `select e.seq from events e
-      where e.seq > ? and exists (select 1 from unnest(?::text[]) p
+      where e.company_id = ? and e.seq > ? and exists (select 1 from unnest(?::text[]) p
                                    where p = e.type or (right(p, 2) = '.*' and starts_with(e.type, left(p, -1))))
       order by e.seq limit ?`,
-    [after, [...patterns], limit],
+    [companyId, after, [...patterns], limit],
   );
   return (rows as { seq: number }[]).map((r) => r.seq);
 }
@@ -215,21 +231,25 @@ export interface LeasedSubscription {
 /** Takes the subscription's sender lease unless another sender holds it; undefined when taken or not active. */
 export async function takeLease(
   tx: Tx,
+  companyId: number,
   id: number,
   token: string,
   seconds: number,
 ): Promise<LeasedSubscription | undefined> {
   const { rows } = await tx.raw(
     `update webhook_subscriptions set lease_token = ?, lease_until = now() + make_interval(secs => ?)
-      where id = ? and status = 'active' and (lease_until is null or lease_until < now() or lease_token = ?)
+      where company_id = ? and id = ? and status = 'active'
+        and (lease_until is null or lease_until < now() or lease_token = ?)
       returning id, url, secret, queue`,
-    [token, seconds, id, token],
+    [token, seconds, companyId, id, token],
   );
   return rows[0];
 }
 
-export async function releaseLease(tx: Tx, id: number, token: string): Promise<void> {
-  await tx('webhook_subscriptions').where({ id, lease_token: token }).update({ lease_token: null, lease_until: null });
+export async function releaseLease(tx: Tx, companyId: number, id: number, token: string): Promise<void> {
+  await tx('webhook_subscriptions')
+    .where({ company_id: companyId, id, lease_token: token })
+    .update({ lease_token: null, lease_until: null });
 }
 
 export interface HeadDelivery {
@@ -243,7 +263,11 @@ export interface HeadDelivery {
 }
 
 /** The subscription's oldest pending delivery (deliveries go out in id order) and its event. */
-export async function headDelivery(tx: Tx, subscriptionId: number): Promise<HeadDelivery | undefined> {
+export async function headDelivery(
+  tx: Tx,
+  companyId: number,
+  subscriptionId: number,
+): Promise<HeadDelivery | undefined> {
   const { rows } = await tx.raw(
     `select d.id, d.attempts, d.next_attempt_at <= now() as due, d.next_attempt_at,
             coalesce(extract(epoch from now() - d.first_failed_at), 0)::float8 as failing_for_seconds,
@@ -251,9 +275,9 @@ export async function headDelivery(tx: Tx, subscriptionId: number): Promise<Head
        from webhook_deliveries d
        join events e on e.company_id = d.company_id and e.seq = d.event_seq
        join companies c on c.id = d.company_id
-      where d.subscription_id = ? and d.status = 'pending'
+      where d.company_id = ? and d.subscription_id = ? and d.status = 'pending'
       order by d.id limit 1`,
-    [subscriptionId],
+    [companyId, subscriptionId],
   );
   const row = rows[0];
   if (!row) return undefined;
@@ -275,15 +299,15 @@ export async function recordAttempt(
   });
 }
 
-export async function markDelivered(tx: Tx, deliveryId: number): Promise<void> {
+export async function markDelivered(tx: Tx, companyId: number, deliveryId: number): Promise<void> {
   await tx('webhook_deliveries')
-    .where({ id: deliveryId })
+    .where({ company_id: companyId, id: deliveryId })
     .update({ status: 'delivered', delivered_at: tx.fn.now(), attempts: tx.raw('attempts + 1') });
 }
 
-export async function markFailed(tx: Tx, deliveryId: number): Promise<void> {
+export async function markFailed(tx: Tx, companyId: number, deliveryId: number): Promise<void> {
   await tx('webhook_deliveries')
-    .where({ id: deliveryId })
+    .where({ company_id: companyId, id: deliveryId })
     .update({
       status: 'failed',
       attempts: tx.raw('attempts + 1'),
@@ -291,9 +315,14 @@ export async function markFailed(tx: Tx, deliveryId: number): Promise<void> {
     });
 }
 
-export async function scheduleRetry(tx: Tx, deliveryId: number, delaySeconds: number): Promise<void> {
+export async function scheduleRetry(
+  tx: Tx,
+  companyId: number,
+  deliveryId: number,
+  delaySeconds: number,
+): Promise<void> {
   await tx('webhook_deliveries')
-    .where({ id: deliveryId })
+    .where({ company_id: companyId, id: deliveryId })
     .update({
       attempts: tx.raw('attempts + 1'),
       first_failed_at: tx.raw('coalesce(first_failed_at, now())'),
@@ -302,20 +331,26 @@ export async function scheduleRetry(tx: Tx, deliveryId: number, delaySeconds: nu
 }
 
 /** Active subscriptions with something pending, and when their head is due (the sweep). */
-export async function subscriptionsWithPending(tx: Tx): Promise<{ id: number; queue: string; due_at: Date }[]> {
+export async function subscriptionsWithPending(
+  tx: Tx,
+  companyId: number,
+): Promise<{ id: number; queue: string; due_at: Date }[]> {
   const { rows } = await tx.raw(
     `select s.id, s.queue, min(d.next_attempt_at) as due_at
-       from webhook_subscriptions s join webhook_deliveries d on d.subscription_id = s.id and d.status = 'pending'
-      where s.status = 'active'
+       from webhook_subscriptions s
+       join webhook_deliveries d on d.company_id = s.company_id and d.subscription_id = s.id and d.status = 'pending'
+      where s.company_id = ? and s.status = 'active'
       group by s.id, s.queue`,
+    [companyId],
   );
   return rows;
 }
 
 /** Deletes events older than the retention (their deliveries go with them). */
-export async function pruneEvents(tx: Tx, retentionDays: number): Promise<number> {
+export async function pruneEvents(tx: Tx, companyId: number, retentionDays: number): Promise<number> {
   return tx('events')
-    .where('time', '<', tx.raw(`now() - make_interval(days => ?)`, [retentionDays]))
+    .where('company_id', companyId)
+    .andWhere('time', '<', tx.raw(`now() - make_interval(days => ?)`, [retentionDays]))
     .delete();
 }
 

@@ -147,10 +147,12 @@ class Sender {
     const { db } = this.deps;
     const { companyId, subscriptionId } = job;
     const token = randomUUID();
-    const sub = await withTenant(db, companyId, (tx) => takeLease(tx, subscriptionId, token, this.leaseSeconds));
+    const sub = await withTenant(db, companyId, (tx) =>
+      takeLease(tx, companyId, subscriptionId, token, this.leaseSeconds),
+    );
     if (!sub) {
       // another sender holds it (it may be about to let go): look again shortly if there is work
-      const pending = await withTenant(db, companyId, (tx) => subscriptionsWithPending(tx));
+      const pending = await withTenant(db, companyId, (tx) => subscriptionsWithPending(tx, companyId));
       const mine = pending.find((p) => p.id === subscriptionId);
       if (mine) await wake(boss, mine.queue, job, 2);
       return;
@@ -160,7 +162,7 @@ class Sender {
       const signer = new Webhook(decryptSecret(sub.secret, this.deps.encryptionKey));
       const deadline = Date.now() + BUDGET_MS;
       for (;;) {
-        const head = await withTenant(db, companyId, (tx) => headDelivery(tx, subscriptionId));
+        const head = await withTenant(db, companyId, (tx) => headDelivery(tx, companyId, subscriptionId));
         if (!head) break;
         if (!head.due) {
           await wake(boss, sub.queue, job, (new Date(head.next_attempt_at).getTime() - Date.now()) / 1000);
@@ -174,7 +176,7 @@ class Sender {
         if (outcome === 'disabled') break;
       }
     } finally {
-      await withTenant(db, companyId, (tx) => releaseLease(tx, subscriptionId, token));
+      await withTenant(db, companyId, (tx) => releaseLease(tx, companyId, subscriptionId, token));
     }
     if (handOver) await wake(boss, sub.queue, job);
   }
@@ -204,24 +206,24 @@ class Sender {
     const outcome = classifyAttempt(result.statusCode);
     return withTenant(db, companyId, async (tx) => {
       await recordAttempt(tx, companyId, head.id, result);
-      if (outcome === 'delivered') await markDelivered(tx, head.id);
-      else if (outcome === 'rejected') await markFailed(tx, head.id);
+      if (outcome === 'delivered') await markDelivered(tx, companyId, head.id);
+      else if (outcome === 'rejected') await markFailed(tx, companyId, head.id);
       else {
         const next = afterFailure(head.attempts + 1, head.failing_for_seconds, this.schedule);
         if (next.giveUp) {
-          await markFailed(tx, head.id);
+          await markFailed(tx, companyId, head.id);
           const reason = `deliveries failed for ${describeSpan(this.schedule.giveUpAfterSeconds)} (last: ${
             result.error ?? `HTTP ${result.statusCode}`
           })`;
-          if (await disableSubscription(tx, sub.id, reason)) {
+          if (await disableSubscription(tx, companyId, sub.id, reason)) {
             await this.tellOwners(tx, companyId, head.dataset, sub, reason);
             log.warn({ companyId, webhook: sub.id }, 'webhook disabled after failing deliveries');
           }
           return 'disabled';
         }
-        await scheduleRetry(tx, head.id, next.delaySeconds);
+        await scheduleRetry(tx, companyId, head.id, next.delaySeconds);
       }
-      await takeLease(tx, sub.id, token, this.leaseSeconds);
+      await takeLease(tx, companyId, sub.id, token, this.leaseSeconds);
       return 'sent';
     });
   }
@@ -261,8 +263,8 @@ class Sender {
       // a stopping worker ends its sweep at the next company (the next sweep does the rest)
       if (this.stopping()) return;
       const pending = await withTenant(db, companyId, async (tx) => {
-        await pruneEvents(tx, this.deps.events.retentionDays);
-        return subscriptionsWithPending(tx);
+        await pruneEvents(tx, companyId, this.deps.events.retentionDays);
+        return subscriptionsWithPending(tx, companyId);
       });
       for (const p of pending) {
         const seconds = (new Date(p.due_at).getTime() - Date.now()) / 1000;

@@ -1,0 +1,14 @@
+/**
+ * Stage 6, company turn (writes only): the write waits for one of its company's turns
+ * (kernel/companyTurns.ts) before it takes a connection; a read never waits. One call, so what
+ * the turns learn (deadlines, a client gone, byte bounds) stays in companyTurns.ts.
+ */
+import type { Flow, Stage } from './flow.ts';
+
+export const companyTurn: Stage = {
+  name: 'company turn',
+  appliesTo: (route) => route.contract.method !== 'GET',
+  run(flow: Flow): Promise<void> {
+    return flow.served.shared.turns.take(flow.tenant.company.id, () => flow.next());
+  },
+};
