@@ -267,6 +267,7 @@ const COLUMNS = {
     'message_id',
     'created_at',
     'sent_at',
+    'sending_at',
   ],
   parties: [
     'id',

@@ -19,6 +19,7 @@ import * as m016 from './016_documents_once.ts';
 import * as m017 from './017_demo_users.ts';
 import * as m019 from './019_events.ts';
 import * as m020 from './020_company_keys_webhooks.ts';
+import * as m024 from './024_outbox_sending.ts';
 import * as m018 from './018_company_keys.ts';
 
 /**
@@ -46,6 +47,7 @@ const migrations: Record<string, MigrationModule> = {
   '018_company_keys': m018,
   '019_events': m019,
   '020_company_keys_webhooks': m020,
+  '024_outbox_sending': m024,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = listedMigrations(migrations);
