@@ -18,7 +18,7 @@ import {
 import { DEFAULT_FILE_JOB_LIMITS } from './untrusted/limits.ts';
 import { documentStoreFromEnv } from './modules/files/storage.ts';
 import { QUEUE_NAMES } from './db/queue.ts';
-import { DEFAULT_WRITE_TURNS } from './kernel/companyTurns.ts';
+import { DEFAULT_MAX_WAIT_MS, DEFAULT_MAX_WAITING_BYTES, DEFAULT_WRITE_TURNS } from './kernel/companyTurns.ts';
 
 export { ConfigError };
 
@@ -55,6 +55,10 @@ export interface LedgerConfig {
   inboxQueue?: string;
   /** write transactions of one company at once in this process (kernel/companyTurns.ts; 0: no limit) */
   writeTurns?: number;
+  /** longest a write waits for its company's turn before a 503 (ms; kernel/companyTurns.ts) */
+  writeWaitMs?: number;
+  /** bytes of one company's writes waiting for a turn before a new one is refused with 503 */
+  writeWaitingBytes?: number;
   /** how long a POST waits for another one holding its Idempotency-Key before a 409 (ms; default 10 s) */
   idempotencyWaitMs?: number;
   /**
@@ -90,6 +94,8 @@ export function loadConfig(env: EnvVars = process.env): LedgerConfig {
       memoryMb: readPositiveInt(env, 'LEDGER_FILE_MEMORY_MB', DEFAULT_FILE_JOB_LIMITS.memoryMb),
     },
     writeTurns: readNonNegativeInt(env, 'LEDGER_WRITE_TURNS', DEFAULT_WRITE_TURNS),
+    writeWaitMs: readPositiveInt(env, 'LEDGER_WRITE_WAIT_MS', DEFAULT_MAX_WAIT_MS),
+    writeWaitingBytes: readPositiveInt(env, 'LEDGER_WRITE_WAITING_BYTES', DEFAULT_MAX_WAITING_BYTES),
     encryptionKey: readEncryptionKey(env),
     gatewayPublicJwk: readGatewayPublicJwk(env),
     smtpUrl: readSmtpUrl(env),

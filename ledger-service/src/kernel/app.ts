@@ -49,7 +49,11 @@ export function createApp(deps: AppDeps): Koa {
   const client = new Router({ prefix: '/client/:dataset' });
   mountRoutes(client, db, clientRoutes, {
     keys: new IdempotencyKeys(deps.encryptionKey, config.idempotencyWaitMs),
-    turns: new CompanyTurns({ width: config.writeTurns ?? DEFAULT_WRITE_TURNS }),
+    turns: new CompanyTurns({
+      width: config.writeTurns ?? DEFAULT_WRITE_TURNS,
+      maxWaitMs: config.writeWaitMs,
+      maxWaitingBytes: config.writeWaitingBytes,
+    }),
   });
   app.use(client.routes());
   // 405/501 without a body become the JSON error body in errorMiddleware

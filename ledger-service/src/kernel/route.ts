@@ -20,7 +20,7 @@ import { isMultipart, readMultipart, type Upload } from './multipart.ts';
 import type { LedgerConfig } from '../config.ts';
 import type { ListPage } from '../db/listOrder.ts';
 import { IdempotencyKeys, idempotencyKeyOf, keyedRequest } from './idempotency.ts';
-import type { CompanyTurns } from './companyTurns.ts';
+import { type CompanyTurns, turnWaitOf } from './companyTurns.ts';
 import { RequestTenant } from './requestTenant.ts';
 
 /**
@@ -193,15 +193,18 @@ async function serve(ctx: Context, db: Db, shared: ServeShared, route: Route, si
     const result =
       contract.method === 'GET'
         ? await tenant.transaction(handle)
-        : await turns.take(tenant.company.id, () => tenant.transaction(handle));
+        : await turns.take(tenant.company.id, () => tenant.transaction(handle), turnWaitOf(ctx));
     answer(ctx, contract, result, query);
     return;
   }
   // the answer is set inside the transaction: it is kept with the write it belongs to
-  const outcome = await turns.take(tenant.company.id, () =>
-    tenant.transaction((tx) =>
-      keys.run(tx, ctx, tenant.company.id, keyed, async (sp) => answer(ctx, contract, await handle(sp), query)),
-    ),
+  const outcome = await turns.take(
+    tenant.company.id,
+    () =>
+      tenant.transaction((tx) =>
+        keys.run(tx, ctx, tenant.company.id, keyed, async (sp) => answer(ctx, contract, await handle(sp), query)),
+      ),
+    turnWaitOf(ctx),
   );
   if ('replay' in outcome) IdempotencyKeys.replay(ctx, outcome.replay);
   else if ('refusal' in outcome) throw outcome.refusal;
