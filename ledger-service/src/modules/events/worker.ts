@@ -33,11 +33,11 @@ import {
   markDelivered,
   markFailed,
   ownerEmails,
-  pruneEvents,
   recordAttempt,
   releaseLease,
   scheduleRetry,
   subscriptionsWithPending,
+  sweepAllCompanies,
   takeLease,
   type HeadDelivery,
   type LeasedSubscription,
@@ -253,21 +253,17 @@ class Sender {
     await enqueueSend(tx, this.deps.mailQueue, { companyId, messageId: id });
   }
 
-  /** Wakes every subscription with pending deliveries (a lost wake-up), and drops expired events. */
+  /**
+   * Wakes every subscription with pending deliveries (a lost wake-up), and drops expired events:
+   * one transaction for all companies (store.ts `sweepAllCompanies`), then one wake-up each.
+   */
   async sweep(boss: PgBoss): Promise<void> {
-    const { db } = this.deps;
-    const companies: { id: number }[] = await db('companies').select('id');
-    for (const { id: companyId } of companies) {
-      // a stopping worker ends its sweep at the next company (the next sweep does the rest)
+    const pending = await sweepAllCompanies(this.deps.db, this.deps.events.retentionDays);
+    for (const p of pending) {
+      // a stopping worker ends its sweep here (the next sweep does the rest)
       if (this.stopping()) return;
-      const pending = await withTenant(db, companyId, async (tx) => {
-        await pruneEvents(tx, this.deps.events.retentionDays);
-        return subscriptionsWithPending(tx);
-      });
-      for (const p of pending) {
-        const seconds = (new Date(p.due_at).getTime() - Date.now()) / 1000;
-        await wake(boss, p.queue, { companyId, subscriptionId: p.id }, seconds);
-      }
+      const seconds = (new Date(p.due_at).getTime() - Date.now()) / 1000;
+      await wake(boss, p.queue, { companyId: p.company_id, subscriptionId: p.id }, seconds);
     }
   }
 }
