@@ -15,7 +15,7 @@ import {
   readUrl,
   type EnvVars,
 } from '@ledger/shared/config';
-import { DEFAULT_FILE_JOB_LIMITS } from './untrusted/limits.ts';
+import { DEFAULT_COMPANY_JOBS, DEFAULT_FILE_JOB_LIMITS } from './untrusted/limits.ts';
 import { documentStoreFromEnv } from './modules/files/storage.ts';
 import { QUEUE_NAMES } from './db/queue.ts';
 import { DEFAULT_MAX_WAIT_MS, DEFAULT_MAX_WAITING_BYTES, DEFAULT_WRITE_TURNS } from './kernel/companyTurns.ts';
@@ -39,7 +39,7 @@ export interface LedgerConfig {
    * (untrusted/pool.ts): how many at once, and each job's time and V8 heap limit.
    */
   /** the parsing threads (untrusted/limits.ts); `startMs` is left at its default outside tests */
-  fileJobs: { threads: number; timeoutMs: number; memoryMb: number; startMs?: number };
+  fileJobs: { threads: number; timeoutMs: number; memoryMb: number; startMs?: number; companyJobs?: number };
   /** 32-byte key encrypting TOTP secrets at rest; from LEDGER_ENCRYPTION_KEY or ./data/ledger.key */
   encryptionKey: string | undefined;
   /** the gateway's public JWK (JSON) for service credentials; or read from dataDir */
@@ -92,6 +92,7 @@ export function loadConfig(env: EnvVars = process.env): LedgerConfig {
       threads: readPositiveInt(env, 'LEDGER_FILE_THREADS', DEFAULT_FILE_JOB_LIMITS.threads),
       timeoutMs: readPositiveInt(env, 'LEDGER_FILE_TIMEOUT_MS', DEFAULT_FILE_JOB_LIMITS.timeoutMs),
       memoryMb: readPositiveInt(env, 'LEDGER_FILE_MEMORY_MB', DEFAULT_FILE_JOB_LIMITS.memoryMb),
+      companyJobs: readPositiveInt(env, 'LEDGER_FILE_COMPANY_JOBS', DEFAULT_COMPANY_JOBS),
     },
     writeTurns: readNonNegativeInt(env, 'LEDGER_WRITE_TURNS', DEFAULT_WRITE_TURNS),
     writeWaitMs: readPositiveInt(env, 'LEDGER_WRITE_WAIT_MS', DEFAULT_MAX_WAIT_MS),
