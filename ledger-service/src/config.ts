@@ -17,6 +17,7 @@ import {
 } from '@ledger/shared/config';
 import { DEFAULT_COMPANY_JOBS, DEFAULT_FILE_JOB_LIMITS } from './untrusted/limits.ts';
 import { documentStoreFromEnv } from './modules/files/storage.ts';
+import { DEFAULT_WEBHOOK_SENDERS } from './modules/events/settings.ts';
 import { QUEUE_NAMES } from './db/queue.ts';
 import { DEFAULT_MAX_WAIT_MS, DEFAULT_MAX_WAITING_BYTES, DEFAULT_WRITE_TURNS } from './kernel/companyTurns.ts';
 
@@ -66,7 +67,7 @@ export interface LedgerConfig {
    * cursors stay valid that long), whether webhook targets may be http/loopback/private
    * (WEBHOOKS_ALLOW_LOOPBACK=1, development and tests only), the pg-boss queue of deliveries.
    */
-  events?: { retentionDays: number; allowLoopback: boolean; webhookQueue: string };
+  events?: { retentionDays: number; allowLoopback: boolean; webhookQueue: string; senders?: number };
 }
 
 export function loadConfig(env: EnvVars = process.env): LedgerConfig {
@@ -105,6 +106,7 @@ export function loadConfig(env: EnvVars = process.env): LedgerConfig {
       retentionDays: readPositiveInt(env, 'EVENTS_RETENTION_DAYS', 400),
       allowLoopback: readFlag(env, 'WEBHOOKS_ALLOW_LOOPBACK'),
       webhookQueue: readText(env, 'WEBHOOKS_QUEUE') ?? QUEUE_NAMES.webhooks,
+      senders: readPositiveInt(env, 'WEBHOOKS_SENDERS', DEFAULT_WEBHOOK_SENDERS),
     },
   };
 }
