@@ -2,11 +2,14 @@
  * A company's write turns (kernel/companyTurns.ts): alone, and in the running ledger on the real
  * Postgres, where the writes waiting for a turn must not reach the database.
  */
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Context } from 'koa';
 import pg from 'pg';
 import t from 'tap';
 import { arapSetup } from '../../test/arapHelpers.ts';
 import { apiClient, createTestCompany, TEST_DATABASE_URL } from '../../test/helpers.ts';
-import { ClientGone, CompanyTurns } from './companyTurns.ts';
+import { ClientGone, CompanyTurns, turnWaitOf } from './companyTurns.ts';
 import { ApiError } from './errors.ts';
 
 /** A task that runs until `finish()` and records when it started. */
@@ -224,3 +227,28 @@ t.test('past `maxWaitingBytes` of waiting bodies a write is refused with 503; ot
   await Promise.all([run, w1, w2, other]);
   t.same(started, ['run', 'other company', 'wait 600', 'wait 400']);
 });
+
+t.test(
+  "a request's wait: its Content-Length, and a signal aborted when its client closes the connection",
+  async (t) => {
+    let seen: { wait: ReturnType<typeof turnWaitOf>; res: ServerResponse } | undefined;
+    const server = createServer((req, res) => {
+      // the request as Koa hands it to route.ts: the node response and the request's length
+      const ctx = { res, request: { length: Number(req.headers['content-length']) } } as unknown as Context;
+      seen = { wait: turnWaitOf(ctx), res };
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    t.teardown(() => new Promise((resolve) => server.close(resolve)));
+    const client = new AbortController();
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+    const sent = fetch(url, { method: 'POST', body: 'x'.repeat(1234), signal: client.signal }).catch((e: unknown) => e);
+    while (!seen) await new Promise((r) => setTimeout(r, 10));
+    t.equal(seen.wait.bytes, 1234);
+    t.equal(seen.wait.signal?.aborted, false, 'the client is still there');
+    const aborted = new Promise<void>((resolve) => seen!.wait.signal!.addEventListener('abort', () => resolve()));
+    client.abort();
+    await sent;
+    await aborted;
+    t.equal(seen.wait.signal?.aborted, true, 'the client went away');
+  },
+);
