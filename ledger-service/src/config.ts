@@ -15,10 +15,11 @@ import {
   readUrl,
   type EnvVars,
 } from '@ledger/shared/config';
-import { DEFAULT_FILE_JOB_LIMITS } from './untrusted/limits.ts';
+import { DEFAULT_COMPANY_JOBS, DEFAULT_FILE_JOB_LIMITS } from './untrusted/limits.ts';
 import { documentStoreFromEnv } from './modules/files/storage.ts';
+import { DEFAULT_WEBHOOK_SENDERS } from './modules/events/settings.ts';
 import { QUEUE_NAMES } from './db/queue.ts';
-import { DEFAULT_WRITE_TURNS } from './kernel/companyTurns.ts';
+import { DEFAULT_MAX_WAIT_MS, DEFAULT_MAX_WAITING_BYTES, DEFAULT_WRITE_TURNS } from './kernel/companyTurns.ts';
 
 export { ConfigError };
 
@@ -39,7 +40,7 @@ export interface LedgerConfig {
    * (untrusted/pool.ts): how many at once, and each job's time and V8 heap limit.
    */
   /** the parsing threads (untrusted/limits.ts); `startMs` is left at its default outside tests */
-  fileJobs: { threads: number; timeoutMs: number; memoryMb: number; startMs?: number };
+  fileJobs: { threads: number; timeoutMs: number; memoryMb: number; startMs?: number; companyJobs?: number };
   /** 32-byte key encrypting TOTP secrets at rest; from LEDGER_ENCRYPTION_KEY or ./data/ledger.key */
   encryptionKey: string | undefined;
   /** the gateway's public JWK (JSON) for service credentials; or read from dataDir */
@@ -57,6 +58,10 @@ export interface LedgerConfig {
   invitationDays?: number;
   /** write transactions of one company at once in this process (kernel/companyTurns.ts; 0: no limit) */
   writeTurns?: number;
+  /** longest a write waits for its company's turn before a 503 (ms; kernel/companyTurns.ts) */
+  writeWaitMs?: number;
+  /** bytes of one company's writes waiting for a turn before a new one is refused with 503 */
+  writeWaitingBytes?: number;
   /** how long a POST waits for another one holding its Idempotency-Key before a 409 (ms; default 10 s) */
   idempotencyWaitMs?: number;
   /**
@@ -64,7 +69,7 @@ export interface LedgerConfig {
    * cursors stay valid that long), whether webhook targets may be http/loopback/private
    * (WEBHOOKS_ALLOW_LOOPBACK=1, development and tests only), the pg-boss queue of deliveries.
    */
-  events?: { retentionDays: number; allowLoopback: boolean; webhookQueue: string };
+  events?: { retentionDays: number; allowLoopback: boolean; webhookQueue: string; senders?: number };
 }
 
 export function loadConfig(env: EnvVars = process.env): LedgerConfig {
@@ -90,9 +95,12 @@ export function loadConfig(env: EnvVars = process.env): LedgerConfig {
       threads: readPositiveInt(env, 'LEDGER_FILE_THREADS', DEFAULT_FILE_JOB_LIMITS.threads),
       timeoutMs: readPositiveInt(env, 'LEDGER_FILE_TIMEOUT_MS', DEFAULT_FILE_JOB_LIMITS.timeoutMs),
       memoryMb: readPositiveInt(env, 'LEDGER_FILE_MEMORY_MB', DEFAULT_FILE_JOB_LIMITS.memoryMb),
+      companyJobs: readPositiveInt(env, 'LEDGER_FILE_COMPANY_JOBS', DEFAULT_COMPANY_JOBS),
     },
     writeTurns: readNonNegativeInt(env, 'LEDGER_WRITE_TURNS', DEFAULT_WRITE_TURNS),
     invitationDays: readPositiveInt(env, 'LEDGER_INVITATION_DAYS', 7),
+    writeWaitMs: readPositiveInt(env, 'LEDGER_WRITE_WAIT_MS', DEFAULT_MAX_WAIT_MS),
+    writeWaitingBytes: readPositiveInt(env, 'LEDGER_WRITE_WAITING_BYTES', DEFAULT_MAX_WAITING_BYTES),
     encryptionKey: readEncryptionKey(env),
     gatewayPublicJwk: readGatewayPublicJwk(env),
     smtpUrl: readSmtpUrl(env),
@@ -101,6 +109,7 @@ export function loadConfig(env: EnvVars = process.env): LedgerConfig {
       retentionDays: readPositiveInt(env, 'EVENTS_RETENTION_DAYS', 400),
       allowLoopback: readFlag(env, 'WEBHOOKS_ALLOW_LOOPBACK'),
       webhookQueue: readText(env, 'WEBHOOKS_QUEUE') ?? QUEUE_NAMES.webhooks,
+      senders: readPositiveInt(env, 'WEBHOOKS_SENDERS', DEFAULT_WEBHOOK_SENDERS),
     },
   };
 }

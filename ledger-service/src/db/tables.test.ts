@@ -282,6 +282,7 @@ const COLUMNS = {
     'message_id',
     'created_at',
     'sent_at',
+    'sending_at',
   ],
   parties: [
     'id',

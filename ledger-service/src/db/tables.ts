@@ -389,6 +389,7 @@ export type MessagesRow = {
   message_id: string;
   created_at: Date;
   sent_at: Date | null;
+  sending_at: Date | null;
 };
 
 export type PartiesRow = {

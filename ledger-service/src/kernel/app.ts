@@ -50,7 +50,11 @@ export function createApp(deps: AppDeps): Koa {
   const client = new Router({ prefix: '/client/:dataset' });
   mountRoutes(client, db, clientRoutes, {
     keys: new IdempotencyKeys(deps.encryptionKey, config.idempotencyWaitMs),
-    turns: new CompanyTurns({ width: config.writeTurns ?? DEFAULT_WRITE_TURNS }),
+    turns: new CompanyTurns({
+      width: config.writeTurns ?? DEFAULT_WRITE_TURNS,
+      maxWaitMs: config.writeWaitMs,
+      maxWaitingBytes: config.writeWaitingBytes,
+    }),
     confirmations: new AssistantConfirmations(deps.encryptionKey, deps.now),
   });
   app.use(client.routes());

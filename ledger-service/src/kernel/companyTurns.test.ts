@@ -2,11 +2,14 @@
  * A company's write turns (kernel/companyTurns.ts): alone, and in the running ledger on the real
  * Postgres, where the writes waiting for a turn must not reach the database.
  */
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Context } from 'koa';
 import pg from 'pg';
 import t from 'tap';
 import { arapSetup } from '../../test/arapHelpers.ts';
 import { apiClient, createTestCompany, TEST_DATABASE_URL } from '../../test/helpers.ts';
-import { CompanyTurns } from './companyTurns.ts';
+import { ClientGone, CompanyTurns, turnWaitOf } from './companyTurns.ts';
 import { ApiError } from './errors.ts';
 
 /** A task that runs until `finish()` and records when it started. */
@@ -159,5 +162,93 @@ t.test(
     const ids = answers.map((a) => a.body.id as number);
     const numbers = await s.q((tx) => tx('arap_transactions').whereIn('id', ids).pluck('inv_number'));
     t.equal(new Set(numbers).size, 5, 'five bills with five distinct numbers');
+  },
+);
+
+t.test('a write waits at most `maxWaitMs` for its turn: then 503 with a Retry-After, and it never runs', async (t) => {
+  const turns = new CompanyTurns({ width: 1, maxWaitMs: 50 });
+  const started: string[] = [];
+  const running = gate(started, 'running');
+  const waiting = gate(started, 'waiting');
+  const a = turns.take(4, running.task);
+  const refused = await turns.take(4, waiting.task).catch((e: unknown) => e);
+  t.match(refused, { code: 'unavailable', headers: { 'Retry-After': '1' } });
+  t.same(turns.state(4), { running: 1, waiting: 0 }, 'it left the line');
+  running.finish();
+  await a;
+  t.same(started, ['running'], 'the refused write never ran');
+  t.same(turns.state(4), { running: 0, waiting: 0 });
+});
+
+t.test('a write whose client went away leaves the line at once, and the next one takes its place', async (t) => {
+  const turns = new CompanyTurns({ width: 1 });
+  const started: string[] = [];
+  const [first, gone, next] = ['first', 'gone', 'next'].map((n) => gate(started, n)) as [
+    ReturnType<typeof gate>,
+    ReturnType<typeof gate>,
+    ReturnType<typeof gate>,
+  ];
+  const client = new AbortController();
+  const a = turns.take(6, first.task);
+  const b = turns.take(6, gone.task, { signal: client.signal, bytes: 100 }).catch((e: unknown) => e);
+  const c = turns.take(6, next.task);
+  await tick();
+  t.same(turns.state(6), { running: 1, waiting: 2 });
+  t.equal(turns.waitingBytes(6), 100);
+  client.abort();
+  t.ok((await b) instanceof ClientGone, 'refused as gone');
+  t.same(turns.state(6), { running: 1, waiting: 1 });
+  t.equal(turns.waitingBytes(6), 0, 'its body is no longer held');
+  first.finish();
+  await a;
+  await tick();
+  t.same(started, ['first', 'next'], 'the write of the client that went away never ran');
+  next.finish();
+  await c;
+  const late = await turns.take(6, async () => 'never', { signal: client.signal }).catch((e: unknown) => e);
+  t.ok(late instanceof ClientGone, 'a write whose client is already gone does not even queue');
+});
+
+t.test('past `maxWaitingBytes` of waiting bodies a write is refused with 503; others are not', async (t) => {
+  const turns = new CompanyTurns({ width: 1, maxWaitingBytes: 1000 });
+  const started: string[] = [];
+  const gates = ['run', 'wait 600', 'wait 400', 'other company'].map((n) => gate(started, n));
+  const run = turns.take(8, gates[0]!.task, { bytes: 5000 });
+  const w1 = turns.take(8, gates[1]!.task, { bytes: 600 });
+  const refused = await turns.take(8, async () => 'never', { bytes: 401 }).catch((e: unknown) => e);
+  t.match(refused, { code: 'unavailable', headers: { 'Retry-After': '1' } });
+  t.match((refused as Error).message, /hold too much data/);
+  const w2 = turns.take(8, gates[2]!.task, { bytes: 400 });
+  t.equal(turns.waitingBytes(8), 1000, 'up to the bound');
+  const other = turns.take(9, gates[3]!.task, { bytes: 900 });
+  await tick();
+  t.same(started, ['run', 'other company'], "another company's write is not refused");
+  for (const g of gates) g.finish();
+  await Promise.all([run, w1, w2, other]);
+  t.same(started, ['run', 'other company', 'wait 600', 'wait 400']);
+});
+
+t.test(
+  "a request's wait: its Content-Length, and a signal aborted when its client closes the connection",
+  async (t) => {
+    let seen: { wait: ReturnType<typeof turnWaitOf>; res: ServerResponse } | undefined;
+    const server = createServer((req, res) => {
+      // the request as Koa hands it to route.ts: the node response and the request's length
+      const ctx = { res, request: { length: Number(req.headers['content-length']) } } as unknown as Context;
+      seen = { wait: turnWaitOf(ctx), res };
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    t.teardown(() => new Promise((resolve) => server.close(resolve)));
+    const client = new AbortController();
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+    const sent = fetch(url, { method: 'POST', body: 'x'.repeat(1234), signal: client.signal }).catch((e: unknown) => e);
+    while (!seen) await new Promise((r) => setTimeout(r, 10));
+    t.equal(seen.wait.bytes, 1234);
+    t.equal(seen.wait.signal?.aborted, false, 'the client is still there');
+    const aborted = new Promise<void>((resolve) => seen!.wait.signal!.addEventListener('abort', () => resolve()));
+    client.abort();
+    await sent;
+    await aborted;
+    t.equal(seen.wait.signal?.aborted, true, 'the client went away');
   },
 );

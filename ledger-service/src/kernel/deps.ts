@@ -24,3 +24,8 @@ export interface AppDeps {
 export function fileJobsOf(ctx: Context): FileJobs {
   return (ctx as Context & { fileJobs: FileJobs }).fileJobs;
 }
+
+/** The company of an authenticated request (set by authentication, kernel/auth.ts), for a file's fair share. */
+export function companyIdOf(ctx: Context): number | undefined {
+  return (ctx.state.tenant as { company?: { id: number } } | undefined)?.company?.id;
+}

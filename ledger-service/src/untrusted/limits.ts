@@ -17,7 +17,12 @@ export interface FileJobLimits {
   maxBytes: number;
   /** jobs waiting for a thread before new ones are refused with 503 */
   maxQueue: number;
+  /** jobs of one company running and waiting at once before its next one is refused with 503 */
+  companyJobs?: number;
 }
+
+/** A company's share of the parsing threads and their queue (at most 8 of its files at once). */
+export const DEFAULT_COMPANY_JOBS = 8;
 
 export const DEFAULT_FILE_JOB_LIMITS: Omit<FileJobLimits, 'maxBytes'> = {
   threads: Math.max(1, Math.min(4, availableParallelism())),

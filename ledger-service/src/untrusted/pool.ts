@@ -1,6 +1,6 @@
 import type { Piscina } from 'piscina';
 import { DomainError } from '../domain/errors.ts';
-import type { FileJobLimits } from './limits.ts';
+import { DEFAULT_COMPANY_JOBS, type FileJobLimits } from './limits.ts';
 
 export { DEFAULT_FILE_JOB_LIMITS, type FileJobLimits } from './limits.ts';
 
@@ -20,6 +20,11 @@ export { DEFAULT_FILE_JOB_LIMITS, type FileJobLimits } from './limits.ts';
  *   that limit, so the parsers check what they would allocate before they decode (image
  *   dimensions from the header, inflated PDF streams) — see modules/inbox/bounds.ts.
  * Threads start on the first job and stop when idle; a full queue answers 503 with a retry.
+ *
+ * Fair shares: the threads and the queue are shared by every company, so each company may
+ * have at most `companyJobs` jobs running and waiting at once; past that, its next file is
+ * refused with 503 (send it again in a moment) while other companies' files still find room
+ * in the queue — one company's 70 statement imports no longer make everyone else's answer 503.
  *
  * A job module exports functions built with `fileJob` (job.ts): they return a refusal
  * (the file is wrong) as a value, so only faults of the code itself arrive as exceptions.
@@ -130,6 +135,8 @@ class JobClock {
 export class FileJobs {
   private pool: Piscina | undefined;
   private closed = false;
+  /** jobs running and waiting, by company */
+  private readonly byCompany = new Map<number, number>();
 
   constructor(readonly limits: FileJobLimits) {}
 
@@ -140,12 +147,43 @@ export class FileJobs {
   async run<I, O>(
     job: JobRef<I, O>,
     input: I,
-    opts: { bytes: number; what: string; transfer?: ArrayBuffer[] },
+    opts: { bytes: number; what: string; transfer?: ArrayBuffer[]; company?: number },
   ): Promise<O> {
     const { limits } = this;
     if (opts.bytes > limits.maxBytes) {
       throw new FileRefused('payload_too_large', `The ${opts.what} is larger than ${limits.maxBytes} bytes.`, 'size');
     }
+    if (opts.company === undefined) return this.runShared(job, input, opts);
+    const company = opts.company;
+    const mine = this.byCompany.get(company) ?? 0;
+    if (mine >= (limits.companyJobs ?? DEFAULT_COMPANY_JOBS)) {
+      throw new FileRefused(
+        'unavailable',
+        `Too many files of this company are being read right now; send the ${opts.what} again in a moment.`,
+        'busy',
+      );
+    }
+    this.byCompany.set(company, mine + 1);
+    try {
+      return await this.runShared(job, input, opts);
+    } finally {
+      const left = (this.byCompany.get(company) ?? 1) - 1;
+      if (left > 0) this.byCompany.set(company, left);
+      else this.byCompany.delete(company);
+    }
+  }
+
+  /** Jobs of the company running and waiting now (tests, metrics). */
+  companyLoad(company: number): number {
+    return this.byCompany.get(company) ?? 0;
+  }
+
+  private async runShared<I, O>(
+    job: JobRef<I, O>,
+    input: I,
+    opts: { what: string; transfer?: ArrayBuffer[] },
+  ): Promise<O> {
+    const { limits } = this;
     const PiscinaClass = await loadPiscina();
     const pool = this.threads(PiscinaClass);
     if (pool.queueSize >= limits.maxQueue) {

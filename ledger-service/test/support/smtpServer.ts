@@ -1,7 +1,8 @@
 /**
  * A real SMTP server on loopback for the mail tests (smtp-server), with every message it
  * receives parsed by postal-mime. `stop()` and `start()` again on the same port simulate an
- * SMTP outage.
+ * SMTP outage. `beforeAccept` runs while a message has arrived but is not yet answered (what the
+ * sender has recorded by then).
  */
 import type { AddressInfo } from 'node:net';
 import PostalMime, { type Email } from 'postal-mime';
@@ -21,7 +22,9 @@ export interface SmtpTestServer {
   stop(): Promise<void>;
 }
 
-export async function startSmtpTestServer(): Promise<SmtpTestServer> {
+export async function startSmtpTestServer(
+  options: { beforeAccept?: (mail: ReceivedMail) => Promise<void> } = {},
+): Promise<SmtpTestServer> {
   const received: ReceivedMail[] = [];
   let server: SMTPServer | undefined;
   let port = 0;
@@ -36,8 +39,10 @@ export async function startSmtpTestServer(): Promise<SmtpTestServer> {
         stream.on('end', () => {
           const raw = Buffer.concat(chunks);
           PostalMime.parse(raw).then(
-            (parsed) => {
-              received.push({ envelopeTo: session.envelope.rcptTo.map((r) => r.address), raw, parsed });
+            async (parsed) => {
+              const mail = { envelopeTo: session.envelope.rcptTo.map((r) => r.address), raw, parsed };
+              received.push(mail);
+              await options.beforeAccept?.(mail);
               callback();
             },
             (err: Error) => callback(err),

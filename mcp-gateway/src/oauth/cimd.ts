@@ -1,13 +1,15 @@
 /**
  * Client ID Metadata Documents (MCP authorization, draft-ietf-oauth-client-id-metadata-document):
  * the client_id is an https URL whose document describes the client. The fetch is made
- * safe against SSRF: only public unicast addresses (checked after DNS resolution, on the
- * address actually connected to), no redirects to another host, a time limit and a size
- * cap. Documents are cached as their Cache-Control allows, at most 12 hours.
+ * safe against SSRF: only addresses outside every special-purpose range (the guard shared with
+ * the ledger's webhook targets, shared/src/network/specialAddresses.ts; checked after DNS
+ * resolution, on the address actually connected to; a refusal never names the address), no
+ * redirects to another host, a time limit and a size cap. Documents are cached as their
+ * Cache-Control allows, at most 12 hours.
  */
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
-import ipaddr from 'ipaddr.js';
+import { isPublicAddress } from '@ledger/shared/network/specialAddresses';
 import { LRUCache } from 'lru-cache';
 import { Agent, request, type Dispatcher } from 'undici';
 import type { Logger } from '../logger.ts';
@@ -58,22 +60,12 @@ export function clientIdUrlProblem(clientId: string): string | undefined {
   return undefined;
 }
 
-/** Only globally routable unicast addresses; loopback, private, link-local, CGNAT, ... are refused. */
-export function isPublicAddress(address: string): boolean {
-  if (!ipaddr.isValid(address)) return false;
-  const parsed = ipaddr.process(address);
-  return parsed.range() === 'unicast';
-}
-
 function safeLookup(allowPrivate: boolean): LookupFunction {
   return (hostname, options, callback) => {
     dnsLookup(hostname, { ...options, all: true }, (err, addresses: LookupAddress[]) => {
       if (err) return (callback as (e: Error | null) => void)(err);
-      const bad = addresses.find((a) => !allowPrivate && !isPublicAddress(a.address));
-      if (bad || addresses.length === 0) {
-        const e = new ClientMetadataError(
-          `${hostname} resolves to an address that may not be fetched (${bad?.address ?? 'none'})`,
-        );
+      if (addresses.length === 0 || (!allowPrivate && addresses.some((a) => !isPublicAddress(a.address)))) {
+        const e = new ClientMetadataError(`${hostname} resolves to an address that may not be fetched`);
         return (callback as (e: Error | null) => void)(e);
       }
       if ((options as { all?: boolean }).all)

@@ -21,6 +21,7 @@ import * as m019 from './019_events.ts';
 import * as m020 from './020_company_keys_webhooks.ts';
 import * as m025 from './025_mail_queue.ts';
 import * as m021 from './021_invitations.ts';
+import * as m024 from './024_outbox_sending.ts';
 import * as m018 from './018_company_keys.ts';
 import * as m022 from './022_assistant_confirmations.ts';
 import * as m023 from './023_serving_role.ts';
@@ -53,6 +54,7 @@ const migrations: Record<string, MigrationModule> = {
   '021_invitations': m021,
   '022_assistant_confirmations': m022,
   '023_serving_role': m023,
+  '024_outbox_sending': m024,
   '025_mail_queue': m025,
 };
 

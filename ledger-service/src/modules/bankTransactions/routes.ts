@@ -1,6 +1,6 @@
 import { contracts } from '@ledger/shared';
 import type { Context } from 'koa';
-import { fileJobsOf } from '../../kernel/deps.ts';
+import { companyIdOf, fileJobsOf } from '../../kernel/deps.ts';
 import { idParam } from '../../kernel/params.ts';
 import { textBodyType } from '../../kernel/body.ts';
 import { Prepared, route } from '../../kernel/route.ts';
@@ -22,7 +22,7 @@ interface StatementUpload {
 async function readUpload(ctx: Context): Promise<Prepared<StatementUpload>> {
   const text = ctx.request.body as string;
   const mediaType = textBodyType(ctx) ?? '';
-  const statements = await readStatementFile(fileJobsOf(ctx), text, mediaType);
+  const statements = await readStatementFile(fileJobsOf(ctx), text, mediaType, companyIdOf(ctx));
   return new Prepared(text, { statements, mediaType });
 }
 

@@ -50,11 +50,15 @@ export interface StatementInput {
 const parseJob = jobRef<StatementInput, WireStatement[]>(jobModule(import.meta.url, 'statementJob'), 'parseStatement');
 
 /** Reads a statement file on a parsing thread; a file the parser refuses is a 400 naming the entry. */
-export async function readStatementFile(jobs: FileJobs, text: string, mediaType: string): Promise<ParsedStatement[]> {
+export async function readStatementFile(
+  jobs: FileJobs,
+  text: string,
+  mediaType: string,
+  company?: number,
+): Promise<ParsedStatement[]> {
   try {
-    return fromWire(
-      await jobs.run(parseJob, { text, mediaType }, { bytes: Buffer.byteLength(text), what: 'statement file' }),
-    );
+    const bytes = Buffer.byteLength(text);
+    return fromWire(await jobs.run(parseJob, { text, mediaType }, { bytes, what: 'statement file', company }));
   } catch (err) {
     // a limit hit says which file it was
     if (err instanceof FileRefused && (err.limit === 'time' || err.limit === 'memory')) {

@@ -4,3 +4,6 @@ export const DEFAULT_EVENT_SETTINGS = {
   allowLoopback: false,
   webhookQueue: 'webhook_deliveries',
 } as const;
+
+/** Subscriptions one ledger process sends to at once (each subscription one delivery at a time, in order). */
+export const DEFAULT_WEBHOOK_SENDERS = 8;

@@ -3,7 +3,8 @@
  * tenant transaction (RLS: only the company's rows), the company id is still written
  * explicitly like everywhere else.
  */
-import { preparedAs, type Tx } from '../../db/knex.ts';
+import { type Db, preparedAs, type Tx } from '../../db/knex.ts';
+import { SWEEP_ROLE } from '../../db/migrations/024_outbox_sending.ts';
 import type { EventsRow } from '../../db/tables.ts';
 
 /** Who acted, as an event records it. `system`: the ledger itself (a worker, a migration). */
@@ -344,6 +345,37 @@ export async function subscriptionsWithPending(
     [companyId],
   );
   return rows;
+}
+
+/** A subscription of some company with something pending (the sweep over every company). */
+export interface PendingSubscription {
+  company_id: number;
+  id: number;
+  queue: string;
+  due_at: Date;
+}
+
+/**
+ * The sweep of every company in one transaction, as the sweep role (migration 024), not one
+ * per company: deletes the events older than the retention (their deliveries go with them),
+ * then lists every active subscription with something pending and when its head is due.
+ */
+export async function sweepAllCompanies(db: Db, retentionDays: number): Promise<PendingSubscription[]> {
+  return db.transaction(async (tx) => {
+    await tx.raw(`select set_config('role', ?, true)`, [SWEEP_ROLE]);
+    await tx('events')
+      .where('time', '<', tx.raw(`now() - make_interval(days => ?)`, [retentionDays]))
+      .delete();
+    const { rows } = await tx.raw<{ rows: PendingSubscription[] }>(
+      `select s.company_id, s.id, s.queue, min(d.next_attempt_at) as due_at
+         from webhook_subscriptions s
+         join webhook_deliveries d
+           on d.company_id = s.company_id and d.subscription_id = s.id and d.status = 'pending'
+        where s.status = 'active'
+        group by s.company_id, s.id, s.queue`,
+    );
+    return rows;
+  });
 }
 
 /** Deletes events older than the retention (their deliveries go with them). */

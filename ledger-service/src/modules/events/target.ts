@@ -1,15 +1,18 @@
 /**
- * Webhook targets, checked like the gateway's client metadata documents (SSRF-safe): the
- * URL rules first (rules.ts), then every address the host resolves to must be a public
- * unicast address — checked again on the address actually connected to at each delivery
- * (the agent's DNS lookup), so a name that later resolves to 10.0.0.1 or 127.0.0.1 is never
- * called. Redirects are not followed, answers are read up to 64 KB, a delivery has 10 s.
+ * Webhook targets, checked like the gateway's client metadata documents (SSRF-safe), by the
+ * same guard (shared/src/network/specialAddresses.ts): the URL rules first (rules.ts), then
+ * every address the host resolves to must lie in no special-purpose range — checked again on
+ * the address actually connected to at each delivery (the agent's DNS lookup), so a name that
+ * later resolves to 10.0.0.1 or 127.0.0.1 is never called. Redirects are not followed, answers
+ * are read up to 64 KB, a delivery has 10 s.
  * Loopback targets (and http to them) only with WEBHOOKS_ALLOW_LOOPBACK=1 (development, tests).
+ * A refusal says that the address may not be called, never which address the name resolved to:
+ * the answer would otherwise map the inside of our network for whoever registers a target.
  */
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { lookup as dnsLookupAsync } from 'node:dns/promises';
 import { isIP, type LookupFunction } from 'node:net';
-import ipaddr from 'ipaddr.js';
+import { ADDRESS_REFUSED, isLoopbackAddress, isPublicAddress } from '@ledger/shared/network/specialAddresses';
 import { Agent, request, type Dispatcher } from 'undici';
 import { webhookUrlProblem } from './rules.ts';
 
@@ -17,11 +20,9 @@ export const TARGET_LIMITS = { timeoutMs: 10_000, maxAnswerBytes: 64 * 1024 };
 
 export class TargetRefused extends Error {}
 
-/** May a delivery go to this address? Public unicast always; loopback only where allowed. */
+/** May a delivery go to this address? Outside every special-purpose range always; loopback only where allowed. */
 export function addressAllowed(address: string, allowLoopback: boolean): boolean {
-  if (!ipaddr.isValid(address)) return false;
-  const range = ipaddr.process(address).range();
-  return range === 'unicast' || (allowLoopback && range === 'loopback');
+  return isPublicAddress(address) || (allowLoopback && isLoopbackAddress(address));
 }
 
 /** The problem with a target URL (its rules and what its host resolves to now), or undefined. */
@@ -35,10 +36,9 @@ export async function targetProblem(url: string, allowLoopback: boolean): Promis
   } catch {
     return `the host ${host} could not be resolved`;
   }
-  const bad = addresses.find((a) => !addressAllowed(a, allowLoopback));
-  if (bad !== undefined || addresses.length === 0)
-    return `the host ${host} resolves to an address that may not be called (${bad ?? 'none'})`;
-  if (new URL(url).protocol === 'http:' && !addresses.every((a) => ipaddr.process(a).range() === 'loopback'))
+  if (addresses.length === 0 || addresses.some((a) => !addressAllowed(a, allowLoopback)))
+    return `the host ${host} ${ADDRESS_REFUSED}`;
+  if (new URL(url).protocol === 'http:' && !addresses.every((a) => isLoopbackAddress(a)))
     return 'the URL must use https';
   return undefined;
 }
@@ -47,9 +47,8 @@ function safeLookup(allowLoopback: boolean): LookupFunction {
   return (hostname, options, callback) => {
     dnsLookup(hostname, { ...options, all: true }, (err, addresses: LookupAddress[]) => {
       if (err) return (callback as (e: Error | null) => void)(err);
-      const bad = addresses.find((a) => !addressAllowed(a.address, allowLoopback));
-      if (bad || addresses.length === 0) {
-        const e = new TargetRefused(`${hostname} resolves to an address that may not be called (${bad?.address})`);
+      if (addresses.length === 0 || addresses.some((a) => !addressAllowed(a.address, allowLoopback))) {
+        const e = new TargetRefused(`${hostname} ${ADDRESS_REFUSED}`);
         return (callback as (e: Error | null) => void)(e);
       }
       if ((options as { all?: boolean }).all)

@@ -26,6 +26,7 @@ import { startQueueWorker, enqueueSend } from '../../db/queue.ts';
 import { insertMessage } from '../outbox/index.ts';
 import { companyBaseUrl, toCloudEvent } from './reads.ts';
 import { ensureWebhookQueue, wake, type WakeJob } from './queue.ts';
+import { DEFAULT_WEBHOOK_SENDERS } from './settings.ts';
 import { afterFailure, classifyAttempt, DEFAULT_RETRY_SCHEDULE, type RetrySchedule } from './rules.ts';
 import {
   disableSubscription,
@@ -33,11 +34,11 @@ import {
   markDelivered,
   markFailed,
   ownerEmails,
-  pruneEvents,
   recordAttempt,
   releaseLease,
   scheduleRetry,
   subscriptionsWithPending,
+  sweepAllCompanies,
   takeLease,
   type HeadDelivery,
   type LeasedSubscription,
@@ -54,6 +55,8 @@ export interface WebhookWorkerOptions {
   timeoutMs?: number;
   /** how often an idle worker looks for jobs (pg-boss polling, s; default 1) */
   pollingIntervalSeconds?: number;
+  /** subscriptions this process sends to at once (default: the events setting, else 8) */
+  senders?: number;
 }
 
 export interface WebhookWorker {
@@ -68,7 +71,7 @@ interface Deps {
   encryptionKey: Buffer;
   publicUrl: string;
   mailQueue: string;
-  events: { retentionDays: number; allowLoopback: boolean; webhookQueue: string };
+  events: { retentionDays: number; allowLoopback: boolean; webhookQueue: string; senders?: number };
   options?: WebhookWorkerOptions;
 }
 
@@ -91,13 +94,18 @@ export function startWebhookWorker(deps: Deps): WebhookWorker {
     what: 'webhook',
     async setup(b) {
       await ensureWebhookQueue(b, deps.events.webhookQueue);
-      await b.work<WakeJob>(
-        deps.events.webhookQueue,
-        { batchSize: 1, pollingIntervalSeconds: opts.pollingIntervalSeconds ?? 1 },
-        async (jobs) => {
-          for (const job of jobs) await sender.pump(b, job.data);
-        },
-      );
+      // `senders` workers on the queue, each sending one subscription's deliveries at a time: a
+      // receiver that stalls holds one of them (its own subscription's lease), not the others
+      const senders = opts.senders ?? deps.events.senders ?? DEFAULT_WEBHOOK_SENDERS;
+      for (let i = 0; i < senders; i++) {
+        await b.work<WakeJob>(
+          deps.events.webhookQueue,
+          { batchSize: 1, pollingIntervalSeconds: opts.pollingIntervalSeconds ?? 1 },
+          async (jobs) => {
+            for (const job of jobs) await sender.pump(b, job.data);
+          },
+        );
+      }
       const every = (opts.sweepIntervalSeconds ?? 60) * 1000;
       const sweep = async () => {
         try {
@@ -255,21 +263,17 @@ class Sender {
     await enqueueSend(tx, this.deps.mailQueue, { companyId, messageId: id });
   }
 
-  /** Wakes every subscription with pending deliveries (a lost wake-up), and drops expired events. */
+  /**
+   * Wakes every subscription with pending deliveries (a lost wake-up), and drops expired events:
+   * one transaction for all companies (store.ts `sweepAllCompanies`), then one wake-up each.
+   */
   async sweep(boss: PgBoss): Promise<void> {
-    const { db } = this.deps;
-    const companies: { id: number }[] = await db('companies').select('id');
-    for (const { id: companyId } of companies) {
-      // a stopping worker ends its sweep at the next company (the next sweep does the rest)
+    const pending = await sweepAllCompanies(this.deps.db, this.deps.events.retentionDays);
+    for (const p of pending) {
+      // a stopping worker ends its sweep here (the next sweep does the rest)
       if (this.stopping()) return;
-      const pending = await withTenant(db, companyId, async (tx) => {
-        await pruneEvents(tx, companyId, this.deps.events.retentionDays);
-        return subscriptionsWithPending(tx, companyId);
-      });
-      for (const p of pending) {
-        const seconds = (new Date(p.due_at).getTime() - Date.now()) / 1000;
-        await wake(boss, p.queue, { companyId, subscriptionId: p.id }, seconds);
-      }
+      const seconds = (new Date(p.due_at).getTime() - Date.now()) / 1000;
+      await wake(boss, p.queue, { companyId: p.company_id, subscriptionId: p.id }, seconds);
     }
   }
 }

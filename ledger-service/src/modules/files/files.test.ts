@@ -253,7 +253,7 @@ t.test('an e-mailed invoice PDF is a document of source email, and the worker se
   for (;;) {
     const read = await api('GET', `/arap/invoice/customer/${inv.body.id}`);
     invNumber = read.body.invNumber;
-    if ((read.body.emails as { status: string }[]).every((e) => e.status !== 'queued')) break;
+    if ((read.body.emails as { status: string }[]).every((e) => e.status !== 'queued' && e.status !== 'sending')) break;
     await new Promise((r) => setTimeout(r, 100));
   }
   t.equal(smtp.received.length, 1, 'sent');

@@ -157,11 +157,13 @@ export async function readInboxFile(
   jobs: FileJobs,
   data: Buffer,
   mediaType: InboxMediaType,
+  company?: number,
 ): Promise<ExtractionResult> {
   let found: Extraction;
   try {
     // a copy is sent: the buffer may be a slice of a pooled one
-    found = await jobs.run(extractJob, { data: new Uint8Array(data), mediaType }, { bytes: data.length, what: 'file' });
+    const input = { data: new Uint8Array(data), mediaType };
+    found = await jobs.run(extractJob, input, { bytes: data.length, what: 'file', company });
   } catch (err) {
     if (err instanceof FileRefused && err.limit !== 'busy') return { kind: 'failed', reason: err.message };
     throw err;

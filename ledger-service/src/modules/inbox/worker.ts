@@ -57,7 +57,7 @@ export async function extractOne(db: Db, log: Logger, fileJobs: FileJobs, job: E
   const file = await withTenant(db, companyId, (tx) => loadForExtraction(tx, companyId, entryId));
   if (!file) return;
   const started = performance.now();
-  const result = await readInboxFile(fileJobs, file.data, file.mediaType);
+  const result = await readInboxFile(fileJobs, file.data, file.mediaType, companyId);
   const status = await withTenant(db, companyId, (tx) => recordExtraction(tx, companyId, entryId, result, today()));
   log.info(
     { companyId, entryId, status, result: result.kind, ms: Math.round(performance.now() - started) },

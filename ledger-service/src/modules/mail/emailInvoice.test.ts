@@ -33,12 +33,12 @@ async function setup(t: { teardown(fn: () => unknown): void }) {
     if (res.status !== 201) throw new Error(JSON.stringify(res.body));
     return res.body.id as number;
   };
-  /** waits (polling the invoice) until its message `id` is no longer queued */
+  /** waits (polling the invoice) until its message `id` is no longer queued or being sent */
   const settled = async (invoiceId: number, messageId: number) => {
     for (;;) {
       const read = await api('GET', `/arap/invoice/customer/${invoiceId}`);
       const m = (read.body.emails as { id: number; status: string }[]).find((e) => e.id === messageId);
-      if (m && m.status !== 'queued') return read.body;
+      if (m && m.status !== 'queued' && m.status !== 'sending') return read.body;
       await new Promise((r) => setTimeout(r, 100));
     }
   };

@@ -5,17 +5,19 @@
  * .eml outbox without SMTP_URL. Each ledger here sends from its own queue, so other test
  * ledgers on the same database never take its jobs.
  */
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import t from 'tap';
 import PostalMime from 'postal-mime';
 import { withTenant } from '../../db/knex.ts';
+import { enqueueSend } from '../../db/queue.ts';
 import type { Actor } from '../../domain/actor.ts';
 import { createTestCompany, type TestCompany } from '../../../test/helpers.ts';
 import { startMailTestLedger } from '../../../test/support/mailLedger.ts';
 import { startSmtpTestServer } from '../../../test/support/smtpServer.ts';
 import { queueMessage, type MessageRequest } from './outbox.ts';
-import { emlFileName } from './transport.ts';
+import { insertMessage, loadOutgoingMessage } from './store.ts';
+import { emlFileName, smtpTransport } from './transport.ts';
 
 type MailLedger = Awaited<ReturnType<typeof startMailTestLedger>>;
 
@@ -159,7 +161,7 @@ t.test('after the last retry the message is failed with the error', async (t) =>
   );
   const c = await createTestCompany(ledger);
   const queued = await queue(ledger, c);
-  const row = await waitFor(ledger, c, queued.id, (r) => r.status !== 'queued');
+  const row = await waitFor(ledger, c, queued.id, (r) => r.status !== 'queued' && r.status !== 'sending');
   t.equal(row.status, 'failed');
   t.equal(row.attempts, 2, 'the first attempt and one retry');
   t.ok(row.last_error);
@@ -180,4 +182,93 @@ t.test('without SMTP_URL the message is written as an .eml file under <dataDir>/
     ['customer@example.test'],
   );
   t.equal(parsed.attachments[0]?.filename, 'RE-1.pdf');
+});
+
+t.test('the message is recorded as sending before the SMTP server gets it, and sent after', async (t) => {
+  const seen: string[] = [];
+  let ledger: MailLedger | undefined;
+  const smtp = await startSmtpTestServer({
+    async beforeAccept(mail) {
+      // the server has the message and has not answered: what has the outbox recorded?
+      const rows = await ledger!.db.raw('select status from messages where message_id = ?', [
+        mail.parsed.messageId ?? '',
+      ]);
+      seen.push(rows.rows[0]?.status);
+    },
+  });
+  t.teardown(() => smtp.stop());
+  ledger = await startMailTestLedger(t, { smtpUrl: smtp.url });
+  const c = await createTestCompany(ledger);
+  const queued = await queue(ledger, c, request({ subject: 'Recorded first' }));
+  const row = await waitFor(ledger, c, queued.id, (r) => r.status === 'sent');
+  t.same(seen, ['sending'], 'sending was committed before the hand-over');
+  t.equal(row.attempts, 1);
+  t.ok(row.sending_at, 'when the sending began');
+});
+
+/**
+ * What a crash between the hand-over and its record leaves: the server has the message, the
+ * row says `sending`, and pg-boss gives the job out again (after its expiry). The job is put
+ * back here directly rather than waiting out the expiry.
+ */
+async function crashedMidSend(ledger: MailLedger, c: TestCompany, subject: string, firstSend: (id: number) => unknown) {
+  const queued = await withTenant(ledger.db, c.company.id, async (tx) => {
+    const messageId = `<crash-${Math.random().toString(36).slice(2)}@company.test>`;
+    const id = await insertMessage(tx, c.company.id, { ...request({ subject }), messageId });
+    await tx('messages').where({ id }).update({ status: 'sending', sending_at: tx.fn.now() });
+    return { id, messageId };
+  });
+  await firstSend(queued.id);
+  await withTenant(ledger.db, c.company.id, (tx) =>
+    enqueueSend(tx, ledger.config.mailQueue, { companyId: c.company.id, messageId: queued.id }),
+  );
+  return queued;
+}
+
+t.test('a message found sending after a crash is sent again with the same Message-ID, once', async (t) => {
+  const smtp = await startSmtpTestServer();
+  t.teardown(() => smtp.stop());
+  const ledger = await startMailTestLedger(t, { smtpUrl: smtp.url });
+  const c = await createTestCompany(ledger);
+  const first = smtpTransport(smtp.url);
+  t.teardown(() => first.close());
+  const queued = await crashedMidSend(ledger, c, 'Crashed mid-send', async (id) => {
+    const message = await withTenant(ledger.db, c.company.id, (tx) => loadOutgoingMessage(tx, id));
+    await first.deliver(message!);
+  });
+  const row = await waitFor(ledger, c, queued.id, (r) => r.status === 'sent');
+  t.equal(row.attempts, 2, 'the cut-off attempt and the one after it');
+  const copies = smtp.received.filter((m) => m.parsed.subject === 'Crashed mid-send');
+  t.equal(copies.length, 2, 'sent once more, not lost');
+  t.same(
+    copies.map((m) => m.parsed.messageId),
+    [queued.messageId, queued.messageId],
+    'with the same Message-ID: the receiver sees one message',
+  );
+});
+
+t.test('the .eml outbox does not write a message again whose file a crashed attempt wrote', async (t) => {
+  const ledger = await startMailTestLedger(t, { smtpUrl: undefined });
+  const c = await createTestCompany(ledger);
+  const dir = join(ledger.config.dataDir, 'outbox');
+  const queued = await crashedMidSend(ledger, c, 'Written before the crash', async (id) => {
+    await mkdir(dir, { recursive: true });
+    await writeFile(join(dir, emlFileName(id)), 'the file the cut-off attempt wrote');
+  });
+  const row = await waitFor(ledger, c, queued.id, (r) => r.status === 'sent');
+  t.equal(row.status, 'sent');
+  t.equal(await readFile(join(dir, emlFileName(queued.id)), 'utf8'), 'the file the cut-off attempt wrote');
+});
+
+t.test('one Message-ID is one message: the outbox refuses a second row with it', async (t) => {
+  const ledger = await startMailTestLedger(t, { smtpUrl: 'smtp://127.0.0.1:9' });
+  const c = await createTestCompany(ledger);
+  const messageId = '<once@company.test>';
+  await t.rejects(
+    withTenant(ledger.db, c.company.id, async (tx) => {
+      await insertMessage(tx, c.company.id, { ...request(), messageId });
+      await insertMessage(tx, c.company.id, { ...request(), messageId });
+    }),
+    /messages_company_message_id_unique/,
+  );
 });

@@ -9,7 +9,7 @@ import { documentBytes, putDocument, type StorageKind } from '../files/index.ts'
  */
 
 export type MessageKind = 'invoice' | 'reminder' | 'other';
-export type MessageStatus = 'queued' | 'sent' | 'failed';
+export type MessageStatus = 'queued' | 'sending' | 'sent' | 'failed';
 
 export interface Attachment {
   filename: string;
@@ -115,16 +115,55 @@ export async function loadOutgoingMessage(tx: Tx, id: number): Promise<OutgoingM
   };
 }
 
-export async function markSent(tx: Tx, id: number): Promise<void> {
+/** What claiming a message for sending found: whether an earlier attempt was cut off mid-send. */
+export interface SendingClaim {
+  interrupted: boolean;
+}
+
+/** Said of a message whose earlier attempt was cut off between the send and its record. */
+export const INTERRUPTED_ATTEMPT =
+  'an earlier attempt was interrupted before its outcome was recorded; sent again with the same Message-ID';
+
+/**
+ * queued → sending, committed by the caller before the message goes out. A message already
+ * `sending` was being sent when its process stopped: it is claimed again and that cut-off
+ * attempt counted. Nothing for a message that is `sent`, `failed` or gone.
+ */
+export async function claimForSending(tx: Tx, companyId: number, id: number): Promise<SendingClaim | undefined> {
+  const row = await tx('messages')
+    .where({ company_id: companyId, id })
+    .whereIn('status', ['queued', 'sending'])
+    .forUpdate()
+    .first<{ status: MessageStatus } | undefined>('status');
+  if (!row) return undefined;
+  const interrupted = row.status === 'sending';
   await tx('messages')
-    .where({ id })
+    .where({ company_id: companyId, id })
+    .update({
+      status: 'sending',
+      sending_at: tx.fn.now(),
+      ...(interrupted ? { attempts: tx.raw('attempts + 1'), last_error: INTERRUPTED_ATTEMPT } : {}),
+    });
+  return { interrupted };
+}
+
+/** sending → sent. */
+export async function markSent(tx: Tx, companyId: number, id: number): Promise<void> {
+  await tx('messages')
+    .where({ company_id: companyId, id, status: 'sending' })
     .update({ status: 'sent', sent_at: tx.fn.now(), attempts: tx.raw('attempts + 1'), last_error: null });
 }
 
-/** A failed attempt; `final` when no retry follows (the message is then `failed`). */
-export async function markAttemptFailed(tx: Tx, id: number, error: string, final: boolean): Promise<void> {
+/** A failed attempt (sending → queued); `final` when no retry follows (the message is then `failed`). */
+export async function markAttemptFailed(
+  tx: Tx,
+  companyId: number,
+  id: number,
+  error: string,
+  final: boolean,
+): Promise<void> {
   await tx('messages')
-    .where({ id })
+    .where({ company_id: companyId, id, status: 'sending' })
     .update({
       status: final ? 'failed' : 'queued',
       attempts: tx.raw('attempts + 1'),

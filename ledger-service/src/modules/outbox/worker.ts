@@ -2,7 +2,7 @@ import type PgBoss from 'pg-boss';
 import { withTenant, type Db } from '../../db/knex.ts';
 import type { Logger } from '../../logger.ts';
 import { DEFAULT_RETRY_POLICY, ensureQueue, startQueueWorker, type RetryPolicy, type SendJob } from '../../db/queue.ts';
-import { loadOutgoingMessage, markAttemptFailed, markSent } from './store.ts';
+import { claimForSending, loadOutgoingMessage, markAttemptFailed, markSent } from './store.ts';
 import { mailTransport, type MailTransport } from './transport.ts';
 
 export interface MailWorkerOptions {
@@ -17,11 +17,20 @@ export interface MailWorker {
 
 /**
  * Sends queued messages: takes one job at a time from the queue (pg-boss hands each job to
- * one worker across all ledger replicas), loads its message, hands it to the transport and
- * records the outcome. A failed attempt is recorded and thrown, so pg-boss retries it with
- * backoff; after the last retry the message is `failed`. A message already `sent` (a job
- * delivered again after a crash between sending and recording) is not sent again.
- * No database transaction is held open while talking to the SMTP server.
+ * one worker across all ledger replicas) and moves its message queued → sending → sent:
+ *
+ * - `sending` is committed, in its own transaction, before the transport is called. No
+ *   database transaction is held open while talking to the SMTP server.
+ * - The transport hands the message over with the Message-ID fixed when it was queued.
+ * - `sent` is recorded afterwards. A failed attempt goes back to `queued` and is thrown, so
+ *   pg-boss retries it with backoff; after the last retry the message is `failed`.
+ *
+ * A message already `sent` or `failed` is never sent again. A message found in `sending` was
+ * cut off between the hand-over and its record (a crash, a kill): whether the server took it
+ * is unknown, so it is sent once more with the same Message-ID — the receiving side
+ * de-duplicates by Message-ID, and the `.eml` outbox keeps the file already written — and the
+ * cut-off attempt is noted in `last_error`. Mail is thus never lost, and a repeat after a
+ * crash is the same message, not a new one.
  */
 export function startMailWorker(deps: {
   db: Db;
@@ -62,17 +71,22 @@ async function sendOne(
   job: PgBoss.JobWithMetadata<SendJob>,
 ): Promise<void> {
   const { companyId, messageId } = job.data;
-  const message = await withTenant(db, companyId, (tx) => loadOutgoingMessage(tx, messageId));
-  if (message?.status !== 'queued') return;
+  const claimed = await withTenant(db, companyId, async (tx) => {
+    const claim = await claimForSending(tx, companyId, messageId);
+    return claim && { claim, message: await loadOutgoingMessage(tx, messageId) };
+  });
+  if (!claimed?.message) return;
+  const { claim, message } = claimed;
+  if (claim.interrupted) log.warn({ messageId }, 'e-mail found in sending: sent again with the same Message-ID');
   try {
     await transport.deliver(message);
   } catch (err) {
     const final = job.retryCount >= job.retryLimit;
     const reason = err instanceof Error ? err.message : String(err);
-    await withTenant(db, companyId, (tx) => markAttemptFailed(tx, messageId, reason, final));
+    await withTenant(db, companyId, (tx) => markAttemptFailed(tx, companyId, messageId, reason, final));
     log.warn({ messageId, attempt: message.attempts + 1, final, reason }, 'e-mail not sent');
     throw err;
   }
-  await withTenant(db, companyId, (tx) => markSent(tx, messageId));
+  await withTenant(db, companyId, (tx) => markSent(tx, companyId, messageId));
   log.info({ messageId }, 'e-mail sent');
 }
