@@ -49,18 +49,18 @@ export async function eventsAfter(
   tx: Tx,
   q: { after: number; limit: number; resources: readonly string[]; patterns?: readonly string[] },
 ): Promise<EventRow[]> {
-  const query = tx('events')
+  const query = tx<EventRow>('events')
     .where('seq', '>', q.after)
     .whereIn('resource_type', [...q.resources])
     .orderBy('seq')
     .limit(q.limit);
   if (q.patterns) query.whereIn('type', typesOf(q.patterns));
-  return (await query) as EventRow[];
+  return await query;
 }
 
 export async function eventBySeq(tx: Tx, seq: number, resources: readonly string[]): Promise<EventRow | undefined> {
-  return (await tx('events')
+  return await tx<EventRow>('events')
     .where({ seq })
     .whereIn('resource_type', [...resources])
-    .first()) as EventRow | undefined;
+    .first();
 }

@@ -101,8 +101,8 @@ export async function insertSubscription(
   tx: Tx,
   row: Pick<SubscriptionRow, 'company_id' | 'url' | 'events' | 'secret' | 'queue'> & { created_by: number | null },
 ): Promise<SubscriptionRow> {
-  const [inserted] = await tx('webhook_subscriptions').insert(row).returning('*');
-  return inserted as SubscriptionRow;
+  const [inserted] = await tx<SubscriptionRow>('webhook_subscriptions').insert(row).returning('*');
+  return inserted!;
 }
 
 /** Subscriptions not deleted, oldest first. */
@@ -193,14 +193,14 @@ export async function queueDeliveries(
 
 /** The kept events after `after` that the patterns take, in order (at most `limit`). */
 export async function eventSeqsAfter(tx: Tx, after: number, patterns: readonly string[], limit: number) {
-  const { rows } = await tx.raw(
+  const { rows } = await tx.raw<{ rows: { seq: number }[] }>(
     `select e.seq from events e
       where e.seq > ? and exists (select 1 from unnest(?::text[]) p
                                    where p = e.type or (right(p, 2) = '.*' and starts_with(e.type, left(p, -1))))
       order by e.seq limit ?`,
     [after, [...patterns], limit],
   );
-  return (rows as { seq: number }[]).map((r) => r.seq);
+  return rows.map((r) => r.seq);
 }
 
 // --- the sender (worker) --------------------------------------------------------------------
