@@ -154,7 +154,7 @@ t.test(
     t.comment(`CPU ticks: serving thread ${serving}, busiest other thread (${busiest}) ${busiestTicks}`);
     t.ok(
       busiestTicks > serving,
-      `another thread (${busiest}) did the reading: ${busiestTicks} ticks of CPU against the serving thread's ${serving}`,
+      `another thread (${busiest}) did the reading: ${busiestTicks} CPU ticks, the serving thread ${serving}`,
     );
     t.ok(answers > 0, `the other company was answered ${answers} times while the PDF was read`);
   },
