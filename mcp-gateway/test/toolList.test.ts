@@ -96,9 +96,22 @@ t.test('$defs: a repeated sub-schema written once, expanding to the same schema'
   t.ok(JSON.stringify(shared).length < JSON.stringify(schema).length, 'shorter');
   const tiny = { type: 'object', properties: { a: { type: 'string' }, b: { type: 'string' } } };
   t.equal(shareRepeats(tiny), tiny, 'a repeat shorter than its reference stays');
+  // every tool's full schemas, shared and expanded again, are the schemas they were; some tools have repeats to share
+  let sharing = 0;
   for (const { declaration: d } of CATALOGUE) {
-    t.same(expandRefs(leanInput(d.input)), expandRefs(leanInput(d.input)), `${d.name}: stable`);
+    for (const [which, schema] of [
+      ['input', d.input],
+      ['output', d.output],
+    ] as const) {
+      if (schema === undefined) continue;
+      const original = structuredClone(schema);
+      const shared = shareRepeats(structuredClone(schema) as unknown as Parameters<typeof shareRepeats>[0]);
+      if (shared.$defs) sharing++;
+      t.same(expandRefs(shared), original, `${d.name} ${which}: shared and expanded, the same schema`);
+    }
+    t.ok(!/\$ref/.test(JSON.stringify(expandRefs(leanInput(d.input)))), `${d.name}: the listed input expands fully`);
   }
+  t.ok(sharing > 0, `${sharing} of the tools' schemas have repeats written once`);
 });
 
 /** The raw tools/list answer of one era, as the client receives it. */

@@ -17,7 +17,12 @@
  */
 import type { Db } from './knex.ts';
 
-/** Tables shared by all companies (Citus reference tables). */
+/**
+ * Tables shared by all companies (Citus reference tables). `api_keys` rows each belong to a
+ * company, yet a key is found by its hash before the company is known: its keys are its own
+ * id and a hash unique across all companies, and its queries filter by company themselves
+ * (db/apiKeys.ts; db/apiKeys.test.ts).
+ */
 export const REFERENCE_TABLES: readonly string[] = [
   'companies',
   'users',

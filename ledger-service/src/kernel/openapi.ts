@@ -218,14 +218,27 @@ function successResponse(contract: Contract, side: Side | undefined, example: Co
   const jsonExample = answer !== undefined && contract.response ? { example: answer } : {};
   let content: Json | undefined;
   if (contract.download) {
-    // a text file's example (the payment file's XML) under its own media type
-    const fileExample = (type: string) =>
-      !contract.response && typeof answer === 'string' && type === contract.download?.[0] ? { example: answer } : {};
+    // every file type has its example: the example's file of that type (a report's CSV, a PDF's first bytes), or
+    // a text file's answer (the payment file's XML) under its own media type
+    const fileExample = (type: string) => {
+      const file = example?.files?.[type];
+      if (file !== undefined) return { example: file };
+      return !contract.response && typeof answer === 'string' && type === contract.download?.[0]
+        ? { example: answer }
+        : {};
+    };
     content = Object.fromEntries(
       contract.download.map((type) => [
         type,
         {
-          schema: { type: 'string', contentMediaType: type === '*/*' ? 'application/octet-stream' : type },
+          schema:
+            type === '*/*'
+              ? {
+                  type: 'string',
+                  contentMediaType: 'application/octet-stream',
+                  description: 'the file in the media type it was stored with (Content-Type), e.g. application/pdf',
+                }
+              : { type: 'string', contentMediaType: type },
           ...fileExample(type),
         },
       ]),

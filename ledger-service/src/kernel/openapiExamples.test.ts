@@ -644,6 +644,16 @@ t.test('every operation: summary, description and examples, valid against its sc
       );
       if (op.requestBody) t.ok(bodies.length > 0, `${name}: a request example`);
       const [status, success] = Object.entries(op.responses as Record<string, Json>).find(([s]) => s.startsWith('2'))!;
+      // every media type of every success answer, files included, shows an example
+      for (const [code, answer] of Object.entries(op.responses as Record<string, Json>)) {
+        if (!code.startsWith('2')) continue;
+        for (const [type, media] of Object.entries((answer.content ?? {}) as Record<string, Json>)) {
+          t.ok(media.example !== undefined || media.examples !== undefined, `${name}: a ${code} ${type} example`);
+          if (typeof media.example === 'string' && media.schema?.type === 'string') {
+            t.ok(media.example.length > 0, `${name}: the ${type} example is a file's text or first bytes`);
+          }
+        }
+      }
       const json = success.content?.['application/json'] as Json | undefined;
       if (json) {
         t.not(json.example, undefined, `${name}: a ${status} answer example`);
@@ -760,6 +770,19 @@ t.test(
       } else if (!RECORD) {
         t.equal(raw.length, 0, `${name}: ${status} without a body`);
       }
+      // each file type's example is what the ledger answers in that type: its first bytes (up to the …), or a
+      // text file's first line (the CSV's column titles; the figures are the test company's)
+      for (const [type, file] of Object.entries(example.files ?? {})) {
+        if (RECORD || type === '*/*') continue; // a stored file's own type: whatever was stored
+        const got = await fetch(`${base}${path}${search ? `?${search}` : ''}`, {
+          headers: { 'X-API-Key': co.apiKey, Accept: type },
+        });
+        const text = Buffer.from(await got.arrayBuffer()).toString('latin1');
+        const start = file.includes('…') ? file.slice(0, file.indexOf('…')) : file.split('\n')[0]!;
+        t.equal(got.status, status, `${name}: ${type} answered`);
+        t.match(got.headers.get('content-type'), type, `${name}: as ${type}`);
+        t.equal(text.slice(0, start.length), start, `${name}: the ${type} answer starts as its example`);
+      }
       await step.after?.(answer, c);
       if (RECORD) {
         const recorded: ContractExample = {
@@ -771,6 +794,7 @@ t.test(
           ...(contract.response || (contract.download?.[0]?.includes('xml') && !isJson)
             ? { response: recorder.normalize(answer, c.aliases, true) }
             : {}),
+          ...(example.files ? { files: example.files } : {}),
         };
         recorder.add(contract, step.side, recorded);
       }

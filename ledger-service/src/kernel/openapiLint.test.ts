@@ -1,6 +1,7 @@
 /**
  * The /openapi.json a real ledger serves, linted by the two tools integrators run on it:
- * `redocly lint` (Redocly's recommended rules, redocly.yaml) and `spectral lint` (the
+ * `redocly lint` (Redocly's recommended rules and our type-aware `ledger/no-ambiguous-paths`,
+ * redocly.yaml and redocly/ledger-plugin.js) and `spectral lint` (the
  * `spectral:oas` ruleset, .spectral.yaml), both from node_modules/.bin, both with 0 errors
  * and 0 warnings. Neither may fetch anything: telemetry and update checks are off, and any
  * request they tried would go to a local proxy that counts it. A document with a fault
@@ -118,6 +119,18 @@ t.test('redocly and spectral report no error and no warning on /openapi.json, an
   const broken = structuredClone(doc);
   delete broken.paths['/arap/vendor'].get.description;
   broken.paths['/arap/vendor'].post.requestBody.content['application/json'].example = { name: 42 };
+  // and a path one request could reach besides /documents/inbox/{id}: its parameters are text
+  const text = { in: 'path', required: true, schema: { type: 'string' } };
+  broken.paths['/documents/{slug}/{part}'] = {
+    get: {
+      ...broken.paths['/documents/{id}'].get,
+      operationId: 'plantedAmbiguous',
+      parameters: [
+        { name: 'slug', ...text },
+        { name: 'part', ...text },
+      ],
+    },
+  };
   writeFileSync(join(dir, 'broken.json'), JSON.stringify(broken, null, 2));
 
   const [redoclyReport, spectralReport, redoclyBroken, spectralBroken] = await Promise.all([
@@ -131,12 +144,17 @@ t.test('redocly and spectral report no error and no warning on /openapi.json, an
 
   const all = (p: Problems) => [...p.errors, ...p.warnings].join('\n');
   t.match(all(redoclyBroken), /no-invalid-media-type-examples/, 'redocly reports the example its schema refuses');
+  t.match(
+    redoclyBroken.errors.join('\n'),
+    /ledger\/no-ambiguous-paths .*`\/documents\/inbox\/\{id\}` and `\/documents\/\{slug\}\/\{part\}`/,
+    'and, as an error, the path a request could reach besides another (redocly/ledger-plugin.js)',
+  );
   t.match(all(spectralBroken), /operation-description/, 'spectral reports the missing description');
   t.match(all(spectralBroken), /oas3-valid-media-example/, 'and the example its schema refuses');
   t.same(proxy.hits, [], 'nothing was fetched');
 });
 
-t.test('no request path reaches two operations (the check redocly.yaml leaves to this test)', async (t) => {
+t.test('no request path reaches two operations (the check of redocly/ledger-plugin.js, done again here)', async (t) => {
   const ledger = await startTestLedger(t);
   const doc = (await (await fetch(`${ledger.url}/openapi.json`)).json()) as Json;
   /** Per path, each segment: a literal, or a parameter's schema type. */

@@ -32,6 +32,12 @@ export interface ContractExample {
   readonly body?: unknown;
   /** the JSON answer; for a text download (XML) the file's text; none for 204 and binary files */
   readonly response?: unknown;
+  /**
+   * A download's file per media type of `download` (a report's CSV and PDF, a stored file): the
+   * file's text, or its first bytes and `…` for a binary file; the OpenAPI document shows it as
+   * that media type's example, and the real answer starts with it (up to the `…`)
+   */
+  readonly files?: Readonly<Record<string, string>>;
 }
 
 export interface Contract {

@@ -785,7 +785,10 @@ export const examples = {
     customer: { params: { id: 26 }, body: { date: '2026-10-31', description: 'Billed twice' }, response: { id: 27 } },
   },
   deleteTransaction: { vendor: { params: { id: 14 } }, customer: { params: { id: 28 } } },
-  downloadTransactionFile: { vendor: { params: { id: 15, fileId: 16 } }, customer: { params: { id: 29, fileId: 30 } } },
+  downloadTransactionFile: {
+    vendor: { params: { id: 15, fileId: 16 }, files: { '*/*': '%PDF-1.4\n…' } },
+    customer: { params: { id: 29, fileId: 30 }, files: { '*/*': '%PDF-1.4\n…' } },
+  },
   deleteTransactionFile: { vendor: { params: { id: 17, fileId: 18 } }, customer: { params: { id: 31, fileId: 7 } } },
   createInvoice: {
     vendor: {
@@ -1295,8 +1298,14 @@ export const examples = {
     },
   },
   deleteInvoice: { vendor: { params: { id: 22 } }, customer: { params: { id: 35 } } },
-  downloadInvoiceFile: { vendor: { params: { id: 23, fileId: 24 } }, customer: { params: { id: 36, fileId: 8 } } },
-  getInvoicePdf: { vendor: { params: { id: 19 } }, customer: { params: { id: 32 } } },
+  downloadInvoiceFile: {
+    vendor: { params: { id: 23, fileId: 24 }, files: { '*/*': '%PDF-1.4\n…' } },
+    customer: { params: { id: 36, fileId: 8 }, files: { '*/*': '%PDF-1.4\n…' } },
+  },
+  getInvoicePdf: {
+    vendor: { params: { id: 19 }, files: { 'application/pdf': '%PDF-1.3\n…' } },
+    customer: { params: { id: 32 }, files: { 'application/pdf': '%PDF-1.3\n…' } },
+  },
   listDocuments: {
     vendor: {
       query: { from: '2026-10-01', to: '2026-10-31' },
@@ -2056,7 +2065,7 @@ export const examples = {
     response: { id: 48 },
   },
   deleteJournalEntry: { params: { id: 49 } },
-  downloadJournalFile: { params: { id: 50, fileId: 51 } },
+  downloadJournalFile: { params: { id: 50, fileId: 51 }, files: { '*/*': '%PDF-1.4\n…' } },
   getLedger: {
     query: { account: '1020', from: '2026-10-01', to: '2026-10-31' },
     response: {
@@ -2088,6 +2097,15 @@ export const examples = {
     },
   },
   trialBalance: {
+    files: {
+      'text/csv':
+        'Account,Description,Category,Opening,Debit,Credit,Closing\r\n' +
+        '1020,Bank,A,0.00,0.00,-2400.00,-2400.00\r\n' +
+        '1100,Accounts receivable,A,0.00,1837.70,-216.20,1621.50\r\n' +
+        '1170,Input VAT standard rate,A,0.00,53.06,-16.20,36.86\r\n' +
+        ',Total,,0.00,5688.16,-5688.16,0.00\r\n',
+      'application/pdf': '%PDF-1.3\n…',
+    },
     query: { from: '2026-01-01', to: '2026-10-31' },
     response: {
       from: '2026-01-01',
@@ -2126,6 +2144,19 @@ export const examples = {
     },
   },
   incomeStatement: {
+    files: {
+      'text/csv':
+        'Section,Account,Description,Amount\r\n' +
+        'income,3000,Sales of goods,-520.00\r\n' +
+        'income,3400,Revenue from services,-980.00\r\n' +
+        'income,,Total income,-1500.00\r\n' +
+        'expenses,6000,Rent,2400.00\r\n' +
+        'expenses,6400,Energy,310.00\r\n' +
+        'expenses,6500,Office supplies,455.00\r\n' +
+        'expenses,,Total expenses,3165.00\r\n' +
+        'result,,Net income,-1665.00\r\n',
+      'application/pdf': '%PDF-1.3\n…',
+    },
     query: { from: '2026-01-01', to: '2026-10-31' },
     response: {
       from: '2026-01-01',
@@ -2150,6 +2181,24 @@ export const examples = {
     },
   },
   balanceSheet: {
+    files: {
+      'text/csv':
+        'Section,Account,Description,Amount\r\n' +
+        'assets,1020,Bank,-2400.00\r\n' +
+        'assets,1100,Accounts receivable,1621.50\r\n' +
+        'assets,1170,Input VAT standard rate,36.86\r\n' +
+        'assets,,Total assets,-741.64\r\n' +
+        'liabilities,2000,Accounts payable,-491.86\r\n' +
+        'liabilities,2200,Output VAT standard rate,-121.50\r\n' +
+        'liabilities,2300,Accrued liabilities,-310.00\r\n' +
+        'liabilities,,Total liabilities,-923.36\r\n' +
+        'equity,,Result of the current year (since 2026-01-01),1665.00\r\n' +
+        'equity,,Results of earlier years not yet closed,0.00\r\n' +
+        'equity,,Total equity,1665.00\r\n' +
+        'total,,Total assets,-741.64\r\n' +
+        'total,,Total liabilities and equity,-741.64\r\n',
+      'application/pdf': '%PDF-1.3\n…',
+    },
     query: { date: '2026-10-31' },
     response: {
       date: '2026-10-31',
@@ -2177,6 +2226,29 @@ export const examples = {
     },
   },
   vatReport: {
+    files: {
+      'text/csv':
+        'Section,Code,Description,Base,Tax\r\n' +
+        'output,VAT-OUT-STD,"Output VAT 8.1% (account 2200, 8.1 %)",1400.00,113.40\r\n' +
+        'input,VAT-IN-STD,"Input VAT 8.1% (account 1170, 8.1 %)",455.00,36.86\r\n' +
+        'output,,Total output tax,1400.00,113.40\r\n' +
+        'input,,Total input tax,455.00,36.86\r\n' +
+        'due,,Net amount due (output − input),,76.54\r\n' +
+        'swiss,200,Total agreed consideration,1420.00,\r\n' +
+        'swiss,289,Deductions (sales without tax code),20.00,\r\n' +
+        'swiss,299,Taxable turnover,1400.00,\r\n' +
+        'swiss,302,Standard rate 8.1 %,1400.00,113.40\r\n' +
+        'swiss,312,Reduced rate 2.6 %,0.00,0.00\r\n' +
+        'swiss,342,Accommodation rate 3.8 %,0.00,0.00\r\n' +
+        'swiss,382,Other rates,0.00,0.00\r\n' +
+        'swiss,399,Total tax,,113.40\r\n' +
+        'swiss,400,Input tax on material and services,,0.00\r\n' +
+        'swiss,405,Input tax on investments and other operating costs,,36.86\r\n' +
+        'swiss,479,Total input tax,,36.86\r\n' +
+        'swiss,500,Amount payable,,76.54\r\n' +
+        'swiss,510,Credit in favour of the taxable person,,0.00\r\n',
+      'application/pdf': '%PDF-1.3\n…',
+    },
     query: { from: '2026-10-01', to: '2026-12-31' },
     response: {
       from: '2026-10-01',
@@ -2402,7 +2474,7 @@ export const examples = {
       ],
     },
   },
-  getDocumentContent: { params: { id: 57 } },
+  getDocumentContent: { params: { id: 57 }, files: { '*/*': '%PDF-1.4\n…' } },
   uploadToInbox: {
     body: { name: 'scan.pdf', data: 'data:application/pdf;base64,JVBERi0xLjQKJcOkw7zDtsOfCg==' },
     response: {

@@ -242,7 +242,7 @@ export async function listDocumentRows<R extends object = object>(
   if (partyNumber !== undefined) q.where('p.number', partyNumber);
   if (f.payment_file !== undefined) q.where('t.payment_file', f.payment_file === 1);
   kind.narrow?.(q);
-  const counted = (await q.clone().count({ n: '*' }).first()) as { n: string | number } | undefined;
+  const counted = await q.clone().count({ n: '*' }).first();
   const rows = (await q
     .orderByRaw(orderBySql(f.sort, order, 't.id'))
     .limit(f.limit)
@@ -281,22 +281,31 @@ export async function listTransactions(tx: Tx, vc: Vc, f: ListFilter): Promise<L
   return { rows: rows.map((r) => listRowHeader(vc, r)), total };
 }
 
+/** An attachment's row with where its bytes are (readFile). */
+interface FileRow {
+  name: string;
+  media_type: string;
+  data: Buffer | null;
+  company_id: number;
+  document_id: number | null;
+  sha256: string;
+  storage: StorageKind;
+}
+
 export async function readFile(tx: Tx, vc: Vc, id: number, fileId: number, type: DocumentType = 'transaction') {
-  const row = (await tx('arap_files as f')
+  const row = await tx('arap_files as f')
     .join('arap_transactions as t', 't.id', 'f.transaction_id')
     .leftJoin('documents as d', 'd.id', 'f.document_id')
     .where({ 'f.id': fileId, 'f.transaction_id': id, 't.vc': vc, 't.type': type })
-    .first('f.name', 'f.media_type', 'f.data', 'f.company_id', 'd.id as document_id', 'd.sha256', 'd.storage')) as
-    | {
-        name: string;
-        media_type: string;
-        data: Buffer | null;
-        company_id: number;
-        document_id: number | null;
-        sha256: string;
-        storage: StorageKind;
-      }
-    | undefined;
+    .first<FileRow | undefined>(
+      'f.name',
+      'f.media_type',
+      'f.data',
+      'f.company_id',
+      'd.id as document_id',
+      'd.sha256',
+      'd.storage',
+    );
   if (!row) return undefined;
   // the bytes live in the document store (modules/files, migration 013), once per company
   const data =
@@ -323,18 +332,20 @@ export interface MessageSummary {
   status: MessageStatus;
 }
 
+interface MessageRow {
+  id: number;
+  to_addresses: string[];
+  status: MessageStatus;
+  created_at: Date;
+  sent_at: Date | null;
+}
+
 /** The messages about one document, oldest first (the invoice's `emails`). */
 export async function listDocumentMessages(tx: Tx, transactionId: number): Promise<MessageSummary[]> {
-  const rows = (await tx('messages')
+  const rows = await tx('messages')
     .where({ transaction_id: transactionId })
     .orderBy('id')
-    .select('id', 'to_addresses', 'status', 'created_at', 'sent_at')) as {
-    id: number;
-    to_addresses: string[];
-    status: MessageStatus;
-    created_at: Date;
-    sent_at: Date | null;
-  }[];
+    .select<MessageRow[]>('id', 'to_addresses', 'status', 'created_at', 'sent_at');
   return rows.map((r) => ({
     id: r.id,
     to: r.to_addresses.join(', '),

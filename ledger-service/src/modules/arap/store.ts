@@ -68,7 +68,7 @@ export async function lockHeader(
   id: number,
   type: DocumentType = 'transaction',
 ): Promise<HeaderRow | undefined> {
-  const row = (await tx('arap_transactions').where({ id, vc, type }).forUpdate().first()) as HeaderRow | undefined;
+  const row = await tx<HeaderRow>('arap_transactions').where({ id, vc, type }).forUpdate().first();
   return row && trimCurrency(row);
 }
 

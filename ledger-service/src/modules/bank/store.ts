@@ -44,17 +44,17 @@ export async function listBankAccounts(
   q: { sort: string; limit: number; offset: number },
 ): Promise<ListPage<BankAccount>> {
   const counted = await tx('bank_accounts').count({ n: '*' }).first();
-  const rows = (await readQuery(tx)
+  const rows = await readQuery(tx)
     .orderByRaw(orderBySql(q.sort, BANK_ACCOUNT_ORDER, 'b.id'))
     .limit(q.limit)
     .offset(q.offset)
-    .select(READ_COLUMNS)) as BankAccountRow[];
+    .select<BankAccountRow[]>(READ_COLUMNS);
   return { rows: rows.map(toReadShape), total: Number(counted?.n ?? 0) };
 }
 
 /** One bank account of the company in the current tenant, or undefined. */
 export async function findBankAccount(tx: Tx, id: number): Promise<BankAccount | undefined> {
-  const row = (await readQuery(tx).where('b.id', id).first(READ_COLUMNS)) as BankAccountRow | undefined;
+  const row = await readQuery(tx).where('b.id', id).first<BankAccountRow | undefined>(READ_COLUMNS);
   return row && toReadShape(row);
 }
 
@@ -105,18 +105,21 @@ export interface BankAccountWithChart extends BankAccount {
   account_id: number;
 }
 
+/** A bank account's row with its chart account's id. */
+type WithChartRow = BankAccountRow & { account_id: number | string };
+
 /** The company's bank account whose IBAN or QR-IBAN this is (electronic format), or undefined. */
 export async function findBankAccountByIban(tx: Tx, iban: string): Promise<BankAccountWithChart | undefined> {
-  const row = (await readQuery(tx)
+  const row = await readQuery(tx)
     .where((w) => w.where('b.iban', iban).orWhere('b.qr_iban', iban))
-    .first([...READ_COLUMNS, 'b.account_id'])) as (BankAccountRow & { account_id: number | string }) | undefined;
+    .first<WithChartRow | undefined>([...READ_COLUMNS, 'b.account_id']);
   return row && { ...toReadShape(row), account_id: Number(row.account_id) };
 }
 
 /** One bank account with its chart account's id, or undefined. */
 export async function findBankAccountWithChart(tx: Tx, id: number): Promise<BankAccountWithChart | undefined> {
-  const row = (await readQuery(tx)
+  const row = await readQuery(tx)
     .where('b.id', id)
-    .first([...READ_COLUMNS, 'b.account_id'])) as (BankAccountRow & { account_id: number | string }) | undefined;
+    .first<WithChartRow | undefined>([...READ_COLUMNS, 'b.account_id']);
   return row && { ...toReadShape(row), account_id: Number(row.account_id) };
 }

@@ -19,11 +19,11 @@ export async function listBankAccounts(
 ): Promise<ListPage<Record<string, unknown>>> {
   const query = tx('vendor_bank_accounts').where({ party_id: vendorId });
   const counted = await query.clone().count({ n: '*' }).first();
-  const rows = (await query
+  const rows = await query
     .orderBy('id')
     .limit(page.limit)
     .offset(page.offset)
-    .select('id', 'party_id as vendor_id', 'iban', 'bic', 'name', 'description')) as Record<string, unknown>[];
+    .select<Record<string, unknown>[]>('id', 'party_id as vendor_id', 'iban', 'bic', 'name', 'description');
   return { rows: rows.map(withoutNulls), total: Number(counted?.n ?? 0) };
 }
 
@@ -57,10 +57,10 @@ export async function lockBankAccount(
   vendorId: number,
   bankId: number,
 ): Promise<StoredBankAccount | undefined> {
-  const row = (await tx('vendor_bank_accounts')
+  const row = await tx('vendor_bank_accounts')
     .where({ id: bankId, party_id: vendorId })
     .forUpdate()
-    .first(STORED_COLUMNS)) as StoredBankAccount | undefined;
+    .first<StoredBankAccount | undefined>(STORED_COLUMNS);
   return row && { ...row, id: Number(row.id), vendor_id: Number(row.vendor_id) };
 }
 

@@ -77,9 +77,11 @@ export async function insertTransactions(
         source: r.source,
       })),
     );
-    const result = (await tx.raw(INSERT_SQL, [companyId, bankAccountId, batch])) as {
-      rows: (InsertedTransaction & { id: number | string })[];
-    };
+    const result = await tx.raw<{ rows: (InsertedTransaction & { id: number | string })[] }>(INSERT_SQL, [
+      companyId,
+      bankAccountId,
+      batch,
+    ]);
     const got = result.rows.map((r) => ({ ...r, id: Number(r.id), currency: r.currency.trim() }));
     // ids follow the rows' order (one sequence, rows inserted in array order); RETURNING promises no order
     got.sort((a, b) => a.id - b.id);
@@ -192,10 +194,10 @@ export interface LockedTransaction {
 }
 
 export async function lockTransaction(tx: Tx, id: number): Promise<LockedTransaction | undefined> {
-  const row = (await tx('bank_transactions')
+  const row = await tx('bank_transactions')
     .where({ id })
     .forUpdate()
-    .first(
+    .first<LockedTransaction | undefined>(
       'id',
       'bank_account_id',
       tx.raw('date::text as date'),
@@ -204,7 +206,7 @@ export async function lockTransaction(tx: Tx, id: number): Promise<LockedTransac
       'text',
       'counterparty',
       'status',
-    )) as LockedTransaction | undefined;
+    );
   return (
     row && { ...row, id: Number(row.id), bank_account_id: Number(row.bank_account_id), currency: row.currency.trim() }
   );
@@ -294,7 +296,7 @@ function toReadShape(r: ReadRow): BankTransactionRead {
 }
 
 export async function findTransaction(tx: Tx, id: number): Promise<BankTransactionRead | undefined> {
-  const row = (await readQuery(tx).where('b.id', id).first(READ_COLUMNS)) as ReadRow | undefined;
+  const row = await readQuery(tx).where('b.id', id).first<ReadRow | undefined>(READ_COLUMNS);
   return row && toReadShape(row);
 }
 
@@ -324,10 +326,10 @@ export async function listTransactions(tx: Tx, f: TransactionFilter): Promise<Li
   // the JSON number as its shortest decimal text: compared exactly as NUMERIC, never as a float
   if (f.amount !== undefined) q.whereRaw('b.amount = ?::numeric', [new Money(f.amount).toFixed()]);
   const counted = await q.clone().clearSelect().count({ n: '*' }).first();
-  const rows = (await q
+  const rows = await q
     .orderByRaw(orderBySql(f.sort, ORDER, 'b.id'))
     .limit(f.limit)
     .offset(f.offset)
-    .select(READ_COLUMNS)) as ReadRow[];
+    .select<ReadRow[]>(READ_COLUMNS);
   return { rows: rows.map(toReadShape), total: Number(counted?.n ?? 0) };
 }

@@ -50,14 +50,14 @@ export async function eventsAfter(
   companyId: number,
   q: { after: number; limit: number; resources: readonly string[]; patterns?: readonly string[] },
 ): Promise<EventRow[]> {
-  const query = tx('events')
+  const query = tx<EventRow>('events')
     .where('company_id', companyId)
     .andWhere('seq', '>', q.after)
     .whereIn('resource_type', [...q.resources])
     .orderBy('seq')
     .limit(q.limit);
   if (q.patterns) query.whereIn('type', typesOf(q.patterns));
-  return (await query) as EventRow[];
+  return await query;
 }
 
 export async function eventBySeq(
@@ -66,8 +66,8 @@ export async function eventBySeq(
   seq: number,
   resources: readonly string[],
 ): Promise<EventRow | undefined> {
-  return (await tx('events')
+  return await tx<EventRow>('events')
     .where({ company_id: companyId, seq })
     .whereIn('resource_type', [...resources])
-    .first()) as EventRow | undefined;
+    .first();
 }

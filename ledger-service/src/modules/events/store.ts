@@ -102,8 +102,8 @@ export async function insertSubscription(
   tx: Tx,
   row: Pick<SubscriptionRow, 'company_id' | 'url' | 'events' | 'secret' | 'queue'> & { created_by: number | null },
 ): Promise<SubscriptionRow> {
-  const [inserted] = await tx('webhook_subscriptions').insert(row).returning('*');
-  return inserted as SubscriptionRow;
+  const [inserted] = await tx<SubscriptionRow>('webhook_subscriptions').insert(row).returning('*');
+  return inserted!;
 }
 
 /** Subscriptions not deleted, oldest first. */
@@ -210,14 +210,14 @@ export async function eventSeqsAfter(
   patterns: readonly string[],
   limit: number,
 ) {
-  const { rows } = await tx.raw(
+  const { rows } = await tx.raw<{ rows: { seq: number }[] }>(
     `select e.seq from events e
       where e.company_id = ? and e.seq > ? and exists (select 1 from unnest(?::text[]) p
                                    where p = e.type or (right(p, 2) = '.*' and starts_with(e.type, left(p, -1))))
       order by e.seq limit ?`,
     [companyId, after, [...patterns], limit],
   );
-  return (rows as { seq: number }[]).map((r) => r.seq);
+  return rows.map((r) => r.seq);
 }
 
 // --- the sender (worker) --------------------------------------------------------------------

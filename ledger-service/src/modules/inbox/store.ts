@@ -40,9 +40,9 @@ export async function entryRow(tx: Tx, id: number, opts: { lock?: boolean } = {}
   const q = tx('inbox_entries as e')
     .join('documents as d', 'd.id', 'e.document_id')
     .where('e.id', id)
-    .first(ENTRY_COLUMNS);
+    .first<EntryRow | undefined>(ENTRY_COLUMNS);
   if (opts.lock) q.forUpdate('e');
-  return (await q) as EntryRow | undefined;
+  return await q;
 }
 
 const ENTRY_ORDER = { created_at: 'e.created_at', id: 'e.id' };
@@ -52,11 +52,11 @@ export async function listEntries(
   q: { status?: InboxStatus; limit?: number; offset?: number; sort?: string },
 ): Promise<ListPage<EntryRow>> {
   const where = (b: Knex.QueryBuilder) => (q.status ? b.where('e.status', q.status) : b);
-  const rows = (await where(tx('inbox_entries as e').join('documents as d', 'd.id', 'e.document_id'))
-    .select(ENTRY_COLUMNS)
+  const rows = await where(tx('inbox_entries as e').join('documents as d', 'd.id', 'e.document_id'))
+    .select<EntryRow[]>(ENTRY_COLUMNS)
     .orderByRaw(orderBySql(q.sort ?? '-created_at', ENTRY_ORDER, 'e.id'))
     .limit(q.limit ?? 100)
-    .offset(q.offset ?? 0)) as EntryRow[];
+    .offset(q.offset ?? 0);
   const [{ n }] = (await where(tx('inbox_entries as e')).count({ n: '*' })) as [{ n: string | number }];
   return { rows, total: Number(n) };
 }
@@ -76,14 +76,17 @@ export async function updateEntry(
 
 /** The vendor owning a bank account with this IBAN (the oldest account first). */
 export async function vendorByIban(tx: Tx, iban: string): Promise<VendorMatch | undefined> {
-  const row = (await tx('vendor_bank_accounts as b')
+  const row = await tx('vendor_bank_accounts as b')
     .join('parties as p', 'p.id', 'b.party_id')
     .where({ 'p.vc': 'vendor' })
     .whereRaw(`upper(replace(b.iban, ' ', '')) = ?`, [iban])
     .orderBy('b.id')
-    .first('p.id', 'p.number', 'p.name', 'b.id as bank_account_id')) as
-    | { id: number; number: string; name: string; bank_account_id: number }
-    | undefined;
+    .first<{ id: number; number: string; name: string; bank_account_id: number } | undefined>(
+      'p.id',
+      'p.number',
+      'p.name',
+      'b.id as bank_account_id',
+    );
   return (
     row && {
       id: row.id,
@@ -120,7 +123,7 @@ export async function bankAccountOf(tx: Tx, vendorId: number, iban: string): Pro
  */
 export async function usualAccounts(tx: Tx, vendorId: number | undefined): Promise<UsualAccounts | null> {
   if (vendorId !== undefined) {
-    const last = (await tx('arap_transactions as t')
+    const last = await tx('arap_transactions as t')
       .join('arap_lines as l', 'l.transaction_id', 't.id')
       .join('accounts as a', 'a.id', 'l.account_id')
       .leftJoin('accounts as ta', 'ta.id', 'l.tax_account_id')
@@ -131,7 +134,7 @@ export async function usualAccounts(tx: Tx, vendorId: number | undefined): Promi
         { column: 't.id', order: 'desc' },
         { column: 'l.position', order: 'asc' },
       ])
-      .first('a.accno', 'ta.accno as tax_accno')) as { accno: string; tax_accno: string | null } | undefined;
+      .first<{ accno: string; tax_accno: string | null } | undefined>('a.accno', 'ta.accno as tax_accno');
     if (last)
       return { account: last.accno, ...(last.tax_accno ? { taxAccount: last.tax_accno } : {}), source: 'last_bill' };
   }

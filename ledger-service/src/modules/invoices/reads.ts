@@ -73,9 +73,9 @@ function invoiceFields(row: InvoiceColumns) {
 export async function readInvoice(tx: Tx, vc: Vc, id: number, opts: ReadOptions): Promise<TransactionRead | undefined> {
   const doc = await readDocument(tx, vc, id, opts, 'invoice');
   if (!doc) return undefined;
-  const columns = (await tx('arap_transactions')
+  const columns = await tx('arap_transactions')
     .where({ id })
-    .first(
+    .first<Omit<InvoiceColumns, 'reminder_count'>>(
       'vc',
       'amount',
       'paid',
@@ -85,7 +85,7 @@ export async function readInvoice(tx: Tx, vc: Vc, id: number, opts: ReadOptions)
       'ord_number',
       'po_number',
       'qr_reference',
-    )) as Omit<InvoiceColumns, 'reminder_count'>;
+    );
   const header = { ...columns, reminder_count: await countReminders(tx, id) };
   const { rows: items } = await tx.raw<{ rows: ItemRow[] }>(
     `select i.service_id, i.partnumber, i.description, i.quantity::text, i.unit, i.price::text, i.discount::text,

@@ -129,12 +129,22 @@ export async function listJournals(tx: Tx, f: JournalListFilter): Promise<ListPa
   if (f.reference !== undefined) q.where('g.reference', f.reference);
   if (f.status !== undefined) q.where('g.status', f.status);
   const counted = await q.clone().count({ n: '*' }).first();
-  const rows = (await q
+  const rows = await q
     .orderByRaw(orderBySql(f.sort, JOURNAL_ORDER, 'g.id'))
     .limit(f.limit)
     .offset(f.offset)
-    .select(tx.raw(HEADER_COLUMNS))) as HeaderRow[];
+    .select<HeaderRow[]>(tx.raw(HEADER_COLUMNS));
   return { rows: rows.map(header), total: Number(counted?.n ?? 0) };
+}
+
+/** An attachment's row with where its bytes are (readJournalFile). */
+interface FileRow {
+  name: string;
+  media_type: string;
+  company_id: number;
+  document_id: number;
+  sha256: string;
+  storage: StorageKind;
 }
 
 export async function readJournalFile(
@@ -142,19 +152,17 @@ export async function readJournalFile(
   id: number,
   fileId: number,
 ): Promise<{ name: string; media_type: string; data: Buffer } | undefined> {
-  const row = (await tx('gl_files as f')
+  const row = await tx('gl_files as f')
     .join('documents as d', 'd.id', 'f.document_id')
     .where({ 'f.id': fileId, 'f.journal_id': id })
-    .first('f.name', 'f.media_type', 'f.company_id', 'd.id as document_id', 'd.sha256', 'd.storage')) as
-    | {
-        name: string;
-        media_type: string;
-        company_id: number;
-        document_id: number;
-        sha256: string;
-        storage: StorageKind;
-      }
-    | undefined;
+    .first<FileRow | undefined>(
+      'f.name',
+      'f.media_type',
+      'f.company_id',
+      'd.id as document_id',
+      'd.sha256',
+      'd.storage',
+    );
   if (!row) return undefined;
   // the bytes live in the document store (modules/files, migration 016), once per company
   const data = await documentBytes(tx, row.company_id, {

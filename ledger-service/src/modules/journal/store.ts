@@ -173,10 +173,10 @@ export async function insertJournalEntry(
 
 /** Locks one entry for the rest of the transaction; undefined when it does not exist. */
 export async function lockJournal(tx: Tx, id: number): Promise<JournalRow | undefined> {
-  const row = (await tx('gl_transactions')
+  const row = await tx('gl_transactions')
     .where({ id })
     .forUpdate()
-    .first(
+    .first<JournalRow | undefined>(
       'id',
       'reference',
       tx.raw('transdate::text as transdate'),
@@ -188,7 +188,7 @@ export async function lockJournal(tx: Tx, id: number): Promise<JournalRow | unde
       'reversed_by_id',
       'closing',
       'fiscal_year',
-    )) as JournalRow | undefined;
+    );
   return row && { ...row, currency: row.currency.trim() };
 }
 

@@ -81,21 +81,31 @@ interface MessageRow {
   attempts: number;
 }
 
+/** An attachment of a message with where its bytes are. */
+interface AttachmentLink {
+  filename: string;
+  media_type: string;
+  company_id: number;
+  document_id: number;
+  sha256: string;
+  storage: StorageKind;
+}
+
 export async function loadOutgoingMessage(tx: Tx, id: number): Promise<OutgoingMessage | undefined> {
-  const row = (await tx('messages').where({ id }).first()) as MessageRow | undefined;
+  const row = await tx<MessageRow>('messages').where({ id }).first();
   if (!row) return undefined;
-  const links = (await tx('message_attachments as a')
+  const links = await tx('message_attachments as a')
     .join('documents as d', 'd.id', 'a.document_id')
     .where({ 'a.message_id': id })
     .orderBy('a.position')
-    .select('a.filename', 'a.media_type', 'a.company_id', 'd.id as document_id', 'd.sha256', 'd.storage')) as {
-    filename: string;
-    media_type: string;
-    company_id: number;
-    document_id: number;
-    sha256: string;
-    storage: StorageKind;
-  }[];
+    .select<AttachmentLink[]>(
+      'a.filename',
+      'a.media_type',
+      'a.company_id',
+      'd.id as document_id',
+      'd.sha256',
+      'd.storage',
+    );
   const attachments = [];
   for (const a of links) {
     const data = await documentBytes(tx, a.company_id, { id: a.document_id, sha256: a.sha256, storage: a.storage });

@@ -52,11 +52,11 @@ const normalise = (r: PayableDocument): PayableDocument => ({ ...r, id: Number(r
  * same documents waits here and then sees them in a file.
  */
 export async function lockDocuments(tx: Tx, ids: readonly number[]): Promise<PayableDocument[]> {
-  const rows = (await documents(tx)
+  const rows = await documents(tx)
     .whereIn('t.id', ids)
     .orderBy('t.id')
     .forUpdate('t')
-    .select(DOCUMENT_COLUMNS)) as PayableDocument[];
+    .select<PayableDocument[]>(DOCUMENT_COLUMNS);
   return rows.map(normalise);
 }
 
@@ -64,7 +64,7 @@ export async function lockDocuments(tx: Tx, ids: readonly number[]): Promise<Pay
  * The documents due for the next file: posted, open, flagged payment_file with a bank account, in no file yet; locked.
  */
 export async function lockDueDocuments(tx: Tx): Promise<PayableDocument[]> {
-  const rows = (await documents(tx)
+  const rows = await documents(tx)
     .where({ 't.status': 'posted', 't.payment_file': true })
     .whereNull('t.reversal_of_id')
     .whereNotNull('t.vc_bank_id')
@@ -72,8 +72,20 @@ export async function lockDueDocuments(tx: Tx): Promise<PayableDocument[]> {
     .whereNotExists((q) => q.select(tx.raw('1')).from('payment_file_items as i').whereRaw('i.document_id = t.id'))
     .orderBy('t.id')
     .forUpdate('t')
-    .select(DOCUMENT_COLUMNS)) as PayableDocument[];
+    .select<PayableDocument[]>(DOCUMENT_COLUMNS);
   return rows.map(normalise);
+}
+
+/** A payment file's row in the list, with its payments. */
+interface FileListRow {
+  id: number | string;
+  bank_account_id: number | string;
+  execution_date: string;
+  message_id: string;
+  count: number;
+  total: string;
+  created_at: Date;
+  payments: { document_id: number; number: string; end_to_end_id: string; amount: string; currency: string }[];
 }
 
 /** Which of these documents are in a payment file already (read after the locks: a fresh snapshot). */
@@ -142,11 +154,11 @@ export async function listFiles(
   const base = tx('payment_files as f');
   if (q.bank_account_id !== undefined) base.where('f.bank_account_id', q.bank_account_id);
   const counted = await base.clone().count({ n: '*' }).first();
-  const rows = (await base
+  const rows = await base
     .orderByRaw(orderBySql(q.sort, ORDER, 'f.id'))
     .limit(q.limit)
     .offset(q.offset)
-    .select(
+    .select<FileListRow[]>(
       'f.id',
       'f.bank_account_id',
       'f.execution_date',
@@ -159,16 +171,7 @@ export async function listFiles(
          'amount', i.amount::text, 'currency', trim(i.currency)) order by i.id), '[]')
          from payment_file_items i join arap_transactions t on t.id = i.document_id
            where i.payment_file_id = f.id) as payments`),
-    )) as {
-    id: number | string;
-    bank_account_id: number | string;
-    execution_date: string;
-    message_id: string;
-    count: number;
-    total: string;
-    created_at: Date;
-    payments: { document_id: number; number: string; end_to_end_id: string; amount: string; currency: string }[];
-  }[];
+    );
   return {
     total: Number(counted?.n ?? 0),
     rows: rows.map((r) => ({

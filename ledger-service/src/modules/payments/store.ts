@@ -38,9 +38,10 @@ const PAYABLE_COLUMNS = [
  * queue here and the second sees the first one's `paid` (no overpayment by a race).
  */
 export async function lockPayable(tx: Tx, vc: Vc, id: number): Promise<PayableRow | undefined> {
-  const row = (await tx('arap_transactions').where({ id, vc }).forUpdate().first(PAYABLE_COLUMNS)) as
-    | PayableRow
-    | undefined;
+  const row = await tx('arap_transactions')
+    .where({ id, vc })
+    .forUpdate()
+    .first<PayableRow | undefined>(PAYABLE_COLUMNS);
   return row && { ...row, currency: row.currency.trim() };
 }
 
@@ -50,12 +51,12 @@ export async function lockPayable(tx: Tx, vc: Vc, id: number): Promise<PayableRo
  * never wait for each other crosswise.
  */
 export async function lockPayables(tx: Tx, vc: Vc, ids: readonly number[]): Promise<Map<number, PayableRow>> {
-  const rows = (await tx('arap_transactions')
+  const rows = await tx('arap_transactions')
     .where({ vc })
     .whereIn('id', [...new Set(ids)])
     .orderBy('id')
     .forUpdate()
-    .select(PAYABLE_COLUMNS)) as PayableRow[];
+    .select<PayableRow[]>(PAYABLE_COLUMNS);
   return new Map(rows.map((r) => [Number(r.id), { ...r, currency: r.currency.trim() }]));
 }
 
@@ -71,7 +72,7 @@ export interface DocumentCleared {
  * of its own, so it sees what a payment that held the lock before committed).
  */
 export async function documentsCleared(tx: Tx, ids: readonly number[]): Promise<Map<number, DocumentCleared>> {
-  const { rows } = (await tx.raw(
+  const { rows } = await tx.raw<{ rows: { id: string | number; control_base: string; cleared_so_far: string }[] }>(
     `
     select d.id,
       (select coalesce(sum(e.amount), 0) from ledger_entries e where e.transaction_id = d.id and e.kind = 'control'
@@ -80,7 +81,7 @@ export async function documentsCleared(tx: Tx, ids: readonly number[]): Promise<
         and p.reversal_date is null)::text as cleared_so_far
     from unnest(?::bigint[]) as d(id)`,
     [[...new Set(ids)]],
-  )) as { rows: { id: string | number; control_base: string; cleared_so_far: string }[] };
+  );
   return new Map(
     rows.map((r) => [
       Number(r.id),
@@ -119,12 +120,10 @@ export interface NewPayment {
  * (a multi-row INSERT … RETURNING does not promise its rows' order).
  */
 export async function nextPaymentIds(tx: Tx, n: number): Promise<number[]> {
-  const { rows } = (await tx.raw(
+  const { rows } = await tx.raw<{ rows: { id: string | number }[] }>(
     `select nextval(pg_get_serial_sequence('arap_payments', 'id')) as id from generate_series(1, ?::int) order by 1`,
     [n],
-  )) as {
-    rows: { id: string | number }[];
-  };
+  );
   return rows.map((r) => Number(r.id));
 }
 
@@ -217,17 +216,19 @@ export async function lockPayment(tx: Tx, vc: Vc, id: number): Promise<PaymentRo
   return row && { ...row, currency: row.currency.trim() };
 }
 
+interface PaymentLineRow {
+  account_id: number;
+  amount: string;
+  fx_amount: string;
+  kind: PaymentLine['kind'];
+}
+
 /** The ledger lines the payment itself posted (not those of its reversal). */
 export async function paymentLines(tx: Tx, paymentId: number): Promise<PaymentLine[]> {
-  const rows = (await tx('ledger_entries')
+  const rows = await tx('ledger_entries')
     .where({ payment_id: paymentId })
     .orderBy('id')
-    .select('account_id', 'amount', 'fx_amount', 'kind')) as {
-    account_id: number;
-    amount: string;
-    fx_amount: string;
-    kind: PaymentLine['kind'];
-  }[];
+    .select<PaymentLineRow[]>('account_id', 'amount', 'fx_amount', 'kind');
   return rows.map((r) => ({
     accountId: r.account_id,
     amount: new Money(r.amount),

@@ -68,7 +68,9 @@ export async function bucketSums(
   );
   if (parts.length === 0) return [];
   const categories = opts.categories ?? ['A', 'L', 'Q', 'I', 'E'];
-  const { rows } = (await tx.raw(
+  const { rows } = await tx.raw<{
+    rows: { accno: string; description: string; category: Category; bucket: string; debit: string; credit: string }[];
+  }>(
     `select a.accno, a.description, a.category, s.bucket, s.debit, s.credit
        from (select account_id, bucket, sum(debit) as debit, sum(credit) as credit
                from (${parts.map((p) => p.sql).join('\n union all ')}) as parts
@@ -76,9 +78,7 @@ export async function bucketSums(
        join accounts a on a.id = s.account_id
       where a.category = any(?::text[])`,
     [...parts.flatMap((p) => p.bindings), [...categories]],
-  )) as {
-    rows: { accno: string; description: string; category: Category; bucket: string; debit: string; credit: string }[];
-  };
+  );
   return rows.map((r) => ({
     ...r,
     category: r.category.trim() as Category,
@@ -95,11 +95,11 @@ export async function bucketSums(
 export async function accountBalance(tx: Tx, companyId: number, accountId: number, range: DateRange): Promise<Money> {
   const parts = rangeParts(companyId, 'balance', range, false, accountId);
   if (parts.length === 0) return new Money(0);
-  const { rows } = (await tx.raw(
+  const { rows } = await tx.raw<{ rows: { balance: string }[] }>(
     `select coalesce(sum(debit + credit), 0)::text as balance from ` +
       `(${parts.map((p) => p.sql).join('\n union all ')}) as parts`,
     parts.flatMap((p) => p.bindings),
-  )) as { rows: { balance: string }[] };
+  );
   return new Money(rows[0]!.balance);
 }
 
@@ -111,11 +111,11 @@ export async function accountBalance(tx: Tx, companyId: number, accountId: numbe
  * what it still finds, so no delta is counted twice or lost. Returns whether it merged.
  */
 export async function compactBalances(tx: Tx, companyId: number): Promise<boolean> {
-  const { rows } = (await tx.raw(
+  const { rows } = await tx.raw<{ rows: { fresh: string; total: string }[] }>(
     `select count(*) filter (where not compacted) as fresh, count(*) as total from ledger_balances where ` +
       `company_id = ?`,
     [companyId],
-  )) as { rows: { fresh: string; total: string }[] };
+  );
   const fresh = Number(rows[0]!.fresh);
   const merged = Number(rows[0]!.total) - fresh;
   if (fresh < Math.max(2000, merged / 4)) return false;
@@ -157,7 +157,17 @@ export async function vatReads(
   const docs = `select t.id, t.vc, t.exchangerate from arap_transactions t
                  where t.company_id = ? and t.status in ('posted', 'reversed') and t.inv_date between ? and ?`;
   const docBindings = [companyId, range.from, range.to];
-  const { rows } = (await tx.raw(
+  const { rows } = await tx.raw<{
+    rows: {
+      vc: 'vendor' | 'customer';
+      accno: string | null;
+      rate: string | null;
+      base: string;
+      tax: string;
+      code: string | null;
+      description: string | null;
+    }[];
+  }>(
     `with docs as (${docs}),
      per_doc as (
        select d.id, d.vc, l.tax_account_id, min(l.tax_rate) as rate, round(sum(l.net) * d.exchangerate, ?) as base
@@ -184,17 +194,7 @@ export async function vatReads(
           order by (x.rate = g.rate) desc nulls last, x.valid_from desc limit 1
        ) c on true`,
     [...docBindings, scale],
-  )) as {
-    rows: {
-      vc: 'vendor' | 'customer';
-      accno: string | null;
-      rate: string | null;
-      base: string;
-      tax: string;
-      code: string | null;
-      description: string | null;
-    }[];
-  };
+  );
 
   const groups: VatGroup[] = [];
   let untaxedSales = new Money(0);
@@ -216,15 +216,15 @@ export async function vatReads(
     });
   }
 
-  const material = (await tx.raw(
+  const material = await tx.raw<{ rows: { tax: string }[] }>(
     `with docs as (${docs})
      select coalesce(sum(round(l.tax_amount * d.exchangerate, ?)), 0) as tax
        from docs d join arap_lines l on l.transaction_id = d.id join accounts a on a.id = l.account_id
       where d.vc = 'vendor' and l.tax_account_id is not null and a.accno like '4%'`,
     [...docBindings, scale],
-  )) as { rows: { tax: string }[] };
+  );
 
-  const other = (await tx.raw(
+  const other = await tx.raw<{ rows: { accno: string; description: string; amount: string }[] }>(
     `select a.accno, a.description, sum(e.amount) as amount
        from ledger_entries e join accounts a on a.id = e.account_id
       where e.company_id = ? and e.date between ? and ?
@@ -233,7 +233,7 @@ export async function vatReads(
       group by a.accno, a.description
       order by a.accno`,
     [companyId, range.from, range.to],
-  )) as { rows: { accno: string; description: string; amount: string }[] };
+  );
 
   return {
     groups,

@@ -50,9 +50,7 @@ function toTaxRate(r: {
 }
 
 async function count(query: Knex.QueryBuilder): Promise<number> {
-  const row = (await query.clone().clearSelect().clearOrder().count({ n: '*' }).first()) as
-    | { n: string | number }
-    | undefined;
+  const row = await query.clone().clearSelect().clearOrder().count({ n: '*' }).first();
   return Number(row?.n ?? 0);
 }
 
