@@ -6,6 +6,7 @@ import { createLogger, type Logger } from './logger.ts';
 import type { Db } from './db/knex.ts';
 import { openDatabase, type Database } from './db/database.ts';
 import { migrateLatest } from './db/migrate.ts';
+import { DEFAULT_RETRY_POLICY, ensureQueueOn } from './db/queue.ts';
 import { servingRole, UnsafeServingRole } from './db/tenantTransaction.ts';
 import { createApp } from './kernel/app.ts';
 import { loadEncryptionKey } from './secretKey.ts';
@@ -54,10 +55,18 @@ export async function startLedger(
     if (opts.migrate) await migrateLatest(database.db);
     // every request runs as a role row-level security applies to; a set-up where it could bypass it does not start.
     // A database not reachable yet is no refusal (alive, not ready): the first tenant transaction decides then.
-    await servingRole(database.db).catch((err: unknown) => {
-      if (err instanceof UnsafeServingRole) throw err;
-      log.warn({ err: (err as Error).message }, 'the serving role is checked when the database answers');
-    });
+    const reachable = await servingRole(database.db).then(
+      () => true,
+      (err: unknown) => {
+        if (err instanceof UnsafeServingRole) throw err;
+        log.warn({ err: (err as Error).message }, 'the serving role is checked when the database answers');
+        return false;
+      },
+    );
+    // the mail queue is there before the first request: an e-mail asked for the moment the ledger
+    // answers is queued, whatever its name (MAIL_QUEUE), instead of waiting for the worker to make it
+    if (reachable && opts.mail !== false)
+      await ensureQueueOn(database.db, config.mailQueue, opts.mail?.retry ?? DEFAULT_RETRY_POLICY);
   } catch (err) {
     if (!opts.database) await database.close();
     throw err;

@@ -1,10 +1,10 @@
 import type PgBoss from 'pg-boss';
 import type pg from 'pg';
-import type { Tx } from './knex.ts';
+import type { Db, Tx } from './knex.ts';
 import { PGBOSS_SCHEMA } from './migrations/008_mail.ts';
 import type { Logger } from '../logger.ts';
 import { INBOX_QUEUE } from './migrations/013_documents.ts';
-import { MAIL_QUEUE, MAIL_QUEUE_OPTIONS } from './migrations/025_mail_queue.ts';
+import { createQueueUnlessPresent, MAIL_QUEUE, MAIL_QUEUE_OPTIONS } from './migrations/025_mail_queue.ts';
 import { DomainError } from '../domain/errors.ts';
 
 /**
@@ -94,6 +94,21 @@ export async function ensureQueue(boss: PgBoss, queue: string, policy: RetryPoli
     retryBackoff: true,
     expireInSeconds: 300,
   });
+}
+
+/**
+ * Makes the queue unless it is there, with the worker's options, on the ledger's own pool: the
+ * start does this for the mail queue before it listens. Two ledgers starting at once may both
+ * try; the loser finds the queue made.
+ */
+export async function ensureQueueOn(db: Db, queue: string, policy: RetryPolicy): Promise<void> {
+  const options = { ...MAIL_QUEUE_OPTIONS, retryLimit: policy.retryLimit, retryDelay: policy.retryDelaySeconds };
+  try {
+    await createQueueUnlessPresent(db, queue, options);
+  } catch (err) {
+    const made = await db.raw(`select 1 from ${PGBOSS_SCHEMA}.queue where name = ?`, [queue]);
+    if (made.rows.length === 0) throw err;
+  }
 }
 
 export interface QueueWorker {

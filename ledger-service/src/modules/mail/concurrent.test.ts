@@ -107,3 +107,17 @@ t.test('an e-mail asked for before a renamed mail queue exists is a 503 to retry
   const read = await api('GET', `/arap/invoice/customer/${invoiceId}`);
   t.same(read.body.emails, [], 'nothing was written');
 });
+
+t.test('a ledger with its mail worker has its mail queue, under any name, before it answers', async (t) => {
+  // the worker would make the queue too, but in the background after the port is open: an
+  // e-mail asked for at once (a client waiting for the port) would find no queue
+  const queue = `mail_started_${randomBytes(6).toString('hex')}`;
+  const config = testConfig({ mailQueue: queue });
+  const ledger = await startLedger({ config, inbox: false, webhooks: false });
+  t.teardown(async () => {
+    await ledger.close();
+    await ledger.db.raw('delete from pgboss.job where name = ?', [queue]).catch(() => {});
+  });
+  const { rows } = await ledger.db.raw('select name, retry_limit from pgboss.queue where name = ?', [queue]);
+  t.same(rows, [{ name: queue, retry_limit: MAIL_QUEUE_OPTIONS.retryLimit }], 'made by the start, with its options');
+});
