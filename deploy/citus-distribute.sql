@@ -11,13 +11,13 @@ select citus_add_node('citus-worker-2', 5432);
 
 -- the tables shared by all companies: ledger-service/src/db/tenancy.ts REFERENCE_TABLES
 -- (knex_migrations and knex_migrations_lock stay local on the coordinator, where migrations run)
-select create_reference_table(t) from unnest(array['users', 'companies', 'memberships', 'api_keys']) as t;
+select create_reference_table(t) from unnest(array['users', 'companies', 'memberships', 'api_keys', 'invitations']) as t;
 
 -- every other table of the schema is a books table: distributed by company_id, each after the
 -- books tables its foreign keys point at (a self-reference, like a reversal, does not count)
 do $$
 declare
-  directory constant text[] := array['companies', 'users', 'memberships', 'api_keys', 'knex_migrations', 'knex_migrations_lock'];
+  directory constant text[] := array['companies', 'users', 'memberships', 'api_keys', 'invitations', 'knex_migrations', 'knex_migrations_lock'];
   remaining text[];
   t text;
   first_table text;
