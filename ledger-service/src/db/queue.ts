@@ -73,13 +73,20 @@ export async function enqueueJob(tx: Tx, queue: string, data: object): Promise<v
     throw new DomainError('unavailable', `The "${queue}" job queue is not ready yet (its worker is starting); retry.`);
 }
 
-/** A pg-boss instance with its own small pool, for the worker; the schema must be migrated. */
-export async function createQueueClient(databaseUrl: string): Promise<PgBoss> {
+/**
+ * A pg-boss instance with its own small pool, for the worker; the schema must be migrated.
+ * The pool has a connection for each of its `workers` (the `work()` loops it runs) and two for
+ * pg-boss's own upkeep: with fewer, a loop's fetch waits in the pool's queue, and if the pool is
+ * closed meanwhile (a ledger closed while its workers start) that fetch never ends, the loop
+ * never stops and pg-boss polls for it forever — the process never exits (seen with the
+ * webhook senders on a pool of two).
+ */
+export async function createQueueClient(databaseUrl: string, workers = 1): Promise<PgBoss> {
   const PgBossClass = await pgBoss();
   return new PgBossClass({
     connectionString: databaseUrl,
     schema: PGBOSS_SCHEMA,
-    max: 2,
+    max: workers + 2,
     migrate: false,
     schedule: false,
     application_name: 'ledger-mail',
@@ -127,6 +134,8 @@ export function startQueueWorker(deps: {
   databaseUrl: string;
   log: Logger;
   what: string;
+  /** the `work()` loops setup registers (default 1): the pool is sized for them */
+  workers?: number;
   setup(client: PgBoss): Promise<void>;
 }): QueueWorker {
   const { log, what } = deps;
@@ -136,7 +145,7 @@ export function startQueueWorker(deps: {
   const start = async (): Promise<void> => {
     let client: PgBoss;
     try {
-      client = await createQueueClient(deps.databaseUrl);
+      client = await createQueueClient(deps.databaseUrl, deps.workers);
     } catch (err) {
       log.error({ err }, `${what} worker: pg-boss could not be loaded`);
       return;
@@ -154,8 +163,14 @@ export function startQueueWorker(deps: {
         }, 10_000);
       return;
     }
+    // stopped while starting: stopped here, once. pg-boss must not be stopped twice — a second
+    // stop() leaves a wait loop that polls forever, and the process never exits (seen: a ledger
+    // closed while its workers were still registering hung its test until tap's timeout)
+    if (stopped) {
+      await client.stop({ graceful: true, wait: true, timeout: 10_000 });
+      return;
+    }
     boss = client;
-    if (stopped) await client.stop({ graceful: true, wait: true, timeout: 10_000 });
   };
   let started = start();
   return {

@@ -39,6 +39,8 @@ t.test('every list: a page of limit rows, X-Total-Count of all, Link next and pr
   await ok('customer', s.api('POST', '/arap/customer', { name: 'Second Customer' }));
   await ok('API key', s.api('POST', '/system/api_keys', { label: 'second' }));
   await s.co.addMember('accountant');
+  for (const email of ['first.invited@example.test', 'second.invited@example.test'])
+    await ok('invitation', s.api('POST', '/system/invitations', { email, role: 'clerk' }));
   for (const description of ['Consulting', 'Travel'])
     await ok('service', s.api('POST', '/arap/services', { description, price: 100 }));
   const payee = await ok(

@@ -88,15 +88,16 @@ export function startWebhookWorker(deps: Deps): WebhookWorker {
   let sweeping: Promise<void> | undefined;
   let stopped = false;
   const sender = new Sender(deps, client, opts, () => stopped);
+  // `senders` workers on the queue, each sending one subscription's deliveries at a time: a
+  // receiver that stalls holds one of them (its own subscription's lease), not the others
+  const senders = opts.senders ?? deps.events.senders ?? DEFAULT_WEBHOOK_SENDERS;
   const worker = startQueueWorker({
     databaseUrl: deps.databaseUrl,
     log,
     what: 'webhook',
+    workers: senders,
     async setup(b) {
       await ensureWebhookQueue(b, deps.events.webhookQueue);
-      // `senders` workers on the queue, each sending one subscription's deliveries at a time: a
-      // receiver that stalls holds one of them (its own subscription's lease), not the others
-      const senders = opts.senders ?? deps.events.senders ?? DEFAULT_WEBHOOK_SENDERS;
       for (let i = 0; i < senders; i++) {
         await b.work<WakeJob>(
           deps.events.webhookQueue,
