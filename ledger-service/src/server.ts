@@ -19,6 +19,15 @@ import { configureDocumentStore, documentStoreFromEnv } from './modules/files/st
 
 export { openDatabase, type Database };
 
+/**
+ * The events settings for this database: on the embedded one, whose socket takes a few
+ * connections and whose one session serves them in turn, a single webhook sender.
+ */
+function eventsOn(database: Database, config: LedgerConfig): NonNullable<LedgerConfig['events']> {
+  const events = config.events ?? DEFAULT_EVENT_SETTINGS;
+  return database.embedded === true ? { ...events, senders: 1 } : events;
+}
+
 /** How long close() lets in-flight requests run before cutting their connections. */
 const SHUTDOWN_GRACE_MS = 25_000;
 
@@ -121,7 +130,7 @@ export async function startLedger(
           encryptionKey,
           publicUrl: config.publicUrl,
           mailQueue: config.mailQueue,
-          events: config.events ?? DEFAULT_EVENT_SETTINGS,
+          events: eventsOn(database, config),
           options: opts.webhooks,
         });
   let closing: Promise<void> | undefined;

@@ -5,6 +5,8 @@ import { lockEmbedded } from './embeddedLock.ts';
 export interface Database {
   db: Db;
   url: string;
+  /** the embedded PGlite: one session behind a socket of a few connections (db/embedded.ts) */
+  embedded?: boolean;
   close(): Promise<void>;
 }
 
@@ -33,6 +35,7 @@ export async function openDatabase(config: LedgerConfig): Promise<Database> {
   return {
     db,
     url,
+    embedded: embedded !== undefined,
     async close() {
       await db.destroy();
       await embedded?.stop();

@@ -75,7 +75,7 @@ export async function enqueueJob(tx: Tx, queue: string, data: object): Promise<v
 
 /**
  * A pg-boss instance with its own small pool, for the worker; the schema must be migrated.
- * The pool has a connection for each of its `workers` (the `work()` loops it runs) and two for
+ * The pool has a connection for each of its `workers` (the `work()` loops it runs) and one for
  * pg-boss's own upkeep: with fewer, a loop's fetch waits in the pool's queue, and if the pool is
  * closed meanwhile (a ledger closed while its workers start) that fetch never ends, the loop
  * never stops and pg-boss polls for it forever — the process never exits (seen with the
@@ -86,7 +86,7 @@ export async function createQueueClient(databaseUrl: string, workers = 1): Promi
   return new PgBossClass({
     connectionString: databaseUrl,
     schema: PGBOSS_SCHEMA,
-    max: workers + 2,
+    max: workers + 1,
     migrate: false,
     schedule: false,
     application_name: 'ledger-mail',
