@@ -21,7 +21,7 @@ export async function changeCompanyProfile(
   next.vat_number = resolveVatNumber(next.vat_number, next.country);
 
   if (input.invoice_bank_account_id !== undefined && input.invoice_bank_account_id !== null) {
-    if (!(await findBankAccount(c.tx, input.invoice_bank_account_id))) {
+    if (!(await findBankAccount(c.tx, c.company.id, input.invoice_bank_account_id))) {
       throw ruleInvalid(
         `No bank account with id ${input.invoice_bank_account_id} (see GET /bank/accounts).`,
         '/invoice_bank_account_id',

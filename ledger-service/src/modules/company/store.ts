@@ -53,7 +53,7 @@ export async function getCompanyProfile(tx: Tx, companyId: number): Promise<Comp
 /** The bank account the company's invoices name (QR-bill creditor account), or null when none is set. */
 export async function getInvoiceBankAccount(tx: Tx, companyId: number): Promise<BankAccount | null> {
   const { invoice_bank_account_id: id } = await getCompanyProfile(tx, companyId);
-  return id === null ? null : ((await findBankAccount(tx, id)) ?? null);
+  return id === null ? null : ((await findBankAccount(tx, companyId, id)) ?? null);
 }
 
 /** Locks the company's row for a read-modify-write of its settings. */

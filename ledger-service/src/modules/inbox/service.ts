@@ -201,7 +201,7 @@ export async function describeQrBill(
   text: string,
 ): Promise<Record<string, unknown>> {
   const profile = await getCompanyProfile(tx, companyId);
-  const company = { name: profile.name, ownsIban: (await findBankAccountByIban(tx, qr.iban)) !== undefined };
+  const company = { name: profile.name, ownsIban: (await findBankAccountByIban(tx, companyId, qr.iban)) !== undefined };
   const vendor = await matchVendor(tx, qr);
   const accounts = await usualAccounts(tx, vendor?.id);
   const inputTaxRates = await inputTaxes(tx, qr.billing?.document_date ?? date);
@@ -319,7 +319,10 @@ export async function book(
   if (!bill.lines)
     throw ruleInvalid('The proposal has no amount or no expense account: give overrides.lines.', '/overrides/lines');
   if (vendorId === undefined) {
-    vendorId = bill.vendornumber === undefined ? undefined : await partyIdByNumber(c.tx, 'vendor', bill.vendornumber);
+    vendorId =
+      bill.vendornumber === undefined
+        ? undefined
+        : await partyIdByNumber(c.tx, c.company.id, 'vendor', bill.vendornumber);
   }
   if (extracted?.iban && bill.vc_bank_id === undefined && vendorId !== undefined) {
     bill.vc_bank_id =

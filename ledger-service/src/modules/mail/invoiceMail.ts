@@ -44,7 +44,8 @@ const list = (v: string | readonly string[] | undefined): string[] =>
 /** The customer's e-mail address, if it has one. */
 async function customerEmail(c: InvoiceContext, invoice: InvoiceRead): Promise<string | undefined> {
   const customerId = invoice.customer_id;
-  const customer = typeof customerId === 'number' ? await getParty(c.tx, 'customer', customerId) : undefined;
+  const customer =
+    typeof customerId === 'number' ? await getParty(c.tx, c.company.id, 'customer', customerId) : undefined;
   return customer && typeof customer.email === 'string' ? customer.email : undefined;
 }
 

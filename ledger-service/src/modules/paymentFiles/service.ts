@@ -83,7 +83,7 @@ async function selectDocuments(c: ServiceContext, ids: readonly number[] | undef
 }
 
 export async function createPaymentFile(c: ServiceContext, input: CreateInput): Promise<Created> {
-  const bank = await findBankAccountWithChart(c.tx, input.bank_account_id);
+  const bank = await findBankAccountWithChart(c.tx, c.company.id, input.bank_account_id);
   if (!bank) throw ruleInvalid(`No bank account with id ${input.bank_account_id}.`, '/bank_account_id');
   const docs = await selectDocuments(c, input.document_ids);
   const total = docs.reduce((s, d) => s.plus(open(d)), new Money(0));
