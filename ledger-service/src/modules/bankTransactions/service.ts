@@ -364,7 +364,7 @@ export async function bookBankTransaction(
 
   if (input.document_id !== undefined) {
     const vc = amount.isPositive() ? 'customer' : 'vendor';
-    const currency = await documentCurrency(c.tx, vc, input.document_id);
+    const currency = await documentCurrency(c.tx, c.company.id, vc, input.document_id);
     if (currency === undefined) {
       throw ruleInvalid(
         `No ${vc} document with id ${input.document_id}: a ` +

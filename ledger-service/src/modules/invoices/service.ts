@@ -79,7 +79,8 @@ async function toDocumentWrite(c: InvoiceContext, input: InvoiceInput, files: Fi
   // payment terms: as sent, else the customer's; they give the due date when none is sent
   const terms =
     c.vc === 'customer'
-      ? (own.terms ?? (await partyTerms(c.tx, c.vc, partyRefOf(c.vc, asTransactionInput(input, lines, undefined)))))
+      ? (own.terms ??
+        (await partyTerms(c.tx, c.company.id, c.vc, partyRefOf(c.vc, asTransactionInput(input, lines, undefined)))))
       : undefined;
   const dueDate = input.dueDate ?? (terms === undefined ? undefined : dueDateFromTerms(input.invDate, terms));
   return {
@@ -135,5 +136,5 @@ export const invoiceById = (c: InvoiceContext, id: number) => transactionById(as
 export const deleteInvoice = (c: InvoiceContext, id: number) => deleteTransaction(asInvoice(c), id);
 export const reverseInvoice = (c: InvoiceContext, id: number, opts: { date: string; description?: string }) =>
   reverseTransaction(asInvoice(c), id, opts);
-export const invoiceFile = (tx: Tx, vc: Vc, id: number, fileId: number) =>
-  transactionFile(tx, vc, id, fileId, INVOICE_KIND);
+export const invoiceFile = (tx: Tx, companyId: number, vc: Vc, id: number, fileId: number) =>
+  transactionFile(tx, companyId, vc, id, fileId, INVOICE_KIND);
