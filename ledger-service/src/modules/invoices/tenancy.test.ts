@@ -46,7 +46,7 @@ t.test("company B's store calls never reach A's documents", async (t) => {
     t.equal(await lockedPaymentReference(tx, B, invoiceId), undefined);
     t.equal(await partyTerms(tx, B, 'customer', { id: s.parties.customer.id, number: undefined }), undefined);
     const number = approved.body.invNumber as string;
-    t.ok(number, "the transaction has a number");
+    t.ok(number, 'the transaction has a number');
     t.same([...(await takenDocumentNumbers(tx, A, 'vendor', [number]))], [number]);
     t.same([...(await takenDocumentNumbers(tx, B, 'vendor', [number]))], [], "A's number is free for B");
 
