@@ -140,7 +140,7 @@ export async function reopenFiscalYearsAfter(c: ServiceContext, date: string): P
   for (const closing of await closingEntries(c.tx)) {
     const end = endOf(closing.fiscal_year);
     if (end <= date) continue;
-    const row = await lockJournal(c.tx, closing.id);
+    const row = await lockJournal(c.tx, c.company.id, closing.id);
     if (!row) continue;
     const reversal = await reverseEntry(c, row, {
       date: end,
