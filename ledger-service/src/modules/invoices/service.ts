@@ -64,7 +64,10 @@ async function toDocumentWrite(c: InvoiceContext, input: InvoiceInput, files: Fi
   const items: FilledItem[] = [];
   for (const [i, item] of input.items.entries()) {
     const at = `/items/${i}`;
-    const service = await findServiceForItem(c.tx, { service_id: item.service_id, partnumber: item.partnumber });
+    const service = await findServiceForItem(c.tx, c.company.id, {
+      service_id: item.service_id,
+      partnumber: item.partnumber,
+    });
     if (!service && (item.service_id !== undefined || item.partnumber !== undefined)) {
       const which = item.service_id !== undefined ? `id ${item.service_id}` : `partnumber "${item.partnumber}"`;
       throw ruleInvalid(
