@@ -30,7 +30,7 @@ export async function changeCompanyProfile(
   }
   const named = Object.fromEntries(BOOK_ACCOUNT_FIELDS.filter((f) => input[f] !== undefined).map((f) => [f, input[f]]));
   const accnos = Object.values(named).filter((a): a is string => typeof a === 'string');
-  checkBookAccounts(named, await bookAccounts(c.tx, accnos));
+  checkBookAccounts(named, await bookAccounts(c.tx, c.company.id, accnos));
 
   await writeCompanyProfile(c.tx, c.company.id, next);
   const changed = (Object.keys(input) as (keyof CompanyProfile)[]).filter((k) => next[k] !== current[k]);

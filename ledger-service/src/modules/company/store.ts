@@ -62,9 +62,12 @@ export async function lockCompany(tx: Tx, companyId: number): Promise<void> {
 }
 
 /** The chart accounts among `accnos`, by accno. */
-export async function bookAccounts(tx: Tx, accnos: string[]): Promise<Map<string, BookAccount>> {
+export async function bookAccounts(tx: Tx, companyId: number, accnos: string[]): Promise<Map<string, BookAccount>> {
   if (accnos.length === 0) return new Map();
-  const rows = await tx('accounts').whereIn('accno', accnos).select('accno', 'category', 'link');
+  const rows = await tx('accounts')
+    .where({ company_id: companyId })
+    .whereIn('accno', accnos)
+    .select('accno', 'category', 'link');
   return new Map(
     rows.map((r) => [
       r.accno,
