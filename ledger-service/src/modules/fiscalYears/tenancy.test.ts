@@ -1,6 +1,7 @@
 /**
- * The fiscal years' store names its company in every query: run where row-level security does not apply (the tests' superuser, outside a
- * tenant transaction), company B's calls see none of company A's ledger lines or accounts.
+ * The fiscal years' store names its company in every query: run where row-level security does
+ * not apply (the tests' superuser, outside a tenant transaction), company B's calls see none of
+ * company A's ledger lines or accounts.
  */
 import t from 'tap';
 import { apiClient, createTestCompany, startTestLedger } from '../../../test/helpers.ts';
