@@ -39,7 +39,7 @@ export async function createTransactions(c: WriteContext, inputs: readonly Trans
     }
   });
   const given = inputs.flatMap((i) => (i.invNumber === undefined ? [] : [i.invNumber]));
-  const taken = await takenDocumentNumbers(c.tx, c.vc, given);
+  const taken = await takenDocumentNumbers(c.tx, c.company.id, c.vc, given);
   const seen = new Set<string>();
   inputs.forEach(({ invNumber }, index) => {
     if (invNumber === undefined) return;
@@ -55,7 +55,7 @@ export async function createTransactions(c: WriteContext, inputs: readonly Trans
 
   const count = inputs.length - given.length;
   const numbers = await freeNumbers(c.tx, c.company, sequenceKind(c.vc), count, seen, (candidates) =>
-    takenDocumentNumbers(c.tx, c.vc, candidates),
+    takenDocumentNumbers(c.tx, c.company.id, c.vc, candidates),
   );
   const docs: BatchDocument[] = inputs.map((input, i) => {
     const { resolved, computed } = checked[i]!;

@@ -55,16 +55,18 @@ export interface ReadOptions {
 
 export async function readTransaction(
   tx: Tx,
+  companyId: number,
   vc: Vc,
   id: number,
   opts: ReadOptions,
 ): Promise<TransactionRead | undefined> {
-  return readDocument(tx, vc, id, opts, 'transaction');
+  return readDocument(tx, companyId, vc, id, opts, 'transaction');
 }
 
 /** The read shape of one document of a type; invoices (modules/invoices/reads.ts) add their items to it. */
 export async function readDocument(
   tx: Tx,
+  companyId: number,
   vc: Vc,
   id: number,
   opts: ReadOptions,
@@ -87,10 +89,10 @@ export async function readDocument(
            'id', f.id, 'name', f.name, 'media_type', f.media_type, 'size', f.size) order by f.id), '[]')
           from arap_files f where f.transaction_id = t.id) as files
      from arap_transactions t
-     join parties p on p.id = t.party_id
-     join accounts ra on ra.id = t.record_account_id
-     where t.id = ? and t.vc = ? and t.type = ?`,
-    [id, vc, type],
+     join parties p on p.id = t.party_id and p.company_id = t.company_id
+     join accounts ra on ra.id = t.record_account_id and ra.company_id = t.company_id
+     where t.company_id = ? and t.id = ? and t.vc = ? and t.type = ?`,
+    [companyId, id, vc, type],
   );
   const row = rows[0];
   return row && toReadShape(row, opts.fileUrlBase, opts.baseCurrency);
@@ -222,6 +224,7 @@ type Query = ReturnType<Tx>;
  */
 export async function listDocumentRows<R extends object = object>(
   tx: Tx,
+  companyId: number,
   vc: Vc,
   type: DocumentType,
   f: ListFilter,
@@ -229,8 +232,8 @@ export async function listDocumentRows<R extends object = object>(
   kind: { narrow?: (q: Query) => void; columns?: ReturnType<Tx['raw']>[] } = {},
 ): Promise<ListPage<ListedRow & R>> {
   const q = tx('arap_transactions as t')
-    .join('parties as p', 'p.id', 't.party_id')
-    .where({ 't.vc': vc, 't.type': type });
+    .join('parties as p', (j) => j.on('p.id', 't.party_id').andOn('p.company_id', 't.company_id'))
+    .where({ 't.company_id': companyId, 't.vc': vc, 't.type': type });
   if (f.document_number !== undefined) q.where('t.document_number', f.document_number);
   if (f.inv_number !== undefined) q.where('t.inv_number', f.inv_number);
   if (f.status !== undefined) q.where('t.status', f.status);
@@ -276,8 +279,13 @@ export function listRowHeader(vc: Vc, r: ListedRow): Record<string, unknown> {
   });
 }
 
-export async function listTransactions(tx: Tx, vc: Vc, f: ListFilter): Promise<ListPage<Record<string, unknown>>> {
-  const { rows, total } = await listDocumentRows(tx, vc, 'transaction', f, TRANSACTION_ORDER);
+export async function listTransactions(
+  tx: Tx,
+  companyId: number,
+  vc: Vc,
+  f: ListFilter,
+): Promise<ListPage<Record<string, unknown>>> {
+  const { rows, total } = await listDocumentRows(tx, companyId, vc, 'transaction', f, TRANSACTION_ORDER);
   return { rows: rows.map((r) => listRowHeader(vc, r)), total };
 }
 
@@ -292,11 +300,18 @@ interface FileRow {
   storage: StorageKind;
 }
 
-export async function readFile(tx: Tx, vc: Vc, id: number, fileId: number, type: DocumentType = 'transaction') {
+export async function readFile(
+  tx: Tx,
+  companyId: number,
+  vc: Vc,
+  id: number,
+  fileId: number,
+  type: DocumentType = 'transaction',
+) {
   const row = await tx('arap_files as f')
-    .join('arap_transactions as t', 't.id', 'f.transaction_id')
-    .leftJoin('documents as d', 'd.id', 'f.document_id')
-    .where({ 'f.id': fileId, 'f.transaction_id': id, 't.vc': vc, 't.type': type })
+    .join('arap_transactions as t', (j) => j.on('t.id', 'f.transaction_id').andOn('t.company_id', 'f.company_id'))
+    .leftJoin('documents as d', (j) => j.on('d.id', 'f.document_id').andOn('d.company_id', 'f.company_id'))
+    .where({ 'f.company_id': companyId, 'f.id': fileId, 'f.transaction_id': id, 't.vc': vc, 't.type': type })
     .first<FileRow | undefined>(
       'f.name',
       'f.media_type',
@@ -320,8 +335,8 @@ export async function readFile(tx: Tx, vc: Vc, id: number, fileId: number, type:
 
 /** One row of an invoice's `emails` list. */
 /** A document's currency (trimmed), when the company has a document of that side with that id. */
-export async function documentCurrency(tx: Tx, vc: Vc, id: number): Promise<string | undefined> {
-  const row = await tx('arap_transactions').where({ id, vc }).first('currency');
+export async function documentCurrency(tx: Tx, companyId: number, vc: Vc, id: number): Promise<string | undefined> {
+  const row = await tx('arap_transactions').where({ company_id: companyId, id, vc }).first('currency');
   return row?.currency.trim();
 }
 
@@ -341,9 +356,13 @@ interface MessageRow {
 }
 
 /** The messages about one document, oldest first (the invoice's `emails`). */
-export async function listDocumentMessages(tx: Tx, transactionId: number): Promise<MessageSummary[]> {
+export async function listDocumentMessages(
+  tx: Tx,
+  companyId: number,
+  transactionId: number,
+): Promise<MessageSummary[]> {
   const rows = await tx('messages')
-    .where({ transaction_id: transactionId })
+    .where({ company_id: companyId, transaction_id: transactionId })
     .orderBy('id')
     .select<MessageRow[]>('id', 'to_addresses', 'status', 'created_at', 'sent_at');
   return rows.map((r) => ({
@@ -359,7 +378,10 @@ export const REMINDER_COUNT_SQL =
   "(select count(*) from messages m where m.transaction_id = t.id and m.kind = 'reminder')::int";
 
 /** The reminders queued for one document, whatever their sending status (the invoice's `reminder_level`). */
-export async function countReminders(tx: Tx, transactionId: number): Promise<number> {
-  const row = await tx('messages').where({ transaction_id: transactionId, kind: 'reminder' }).count({ n: '*' }).first();
+export async function countReminders(tx: Tx, companyId: number, transactionId: number): Promise<number> {
+  const row = await tx('messages')
+    .where({ company_id: companyId, transaction_id: transactionId, kind: 'reminder' })
+    .count({ n: '*' })
+    .first();
   return Number(row?.n ?? 0);
 }

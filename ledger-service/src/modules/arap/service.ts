@@ -62,9 +62,9 @@ export interface DocumentKind {
   type: DocumentType;
   noun: string;
   entity(vc: Vc): string;
-  read(tx: Tx, vc: Vc, id: number, opts: ReadOptions): Promise<TransactionRead | undefined>;
+  read(tx: Tx, companyId: number, vc: Vc, id: number, opts: ReadOptions): Promise<TransactionRead | undefined>;
   /** copies the kind's own rows of a reversed document to its reversal (negated) */
-  copyToReversal?(tx: Tx, fromId: number, toId: number): Promise<void>;
+  copyToReversal?(tx: Tx, companyId: number, fromId: number, toId: number): Promise<void>;
 }
 
 export const TRANSACTION_KIND: DocumentKind = {
@@ -130,7 +130,7 @@ export function check(
 
 async function lockOrNotFound(c: WriteContext, id: number): Promise<HeaderRow> {
   const kind = kindOf(c);
-  const row = await lockHeader(c.tx, c.vc, id, kind.type);
+  const row = await lockHeader(c.tx, c.company.id, c.vc, id, kind.type);
   if (!row) throw notFound(`No ${c.vc} ${kind.noun} with id ${id}.`);
   return row;
 }
@@ -248,15 +248,15 @@ async function saveOver(
 ): Promise<void> {
   const kind = kindOf(c);
   const { resolved, computed } = await prepare(c, doc.input, posting);
-  const previous = await kind.read(c.tx, c.vc, current.id, c.read);
-  await updateHeader(c.tx, current.id, c.vc, current, doc.input.invNumber, resolved, computed, {
+  const previous = await kind.read(c.tx, c.company.id, c.vc, current.id, c.read);
+  await updateHeader(c.tx, c.company.id, current.id, c.vc, current, doc.input.invNumber, resolved, computed, {
     documentNumber: doc.input.documentNumber ?? null,
     description: doc.input.description ?? null,
     status: posting ? 'posted' : 'draft',
     typeColumns: doc.typeColumns,
   });
   await replaceLines(c.tx, c.company.id, current.id, resolved.posting.lines, computed, true);
-  await deleteEntries(c.tx, current.id);
+  await deleteEntries(c.tx, c.company.id, current.id);
   if (posting)
     await insertEntries(c.tx, c.company.id, current.id, resolved.invDate, resolved.currency, computed.entries);
   if (doc.children) await replaceChildren(c.tx, c.company.id, current.id, doc.children);
@@ -288,7 +288,7 @@ export async function updateTransaction(c: WriteContext, id: number, doc: Docume
   await assertOpen(c, row.inv_date);
   const posting = row.status === 'posted' || requestsPosting(doc.input);
   await saveOver(c, row, doc, posting, row.status === 'draft' && posting ? 'approve' : 'update');
-  return (await kindOf(c).read(c.tx, c.vc, id, c.read))!;
+  return (await kindOf(c).read(c.tx, c.company.id, c.vc, id, c.read))!;
 }
 
 /** POST /{id}/approve: saves the complete document sent, then posts it. */
@@ -298,12 +298,12 @@ export async function approveTransaction(c: WriteContext, id: number, doc: Docum
     throw conflict(`${capitalized(kindOf(c).noun)} ${id} is ${row.status}; only drafts can be approved.`);
   await assertOpen(c, row.inv_date);
   await saveOver(c, row, doc, true, 'approve');
-  return (await kindOf(c).read(c.tx, c.vc, id, c.read))!;
+  return (await kindOf(c).read(c.tx, c.company.id, c.vc, id, c.read))!;
 }
 
 export async function transactionById(c: WriteContext, id: number): Promise<TransactionRead> {
   const kind = kindOf(c);
-  const doc = await kind.read(c.tx, c.vc, id, c.read);
+  const doc = await kind.read(c.tx, c.company.id, c.vc, id, c.read);
   if (!doc) throw notFound(`No ${c.vc} ${kind.noun} with id ${id}.`);
   return doc;
 }
@@ -311,12 +311,13 @@ export async function transactionById(c: WriteContext, id: number): Promise<Tran
 /** An attachment for download: its name, media type and bytes. */
 export async function transactionFile(
   tx: Tx,
+  companyId: number,
   vc: Vc,
   id: number,
   fileId: number,
   kind: DocumentKind = TRANSACTION_KIND,
 ): Promise<{ name: string; media_type: string; data: Buffer }> {
-  const file = await readFile(tx, vc, id, fileId, kind.type);
+  const file = await readFile(tx, companyId, vc, id, fileId, kind.type);
   if (!file) throw notFound(`No file ${fileId} on ${vc} ${kind.noun} ${id}.`);
   return file;
 }
@@ -330,8 +331,8 @@ export async function deleteTransaction(c: WriteContext, id: number): Promise<vo
     );
   }
   await assertOpen(c, row.inv_date);
-  const previous = await kind.read(c.tx, c.vc, id, c.read);
-  await deleteHeader(c.tx, id);
+  const previous = await kind.read(c.tx, c.company.id, c.vc, id, c.read);
+  await deleteHeader(c.tx, c.company.id, id);
   await recordAudit(c.tx, c.company.id, c.actor, kind.entity(c.vc), id, 'delete', { previous });
 }
 
@@ -345,7 +346,7 @@ export async function deleteTransactionFile(c: WriteContext, id: number, fileId:
   await assertChangeable(c, row);
   if (row.status === 'posted') requireApprover(c.actor, c.vc);
   await assertOpen(c, row.inv_date);
-  const file = await deleteFile(c.tx, id, fileId);
+  const file = await deleteFile(c.tx, c.company.id, id, fileId);
   if (!file) throw notFound(`No file ${fileId} on ${c.vc} ${kindOf(c).noun} ${id}.`);
   await recordAudit(c.tx, c.company.id, c.actor, kindOf(c).entity(c.vc), id, 'delete_file', {
     file_id: fileId,
@@ -396,11 +397,11 @@ export async function reverseTransaction(
     amount: neg(row.amount),
     posted_at: c.tx.fn.now(),
   });
-  await copyLinesNegated(c.tx, row.id, reversalId);
-  await kind.copyToReversal?.(c.tx, row.id, reversalId);
-  const reversed = reverseEntries(await documentEntries(c.tx, row.id));
+  await copyLinesNegated(c.tx, c.company.id, row.id, reversalId);
+  await kind.copyToReversal?.(c.tx, c.company.id, row.id, reversalId);
+  const reversed = reverseEntries(await documentEntries(c.tx, c.company.id, row.id));
   await insertEntries(c.tx, c.company.id, reversalId, opts.date, row.currency, reversed);
-  await markReversed(c.tx, row.id, reversalId);
+  await markReversed(c.tx, c.company.id, row.id, reversalId);
   await recordAudit(c.tx, c.company.id, c.actor, kind.entity(c.vc), row.id, 'reverse', {
     reversal_id: reversalId,
     date: opts.date,

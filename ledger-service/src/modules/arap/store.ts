@@ -64,11 +64,16 @@ const trimCurrency = (row: HeaderRow): HeaderRow => ({ ...row, currency: row.cur
 /** Locks one document of a side and type for the rest of the transaction; undefined when it does not exist. */
 export async function lockHeader(
   tx: Tx,
+  companyId: number,
   vc: Vc,
   id: number,
   type: DocumentType = 'transaction',
 ): Promise<HeaderRow | undefined> {
-  const row = await tx<HeaderRow>('arap_transactions').where({ id, vc, type }).forUpdate().first();
+  const row = await tx<HeaderRow>('arap_transactions')
+    .where('company_id', companyId)
+    .where({ id, vc, type })
+    .forUpdate()
+    .first();
   return row && trimCurrency(row);
 }
 
@@ -129,6 +134,7 @@ export async function insertHeader(
 
 export async function updateHeader(
   tx: Tx,
+  companyId: number,
   id: number,
   vc: Vc,
   current: HeaderRow,
@@ -138,11 +144,11 @@ export async function updateHeader(
   f: HeaderFields,
 ): Promise<void> {
   if (invNumber !== undefined && invNumber !== current.inv_number) {
-    const taken = await tx('arap_transactions').where({ vc, inv_number: invNumber }).first('id');
+    const taken = await tx('arap_transactions').where({ company_id: companyId, vc, inv_number: invNumber }).first('id');
     if (taken) throw numberTaken(invNumber);
   }
   await tx('arap_transactions')
-    .where({ id })
+    .where({ company_id: companyId, id })
     .update({
       ...headerValues(r, p, f),
       inv_number: invNumber ?? current.inv_number,
@@ -201,7 +207,7 @@ export async function replaceLines(
   p: Posting,
   replace: boolean,
 ): Promise<void> {
-  if (replace) await tx('arap_lines').where({ transaction_id: id }).delete();
+  if (replace) await tx('arap_lines').where({ company_id: companyId, transaction_id: id }).delete();
   await tx('arap_lines').insert(lineRows(lines, p).map((r) => ({ company_id: companyId, transaction_id: id, ...r })));
 }
 
@@ -223,20 +229,20 @@ export async function insertEntries(
  * A reversal's lines: the original's lines with every amount negated, copied inside the
  * database (tax kept as it was: `tax_override`).
  */
-export async function copyLinesNegated(tx: Tx, fromId: number, toId: number): Promise<void> {
+export async function copyLinesNegated(tx: Tx, companyId: number, fromId: number, toId: number): Promise<void> {
   await tx.raw(
     `insert into arap_lines (company_id, transaction_id, position, account_id, description, amount, tax_account_id,
        tax_rate, tax_amount, tax_override, net)
      select company_id, ?, position, account_id, description, -amount, tax_account_id, tax_rate, -tax_amount, true, -net
-       from arap_lines where transaction_id = ?`,
-    [toId, fromId],
+       from arap_lines where company_id = ? and transaction_id = ?`,
+    [toId, companyId, fromId],
   );
 }
 
 /** The document's own ledger entries (its posting, not its payments'). */
-export async function documentEntries(tx: Tx, id: number): Promise<LedgerLine[]> {
+export async function documentEntries(tx: Tx, companyId: number, id: number): Promise<LedgerLine[]> {
   const rows = await tx('ledger_entries')
-    .where({ transaction_id: id })
+    .where({ company_id: companyId, transaction_id: id })
     .whereNull('payment_id')
     .select('account_id', 'amount', 'fx_amount', 'kind');
   return rows.map((e) => ({
@@ -247,9 +253,9 @@ export async function documentEntries(tx: Tx, id: number): Promise<LedgerLine[]>
   }));
 }
 
-export async function markReversed(tx: Tx, id: number, reversalId: number): Promise<void> {
+export async function markReversed(tx: Tx, companyId: number, id: number, reversalId: number): Promise<void> {
   await tx('arap_transactions')
-    .where({ id })
+    .where({ company_id: companyId, id })
     .update({ status: 'reversed', reversed_by_id: reversalId, updated_at: tx.fn.now() });
 }
 
@@ -280,7 +286,7 @@ const OF_NEW_DOCUMENT = { company_id: '?', transaction_id: 'h.id' };
 
 /** Replaces a document's child rows (update). */
 export async function replaceChildren(tx: Tx, companyId: number, id: number, children: ChildRows): Promise<void> {
-  await tx(children.table).where({ transaction_id: id }).delete();
+  await tx(children.table).where({ company_id: companyId, transaction_id: id }).delete();
   if (children.rows.length > 0)
     await tx.raw(insertJsonRows(children.table, children.columns, { company_id: '?', transaction_id: '?' }), [
       companyId,
@@ -345,9 +351,9 @@ export async function insertDocument(
   return row && { id: row.id, invNumber: row.inv_number };
 }
 
-export async function deleteEntries(tx: Tx, id: number): Promise<void> {
+export async function deleteEntries(tx: Tx, companyId: number, id: number): Promise<void> {
   // the document's own lines; lines of its (reversed) payments carry payment_id and stay
-  await tx('ledger_entries').where({ transaction_id: id }).whereNull('payment_id').delete();
+  await tx('ledger_entries').where({ company_id: companyId, transaction_id: id }).whereNull('payment_id').delete();
 }
 
 /**
@@ -365,24 +371,33 @@ export async function insertFiles(
 /** Removes one attachment of a document; its metadata, or undefined when the document has no such file. */
 export async function deleteFile(
   tx: Tx,
+  companyId: number,
   id: number,
   fileId: number,
 ): Promise<{ name: string; media_type: string; size: number; sha256: string } | undefined> {
   const [row] = await tx('arap_files')
-    .where({ id: fileId, transaction_id: id })
+    .where({ company_id: companyId, id: fileId, transaction_id: id })
     .delete()
     .returning(['name', 'media_type', 'size', 'sha256']);
   return row;
 }
 
-export async function deleteHeader(tx: Tx, id: number): Promise<void> {
-  await tx('arap_transactions').where({ id }).delete();
+export async function deleteHeader(tx: Tx, companyId: number, id: number): Promise<void> {
+  await tx('arap_transactions').where({ company_id: companyId, id }).delete();
 }
 
 /** The numbers among `numbers` that documents of the side already have. */
-export async function takenDocumentNumbers(tx: Tx, vc: Vc, numbers: readonly string[]): Promise<Set<string>> {
+export async function takenDocumentNumbers(
+  tx: Tx,
+  companyId: number,
+  vc: Vc,
+  numbers: readonly string[],
+): Promise<Set<string>> {
   if (numbers.length === 0) return new Set();
-  const rows = await tx('arap_transactions').where({ vc }).whereIn('inv_number', numbers).pluck('inv_number');
+  const rows = await tx('arap_transactions')
+    .where({ company_id: companyId, vc })
+    .whereIn('inv_number', numbers)
+    .pluck('inv_number');
   return new Set(rows);
 }
 

@@ -16,15 +16,20 @@ import {
 
 /** The company's bank accounts: checked by rules.ts, one IBAN / QR-IBAN per account, every change audited. */
 
-export async function bankAccountById(tx: Tx, id: number): Promise<BankAccount> {
-  const account = await findBankAccount(tx, id);
+export async function bankAccountById(tx: Tx, companyId: number, id: number): Promise<BankAccount> {
+  const account = await findBankAccount(tx, companyId, id);
   if (!account) throw notFound(`No bank account with id ${id}.`);
   return account;
 }
 
-async function resolve(tx: Tx, doc: BankAccountDocument, exceptId?: number): Promise<ResolvedBankAccount> {
-  const resolved = resolveBankAccount(doc, await findChartAccount(tx, doc.account));
-  const field = await takenBy(tx, resolved, exceptId);
+async function resolve(
+  tx: Tx,
+  companyId: number,
+  doc: BankAccountDocument,
+  exceptId?: number,
+): Promise<ResolvedBankAccount> {
+  const resolved = resolveBankAccount(doc, await findChartAccount(tx, companyId, doc.account));
+  const field = await takenBy(tx, companyId, resolved, exceptId);
   if (field)
     throw conflict(
       `Another bank account of the company has the ${field === '/iban' ? 'IBAN' : 'QR-IBAN'} ` +
@@ -42,7 +47,11 @@ export async function addBankAccount(
   c: ServiceContext,
   input: BodyOf<typeof contracts.createBankAccount>,
 ): Promise<{ id: number }> {
-  const resolved = await resolve(c.tx, { ...input, qr_iban: input.qr_iban ?? null, bic: input.bic ?? null });
+  const resolved = await resolve(c.tx, c.company.id, {
+    ...input,
+    qr_iban: input.qr_iban ?? null,
+    bic: input.bic ?? null,
+  });
   const id = await insertBankAccount(c.tx, c.company.id, resolved);
   await recordAudit(c.tx, c.company.id, c.actor, 'bank_account', id, 'create', auditDetails(resolved));
   return { id };
@@ -57,13 +66,13 @@ export async function changeBankAccount(
   const { id: sentId, ...fields } = input;
   if (sentId !== undefined && sentId !== id)
     throw ruleInvalid(`id ${sentId} is not the id of the path (${id}).`, '/id');
-  await lockBankAccount(c.tx, id);
-  const { id: _id, ...current } = await bankAccountById(c.tx, id);
-  const resolved = await resolve(c.tx, { ...current, ...fields }, id);
-  await updateBankAccount(c.tx, id, resolved);
+  await lockBankAccount(c.tx, c.company.id, id);
+  const { id: _id, ...current } = await bankAccountById(c.tx, c.company.id, id);
+  const resolved = await resolve(c.tx, c.company.id, { ...current, ...fields }, id);
+  await updateBankAccount(c.tx, c.company.id, id, resolved);
   await recordAudit(c.tx, c.company.id, c.actor, 'bank_account', id, 'update', {
     fields: Object.keys(fields),
     ...auditDetails(resolved),
   });
-  return bankAccountById(c.tx, id);
+  return bankAccountById(c.tx, c.company.id, id);
 }

@@ -33,18 +33,21 @@ function toReadShape(r: BankAccountRow): BankAccount {
   };
 }
 
-function readQuery(tx: Tx) {
-  return tx('bank_accounts as b').join('accounts as a', 'a.id', 'b.account_id');
+function readQuery(tx: Tx, companyId: number) {
+  return tx('bank_accounts as b')
+    .join('accounts as a', (j) => j.on('a.id', 'b.account_id').andOn('a.company_id', 'b.company_id'))
+    .where('b.company_id', companyId);
 }
 
 const BANK_ACCOUNT_ORDER = { name: 'lower(b.name)', id: 'b.id' };
 
 export async function listBankAccounts(
   tx: Tx,
+  companyId: number,
   q: { sort: string; limit: number; offset: number },
 ): Promise<ListPage<BankAccount>> {
-  const counted = await tx('bank_accounts').count({ n: '*' }).first();
-  const rows = await readQuery(tx)
+  const counted = await tx('bank_accounts').where({ company_id: companyId }).count({ n: '*' }).first();
+  const rows = await readQuery(tx, companyId)
     .orderByRaw(orderBySql(q.sort, BANK_ACCOUNT_ORDER, 'b.id'))
     .limit(q.limit)
     .offset(q.offset)
@@ -53,25 +56,28 @@ export async function listBankAccounts(
 }
 
 /** One bank account of the company in the current tenant, or undefined. */
-export async function findBankAccount(tx: Tx, id: number): Promise<BankAccount | undefined> {
-  const row = await readQuery(tx).where('b.id', id).first<BankAccountRow | undefined>(READ_COLUMNS);
+export async function findBankAccount(tx: Tx, companyId: number, id: number): Promise<BankAccount | undefined> {
+  const row = await readQuery(tx, companyId).where('b.id', id).first<BankAccountRow | undefined>(READ_COLUMNS);
   return row && toReadShape(row);
 }
 
 /** A chart account with its links, for the account rule. */
-export async function findChartAccount(tx: Tx, accno: string): Promise<LinkedAccount | undefined> {
-  const row = await tx('accounts').where({ accno }).first('id', 'accno', 'link');
+export async function findChartAccount(tx: Tx, companyId: number, accno: string): Promise<LinkedAccount | undefined> {
+  const row = await tx('accounts').where({ company_id: companyId, accno }).first('id', 'accno', 'link');
   return row && { id: Number(row.id), accno: row.accno, links: row.link.split(':').filter(Boolean) };
 }
 
 /** Which field names a value another bank account of the company has already (IBAN or QR-IBAN), if any. */
 export async function takenBy(
   tx: Tx,
+  companyId: number,
   account: Pick<ResolvedBankAccount, 'iban' | 'qr_iban'>,
   exceptId?: number,
 ): Promise<'/iban' | '/qr_iban' | undefined> {
   const values = [account.iban, ...(account.qr_iban ? [account.qr_iban] : [])];
-  const q = tx('bank_accounts').where((w) => w.whereIn('iban', values).orWhereIn('qr_iban', values));
+  const q = tx('bank_accounts')
+    .where({ company_id: companyId })
+    .where((w) => w.whereIn('iban', values).orWhereIn('qr_iban', values));
   if (exceptId !== undefined) q.whereNot({ id: exceptId });
   const row = await q.first('iban', 'qr_iban');
   if (!row) return undefined;
@@ -90,13 +96,18 @@ export async function insertBankAccount(tx: Tx, companyId: number, account: Reso
 }
 
 /** Locks the bank account's row (an update reads, checks and writes it under the lock); missing rows lock nothing. */
-export async function lockBankAccount(tx: Tx, id: number): Promise<void> {
-  await tx('bank_accounts').where({ id }).forUpdate().first('id');
+export async function lockBankAccount(tx: Tx, companyId: number, id: number): Promise<void> {
+  await tx('bank_accounts').where({ company_id: companyId, id }).forUpdate().first('id');
 }
 
-export async function updateBankAccount(tx: Tx, id: number, account: ResolvedBankAccount): Promise<void> {
+export async function updateBankAccount(
+  tx: Tx,
+  companyId: number,
+  id: number,
+  account: ResolvedBankAccount,
+): Promise<void> {
   await tx('bank_accounts')
-    .where({ id })
+    .where({ company_id: companyId, id })
     .update({ ...columns(account), updated_at: tx.fn.now() });
 }
 
@@ -109,16 +120,24 @@ export interface BankAccountWithChart extends BankAccount {
 type WithChartRow = BankAccountRow & { account_id: number | string };
 
 /** The company's bank account whose IBAN or QR-IBAN this is (electronic format), or undefined. */
-export async function findBankAccountByIban(tx: Tx, iban: string): Promise<BankAccountWithChart | undefined> {
-  const row = await readQuery(tx)
+export async function findBankAccountByIban(
+  tx: Tx,
+  companyId: number,
+  iban: string,
+): Promise<BankAccountWithChart | undefined> {
+  const row = await readQuery(tx, companyId)
     .where((w) => w.where('b.iban', iban).orWhere('b.qr_iban', iban))
     .first<WithChartRow | undefined>([...READ_COLUMNS, 'b.account_id']);
   return row && { ...toReadShape(row), account_id: Number(row.account_id) };
 }
 
 /** One bank account with its chart account's id, or undefined. */
-export async function findBankAccountWithChart(tx: Tx, id: number): Promise<BankAccountWithChart | undefined> {
-  const row = await readQuery(tx)
+export async function findBankAccountWithChart(
+  tx: Tx,
+  companyId: number,
+  id: number,
+): Promise<BankAccountWithChart | undefined> {
+  const row = await readQuery(tx, companyId)
     .where('b.id', id)
     .first<WithChartRow | undefined>([...READ_COLUMNS, 'b.account_id']);
   return row && { ...toReadShape(row), account_id: Number(row.account_id) };

@@ -11,7 +11,7 @@ import {
 /** `GET/POST /arap/vendor/{id}/bank_accounts`, `POST/DELETE /arap/vendor/{id}/bank_accounts/{bankId}` */
 export const bankAccountRoutes = [
   route(contracts.listVendorBankAccounts, async (req) =>
-    vendorBankAccounts(req.tx, idParam(req.params.id, 'vendor'), req.query),
+    vendorBankAccounts(req.tx, req.company.id, idParam(req.params.id, 'vendor'), req.query),
   ),
   route(contracts.createVendorBankAccount, async (req) =>
     addVendorBankAccount(req, idParam(req.params.id, 'vendor'), req.body),

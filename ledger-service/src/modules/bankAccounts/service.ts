@@ -16,17 +16,18 @@ import {
   type StoredBankAccount,
 } from './store.ts';
 
-async function requireVendor(tx: Tx, vendorId: number): Promise<void> {
-  if (!(await vendorExists(tx, vendorId))) throw notFound(`No vendor with id ${vendorId}.`);
+async function requireVendor(tx: Tx, companyId: number, vendorId: number): Promise<void> {
+  if (!(await vendorExists(tx, companyId, vendorId))) throw notFound(`No vendor with id ${vendorId}.`);
 }
 
 export async function vendorBankAccounts(
   tx: Tx,
+  companyId: number,
   vendorId: number,
   page: { limit: number; offset: number },
 ): Promise<ListPage<Record<string, unknown>>> {
-  await requireVendor(tx, vendorId);
-  return listBankAccounts(tx, vendorId, page);
+  await requireVendor(tx, companyId, vendorId);
+  return listBankAccounts(tx, companyId, vendorId, page);
 }
 
 /** IBAN and BIC are checked and normalized (rules.ts) before anything is written; audited. */
@@ -35,7 +36,7 @@ export async function addVendorBankAccount(
   vendorId: number,
   input: BankAccountInput,
 ): Promise<{ id: number }> {
-  await requireVendor(c.tx, vendorId);
+  await requireVendor(c.tx, c.company.id, vendorId);
   const account = normalizeBankAccount(input);
   const id = await createBankAccount(c.tx, c.company.id, vendorId, account);
   await recordAudit(c.tx, c.company.id, c.actor, 'vendor_bank_account', id, 'create', {
@@ -46,9 +47,9 @@ export async function addVendorBankAccount(
 }
 
 /** The vendor's bank account, locked for a change; 404 when the vendor or its account does not exist. */
-async function lockedAccount(tx: Tx, vendorId: number, bankId: number): Promise<StoredBankAccount> {
-  await requireVendor(tx, vendorId);
-  const account = await lockBankAccount(tx, vendorId, bankId);
+async function lockedAccount(tx: Tx, companyId: number, vendorId: number, bankId: number): Promise<StoredBankAccount> {
+  await requireVendor(tx, companyId, vendorId);
+  const account = await lockBankAccount(tx, companyId, vendorId, bankId);
   if (!account) throw notFound(`Vendor ${vendorId} has no bank account with id ${bankId}.`);
   return account;
 }
@@ -60,11 +61,11 @@ export async function changeVendorBankAccount(
   bankId: number,
   input: BankAccountUpdate,
 ): Promise<Record<string, unknown>> {
-  const current = await lockedAccount(c.tx, vendorId, bankId);
+  const current = await lockedAccount(c.tx, c.company.id, vendorId, bankId);
   const next = updatedBankAccount(current, input);
-  checkIbanChange(current, next, (await documentsNaming(c.tx, bankId)).booked);
+  checkIbanChange(current, next, (await documentsNaming(c.tx, c.company.id, bankId)).booked);
   const changed = (['iban', 'bic', 'name', 'description'] as const).filter((k) => next[k] !== current[k]);
-  const read = await updateBankAccount(c.tx, bankId, next);
+  const read = (await updateBankAccount(c.tx, c.company.id, bankId, next))!;
   await recordAudit(c.tx, c.company.id, c.actor, 'vendor_bank_account', bankId, 'update', {
     vendor_id: vendorId,
     fields: changed,
@@ -79,8 +80,8 @@ export async function changeVendorBankAccount(
  * to another account (or none) first.
  */
 export async function removeVendorBankAccount(c: ServiceContext, vendorId: number, bankId: number): Promise<void> {
-  const current = await lockedAccount(c.tx, vendorId, bankId);
-  const { drafts, booked } = await documentsNaming(c.tx, bankId);
+  const current = await lockedAccount(c.tx, c.company.id, vendorId, bankId);
+  const { drafts, booked } = await documentsNaming(c.tx, c.company.id, bankId);
   const naming = [...booked, ...drafts];
   if (naming.length > 0) {
     throw conflict(
@@ -88,7 +89,7 @@ export async function removeVendorBankAccount(c: ServiceContext, vendorId: numbe
         `(${naming.slice(0, 5).join(', ')}${naming.length > 5 ? ', …' : ''}) and cannot be deleted.`,
     );
   }
-  await deleteBankAccount(c.tx, bankId);
+  await deleteBankAccount(c.tx, c.company.id, bankId);
   await recordAudit(c.tx, c.company.id, c.actor, 'vendor_bank_account', bankId, 'delete', {
     vendor_id: vendorId,
     iban: current.iban,

@@ -7,17 +7,18 @@ const withoutNulls = (row: Record<string, unknown>) =>
   Object.fromEntries(Object.entries(row).filter(([, v]) => v !== null));
 
 /** Vendor bank accounts (payment targets of bills flagged for the bank payment file). */
-export async function vendorExists(tx: Tx, vendorId: number): Promise<boolean> {
-  return Boolean(await tx('parties').where({ id: vendorId, vc: 'vendor' }).first('id'));
+export async function vendorExists(tx: Tx, companyId: number, vendorId: number): Promise<boolean> {
+  return Boolean(await tx('parties').where({ company_id: companyId, id: vendorId, vc: 'vendor' }).first('id'));
 }
 
 /** One page of a vendor's bank accounts, oldest first (fields that are not set are left out). */
 export async function listBankAccounts(
   tx: Tx,
+  companyId: number,
   vendorId: number,
   page: { limit: number; offset: number },
 ): Promise<ListPage<Record<string, unknown>>> {
-  const query = tx('vendor_bank_accounts').where({ party_id: vendorId });
+  const query = tx('vendor_bank_accounts').where({ company_id: companyId, party_id: vendorId });
   const counted = await query.clone().count({ n: '*' }).first();
   const rows = await query
     .orderBy('id')
@@ -54,11 +55,12 @@ const STORED_COLUMNS = ['id', 'party_id as vendor_id', 'iban', 'bic', 'name', 'd
  */
 export async function lockBankAccount(
   tx: Tx,
+  companyId: number,
   vendorId: number,
   bankId: number,
 ): Promise<StoredBankAccount | undefined> {
   const row = await tx('vendor_bank_accounts')
-    .where({ id: bankId, party_id: vendorId })
+    .where({ company_id: companyId, id: bankId, party_id: vendorId })
     .forUpdate()
     .first<StoredBankAccount | undefined>(STORED_COLUMNS);
   return row && { ...row, id: Number(row.id), vendor_id: Number(row.vendor_id) };
@@ -67,9 +69,13 @@ export async function lockBankAccount(
 /**
  * The documents (transactions and invoices) naming the bank account, by status; locked against a concurrent approval.
  */
-export async function documentsNaming(tx: Tx, bankId: number): Promise<{ drafts: string[]; booked: string[] }> {
+export async function documentsNaming(
+  tx: Tx,
+  companyId: number,
+  bankId: number,
+): Promise<{ drafts: string[]; booked: string[] }> {
   const rows = await tx('arap_transactions')
-    .where({ vc_bank_id: bankId })
+    .where({ company_id: companyId, vc_bank_id: bankId })
     .orderBy('id')
     .forShare()
     .select('inv_number', 'status');
@@ -81,13 +87,17 @@ export async function documentsNaming(tx: Tx, bankId: number): Promise<{ drafts:
 
 export async function updateBankAccount(
   tx: Tx,
+  companyId: number,
   bankId: number,
   account: BankAccount,
-): Promise<Record<string, unknown>> {
-  const [row] = await tx('vendor_bank_accounts').where({ id: bankId }).update(account).returning(STORED_COLUMNS);
-  return withoutNulls(row!);
+): Promise<Record<string, unknown> | undefined> {
+  const [row] = await tx('vendor_bank_accounts')
+    .where({ company_id: companyId, id: bankId })
+    .update(account)
+    .returning(STORED_COLUMNS);
+  return row && withoutNulls(row);
 }
 
-export async function deleteBankAccount(tx: Tx, bankId: number): Promise<void> {
-  await tx('vendor_bank_accounts').where({ id: bankId }).delete();
+export async function deleteBankAccount(tx: Tx, companyId: number, bankId: number): Promise<void> {
+  await tx('vendor_bank_accounts').where({ company_id: companyId, id: bankId }).delete();
 }

@@ -54,7 +54,7 @@ async function accountForStatement(
   given: BankAccountWithChart | undefined,
 ): Promise<BankAccountWithChart> {
   if (s.iban !== null) {
-    const named = await findBankAccountByIban(c.tx, s.iban);
+    const named = await findBankAccountByIban(c.tx, c.company.id, s.iban);
     if (!named)
       throw ruleInvalid(`IBAN ${s.iban} of the statement is not a bank account of the company (GET /bank/accounts).`);
     if (given && given.id !== named.id) {
@@ -97,7 +97,7 @@ export async function importStatements(
 ): Promise<ImportResult> {
   let given: BankAccountWithChart | undefined;
   if (query.account !== undefined) {
-    given = await findBankAccountWithChart(c.tx, query.account);
+    given = await findBankAccountWithChart(c.tx, c.company.id, query.account);
     if (!given) throw ruleInvalid(`No bank account with id ${query.account}.`, '/account');
   }
   // every statement is checked before anything is written
@@ -356,7 +356,7 @@ export async function bookBankTransaction(
   const row = await lockTransaction(c.tx, id);
   if (!row) throw notFound(`No bank transaction with id ${id}.`);
   if (row.status !== 'unmatched') throw conflict(`Bank transaction ${id} is already ${row.status}.`);
-  const bank = (await findBankAccountWithChart(c.tx, row.bank_account_id))!;
+  const bank = (await findBankAccountWithChart(c.tx, c.company.id, row.bank_account_id))!;
   const amount = new Money(row.amount);
   if (amount.isZero())
     throw ruleInvalid(`Bank transaction ${id} is over 0.00 ${row.currency}; there is nothing to book.`);
@@ -364,7 +364,7 @@ export async function bookBankTransaction(
 
   if (input.document_id !== undefined) {
     const vc = amount.isPositive() ? 'customer' : 'vendor';
-    const currency = await documentCurrency(c.tx, vc, input.document_id);
+    const currency = await documentCurrency(c.tx, c.company.id, vc, input.document_id);
     if (currency === undefined) {
       throw ruleInvalid(
         `No ${vc} document with id ${input.document_id}: a ` +
@@ -390,7 +390,7 @@ export async function bookBankTransaction(
     await markBooked(c.tx, id, 'booked', { documentId: input.document_id, paymentId });
   } else {
     const accno = input.account!;
-    const chart = await findChartAccount(c.tx, accno);
+    const chart = await findChartAccount(c.tx, c.company.id, accno);
     if (!chart) throw ruleInvalid(`Account ${accno} does not exist in the chart of accounts.`, '/account');
     const value = amount.abs().toNumber();
     // money in: bank debit, the account credit; money out: the other way round

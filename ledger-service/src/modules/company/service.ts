@@ -21,7 +21,7 @@ export async function changeCompanyProfile(
   next.vat_number = resolveVatNumber(next.vat_number, next.country);
 
   if (input.invoice_bank_account_id !== undefined && input.invoice_bank_account_id !== null) {
-    if (!(await findBankAccount(c.tx, input.invoice_bank_account_id))) {
+    if (!(await findBankAccount(c.tx, c.company.id, input.invoice_bank_account_id))) {
       throw ruleInvalid(
         `No bank account with id ${input.invoice_bank_account_id} (see GET /bank/accounts).`,
         '/invoice_bank_account_id',
@@ -30,7 +30,7 @@ export async function changeCompanyProfile(
   }
   const named = Object.fromEntries(BOOK_ACCOUNT_FIELDS.filter((f) => input[f] !== undefined).map((f) => [f, input[f]]));
   const accnos = Object.values(named).filter((a): a is string => typeof a === 'string');
-  checkBookAccounts(named, await bookAccounts(c.tx, accnos));
+  checkBookAccounts(named, await bookAccounts(c.tx, c.company.id, accnos));
 
   await writeCompanyProfile(c.tx, c.company.id, next);
   const changed = (Object.keys(input) as (keyof CompanyProfile)[]).filter((k) => next[k] !== current[k]);

@@ -53,7 +53,7 @@ export async function getCompanyProfile(tx: Tx, companyId: number): Promise<Comp
 /** The bank account the company's invoices name (QR-bill creditor account), or null when none is set. */
 export async function getInvoiceBankAccount(tx: Tx, companyId: number): Promise<BankAccount | null> {
   const { invoice_bank_account_id: id } = await getCompanyProfile(tx, companyId);
-  return id === null ? null : ((await findBankAccount(tx, id)) ?? null);
+  return id === null ? null : ((await findBankAccount(tx, companyId, id)) ?? null);
 }
 
 /** Locks the company's row for a read-modify-write of its settings. */
@@ -62,9 +62,12 @@ export async function lockCompany(tx: Tx, companyId: number): Promise<void> {
 }
 
 /** The chart accounts among `accnos`, by accno. */
-export async function bookAccounts(tx: Tx, accnos: string[]): Promise<Map<string, BookAccount>> {
+export async function bookAccounts(tx: Tx, companyId: number, accnos: string[]): Promise<Map<string, BookAccount>> {
   if (accnos.length === 0) return new Map();
-  const rows = await tx('accounts').whereIn('accno', accnos).select('accno', 'category', 'link');
+  const rows = await tx('accounts')
+    .where({ company_id: companyId })
+    .whereIn('accno', accnos)
+    .select('accno', 'category', 'link');
   return new Map(
     rows.map((r) => [
       r.accno,

@@ -24,11 +24,17 @@ export interface DocumentReadOptions {
 }
 
 /** One document by id: the transaction or the invoice with that id on the side; 404 for neither. */
-export async function readAnyDocument(tx: Tx, vc: Vc, id: number, opts: DocumentReadOptions): Promise<TransactionRead> {
-  const transaction = await readTransaction(tx, vc, id, opts.transaction);
+export async function readAnyDocument(
+  tx: Tx,
+  companyId: number,
+  vc: Vc,
+  id: number,
+  opts: DocumentReadOptions,
+): Promise<TransactionRead> {
+  const transaction = await readTransaction(tx, companyId, vc, id, opts.transaction);
   if (transaction) return { kind: 'transaction', ...transaction };
   // invoices carry kind "invoice" in their own read shape
-  const invoice = await readInvoice(tx, vc, id, opts.invoice);
+  const invoice = await readInvoice(tx, companyId, vc, id, opts.invoice);
   if (invoice) return invoice;
   throw notFound(`No ${vc} document (transaction or invoice) with id ${id}.`);
 }
@@ -63,11 +69,17 @@ const EMPTY: ListPage<Row> = { rows: [], total: 0 };
  * rows in that order; merged, the page is the slice [offset, offset + limit), and the total
  * the sum of both totals. (Deep pages read offset + limit rows of each kind.)
  */
-export async function listAnyDocuments(tx: Tx, vc: Vc, f: DocumentListFilter, today: string): Promise<ListPage<Row>> {
+export async function listAnyDocuments(
+  tx: Tx,
+  companyId: number,
+  vc: Vc,
+  f: DocumentListFilter,
+  today: string,
+): Promise<ListPage<Row>> {
   const { kind, limit, offset, ...filters } = f;
   const window = { ...filters, limit: offset + limit, offset: 0 };
-  const transactions = kind === 'invoice' ? EMPTY : await listTransactions(tx, vc, window);
-  const invoices = kind === 'transaction' ? EMPTY : await listInvoices(tx, vc, window, today);
+  const transactions = kind === 'invoice' ? EMPTY : await listTransactions(tx, companyId, vc, window);
+  const invoices = kind === 'transaction' ? EMPTY : await listInvoices(tx, companyId, vc, window, today);
   const merged = mergeSorted(
     transactions.rows.map((r) => ({ kind: 'transaction', ...r })),
     invoices.rows,

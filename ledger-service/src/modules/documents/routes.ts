@@ -12,10 +12,12 @@ import { listAnyDocuments, readAnyDocument } from './reads.ts';
  */
 export const documentRoutes = [
   route(contracts.getDocument, async (req) =>
-    readAnyDocument(req.tx, req.params.vc, idParam(req.params.id, `${req.params.vc} document`), {
+    readAnyDocument(req.tx, req.company.id, req.params.vc, idParam(req.params.id, `${req.params.vc} document`), {
       transaction: documentContext(req, 'transaction').read,
       invoice: documentContext(req, 'invoice').read,
     }),
   ),
-  route(contracts.listDocuments, async (req) => listAnyDocuments(req.tx, req.params.vc, req.query, today())),
+  route(contracts.listDocuments, async (req) =>
+    listAnyDocuments(req.tx, req.company.id, req.params.vc, req.query, today()),
+  ),
 ];

@@ -168,8 +168,16 @@ t.test(
 
     // the old readers: the download of /gl/transactions/{id}/files/{fileId} and the mail worker's load
     await withTenant(db, companyId, async (tx) => {
-      t.same(await readJournalFile(tx, je2, f2), { name: 'copy.pdf', media_type: 'application/pdf', data: receipt });
-      t.same(await readJournalFile(tx, je3, f3), { name: 'old.pdf', media_type: 'application/pdf', data: legacy });
+      t.same(await readJournalFile(tx, companyId, je2, f2), {
+        name: 'copy.pdf',
+        media_type: 'application/pdf',
+        data: receipt,
+      });
+      t.same(await readJournalFile(tx, companyId, je3, f3), {
+        name: 'old.pdf',
+        media_type: 'application/pdf',
+        data: legacy,
+      });
       t.same((await loadOutgoingMessage(tx, msg!.id))!.attachments, [
         { filename: 'receipt.pdf', mediaType: 'application/pdf', data: receipt },
       ]);

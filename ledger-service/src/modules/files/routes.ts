@@ -12,9 +12,11 @@ export const documentUrlBase = (req: { ctx: Context; company: { dataset: string 
   `${req.ctx.protocol}://${req.ctx.host}/client/${req.company.dataset}/documents`;
 
 export const fileRoutes = [
-  route(contracts.listStoredDocuments, async (req) => listDocuments(req.tx, req.query, documentUrlBase(req))),
+  route(contracts.listStoredDocuments, async (req) =>
+    listDocuments(req.tx, req.company.id, req.query, documentUrlBase(req)),
+  ),
   route(contracts.getStoredDocument, async (req) =>
-    readDocument(req.tx, idParam(req.params.id, 'document'), documentUrlBase(req)),
+    readDocument(req.tx, req.company.id, idParam(req.params.id, 'document'), documentUrlBase(req)),
   ),
   route(contracts.getDocumentContent, async (req) => {
     const { ctx } = req;

@@ -32,26 +32,33 @@ function toRead(row: DocumentRow, attachedTo: Attachment[], urlBase: DocumentUrl
 
 export async function listDocuments(
   tx: Tx,
+  companyId: number,
   q: DocumentListQuery,
   urlBase: DocumentUrlBase,
 ): Promise<ListPage<DocumentRead>> {
-  const page = await listDocumentRows(tx, q);
+  const page = await listDocumentRows(tx, companyId, q);
   const links = await attachmentsOf(
     tx,
+    companyId,
     page.rows.map((r) => r.id),
   );
   return { rows: page.rows.map((r) => toRead(r, links.get(r.id) ?? [], urlBase)), total: page.total };
 }
 
-export async function requireDocument(tx: Tx, id: number): Promise<DocumentRow> {
-  const row = await documentRow(tx, id);
+export async function requireDocument(tx: Tx, companyId: number, id: number): Promise<DocumentRow> {
+  const row = await documentRow(tx, companyId, id);
   if (!row) throw notFound(`No document with id ${id}.`);
   return row;
 }
 
-export async function readDocument(tx: Tx, id: number, urlBase: DocumentUrlBase): Promise<DocumentRead> {
-  const row = await requireDocument(tx, id);
-  const links = await attachmentsOf(tx, [id]);
+export async function readDocument(
+  tx: Tx,
+  companyId: number,
+  id: number,
+  urlBase: DocumentUrlBase,
+): Promise<DocumentRead> {
+  const row = await requireDocument(tx, companyId, id);
+  const links = await attachmentsOf(tx, companyId, [id]);
   return toRead(row, links.get(id) ?? [], urlBase);
 }
 
@@ -60,6 +67,6 @@ export async function documentContent(
   companyId: number,
   id: number,
 ): Promise<{ row: DocumentRow; data: Buffer }> {
-  const row = await requireDocument(tx, id);
+  const row = await requireDocument(tx, companyId, id);
   return { row, data: await documentBytes(tx, companyId, row) };
 }

@@ -42,7 +42,9 @@ export const postgresStore: FileStore = {
       .ignore();
   },
   async get(tx, ref) {
-    const row = await tx('document_contents').where({ document_id: ref.documentId }).first('data');
+    const row = await tx('document_contents')
+      .where({ company_id: ref.companyId, document_id: ref.documentId })
+      .first('data');
     return row?.data;
   },
 };

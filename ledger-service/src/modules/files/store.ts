@@ -67,13 +67,13 @@ export async function putDocument(
     await store.put(tx, { companyId, documentId: inserted[0].id, sha256 }, content.data);
     return inserted[0];
   }
-  const existing = await tx('documents').where({ sha256 }).first();
+  const existing = await tx('documents').where({ company_id: companyId, sha256 }).first();
   if (!existing) throw new Error(`document ${sha256} neither inserted nor found`);
   return existing;
 }
 
-export async function documentRow(tx: Tx, id: number): Promise<DocumentRow | undefined> {
-  return tx('documents').where({ id }).first();
+export async function documentRow(tx: Tx, companyId: number, id: number): Promise<DocumentRow | undefined> {
+  return tx('documents').where({ company_id: companyId, id }).first();
 }
 
 /** The bytes of a document, from the store it was written to. */
@@ -101,32 +101,44 @@ async function hasGlFiles(tx: Tx): Promise<boolean> {
   return present;
 }
 
-/** Every (document, record) link of the company as one relation: document_id, kind, id, number, at. */
-async function attachmentsSql(tx: Tx): Promise<string> {
+/**
+ * Every (document, record) link of the company as one relation: document_id, kind, id, number, at;
+ * `bindings` are its parameters (the company id, once per part), in the order of the text.
+ */
+async function attachmentsSql(tx: Tx, companyId: number): Promise<{ sql: string; bindings: number[] }> {
   const parts = [
     `select f.document_id, (t.vc || '_' || t.type) as kind, t.id, t.inv_number as number, f.created_at as at
-       from arap_files f join arap_transactions t on t.id = f.transaction_id where f.document_id is not null`,
+       from arap_files f join arap_transactions t on t.company_id = f.company_id and t.id = f.transaction_id
+      where f.company_id = ? and f.document_id is not null`,
     `select a.document_id, 'email' as kind, a.message_id as id, null::text as number, m.created_at as at
-       from message_attachments a join messages m on m.id = a.message_id where a.document_id is not null`,
-    `select e.document_id, 'inbox' as kind, e.id, null::text as number, e.created_at as at from inbox_entries e`,
+       from message_attachments a join messages m on m.company_id = a.company_id and m.id = a.message_id
+      where a.company_id = ? and a.document_id is not null`,
+    `select e.document_id, 'inbox' as kind, e.id, null::text as number, e.created_at as at from inbox_entries e
+      where e.company_id = ?`,
   ];
   if (await hasGlFiles(tx)) {
     parts.push(
       `select f.document_id, 'journal_entry' as kind, g.id, g.reference as number, f.created_at as at
-         from gl_files f join gl_transactions g on g.id = f.journal_id where f.document_id is not null`,
+         from gl_files f join gl_transactions g on g.company_id = f.company_id and g.id = f.journal_id
+        where f.company_id = ? and f.document_id is not null`,
     );
   }
-  return parts.join(' union all ');
+  return { sql: parts.join(' union all '), bindings: parts.map(() => companyId) };
 }
 
 /** The records each document is attached to, oldest link first. */
-export async function attachmentsOf(tx: Tx, documentIds: readonly number[]): Promise<Map<number, Attachment[]>> {
+export async function attachmentsOf(
+  tx: Tx,
+  companyId: number,
+  documentIds: readonly number[],
+): Promise<Map<number, Attachment[]>> {
   const out = new Map<number, Attachment[]>(documentIds.map((id) => [id, []]));
   if (documentIds.length === 0) return out;
+  const links = await attachmentsSql(tx, companyId);
   const { rows } = await tx.raw<{ rows: (Attachment & { document_id: number })[] }>(
-    `select document_id, kind, id, number from (${await attachmentsSql(tx)}) a
+    `select document_id, kind, id, number from (${links.sql}) a
       where document_id = any(?) order by at, kind, id`,
-    [documentIds as number[]],
+    [...links.bindings, documentIds as number[]],
   );
   for (const r of rows) out.get(r.document_id)?.push({ kind: r.kind, id: r.id, number: r.number });
   return out;
@@ -134,14 +146,20 @@ export async function attachmentsOf(tx: Tx, documentIds: readonly number[]): Pro
 
 const DOCUMENT_ORDER = { created_at: 'd.created_at', name: 'lower(d.name)', size: 'd.size', id: 'd.id' };
 
-export async function listDocumentRows(tx: Tx, q: DocumentListQuery): Promise<ListPage<DocumentRow>> {
-  const where: string[] = [];
-  const params: Knex.Value[] = [];
+export async function listDocumentRows(
+  tx: Tx,
+  companyId: number,
+  q: DocumentListQuery,
+): Promise<ListPage<DocumentRow>> {
+  const where: string[] = ['d.company_id = ?'];
+  const params: Knex.Value[] = [companyId];
   if (q.kind !== undefined || q.attached_id !== undefined || q.unattached !== undefined) {
-    const links = await attachmentsSql(tx);
+    const links = await attachmentsSql(tx, companyId);
     if (q.unattached) {
-      where.push(`not exists (select 1 from (${links}) a where a.document_id = d.id)`);
+      where.push(`not exists (select 1 from (${links.sql}) a where a.document_id = d.id)`);
+      params.push(...links.bindings);
     } else if (q.unattached === false || q.kind !== undefined || q.attached_id !== undefined) {
+      params.push(...links.bindings);
       const cond = ['a.document_id = d.id'];
       if (q.kind !== undefined) {
         cond.push('a.kind = ?');
@@ -151,7 +169,7 @@ export async function listDocumentRows(tx: Tx, q: DocumentListQuery): Promise<Li
         cond.push('a.id = ?');
         params.push(q.attached_id);
       }
-      where.push(`exists (select 1 from (${links}) a where ${cond.join(' and ')})`);
+      where.push(`exists (select 1 from (${links.sql}) a where ${cond.join(' and ')})`);
     }
   }
   /** a condition with its one parameter */
@@ -164,7 +182,7 @@ export async function listDocumentRows(tx: Tx, q: DocumentListQuery): Promise<Li
   if (q.name !== undefined) filter(`d.name ilike ? escape '\\'`, `%${q.name.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
   if (q.from !== undefined) filter(`d.created_at >= (?::date)::timestamp at time zone 'UTC'`, q.from);
   if (q.to !== undefined) filter(`d.created_at < ((?::date) + 1)::timestamp at time zone 'UTC'`, q.to);
-  const whereSql = where.length > 0 ? `where ${where.join(' and ')}` : '';
+  const whereSql = `where ${where.join(' and ')}`;
   const order = orderBySql(q.sort ?? '-created_at', DOCUMENT_ORDER, 'd.id');
   const { rows } = await tx.raw<{ rows: (DocumentRow & { total: number })[] }>(
     `select d.*, count(*) over () as total from documents d ${whereSql} order by ${order} limit ? offset ?`,
@@ -205,7 +223,7 @@ export async function attachFiles(
   const key = (name: string, sha256: string) => `${sha256}:${name}`;
   const hashed = files.map((f) => ({ ...f, sha256: sha256Hex(f.data) }));
   const existing: { name: string; sha256: string }[] = await tx(table)
-    .where(owner, ownerId)
+    .where({ company_id: companyId, [owner]: ownerId })
     .whereIn('sha256', [...new Set(hashed.map((f) => f.sha256))])
     .select('name', 'sha256');
   const seen = new Set(existing.map((f) => key(f.name, f.sha256)));

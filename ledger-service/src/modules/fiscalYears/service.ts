@@ -39,8 +39,8 @@ export async function listFiscalYears(
   c: ServiceContext,
   page: { limit: number; offset: number },
 ): Promise<ListPage<FiscalYear>> {
-  const span = await postedYearSpan(c.tx);
-  const closings = new Map((await closingEntries(c.tx)).map((r) => [r.fiscal_year, r.id]));
+  const span = await postedYearSpan(c.tx, c.company.id);
+  const closings = new Map((await closingEntries(c.tx, c.company.id)).map((r) => [r.fiscal_year, r.id]));
   const years = [thisYear(), ...closings.keys(), ...(span ? [span.first, span.last] : [])];
   const first = Math.min(...years);
   const last = Math.max(...years);
@@ -73,11 +73,11 @@ export async function closeFiscalYear(c: ServiceContext, year: number): Promise<
   const books = await lockClosingDate(c.tx, c.company.id);
   const start = startOf(year);
   const end = endOf(year);
-  if ((await closingEntries(c.tx)).some((r) => r.fiscal_year === year))
+  if ((await closingEntries(c.tx, c.company.id)).some((r) => r.fiscal_year === year))
     throw conflict(`Fiscal year ${year} is already closed.`);
   if (end > today()) throw conflict(`Fiscal year ${year} ends on ${end}; it can be closed from that day on.`);
 
-  const balances = await resultBalances(c.tx, start, end);
+  const balances = await resultBalances(c.tx, c.company.id, start, end);
   const lines: JournalLineRow[] = balances.map((b) => line(b.account_id, new Money(b.balance).negated(), null));
   const result = balances.reduce((sum, b) => sum.plus(b.balance), new Money(0));
   if (!result.isZero()) {
@@ -87,7 +87,7 @@ export async function closeFiscalYear(c: ServiceContext, year: number): Promise<
         "The company has no retained_earnings_account to book the year's result to; set it with POST /system/company.",
       );
     }
-    const account = await accountByNumber(c.tx, accno);
+    const account = await accountByNumber(c.tx, c.company.id, accno);
     if (!account) throw ruleInvalid(`The retained_earnings_account ${accno} does not exist in the chart of accounts.`);
     lines.push(line(account.id, result, `Result of fiscal year ${year}`));
   }
@@ -137,10 +137,10 @@ function line(accountId: number, amount: Money, description: string | null): Jou
  */
 export async function reopenFiscalYearsAfter(c: ServiceContext, date: string): Promise<number[]> {
   const reopened: number[] = [];
-  for (const closing of await closingEntries(c.tx)) {
+  for (const closing of await closingEntries(c.tx, c.company.id)) {
     const end = endOf(closing.fiscal_year);
     if (end <= date) continue;
-    const row = await lockJournal(c.tx, closing.id);
+    const row = await lockJournal(c.tx, c.company.id, closing.id);
     if (!row) continue;
     const reversal = await reverseEntry(c, row, {
       date: end,

@@ -6,9 +6,11 @@ import type { Tx } from '../../db/knex.ts';
  */
 
 /** First and last year with posted ledger lines (min/max over the (company_id, date) index); null without any. */
-export async function postedYearSpan(tx: Tx): Promise<{ first: number; last: number } | null> {
+export async function postedYearSpan(tx: Tx, companyId: number): Promise<{ first: number; last: number } | null> {
   const { rows } = await tx.raw<{ rows: { first: number | null; last: number | null }[] }>(
-    `select extract(year from min(date))::int as first, extract(year from max(date))::int as last from ledger_entries`,
+    `select extract(year from min(date))::int as first, extract(year from max(date))::int as last
+       from ledger_entries where company_id = ?`,
+    [companyId],
   );
   const r = rows[0];
   return r && r.first !== null && r.last !== null ? { first: r.first, last: r.last } : null;
@@ -20,9 +22,9 @@ export interface ClosingRow {
 }
 
 /** The closing entries in force (posted, not reversed), by year. */
-export async function closingEntries(tx: Tx): Promise<ClosingRow[]> {
+export async function closingEntries(tx: Tx, companyId: number): Promise<ClosingRow[]> {
   return await tx('gl_transactions')
-    .where({ closing: true, status: 'posted' })
+    .where({ company_id: companyId, closing: true, status: 'posted' })
     .whereNull('reversal_of_id')
     .orderBy('fiscal_year')
     .select('id', 'fiscal_year');
@@ -33,22 +35,27 @@ export async function closingEntries(tx: Tx): Promise<ClosingRow[]> {
  */
 export async function resultBalances(
   tx: Tx,
+  companyId: number,
   start: string,
   end: string,
 ): Promise<{ account_id: number; accno: string; balance: string }[]> {
   const { rows } = await tx.raw<{ rows: { account_id: number; accno: string; balance: string }[] }>(
     `select a.id as account_id, a.accno, sum(e.amount)::text as balance
-       from ledger_entries e join accounts a on a.id = e.account_id
-      where a.category in ('I', 'E') and e.date between ?::date and ?::date
+       from ledger_entries e join accounts a on a.company_id = e.company_id and a.id = e.account_id
+      where e.company_id = ? and a.category in ('I', 'E') and e.date between ?::date and ?::date
       group by a.id, a.accno
      having sum(e.amount) <> 0
       order by a.accno`,
-    [start, end],
+    [companyId, start, end],
   );
   return rows;
 }
 
 /** The account named by accno, if it exists. */
-export async function accountByNumber(tx: Tx, accno: string): Promise<{ id: number; category: string } | undefined> {
-  return await tx('accounts').where({ accno }).first('id', 'category');
+export async function accountByNumber(
+  tx: Tx,
+  companyId: number,
+  accno: string,
+): Promise<{ id: number; category: string } | undefined> {
+  return await tx('accounts').where({ company_id: companyId, accno }).first('id', 'category');
 }

@@ -36,14 +36,14 @@ function uploadOf(ctx: Context, body: { name: string; data: string; media_type?:
 }
 
 export const inboxRoutes = [
-  route(contracts.listInbox, async (req) => listInbox(req.tx, req.query, urls(req))),
+  route(contracts.listInbox, async (req) => listInbox(req.tx, req.company.id, req.query, urls(req))),
   route(
     contracts.uploadToInbox,
     async (req) =>
       upload(req, uploadOf(req.ctx, req.body), (req.ctx.config as LedgerConfig).inboxQueue ?? INBOX_QUEUE, urls(req)),
     { prepareBody: inboxBody },
   ),
-  route(contracts.getInboxEntry, async (req) => inboxEntry(req.tx, entryId(req.params.id), urls(req))),
+  route(contracts.getInboxEntry, async (req) => inboxEntry(req.tx, req.company.id, entryId(req.params.id), urls(req))),
   route(
     contracts.bookInboxEntry,
     async (req) => {

@@ -77,8 +77,8 @@ export function toEntryRead(row: EntryRow, urls: InboxUrls): Record<string, unkn
   };
 }
 
-async function requireEntry(tx: Tx, id: number, lock = false): Promise<EntryRow> {
-  const row = await entryRow(tx, id, { lock });
+async function requireEntry(tx: Tx, companyId: number, id: number, lock = false): Promise<EntryRow> {
+  const row = await entryRow(tx, companyId, id, { lock });
   if (!row) throw notFound(`No inbox entry with id ${id}.`);
   return row;
 }
@@ -111,30 +111,31 @@ export async function upload(c: ServiceContext, file: Upload, queue: string, url
     resource: { type: 'document', id, path: `/documents/inbox/${id}` },
     snapshot: { name: file.name, media_type: file.mediaType, size: file.data.length, document_id: doc.id },
   });
-  return toEntryRead(await requireEntry(c.tx, id), urls);
+  return toEntryRead(await requireEntry(c.tx, c.company.id, id), urls);
 }
 
 export async function listInbox(
   tx: Tx,
+  companyId: number,
   q: { status?: InboxStatus; limit?: number; offset?: number; sort?: string },
   urls: InboxUrls,
 ) {
-  const page = await listEntries(tx, q);
+  const page = await listEntries(tx, companyId, q);
   return { rows: page.rows.map((r) => toEntryRead(r, urls)), total: page.total } satisfies ListPage<unknown>;
 }
 
-export async function inboxEntry(tx: Tx, id: number, urls: InboxUrls) {
-  return toEntryRead(await requireEntry(tx, id), urls);
+export async function inboxEntry(tx: Tx, companyId: number, id: number, urls: InboxUrls) {
+  return toEntryRead(await requireEntry(tx, companyId, id), urls);
 }
 
 export async function discard(c: ServiceContext, id: number): Promise<void> {
-  const row = await requireEntry(c.tx, id, true);
+  const row = await requireEntry(c.tx, c.company.id, id, true);
   if (row.status === 'discarded') return;
   if (row.status === 'booked')
     throw conflict(
       `Inbox entry ${id} is booked (vendor transaction ${row.transaction_id}); reverse or delete the bill instead.`,
     );
-  await updateEntry(c.tx, id, { status: 'discarded' });
+  await updateEntry(c.tx, c.company.id, id, { status: 'discarded' });
   await recordAudit(c.tx, c.company.id, c.actor, 'inbox_entry', id, 'discard', { previous_status: row.status });
 }
 
@@ -180,12 +181,12 @@ export async function readInboxFile(
   }
 }
 
-async function matchVendor(tx: Tx, qr: QrBill): Promise<VendorMatch | null> {
-  const byIban = await vendorByIban(tx, qr.iban);
+async function matchVendor(tx: Tx, companyId: number, qr: QrBill): Promise<VendorMatch | null> {
+  const byIban = await vendorByIban(tx, companyId, qr.iban);
   if (byIban) return byIban;
-  const byName = await vendorByName(tx, qr.creditor.name);
+  const byName = await vendorByName(tx, companyId, qr.creditor.name);
   if (!byName) return null;
-  const account = await bankAccountOf(tx, byName.id, qr.iban);
+  const account = await bankAccountOf(tx, companyId, byName.id, qr.iban);
   return account ? { ...byName, bank_account_id: account } : byName;
 }
 
@@ -201,10 +202,10 @@ export async function describeQrBill(
   text: string,
 ): Promise<Record<string, unknown>> {
   const profile = await getCompanyProfile(tx, companyId);
-  const company = { name: profile.name, ownsIban: (await findBankAccountByIban(tx, qr.iban)) !== undefined };
-  const vendor = await matchVendor(tx, qr);
-  const accounts = await usualAccounts(tx, vendor?.id);
-  const inputTaxRates = await inputTaxes(tx, qr.billing?.document_date ?? date);
+  const company = { name: profile.name, ownsIban: (await findBankAccountByIban(tx, companyId, qr.iban)) !== undefined };
+  const vendor = await matchVendor(tx, companyId, qr);
+  const accounts = await usualAccounts(tx, companyId, vendor?.id);
+  const inputTaxRates = await inputTaxes(tx, companyId, qr.billing?.document_date ?? date);
   const proposal = proposeBill(qr, vendor, accounts, date, { text, inputTaxes: inputTaxRates, company });
   const { amount, ...rest } = qr;
   const { bank_account_id: _b, ...vendorRead } = vendor ?? { bank_account_id: undefined };
@@ -223,7 +224,7 @@ export async function loadForExtraction(
   companyId: number,
   id: number,
 ): Promise<{ data: Buffer; mediaType: InboxMediaType } | undefined> {
-  const row = await entryRow(tx, id);
+  const row = await entryRow(tx, companyId, id);
   if (row?.status !== 'new') return undefined;
   return {
     data: await documentBytes(tx, companyId, { id: row.document_id, sha256: row.sha256, storage: row.storage }),
@@ -239,7 +240,7 @@ export async function recordExtraction(
   result: ExtractionResult,
   date: string,
 ): Promise<InboxStatus | undefined> {
-  const row = await entryRow(tx, id, { lock: true });
+  const row = await entryRow(tx, companyId, id, { lock: true });
   if (row?.status !== 'new') return undefined;
   const at = tx.fn.now();
   const event = (snapshot: Record<string, unknown>) =>
@@ -249,7 +250,7 @@ export async function recordExtraction(
       snapshot,
     });
   if (result.kind === 'failed') {
-    await updateEntry(tx, id, {
+    await updateEntry(tx, companyId, id, {
       status: 'failed',
       reason: result.reason.slice(0, 1000),
       text: result.text || null,
@@ -260,7 +261,7 @@ export async function recordExtraction(
   }
   const extracted =
     result.kind === 'qr_bill' ? await describeQrBill(tx, companyId, result.qr, date, result.text) : null;
-  await updateEntry(tx, id, { status: 'extracted', text: result.text || null, extracted, extracted_at: at });
+  await updateEntry(tx, companyId, id, { status: 'extracted', text: result.text || null, extracted, extracted_at: at });
   const proposal = (extracted as { proposal?: { amount?: unknown; currency?: unknown } } | null)?.proposal;
   await event({ status: 'extracted', amount: proposal?.amount ?? null, currency: proposal?.currency ?? null });
   return 'extracted';
@@ -286,7 +287,7 @@ export async function book(
   id: number,
   body: InboxBook,
 ): Promise<{ id: number; transaction_id: number; vendor_id: number }> {
-  const row = await requireEntry(c.tx, id, true);
+  const row = await requireEntry(c.tx, c.company.id, id, true);
   if (row.status === 'booked')
     throw conflict(`Inbox entry ${id} is already booked as vendor transaction ${row.transaction_id}.`);
   if (row.status !== 'extracted')
@@ -319,11 +320,14 @@ export async function book(
   if (!bill.lines)
     throw ruleInvalid('The proposal has no amount or no expense account: give overrides.lines.', '/overrides/lines');
   if (vendorId === undefined) {
-    vendorId = bill.vendornumber === undefined ? undefined : await partyIdByNumber(c.tx, 'vendor', bill.vendornumber);
+    vendorId =
+      bill.vendornumber === undefined
+        ? undefined
+        : await partyIdByNumber(c.tx, c.company.id, 'vendor', bill.vendornumber);
   }
   if (extracted?.iban && bill.vc_bank_id === undefined && vendorId !== undefined) {
     bill.vc_bank_id =
-      (await bankAccountOf(c.tx, vendorId, extracted.iban)) ??
+      (await bankAccountOf(c.tx, c.company.id, vendorId, extracted.iban)) ??
       (await addVendorBankAccount(c, vendorId, { iban: extracted.iban })).id;
   }
   const data = await documentBytes(c.tx, c.company.id, {
@@ -335,7 +339,7 @@ export async function book(
     input: bill as unknown as TransactionInput,
     files: [{ name: row.name, mediaType: row.media_type, data }],
   });
-  await updateEntry(c.tx, id, { status: 'booked', transaction_id: created.id });
+  await updateEntry(c.tx, c.company.id, id, { status: 'booked', transaction_id: created.id });
   await recordAudit(c.tx, c.company.id, c.actor, 'inbox_entry', id, 'book', {
     transaction_id: created.id,
     vendor_id: vendorId ?? null,

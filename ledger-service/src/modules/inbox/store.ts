@@ -36,10 +36,15 @@ export async function insertEntry(
   return row!.id;
 }
 
-export async function entryRow(tx: Tx, id: number, opts: { lock?: boolean } = {}): Promise<EntryRow | undefined> {
+export async function entryRow(
+  tx: Tx,
+  companyId: number,
+  id: number,
+  opts: { lock?: boolean } = {},
+): Promise<EntryRow | undefined> {
   const q = tx('inbox_entries as e')
-    .join('documents as d', 'd.id', 'e.document_id')
-    .where('e.id', id)
+    .join('documents as d', (j) => j.on('d.id', 'e.document_id').andOn('d.company_id', 'e.company_id'))
+    .where({ 'e.company_id': companyId, 'e.id': id })
     .first<EntryRow | undefined>(ENTRY_COLUMNS);
   if (opts.lock) q.forUpdate('e');
   return await q;
@@ -49,10 +54,17 @@ const ENTRY_ORDER = { created_at: 'e.created_at', id: 'e.id' };
 
 export async function listEntries(
   tx: Tx,
+  companyId: number,
   q: { status?: InboxStatus; limit?: number; offset?: number; sort?: string },
 ): Promise<ListPage<EntryRow>> {
-  const where = (b: Knex.QueryBuilder) => (q.status ? b.where('e.status', q.status) : b);
-  const rows = await where(tx('inbox_entries as e').join('documents as d', 'd.id', 'e.document_id'))
+  const where = (b: Knex.QueryBuilder) => {
+    b.where('e.company_id', companyId);
+    return q.status ? b.where('e.status', q.status) : b;
+  };
+  const documents = tx('inbox_entries as e').join('documents as d', (j) =>
+    j.on('d.id', 'e.document_id').andOn('d.company_id', 'e.company_id'),
+  );
+  const rows = await where(documents)
     .select<EntryRow[]>(ENTRY_COLUMNS)
     .orderByRaw(orderBySql(q.sort ?? '-created_at', ENTRY_ORDER, 'e.id'))
     .limit(q.limit ?? 100)
@@ -63,6 +75,7 @@ export async function listEntries(
 
 export async function updateEntry(
   tx: Tx,
+  companyId: number,
   id: number,
   fields: Partial<Pick<EntryRow, 'status' | 'reason' | 'text' | 'transaction_id'>> & {
     extracted?: unknown;
@@ -71,14 +84,14 @@ export async function updateEntry(
 ): Promise<void> {
   const values: Record<string, unknown> = { ...fields, updated_at: tx.fn.now() };
   if ('extracted' in fields) values.extracted = fields.extracted === null ? null : JSON.stringify(fields.extracted);
-  await tx('inbox_entries').where({ id }).update(values);
+  await tx('inbox_entries').where({ company_id: companyId, id }).update(values);
 }
 
 /** The vendor owning a bank account with this IBAN (the oldest account first). */
-export async function vendorByIban(tx: Tx, iban: string): Promise<VendorMatch | undefined> {
+export async function vendorByIban(tx: Tx, companyId: number, iban: string): Promise<VendorMatch | undefined> {
   const row = await tx('vendor_bank_accounts as b')
-    .join('parties as p', 'p.id', 'b.party_id')
-    .where({ 'p.vc': 'vendor' })
+    .join('parties as p', (j) => j.on('p.id', 'b.party_id').andOn('p.company_id', 'b.company_id'))
+    .where({ 'b.company_id': companyId, 'p.vc': 'vendor' })
     .whereRaw(`upper(replace(b.iban, ' ', '')) = ?`, [iban])
     .orderBy('b.id')
     .first<{ id: number; number: string; name: string; bank_account_id: number } | undefined>(
@@ -99,18 +112,23 @@ export async function vendorByIban(tx: Tx, iban: string): Promise<VendorMatch | 
 }
 
 /** A vendor of this name (case and surrounding spaces ignored), the oldest first. */
-export async function vendorByName(tx: Tx, name: string): Promise<VendorMatch | undefined> {
+export async function vendorByName(tx: Tx, companyId: number, name: string): Promise<VendorMatch | undefined> {
   const row = await tx('parties')
-    .where({ vc: 'vendor' })
+    .where({ company_id: companyId, vc: 'vendor' })
     .whereRaw('lower(trim(name)) = lower(trim(?))', [name])
     .orderBy('id')
     .first('id', 'number', 'name');
   return row && { id: row.id, vendornumber: row.number, name: row.name, matched_by: 'name' };
 }
 
-export async function bankAccountOf(tx: Tx, vendorId: number, iban: string): Promise<number | undefined> {
+export async function bankAccountOf(
+  tx: Tx,
+  companyId: number,
+  vendorId: number,
+  iban: string,
+): Promise<number | undefined> {
   const row = await tx('vendor_bank_accounts')
-    .where({ party_id: vendorId })
+    .where({ company_id: companyId, party_id: vendorId })
     .whereRaw(`upper(replace(iban, ' ', '')) = ?`, [iban])
     .orderBy('id')
     .first('id');
@@ -121,13 +139,17 @@ export async function bankAccountOf(tx: Tx, vendorId: number, iban: string): Pro
  * The vendor's usual accounts: the first line of its last posted bill (AP transaction or
  * invoice); without one, the chart's first expense account open to AP lines.
  */
-export async function usualAccounts(tx: Tx, vendorId: number | undefined): Promise<UsualAccounts | null> {
+export async function usualAccounts(
+  tx: Tx,
+  companyId: number,
+  vendorId: number | undefined,
+): Promise<UsualAccounts | null> {
   if (vendorId !== undefined) {
     const last = await tx('arap_transactions as t')
-      .join('arap_lines as l', 'l.transaction_id', 't.id')
-      .join('accounts as a', 'a.id', 'l.account_id')
-      .leftJoin('accounts as ta', 'ta.id', 'l.tax_account_id')
-      .where({ 't.vc': 'vendor', 't.party_id': vendorId, 't.status': 'posted' })
+      .join('arap_lines as l', (j) => j.on('l.transaction_id', 't.id').andOn('l.company_id', 't.company_id'))
+      .join('accounts as a', (j) => j.on('a.id', 'l.account_id').andOn('a.company_id', 'l.company_id'))
+      .leftJoin('accounts as ta', (j) => j.on('ta.id', 'l.tax_account_id').andOn('ta.company_id', 'l.company_id'))
+      .where({ 't.company_id': companyId, 't.vc': 'vendor', 't.party_id': vendorId, 't.status': 'posted' })
       .whereNull('t.reversal_of_id')
       .orderBy([
         { column: 't.inv_date', order: 'desc' },
@@ -139,7 +161,7 @@ export async function usualAccounts(tx: Tx, vendorId: number | undefined): Promi
       return { account: last.accno, ...(last.tax_accno ? { taxAccount: last.tax_accno } : {}), source: 'last_bill' };
   }
   const fallback = await tx('accounts')
-    .where({ category: 'E' })
+    .where({ company_id: companyId, category: 'E' })
     .whereRaw(`(':' || link || ':') like '%:AP_amount:%'`)
     .orderBy('accno')
     .first('accno');
@@ -147,9 +169,10 @@ export async function usualAccounts(tx: Tx, vendorId: number | undefined): Promi
 }
 
 /** The input tax accounts (`AP_tax`) with the rate each has on `on` (a fraction, "0.081000"), by account. */
-export async function inputTaxes(tx: Tx, on: string): Promise<InputTax[]> {
+export async function inputTaxes(tx: Tx, companyId: number, on: string): Promise<InputTax[]> {
   return tx('taxes as t')
-    .join('accounts as a', 'a.id', 't.account_id')
+    .join('accounts as a', (j) => j.on('a.id', 't.account_id').andOn('a.company_id', 't.company_id'))
+    .where('t.company_id', companyId)
     .whereRaw(`(':' || a.link || ':') like '%:AP_tax:%'`)
     .where('t.valid_from', '<=', on)
     .andWhere((w) => w.whereNull('t.valid_to').orWhere('t.valid_to', '>=', on))

@@ -25,7 +25,7 @@ export async function assignPaymentReference(
   id: number,
 ): Promise<void> {
   if (c.vc !== 'customer') return;
-  const row = await lockedPaymentReference(c.tx, id);
+  const row = await lockedPaymentReference(c.tx, c.company.id, id);
   if (!row || row.qr_reference !== null) return;
-  await setPaymentReference(c.tx, id, await newPaymentReference(c.tx, c.company.id));
+  await setPaymentReference(c.tx, c.company.id, id, await newPaymentReference(c.tx, c.company.id));
 }

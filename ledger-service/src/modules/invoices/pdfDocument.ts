@@ -35,7 +35,7 @@ function partyOf(party: Record<string, unknown>, fallbackName: string): InvoiceP
 export async function invoicePdf(c: InvoiceContext, id: number): Promise<{ fileName: string; pdf: Buffer }> {
   const read = (await invoiceById(c, id)) as InvoiceRead;
   const partyId = read[`${c.vc}_id`];
-  const party = typeof partyId === 'number' ? await getParty(c.tx, c.vc, partyId) : undefined;
+  const party = typeof partyId === 'number' ? await getParty(c.tx, c.company.id, c.vc, partyId) : undefined;
   if (!party) throw notFound(`${c.vc} of invoice ${id} not found`);
   const company = await getCompanyProfile(c.tx, c.company.id);
   const bank = await getInvoiceBankAccount(c.tx, c.company.id);

@@ -70,11 +70,17 @@ function invoiceFields(row: InvoiceColumns) {
   };
 }
 
-export async function readInvoice(tx: Tx, vc: Vc, id: number, opts: ReadOptions): Promise<TransactionRead | undefined> {
-  const doc = await readDocument(tx, vc, id, opts, 'invoice');
+export async function readInvoice(
+  tx: Tx,
+  companyId: number,
+  vc: Vc,
+  id: number,
+  opts: ReadOptions,
+): Promise<TransactionRead | undefined> {
+  const doc = await readDocument(tx, companyId, vc, id, opts, 'invoice');
   if (!doc) return undefined;
   const columns = await tx('arap_transactions')
-    .where({ id })
+    .where({ company_id: companyId, id })
     .first<Omit<InvoiceColumns, 'reminder_count'>>(
       'vc',
       'amount',
@@ -86,22 +92,23 @@ export async function readInvoice(tx: Tx, vc: Vc, id: number, opts: ReadOptions)
       'po_number',
       'qr_reference',
     );
-  const header = { ...columns, reminder_count: await countReminders(tx, id) };
+  const header = { ...columns, reminder_count: await countReminders(tx, companyId, id) };
   const { rows: items } = await tx.raw<{ rows: ItemRow[] }>(
     `select i.service_id, i.partnumber, i.description, i.quantity::text, i.unit, i.price::text, i.discount::text,
             a.accno, ta.accno as tax_accno, l.tax_rate::text, l.amount::text, l.tax_amount::text
        from invoice_items i
-       join arap_lines l on l.transaction_id = i.transaction_id and l.position = i.position
-       join accounts a on a.id = l.account_id
-       left join accounts ta on ta.id = l.tax_account_id
-      where i.transaction_id = ? order by i.position`,
-    [id],
+       join arap_lines l on l.company_id = i.company_id and l.transaction_id = i.transaction_id
+        and l.position = i.position
+       join accounts a on a.company_id = l.company_id and a.id = l.account_id
+       left join accounts ta on ta.company_id = l.company_id and ta.id = l.tax_account_id
+      where i.company_id = ? and i.transaction_id = ? order by i.position`,
+    [companyId, id],
   );
   const { lines: _lines, ...rest } = doc;
   return {
     ...rest,
     ...invoiceFields(header),
-    emails: await listDocumentMessages(tx, id),
+    emails: await listDocumentMessages(tx, companyId, id),
     items: items.map((i) =>
       compact({
         service_id: i.service_id === null ? null : Number(i.service_id),
@@ -133,11 +140,12 @@ const OVERDUE_SQL = `(t.status = 'posted' and t.due_date < ?::date and abs(t.pai
 
 export async function listInvoices(
   tx: Tx,
+  companyId: number,
   vc: Vc,
   f: InvoiceListFilter,
   today: string,
 ): Promise<ListPage<Record<string, unknown>>> {
-  const { rows, total } = await listDocumentRows<InvoiceColumns>(tx, vc, 'invoice', f, INVOICE_ORDER, {
+  const { rows, total } = await listDocumentRows<InvoiceColumns>(tx, companyId, vc, 'invoice', f, INVOICE_ORDER, {
     narrow: (q) => {
       if (f.payment_status !== undefined) q.whereRaw(`${PAYMENT_STATUS_SQL} = ?`, [f.payment_status]);
       if (f.overdue !== undefined) q.whereRaw(f.overdue ? OVERDUE_SQL : `not ${OVERDUE_SQL}`, [today]);

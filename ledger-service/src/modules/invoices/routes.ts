@@ -55,7 +55,13 @@ export const invoiceRoutes = [
   }),
   route(contracts.getInvoice, async (req) => invoiceById(invoiceContext(req), invoiceId(req))),
   route(contracts.downloadInvoiceFile, async (req) => {
-    const file = await invoiceFile(req.tx, req.params.vc, invoiceId(req), idParam(req.params.fileId, 'file'));
+    const file = await invoiceFile(
+      req.tx,
+      req.company.id,
+      req.params.vc,
+      invoiceId(req),
+      idParam(req.params.fileId, 'file'),
+    );
     req.ctx.attachment(file.name, { type: 'attachment' });
     req.ctx.type = file.media_type;
     return file.data;
@@ -66,7 +72,7 @@ export const invoiceRoutes = [
     req.ctx.type = 'application/pdf';
     return pdf;
   }),
-  route(contracts.listInvoices, async (req) => listInvoices(req.tx, req.params.vc, req.query, today())),
+  route(contracts.listInvoices, async (req) => listInvoices(req.tx, req.company.id, req.params.vc, req.query, today())),
   route(contracts.listWorkstation, async (req) => {
     // each side only for members who may read its documents
     const readable = SIDES.filter((vc) => roleHas(req.actor.role, `${vc}s.reports.transactions` as Permission));

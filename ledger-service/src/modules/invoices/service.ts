@@ -64,7 +64,10 @@ async function toDocumentWrite(c: InvoiceContext, input: InvoiceInput, files: Fi
   const items: FilledItem[] = [];
   for (const [i, item] of input.items.entries()) {
     const at = `/items/${i}`;
-    const service = await findServiceForItem(c.tx, { service_id: item.service_id, partnumber: item.partnumber });
+    const service = await findServiceForItem(c.tx, c.company.id, {
+      service_id: item.service_id,
+      partnumber: item.partnumber,
+    });
     if (!service && (item.service_id !== undefined || item.partnumber !== undefined)) {
       const which = item.service_id !== undefined ? `id ${item.service_id}` : `partnumber "${item.partnumber}"`;
       throw ruleInvalid(
@@ -79,7 +82,8 @@ async function toDocumentWrite(c: InvoiceContext, input: InvoiceInput, files: Fi
   // payment terms: as sent, else the customer's; they give the due date when none is sent
   const terms =
     c.vc === 'customer'
-      ? (own.terms ?? (await partyTerms(c.tx, c.vc, partyRefOf(c.vc, asTransactionInput(input, lines, undefined)))))
+      ? (own.terms ??
+        (await partyTerms(c.tx, c.company.id, c.vc, partyRefOf(c.vc, asTransactionInput(input, lines, undefined)))))
       : undefined;
   const dueDate = input.dueDate ?? (terms === undefined ? undefined : dueDateFromTerms(input.invDate, terms));
   return {
@@ -135,5 +139,5 @@ export const invoiceById = (c: InvoiceContext, id: number) => transactionById(as
 export const deleteInvoice = (c: InvoiceContext, id: number) => deleteTransaction(asInvoice(c), id);
 export const reverseInvoice = (c: InvoiceContext, id: number, opts: { date: string; description?: string }) =>
   reverseTransaction(asInvoice(c), id, opts);
-export const invoiceFile = (tx: Tx, vc: Vc, id: number, fileId: number) =>
-  transactionFile(tx, vc, id, fileId, INVOICE_KIND);
+export const invoiceFile = (tx: Tx, companyId: number, vc: Vc, id: number, fileId: number) =>
+  transactionFile(tx, companyId, vc, id, fileId, INVOICE_KIND);

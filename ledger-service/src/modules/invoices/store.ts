@@ -47,30 +47,32 @@ export function itemRows(items: readonly FilledItem[]): ChildRows {
 }
 
 /** A reversal of an invoice: the original's invoice fields, and its items with the quantity negated. */
-export async function copyToReversal(tx: Tx, fromId: number, toId: number): Promise<void> {
+export async function copyToReversal(tx: Tx, companyId: number, fromId: number, toId: number): Promise<void> {
   await tx.raw(
     `update arap_transactions r set notes = o.notes, terms = o.terms, shippingpoint = o.shippingpoint,
        ord_number = o.ord_number, po_number = o.po_number
-       from arap_transactions o where o.id = ? and r.id = ?`,
-    [fromId, toId],
+       from arap_transactions o
+      where o.company_id = ? and o.id = ? and r.company_id = o.company_id and r.id = ?`,
+    [companyId, fromId, toId],
   );
   await tx.raw(
     `insert into invoice_items (company_id, transaction_id, position, service_id, partnumber, description, quantity,
        unit, price, discount)
      select company_id, ?, position, service_id, partnumber, description, -quantity, unit, price, discount
-       from invoice_items where transaction_id = ?`,
-    [toId, fromId],
+       from invoice_items where company_id = ? and transaction_id = ?`,
+    [toId, companyId, fromId],
   );
 }
 
 /** The payment terms (days) of the party a write names; undefined when it names none or the party has none. */
 export async function partyTerms(
   tx: Tx,
+  companyId: number,
   vc: Vc,
   ref: { id: number | undefined; number: string | undefined },
 ): Promise<number | undefined> {
   if (ref.id === undefined && ref.number === undefined) return undefined;
-  const q = tx('parties').where({ vc });
+  const q = tx('parties').where({ company_id: companyId, vc });
   if (ref.id !== undefined) q.where({ id: ref.id });
   if (ref.number !== undefined) q.where({ number: ref.number });
   const row = await q.first('terms');
@@ -84,7 +86,8 @@ export async function partyTerms(
 export async function drawReferenceNumber(tx: Tx, companyId: number): Promise<{ number: string; qrIban: boolean }> {
   const { rows } = await tx.raw<{ rows: { n: string; qr_iban: string | null }[] }>(
     `select nextval('payment_reference_seq')::text as n,
-            (select b.qr_iban from companies c join bank_accounts b on b.id = c.invoice_bank_account_id
+            (select b.qr_iban from companies c
+               join bank_accounts b on b.company_id = c.id and b.id = c.invoice_bank_account_id
               where c.id = ?) as qr_iban`,
     [companyId],
   );
@@ -95,10 +98,14 @@ export async function drawReferenceNumber(tx: Tx, companyId: number): Promise<{ 
  * The invoice's payment reference under a row lock (`undefined`: no such invoice), so two
  * requests posting it cannot both give it one.
  */
-export async function lockedPaymentReference(tx: Tx, id: number): Promise<{ qr_reference: string | null } | undefined> {
-  return tx('arap_transactions').where({ id }).forUpdate().first('qr_reference');
+export async function lockedPaymentReference(
+  tx: Tx,
+  companyId: number,
+  id: number,
+): Promise<{ qr_reference: string | null } | undefined> {
+  return tx('arap_transactions').where({ company_id: companyId, id }).forUpdate().first('qr_reference');
 }
 
-export async function setPaymentReference(tx: Tx, id: number, reference: string): Promise<void> {
-  await tx('arap_transactions').where({ id }).update({ qr_reference: reference });
+export async function setPaymentReference(tx: Tx, companyId: number, id: number, reference: string): Promise<void> {
+  await tx('arap_transactions').where({ company_id: companyId, id }).update({ qr_reference: reference });
 }

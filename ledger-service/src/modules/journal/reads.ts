@@ -71,18 +71,24 @@ function header(r: HeaderRow): JournalRead {
 const positive = (v: Decimal) => (v.isNegative() ? new Money(0) : v);
 
 /** One entry with its lines and files; `fileUrlBase` is the absolute URL of `/client/{dataset}/gl/transactions`. */
-export async function readJournal(tx: Tx, id: number, fileUrlBase: string): Promise<JournalRead | undefined> {
+export async function readJournal(
+  tx: Tx,
+  companyId: number,
+  id: number,
+  fileUrlBase: string,
+): Promise<JournalRead | undefined> {
   const { rows } = await tx.raw<{ rows: EntryRow[] }>(
     `select ${HEADER_COLUMNS},
        (select coalesce(json_agg(json_build_object('accno', a.accno, 'account_description', a.description,
            'description', l.description, 'debit', l.debit::text, 'credit', l.credit::text,
            'base_amount', l.base_amount::text) order by l.position), '[]')
-          from gl_lines l join accounts a on a.id = l.account_id where l.journal_id = g.id) as lines,
+          from gl_lines l join accounts a on a.company_id = l.company_id and a.id = l.account_id
+         where l.company_id = g.company_id and l.journal_id = g.id) as lines,
        (select coalesce(json_agg(json_build_object('id', f.id, 'name', f.name, 'media_type', f.media_type,
                                                    'size', f.size) order by f.id), '[]')
-          from gl_files f where f.journal_id = g.id) as files
-     from gl_transactions g where g.id = ?`,
-    [id],
+          from gl_files f where f.company_id = g.company_id and f.journal_id = g.id) as files
+     from gl_transactions g where g.company_id = ? and g.id = ?`,
+    [companyId, id],
   );
   const row = rows[0];
   if (!row) return undefined;
@@ -122,8 +128,12 @@ export interface JournalListFilter {
 
 const JOURNAL_ORDER = { transdate: 'g.transdate', reference: 'g.reference', id: 'g.id' };
 
-export async function listJournals(tx: Tx, f: JournalListFilter): Promise<ListPage<Record<string, unknown>>> {
-  const q = tx('gl_transactions as g');
+export async function listJournals(
+  tx: Tx,
+  companyId: number,
+  f: JournalListFilter,
+): Promise<ListPage<Record<string, unknown>>> {
+  const q = tx('gl_transactions as g').where('g.company_id', companyId);
   if (f.from !== undefined) q.where('g.transdate', '>=', f.from);
   if (f.to !== undefined) q.where('g.transdate', '<=', f.to);
   if (f.reference !== undefined) q.where('g.reference', f.reference);
@@ -149,12 +159,13 @@ interface FileRow {
 
 export async function readJournalFile(
   tx: Tx,
+  companyId: number,
   id: number,
   fileId: number,
 ): Promise<{ name: string; media_type: string; data: Buffer } | undefined> {
   const row = await tx('gl_files as f')
-    .join('documents as d', 'd.id', 'f.document_id')
-    .where({ 'f.id': fileId, 'f.journal_id': id })
+    .join('documents as d', (j) => j.on('d.id', 'f.document_id').andOn('d.company_id', 'f.company_id'))
+    .where({ 'f.company_id': companyId, 'f.id': fileId, 'f.journal_id': id })
     .first<FileRow | undefined>(
       'f.name',
       'f.media_type',
@@ -212,7 +223,9 @@ export async function readLedger(
 ): Promise<{ ledger: Record<string, unknown>; total: number }> {
   if (q.from !== undefined && q.to !== undefined && q.to < q.from)
     throw ruleInvalid('to must not lie before from.', '/to');
-  const account = await tx('accounts').where({ accno: q.account }).first('id', 'accno', 'description', 'category');
+  const account = await tx('accounts')
+    .where({ company_id: companyId, accno: q.account })
+    .first('id', 'accno', 'description', 'category');
   if (!account) throw ruleInvalid(`Account ${q.account} does not exist in the chart of accounts.`, '/account');
 
   const from = q.from ?? null;
@@ -257,10 +270,10 @@ export async function readLedger(
             coalesce(p.payment_id, p.journal_id, p.transaction_id) as source_id,
             coalesce(g.reference, t.inv_number) as source_number
        from period p
-       left join gl_transactions g on g.id = p.journal_id
-       left join arap_transactions t on t.id = p.transaction_id
+       left join gl_transactions g on g.company_id = ? and g.id = p.journal_id
+       left join arap_transactions t on t.company_id = ? and t.id = p.transaction_id
       order by p.date, p.id`,
-    [companyId, account.id, from, from, to, to, q.limit, q.offset],
+    [companyId, account.id, from, from, to, to, q.limit, q.offset, companyId, companyId],
   );
 
   const first = rows[0];

@@ -72,9 +72,9 @@ export const journalRoutes = [
     },
     { prepareBody: optionalBody },
   ),
-  route(contracts.listJournalEntries, async (req) => listJournals(req.tx, req.query)),
+  route(contracts.listJournalEntries, async (req) => listJournals(req.tx, req.company.id, req.query)),
   route(contracts.downloadJournalFile, async (req) => {
-    const file = await journalFile(req.tx, entryId(req), idParam(req.params.fileId, 'file'));
+    const file = await journalFile(req.tx, req.company.id, entryId(req), idParam(req.params.fileId, 'file'));
     req.ctx.attachment(file.name, { type: 'attachment' });
     req.ctx.type = file.media_type;
     return file.data;

@@ -73,8 +73,8 @@ function headerValues(r: ResolvedJournal, posting: boolean) {
   };
 }
 
-async function lockOrNotFound(tx: Tx, id: number): Promise<JournalRow> {
-  const row = await lockJournal(tx, id);
+async function lockOrNotFound(tx: Tx, companyId: number, id: number): Promise<JournalRow> {
+  const row = await lockJournal(tx, companyId, id);
   if (!row) throw notFound(`No journal entry with id ${id}.`);
   return row;
 }
@@ -197,7 +197,7 @@ export async function createJournalEntries(c: ServiceContext, inputs: readonly J
     }
   });
   const given = inputs.map((i) => i.reference).filter((r): r is string => r !== undefined);
-  const taken = await takenReferences(c.tx, given);
+  const taken = await takenReferences(c.tx, c.company.id, given);
   const seen = new Set<string>();
   inputs.forEach(({ reference }, index) => {
     if (reference === undefined) return;
@@ -249,7 +249,7 @@ export async function createJournalEntries(c: ServiceContext, inputs: readonly J
  * 409.
  */
 export async function updateJournalEntry(c: JournalContext, id: number, doc: JournalWrite): Promise<JournalRead> {
-  const row = await lockOrNotFound(c.tx, id);
+  const row = await lockOrNotFound(c.tx, c.company.id, id);
   assertNotClosing(row, 'changes');
   if (row.status !== 'draft')
     throw conflict(`Journal entry ${id} is ${row.status}; only drafts can be changed (reverse a posted entry).`);
@@ -257,41 +257,43 @@ export async function updateJournalEntry(c: JournalContext, id: number, doc: Jou
   const posting = requestsPosting(doc.input);
   const resolved = await resolve(c, doc.input);
   const reference = doc.input.reference ?? row.reference;
-  if (reference !== row.reference && (await referenceInUse(c.tx, reference, id))) throw referenceTaken(reference);
-  const previous = await readJournal(c.tx, id, c.fileUrlBase);
-  await updateJournalHeader(c.tx, id, { ...headerValues(resolved, posting), reference });
+  if (reference !== row.reference && (await referenceInUse(c.tx, c.company.id, reference, id)))
+    throw referenceTaken(reference);
+  const previous = await readJournal(c.tx, c.company.id, id, c.fileUrlBase);
+  await updateJournalHeader(c.tx, c.company.id, id, { ...headerValues(resolved, posting), reference });
   const lines = lineRows(resolved);
   await writeLines(c.tx, c.company.id, id, lines, true);
   if (posting) await insertJournalEntries(c.tx, c.company.id, id, { ...resolved, closing: false }, lines);
   await insertJournalFiles(c.tx, c.company.id, id, doc.files);
   await recordAudit(c.tx, c.company.id, c.actor, JOURNAL_ENTITY, id, posting ? 'post' : 'update', { previous });
   if (posting) await journalEvent(c, 'journal_entry.posted', id, postedSnapshot(reference, resolved));
-  return (await readJournal(c.tx, id, c.fileUrlBase))!;
+  return (await readJournal(c.tx, c.company.id, id, c.fileUrlBase))!;
 }
 
 export async function journalEntryById(c: JournalContext, id: number): Promise<JournalRead> {
-  const entry = await readJournal(c.tx, id, c.fileUrlBase);
+  const entry = await readJournal(c.tx, c.company.id, id, c.fileUrlBase);
   if (!entry) throw notFound(`No journal entry with id ${id}.`);
   return entry;
 }
 
 export async function journalFile(
   tx: Tx,
+  companyId: number,
   id: number,
   fileId: number,
 ): Promise<{ name: string; media_type: string; data: Buffer }> {
-  const file = await readJournalFile(tx, id, fileId);
+  const file = await readJournalFile(tx, companyId, id, fileId);
   if (!file) throw notFound(`No file ${fileId} on journal entry ${id}.`);
   return file;
 }
 
 export async function deleteJournalEntry(c: JournalContext, id: number): Promise<void> {
-  const row = await lockOrNotFound(c.tx, id);
+  const row = await lockOrNotFound(c.tx, c.company.id, id);
   if (row.status !== 'draft')
     throw conflict(`Journal entry ${id} is ${row.status}; only drafts can be deleted (reverse a posted entry).`);
   await assertOpen(c, row.transdate);
-  const previous = await readJournal(c.tx, id, c.fileUrlBase);
-  await deleteJournal(c.tx, id);
+  const previous = await readJournal(c.tx, c.company.id, id, c.fileUrlBase);
+  await deleteJournal(c.tx, c.company.id, id);
   await recordAudit(c.tx, c.company.id, c.actor, JOURNAL_ENTITY, id, 'delete', { previous });
 }
 
@@ -306,7 +308,7 @@ export async function reverseEntry(
   row: JournalRow,
   opts: { date: string; description?: string },
 ): Promise<{ id: number; reference: string }> {
-  const mirrored = (await journalLines(c.tx, row.id)).map((l) => ({
+  const mirrored = (await journalLines(c.tx, c.company.id, row.id)).map((l) => ({
     ...l,
     debit: l.credit,
     credit: l.debit,
@@ -332,7 +334,7 @@ export async function reverseEntry(
     { transdate: opts.date, currency: row.currency, closing: row.closing },
     mirrored,
   );
-  await updateJournalHeader(c.tx, row.id, { status: 'reversed', reversed_by_id: id });
+  await updateJournalHeader(c.tx, c.company.id, row.id, { status: 'reversed', reversed_by_id: id });
   await recordAudit(c.tx, c.company.id, c.actor, JOURNAL_ENTITY, row.id, 'reverse', {
     reversal_id: id,
     date: opts.date,
@@ -356,7 +358,7 @@ export async function reverseJournalEntry(
   id: number,
   opts: { date: string; description?: string },
 ): Promise<{ id: number; reference: string }> {
-  const row = await lockOrNotFound(c.tx, id);
+  const row = await lockOrNotFound(c.tx, c.company.id, id);
   assertNotClosing(row, 'is reversed');
   if (row.status !== 'posted')
     throw conflict(`Journal entry ${id} is ${row.status}; only posted entries can be reversed.`);

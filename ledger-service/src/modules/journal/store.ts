@@ -48,7 +48,7 @@ export const referenceTaken = (reference: string) =>
 
 const JOURNAL_CONTEXT_SQL = `select (select closed_until::text from companies where id = ?) as closed_until,
   coalesce((select json_agg(json_build_object('id', id, 'accno', accno, 'link', link))
-              from accounts where accno = any(?::text[])), '[]') as accounts`;
+              from accounts where company_id = ? and accno = any(?::text[])), '[]') as accounts`;
 
 /** The accounts an entry names (links split) and what the rules need of the company. */
 export async function loadJournalContext(tx: Tx, company: Company, accnos: string[]): Promise<JournalRuleContext> {
@@ -56,7 +56,7 @@ export async function loadJournalContext(tx: Tx, company: Company, accnos: strin
   const { rows } = await tx
     .raw<{
       rows: { closed_until: string | null; accounts: { id: number; accno: string; link: string | null }[] }[];
-    }>(JOURNAL_CONTEXT_SQL, [company.id, accnos])
+    }>(JOURNAL_CONTEXT_SQL, [company.id, company.id, accnos])
     .options(preparedAs(tx, JOURNAL_CONTEXT_SQL));
   const row = rows[0]!;
   return {
@@ -172,9 +172,9 @@ export async function insertJournalEntry(
 }
 
 /** Locks one entry for the rest of the transaction; undefined when it does not exist. */
-export async function lockJournal(tx: Tx, id: number): Promise<JournalRow | undefined> {
+export async function lockJournal(tx: Tx, companyId: number, id: number): Promise<JournalRow | undefined> {
   const row = await tx('gl_transactions')
-    .where({ id })
+    .where({ company_id: companyId, id })
     .forUpdate()
     .first<JournalRow | undefined>(
       'id',
@@ -230,14 +230,20 @@ export async function insertJournalHeader(
   throw new Error('no free journal reference found');
 }
 
-export async function updateJournalHeader(tx: Tx, id: number, values: Record<string, unknown>): Promise<void> {
+export async function updateJournalHeader(
+  tx: Tx,
+  companyId: number,
+  id: number,
+  values: Record<string, unknown>,
+): Promise<void> {
   await tx('gl_transactions')
-    .where({ id })
+    .where({ company_id: companyId, id })
     .update({ ...values, updated_at: tx.fn.now() });
 }
 
-export async function referenceInUse(tx: Tx, reference: string, exceptId: number): Promise<boolean> {
-  return (await tx('gl_transactions').where({ reference }).whereNot({ id: exceptId }).first('id')) !== undefined;
+export async function referenceInUse(tx: Tx, companyId: number, reference: string, exceptId: number): Promise<boolean> {
+  const q = tx('gl_transactions').where({ company_id: companyId, reference }).whereNot({ id: exceptId });
+  return (await q.first('id')) !== undefined;
 }
 
 /** Writes the entry's lines (replacing the old ones when `replace`). */
@@ -248,7 +254,7 @@ export async function writeLines(
   lines: readonly JournalLineRow[],
   replace: boolean,
 ): Promise<void> {
-  if (replace) await tx('gl_lines').where({ journal_id: id }).delete();
+  if (replace) await tx('gl_lines').where({ company_id: companyId, journal_id: id }).delete();
   if (lines.length === 0) return;
   await tx.raw(insertJsonRows('gl_lines', LINE_COLUMNS, { company_id: '?', journal_id: '?' }), [
     companyId,
@@ -278,9 +284,9 @@ export async function insertJournalEntries(
 }
 
 /** The stored lines of an entry, in order (what a reversal mirrors). */
-export async function journalLines(tx: Tx, id: number): Promise<JournalLineRow[]> {
+export async function journalLines(tx: Tx, companyId: number, id: number): Promise<JournalLineRow[]> {
   const rows = await tx('gl_lines')
-    .where({ journal_id: id })
+    .where({ company_id: companyId, journal_id: id })
     .orderBy('position')
     .select('account_id', 'description', 'debit', 'credit', 'base_amount');
   return rows.map((r) => ({
@@ -292,8 +298,8 @@ export async function journalLines(tx: Tx, id: number): Promise<JournalLineRow[]
   }));
 }
 
-export async function deleteJournal(tx: Tx, id: number): Promise<void> {
-  await tx('gl_transactions').where({ id }).delete();
+export async function deleteJournal(tx: Tx, companyId: number, id: number): Promise<void> {
+  await tx('gl_transactions').where({ company_id: companyId, id }).delete();
 }
 
 /**
@@ -309,9 +315,12 @@ export async function insertJournalFiles(
 }
 
 /** The references among `references` that entries of the company already have. */
-export async function takenReferences(tx: Tx, references: readonly string[]): Promise<Set<string>> {
+export async function takenReferences(tx: Tx, companyId: number, references: readonly string[]): Promise<Set<string>> {
   if (references.length === 0) return new Set();
-  const rows = await tx('gl_transactions').whereIn('reference', references).pluck('reference');
+  const rows = await tx('gl_transactions')
+    .where({ company_id: companyId })
+    .whereIn('reference', references)
+    .pluck('reference');
   return new Set(rows);
 }
 
@@ -325,7 +334,9 @@ export async function freeJournalReferences(
   count: number,
   reserved: ReadonlySet<string>,
 ): Promise<string[]> {
-  return freeNumbers(tx, company, JOURNAL_SEQUENCE, count, reserved, (candidates) => takenReferences(tx, candidates));
+  return freeNumbers(tx, company, JOURNAL_SEQUENCE, count, reserved, (candidates) =>
+    takenReferences(tx, company.id, candidates),
+  );
 }
 
 /** One entry of a batch as it is stored. */

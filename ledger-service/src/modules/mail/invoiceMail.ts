@@ -44,7 +44,8 @@ const list = (v: string | readonly string[] | undefined): string[] =>
 /** The customer's e-mail address, if it has one. */
 async function customerEmail(c: InvoiceContext, invoice: InvoiceRead): Promise<string | undefined> {
   const customerId = invoice.customer_id;
-  const customer = typeof customerId === 'number' ? await getParty(c.tx, 'customer', customerId) : undefined;
+  const customer =
+    typeof customerId === 'number' ? await getParty(c.tx, c.company.id, 'customer', customerId) : undefined;
   return customer && typeof customer.email === 'string' ? customer.email : undefined;
 }
 
@@ -184,12 +185,12 @@ export async function sendReminder(
   id: number,
   request: ReminderRequest,
 ): Promise<QueuedReminder> {
-  await lockHeader(c.tx, c.vc, id, INVOICE_KIND.type);
+  await lockHeader(c.tx, c.company.id, c.vc, id, INVOICE_KIND.type);
   const invoice = (await invoiceById(c, id)) as InvoiceRead;
   const day = today();
   const refusal = notRemindable(id, invoice, day);
   if (refusal) throw conflict(refusal);
-  const sent = await countReminders(c.tx, id);
+  const sent = await countReminders(c.tx, c.company.id, id);
   if (sent >= MAX_REMINDER_LEVEL)
     throw conflict(`Invoice ${id} has had all ${MAX_REMINDER_LEVEL} reminders; no further reminder is sent.`);
   const level = (sent + 1) as ReminderLevel;

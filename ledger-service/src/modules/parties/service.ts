@@ -8,8 +8,8 @@ import { createParty, deleteParty, getParty, updateParty, type Party } from './s
 
 /** Vendors and customers: every change is audited in the same transaction. */
 
-export async function partyById(tx: Tx, vc: Side, id: number): Promise<Party> {
-  const party = await getParty(tx, vc, id);
+export async function partyById(tx: Tx, companyId: number, vc: Side, id: number): Promise<Party> {
+  const party = await getParty(tx, companyId, vc, id);
   if (!party) throw notFound(`No ${vc} with id ${id}.`);
   return party;
 }
@@ -32,7 +32,7 @@ export async function addParty(
 
 /** Changes only the fields sent. */
 export async function changeParty(c: ServiceContext, vc: Side, id: number, input: PartyInput): Promise<Party> {
-  const party = await updateParty(c.tx, vc, id, input);
+  const party = await updateParty(c.tx, c.company.id, vc, id, input);
   if (!party) throw notFound(`No ${vc} with id ${id}.`);
   await recordAudit(c.tx, c.company.id, c.actor, vc, id, 'update', { fields: Object.keys(input) });
   await recordEvent(c.tx, c.company.id, c.actor, {
@@ -45,7 +45,7 @@ export async function changeParty(c: ServiceContext, vc: Side, id: number, input
 
 /** Only a party no document refers to can go. */
 export async function removeParty(c: ServiceContext, vc: Side, id: number): Promise<void> {
-  const result = await deleteParty(c.tx, vc, id);
+  const result = await deleteParty(c.tx, c.company.id, vc, id);
   if (result === 'missing') throw notFound(`No ${vc} with id ${id}.`);
   if (result === 'referenced') throw conflict(`The ${vc} is referenced by documents and cannot be deleted.`);
   await recordAudit(c.tx, c.company.id, c.actor, vc, id, 'delete');

@@ -49,10 +49,11 @@ const PARTY_ORDER = { name: 'lower(name)', number: 'number', id: 'id' };
 
 export async function searchParties(
   tx: Tx,
+  companyId: number,
   vc: Side,
   q: { name?: string; sort: string; limit: number; offset: number },
 ): Promise<ListPage<Party>> {
-  const query = tx('parties').where({ vc });
+  const query = tx('parties').where({ company_id: companyId, vc });
   if (q.name) query.whereRaw(`lower(name) like ? escape '\\'`, [`%${escapeLike(q.name.toLowerCase())}%`]);
   const counted = await query.clone().count({ n: '*' }).first();
   const rows = await query
@@ -63,19 +64,24 @@ export async function searchParties(
   return { rows: rows.map((r) => toReadShape(vc, r)), total: Number(counted?.n ?? 0) };
 }
 
-export async function getParty(tx: Tx, vc: Side, id: number): Promise<Party | undefined> {
-  const row = await tx('parties').where({ vc, id }).first();
+export async function getParty(tx: Tx, companyId: number, vc: Side, id: number): Promise<Party | undefined> {
+  const row = await tx('parties').where({ company_id: companyId, vc, id }).first();
   return row && toReadShape(vc, row);
 }
 
 /** The id of the party with this number on this side, if there is one. */
-export async function partyIdByNumber(tx: Tx, vc: Side, number: string): Promise<number | undefined> {
-  const row = await tx('parties').where({ vc, number }).first('id');
+export async function partyIdByNumber(
+  tx: Tx,
+  companyId: number,
+  vc: Side,
+  number: string,
+): Promise<number | undefined> {
+  const row = await tx('parties').where({ company_id: companyId, vc, number }).first('id');
   return row?.id;
 }
 
-async function numberTaken(tx: Tx, vc: Side, number: string, exceptId?: number): Promise<boolean> {
-  const q = tx('parties').where({ vc, number });
+async function numberTaken(tx: Tx, companyId: number, vc: Side, number: string, exceptId?: number): Promise<boolean> {
+  const q = tx('parties').where({ company_id: companyId, vc, number });
   if (exceptId !== undefined) q.whereNot({ id: exceptId });
   return (await q.first('id')) !== undefined;
 }
@@ -87,7 +93,7 @@ async function numberTaken(tx: Tx, vc: Side, number: string, exceptId?: number):
 async function freeNumber(tx: Tx, company: Company, vc: Side): Promise<string> {
   for (let attempt = 0; attempt < 1000; attempt++) {
     const candidate = await nextNumber(tx, company, vc);
-    if (!(await numberTaken(tx, vc, candidate))) return candidate;
+    if (!(await numberTaken(tx, company.id, vc, candidate))) return candidate;
   }
   throw new Error(`no free ${vc} number found in 1000 attempts`);
 }
@@ -95,7 +101,7 @@ async function freeNumber(tx: Tx, company: Company, vc: Side): Promise<string> {
 export async function createParty(tx: Tx, company: Company, vc: Side, input: PartyInput): Promise<Party> {
   const cols = columns(vc, input);
   if (typeof cols.number === 'string') {
-    if (await numberTaken(tx, vc, cols.number)) throw numberInUse(vc, cols.number);
+    if (await numberTaken(tx, company.id, vc, cols.number)) throw numberInUse(vc, cols.number);
   } else {
     cols.number = await freeNumber(tx, company, vc);
   }
@@ -106,13 +112,19 @@ export async function createParty(tx: Tx, company: Company, vc: Side, input: Par
 }
 
 /** Changes only the fields given; undefined when there is no such party. */
-export async function updateParty(tx: Tx, vc: Side, id: number, input: PartyInput): Promise<Party | undefined> {
+export async function updateParty(
+  tx: Tx,
+  companyId: number,
+  vc: Side,
+  id: number,
+  input: PartyInput,
+): Promise<Party | undefined> {
   const cols = columns(vc, input);
-  if (typeof cols.number === 'string' && (await numberTaken(tx, vc, cols.number, id))) {
+  if (typeof cols.number === 'string' && (await numberTaken(tx, companyId, vc, cols.number, id))) {
     throw numberInUse(vc, cols.number);
   }
   const [row] = await tx('parties')
-    .where({ vc, id })
+    .where({ company_id: companyId, vc, id })
     .update({ ...cols, updated_at: tx.fn.now() })
     .returning('*');
   return row && toReadShape(vc, row);
@@ -123,9 +135,16 @@ export async function updateParty(tx: Tx, vc: Side, id: number, input: PartyInpu
  * cascade, so Postgres refuses (23503) while any exists; the savepoint keeps the
  * surrounding transaction usable so the caller can report a conflict.
  */
-export async function deleteParty(tx: Tx, vc: Side, id: number): Promise<'deleted' | 'missing' | 'referenced'> {
+export async function deleteParty(
+  tx: Tx,
+  companyId: number,
+  vc: Side,
+  id: number,
+): Promise<'deleted' | 'missing' | 'referenced'> {
   try {
-    const n = await tx.transaction(async (sp): Promise<number> => sp('parties').where({ vc, id }).delete());
+    const n = await tx.transaction(
+      async (sp): Promise<number> => sp('parties').where({ company_id: companyId, vc, id }).delete(),
+    );
     return n > 0 ? 'deleted' : 'missing';
   } catch (err) {
     if ((err as { code?: string }).code === '23503') return 'referenced';

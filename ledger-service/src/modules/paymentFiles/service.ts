@@ -44,10 +44,11 @@ function refusal(d: PayableDocument): string | null {
 
 async function selectDocuments(c: ServiceContext, ids: readonly number[] | undefined): Promise<PayableDocument[]> {
   if (ids === undefined) {
-    const due = await lockDueDocuments(c.tx);
+    const due = await lockDueDocuments(c.tx, c.company.id);
     // documents another request put into a file while this one waited for their locks
     const taken = await documentsInFiles(
       c.tx,
+      c.company.id,
       due.map((d) => d.id),
     );
     const docs = due.filter((d) => !taken.has(d.id));
@@ -60,7 +61,7 @@ async function selectDocuments(c: ServiceContext, ids: readonly number[] | undef
       );
     return docs;
   }
-  const docs = await lockDocuments(c.tx, ids);
+  const docs = await lockDocuments(c.tx, c.company.id, ids);
   const byId = new Map(docs.map((d) => [d.id, d]));
   const missing = ids.findIndex((id) => !byId.has(id));
   if (missing >= 0) throw ruleInvalid(`No vendor document with id ${ids[missing]}.`, `/document_ids/${missing}`);
@@ -71,7 +72,7 @@ async function selectDocuments(c: ServiceContext, ids: readonly number[] | undef
       `These documents cannot be paid: ${refused.filter((r) => r !== null).join('; ')}.`,
       `/document_ids/${first}`,
     );
-  const taken = await documentsInFiles(c.tx, ids);
+  const taken = await documentsInFiles(c.tx, c.company.id, ids);
   if (taken.size > 0) {
     const named = ids.filter((id) => taken.has(id)).map((id) => `${byId.get(id)!.inv_number} (file ${taken.get(id)})`);
     throw conflict(
@@ -83,7 +84,7 @@ async function selectDocuments(c: ServiceContext, ids: readonly number[] | undef
 }
 
 export async function createPaymentFile(c: ServiceContext, input: CreateInput): Promise<Created> {
-  const bank = await findBankAccountWithChart(c.tx, input.bank_account_id);
+  const bank = await findBankAccountWithChart(c.tx, c.company.id, input.bank_account_id);
   if (!bank) throw ruleInvalid(`No bank account with id ${input.bank_account_id}.`, '/bank_account_id');
   const docs = await selectDocuments(c, input.document_ids);
   const total = docs.reduce((s, d) => s.plus(open(d)), new Money(0));
@@ -133,7 +134,7 @@ export async function createPaymentFile(c: ServiceContext, input: CreateInput): 
     debtorBic: bank.bic,
     payments,
   });
-  await setFileXml(c.tx, fileId, messageId, xml);
+  await setFileXml(c.tx, c.company.id, fileId, messageId, xml);
   await recordAudit(c.tx, c.company.id, c.actor, 'payment_file', fileId, 'create', {
     bank_account_id: bank.id,
     execution_date: input.execution_date,
@@ -149,8 +150,8 @@ export async function createPaymentFile(c: ServiceContext, input: CreateInput): 
   return { id: fileId, count: docs.length, total: total.toNumber() };
 }
 
-export async function paymentFileXml(tx: Tx, id: number): Promise<{ name: string; xml: string }> {
-  const file = await readFileXml(tx, id);
+export async function paymentFileXml(tx: Tx, companyId: number, id: number): Promise<{ name: string; xml: string }> {
+  const file = await readFileXml(tx, companyId, id);
   if (!file) throw notFound(`No payment file with id ${id}.`);
   return { name: `pain001-${file.message_id}.xml`, xml: file.xml };
 }

@@ -37,11 +37,11 @@ const DOCUMENT_COLUMNS = [
   'p.name as party_name',
 ];
 
-function documents(tx: Tx) {
+function documents(tx: Tx, companyId: number) {
   return tx('arap_transactions as t')
-    .join('parties as p', 'p.id', 't.party_id')
-    .leftJoin('vendor_bank_accounts as b', 'b.id', 't.vc_bank_id')
-    .where('t.vc', 'vendor');
+    .join('parties as p', (j) => j.on('p.id', 't.party_id').andOn('p.company_id', 't.company_id'))
+    .leftJoin('vendor_bank_accounts as b', (j) => j.on('b.id', 't.vc_bank_id').andOn('b.company_id', 't.company_id'))
+    .where({ 't.company_id': companyId, 't.vc': 'vendor' });
 }
 
 const normalise = (r: PayableDocument): PayableDocument => ({ ...r, id: Number(r.id), currency: r.currency.trim() });
@@ -51,8 +51,8 @@ const normalise = (r: PayableDocument): PayableDocument => ({ ...r, id: Number(r
  * them with their payee bank account. Locking first means a concurrent file creation for the
  * same documents waits here and then sees them in a file.
  */
-export async function lockDocuments(tx: Tx, ids: readonly number[]): Promise<PayableDocument[]> {
-  const rows = await documents(tx)
+export async function lockDocuments(tx: Tx, companyId: number, ids: readonly number[]): Promise<PayableDocument[]> {
+  const rows = await documents(tx, companyId)
     .whereIn('t.id', ids)
     .orderBy('t.id')
     .forUpdate('t')
@@ -63,13 +63,18 @@ export async function lockDocuments(tx: Tx, ids: readonly number[]): Promise<Pay
 /**
  * The documents due for the next file: posted, open, flagged payment_file with a bank account, in no file yet; locked.
  */
-export async function lockDueDocuments(tx: Tx): Promise<PayableDocument[]> {
-  const rows = await documents(tx)
+export async function lockDueDocuments(tx: Tx, companyId: number): Promise<PayableDocument[]> {
+  const rows = await documents(tx, companyId)
     .where({ 't.status': 'posted', 't.payment_file': true })
     .whereNull('t.reversal_of_id')
     .whereNotNull('t.vc_bank_id')
     .whereRaw('t.amount - t.paid > 0')
-    .whereNotExists((q) => q.select(tx.raw('1')).from('payment_file_items as i').whereRaw('i.document_id = t.id'))
+    .whereNotExists((q) =>
+      q
+        .select(tx.raw('1'))
+        .from('payment_file_items as i')
+        .whereRaw('i.company_id = t.company_id and i.document_id = t.id'),
+    )
     .orderBy('t.id')
     .forUpdate('t')
     .select<PayableDocument[]>(DOCUMENT_COLUMNS);
@@ -89,8 +94,15 @@ interface FileListRow {
 }
 
 /** Which of these documents are in a payment file already (read after the locks: a fresh snapshot). */
-export async function documentsInFiles(tx: Tx, ids: readonly number[]): Promise<Map<number, number>> {
-  const rows = await tx('payment_file_items').whereIn('document_id', ids).select('document_id', 'payment_file_id');
+export async function documentsInFiles(
+  tx: Tx,
+  companyId: number,
+  ids: readonly number[],
+): Promise<Map<number, number>> {
+  const rows = await tx('payment_file_items')
+    .where({ company_id: companyId })
+    .whereIn('document_id', ids)
+    .select('document_id', 'payment_file_id');
   return new Map(rows.map((r) => [Number(r.document_id), Number(r.payment_file_id)]));
 }
 
@@ -135,12 +147,16 @@ export async function insertItems(
   }
 }
 
-export async function setFileXml(tx: Tx, id: number, messageId: string, xml: string): Promise<void> {
-  await tx('payment_files').where({ id }).update({ message_id: messageId, xml });
+export async function setFileXml(tx: Tx, companyId: number, id: number, messageId: string, xml: string): Promise<void> {
+  await tx('payment_files').where({ company_id: companyId, id }).update({ message_id: messageId, xml });
 }
 
-export async function readFileXml(tx: Tx, id: number): Promise<{ message_id: string; xml: string } | undefined> {
-  return await tx('payment_files').where({ id }).first('message_id', 'xml');
+export async function readFileXml(
+  tx: Tx,
+  companyId: number,
+  id: number,
+): Promise<{ message_id: string; xml: string } | undefined> {
+  return await tx('payment_files').where({ company_id: companyId, id }).first('message_id', 'xml');
 }
 
 export type PaymentFileRead = ResponseOf<typeof contracts.listPaymentFiles>[number];
@@ -149,9 +165,10 @@ const ORDER = { id: 'f.id', execution_date: 'f.execution_date' };
 
 export async function listFiles(
   tx: Tx,
+  companyId: number,
   q: { bank_account_id?: number; sort: string; limit: number; offset: number },
 ): Promise<ListPage<PaymentFileRead>> {
-  const base = tx('payment_files as f');
+  const base = tx('payment_files as f').where('f.company_id', companyId);
   if (q.bank_account_id !== undefined) base.where('f.bank_account_id', q.bank_account_id);
   const counted = await base.clone().count({ n: '*' }).first();
   const rows = await base
@@ -169,8 +186,8 @@ export async function listFiles(
       tx.raw(`(select coalesce(json_agg(json_build_object('document_id', i.document_id, 'number', t.inv_number,
         'end_to_end_id', i.end_to_end_id,
          'amount', i.amount::text, 'currency', trim(i.currency)) order by i.id), '[]')
-         from payment_file_items i join arap_transactions t on t.id = i.document_id
-           where i.payment_file_id = f.id) as payments`),
+         from payment_file_items i join arap_transactions t on t.company_id = i.company_id and t.id = i.document_id
+           where i.company_id = f.company_id and i.payment_file_id = f.id) as payments`),
     );
   return {
     total: Number(counted?.n ?? 0),

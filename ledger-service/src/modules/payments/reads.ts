@@ -36,11 +36,12 @@ const SELECT = `select p.id, p.vc, p.transaction_id, t.type as document_kind, t.
     p.cleared_base::text as cleared_base, p.memo, p.source, p.reversal_date::text as reversal_date,
     (select coalesce(json_agg(json_build_object('accno', ea.accno, 'amount', e.amount::text,
          'fx_amount', e.fx_amount::text, 'kind', e.kind, 'date', e.date::text) order by e.id), '[]')
-       from ledger_entries e join accounts ea on ea.id = e.account_id where e.payment_id = p.id) as postings
+       from ledger_entries e join accounts ea on ea.company_id = e.company_id and ea.id = e.account_id
+      where e.company_id = p.company_id and e.payment_id = p.id) as postings
   from arap_payments p
-  join arap_transactions t on t.id = p.transaction_id
-  join parties pa on pa.id = t.party_id
-  join accounts a on a.id = p.account_id`;
+  join arap_transactions t on t.company_id = p.company_id and t.id = p.transaction_id
+  join parties pa on pa.company_id = t.company_id and pa.id = t.party_id
+  join accounts a on a.company_id = p.company_id and a.id = p.account_id`;
 
 function toReadShape(r: PaymentReadRow): PaymentRead {
   const s = r.vc === 'customer' ? 1 : -1;
@@ -75,16 +76,24 @@ function toReadShape(r: PaymentReadRow): PaymentRead {
   }) as PaymentRead;
 }
 
-export async function readPayment(tx: Tx, vc: Vc, id: number): Promise<PaymentRead | undefined> {
-  const { rows } = await tx.raw<{ rows: PaymentReadRow[] }>(`${SELECT} where p.id = ? and p.vc = ?`, [id, vc]);
+export async function readPayment(tx: Tx, companyId: number, vc: Vc, id: number): Promise<PaymentRead | undefined> {
+  const { rows } = await tx.raw<{ rows: PaymentReadRow[] }>(
+    `${SELECT} where p.company_id = ? and p.id = ? and p.vc = ?`,
+    [companyId, id, vc],
+  );
   return rows[0] && toReadShape(rows[0]);
 }
 
 const PAYMENT_ORDER = { date: 'p.date', id: 'p.id' };
 
-export async function listPayments(tx: Tx, vc: Vc, f: PaymentListQuery): Promise<ListPage<PaymentRead>> {
-  const where: string[] = ['p.vc = ?'];
-  const bindings: unknown[] = [vc];
+export async function listPayments(
+  tx: Tx,
+  companyId: number,
+  vc: Vc,
+  f: PaymentListQuery,
+): Promise<ListPage<PaymentRead>> {
+  const where: string[] = ['p.company_id = ?', 'p.vc = ?'];
+  const bindings: unknown[] = [companyId, vc];
   /** a condition with its one parameter */
   const filter1 = (sql: string, value: unknown) => {
     where.push(sql);
@@ -113,23 +122,24 @@ export async function listPayments(tx: Tx, vc: Vc, f: PaymentListQuery): Promise
  * sign turned) less what payments dated on or before `asOf` and not reversed by then cleared.
  * Documents dated after `asOf`, reversals, and documents reversed on or before `asOf` do not count.
  */
-export async function openDocumentsAsOf(tx: Tx, vc: Vc, asOf: string): Promise<OpenDocument[]> {
+export async function openDocumentsAsOf(tx: Tx, companyId: number, vc: Vc, asOf: string): Promise<OpenDocument[]> {
   const { rows } = await tx.raw<{
     rows: { party_id: number; party_number: string; party_name: string; due: string; open_base: string }[];
   }>(
     `select t.party_id, pa.number as party_number, pa.name as party_name, coalesce(t.due_date, t.inv_date)::text as due,
         (? * (select coalesce(sum(e.amount), 0) from ledger_entries e
-               where e.transaction_id = t.id and e.kind = 'control' and e.payment_id is null)
+               where e.company_id = t.company_id and e.transaction_id = t.id and e.kind = 'control'
+                 and e.payment_id is null)
          - (select coalesce(sum(p.cleared_base), 0) from arap_payments p
-             where p.transaction_id = t.id and p.date <= ?::date
+             where p.company_id = t.company_id and p.transaction_id = t.id and p.date <= ?::date
                and (p.reversal_date is null or p.reversal_date > ?::date)))::text as open_base
        from arap_transactions t
-       join parties pa on pa.id = t.party_id
-       left join arap_transactions r on r.id = t.reversed_by_id
-      where t.vc = ? and t.status in ('posted', 'reversed') and t.reversal_of_id is null and t.inv_date <= ?::date
-        and (r.id is null or r.inv_date > ?::date)
+       join parties pa on pa.company_id = t.company_id and pa.id = t.party_id
+       left join arap_transactions r on r.company_id = t.company_id and r.id = t.reversed_by_id
+      where t.company_id = ? and t.vc = ? and t.status in ('posted', 'reversed') and t.reversal_of_id is null
+        and t.inv_date <= ?::date and (r.id is null or r.inv_date > ?::date)
       order by t.id`,
-    [vc === 'customer' ? 1 : -1, asOf, asOf, vc, asOf, asOf],
+    [vc === 'customer' ? 1 : -1, asOf, asOf, companyId, vc, asOf, asOf],
   );
   return rows.map((r) => ({
     partyId: Number(r.party_id),

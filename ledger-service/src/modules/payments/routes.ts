@@ -19,8 +19,8 @@ export const paymentRoutes = [
       ...(exchangerate === undefined ? {} : { exchangerate: String(exchangerate) }),
     });
   }),
-  route(contracts.listPayments, async (req) => listPayments(req.tx, req.params.vc, req.query)),
-  route(contracts.getPayment, async (req) => paymentById(req.tx, req.params.vc, paymentId(req))),
+  route(contracts.listPayments, async (req) => listPayments(req.tx, req.company.id, req.params.vc, req.query)),
+  route(contracts.getPayment, async (req) => paymentById(req.tx, req.company.id, req.params.vc, paymentId(req))),
   route(contracts.deletePayment, async (req) => reversePayment(req, req.params.vc, paymentId(req))),
   route(contracts.agingReport, async (req) => agingReport(req, req.params.vc, req.query.date ?? today())),
 ];

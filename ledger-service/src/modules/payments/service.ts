@@ -122,15 +122,15 @@ export async function recordPayments(
   if (inputs.length === 0) return [];
   const base = c.company.base_currency.trim();
   const documentIds = inputs.map((i) => i.document_id);
-  const locked = await lockPayables(c.tx, vc, documentIds);
+  const locked = await lockPayables(c.tx, c.company.id, vc, documentIds);
   // the id is a body field: a document that is not there (or on the other side) is the field's fault
   const missing = inputs.find((i) => !locked.has(i.document_id));
   // inputs before the missing one could still be refused first; check them before reporting it
   const checked = missing ? inputs.slice(0, inputs.indexOf(missing)) : inputs;
   const fxAccno = c.company.settings.fx_gain_loss_account;
   const closed = await closedUntil(c.tx, c.company.id);
-  const cleared = await documentsCleared(c.tx, [...locked.keys()]);
-  const accounts = await findAccounts(c.tx, [
+  const cleared = await documentsCleared(c.tx, c.company.id, [...locked.keys()]);
+  const accounts = await findAccounts(c.tx, c.company.id, [
     ...checked.map((i) => i.account),
     ...(typeof fxAccno === 'string' ? [fxAccno] : []),
   ]);
@@ -225,7 +225,7 @@ export async function recordPayments(
   // the payments first: their ledger lines reference them
   await insertPayments(c.tx, c.company.id, payments);
   await insertRows(c.tx, 'ledger_entries', entries);
-  await addPaidMany(c.tx, paid);
+  await addPaidMany(c.tx, c.company.id, paid);
   await insertRows(c.tx, 'audit_log', audit);
   await recordPaymentEvents(c, vc, payments, documents);
   return ids.map((id) => ({ id }));
@@ -270,22 +270,22 @@ async function recordPaymentEvents(
  */
 export async function reversePayment(c: ServiceContext, vc: Vc, id: number): Promise<PaymentRead> {
   requirePaymentPermission(c, vc);
-  const current = await readPayment(c.tx, vc, id);
+  const current = await readPayment(c.tx, c.company.id, vc, id);
   if (!current) throw notFound(`No ${vc} payment with id ${id}.`);
   // the document first, as recordPayment locks it: the two never wait for each other crosswise
-  await lockPayable(c.tx, vc, Number(current.document_id));
-  const payment = (await lockPayment(c.tx, vc, id))!;
+  await lockPayable(c.tx, c.company.id, vc, Number(current.document_id));
+  const payment = (await lockPayment(c.tx, c.company.id, vc, id))!;
   if (payment.reversal_date !== null) throw conflict(`Payment ${id} is already reversed (${payment.reversal_date}).`);
   assertOpenPeriod(payment.date, await closedUntil(c.tx, c.company.id), '/date');
-  const lines = await paymentLines(c.tx, id);
+  const lines = await paymentLines(c.tx, c.company.id, id);
   await insertPaymentEntries(
     c.tx,
     c.company.id,
     { documentId: Number(payment.transaction_id), paymentId: id, date: payment.date, currency: payment.currency },
     reversePaymentLines(lines),
   );
-  await markReversed(c.tx, id, payment.date);
-  await addPaid(c.tx, Number(payment.transaction_id), new Money(payment.amount).negated());
+  await markReversed(c.tx, c.company.id, id, payment.date);
+  await addPaid(c.tx, c.company.id, Number(payment.transaction_id), new Money(payment.amount).negated());
   await recordAudit(c.tx, c.company.id, c.actor, `${vc}_payment`, id, 'reverse', {
     document_id: Number(payment.transaction_id),
     date: payment.date,
@@ -302,11 +302,11 @@ export async function reversePayment(c: ServiceContext, vc: Vc, id: number): Pro
       currency: payment.currency,
     },
   });
-  return (await readPayment(c.tx, vc, id))!;
+  return (await readPayment(c.tx, c.company.id, vc, id))!;
 }
 
-export async function paymentById(tx: Tx, vc: Vc, id: number): Promise<PaymentRead> {
-  const payment = await readPayment(tx, vc, id);
+export async function paymentById(tx: Tx, companyId: number, vc: Vc, id: number): Promise<PaymentRead> {
+  const payment = await readPayment(tx, companyId, vc, id);
   if (!payment) throw notFound(`No ${vc} payment with id ${id}.`);
   return payment;
 }
@@ -324,6 +324,6 @@ export async function agingReport(
   vc: Vc,
   date: string,
 ): Promise<AgingReport> {
-  const { rows, totals } = agingRows(await openDocumentsAsOf(c.tx, vc, date), date);
+  const { rows, totals } = agingRows(await openDocumentsAsOf(c.tx, c.company.id, vc, date), date);
   return { date, currency: c.company.base_currency.trim(), rows, totals };
 }

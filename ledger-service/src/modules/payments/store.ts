@@ -37,9 +37,9 @@ const PAYABLE_COLUMNS = [
  * Locks the document row for the rest of the transaction, so two concurrent payments of it
  * queue here and the second sees the first one's `paid` (no overpayment by a race).
  */
-export async function lockPayable(tx: Tx, vc: Vc, id: number): Promise<PayableRow | undefined> {
+export async function lockPayable(tx: Tx, companyId: number, vc: Vc, id: number): Promise<PayableRow | undefined> {
   const row = await tx('arap_transactions')
-    .where({ id, vc })
+    .where({ company_id: companyId, id, vc })
     .forUpdate()
     .first<PayableRow | undefined>(PAYABLE_COLUMNS);
   return row && { ...row, currency: row.currency.trim() };
@@ -50,9 +50,14 @@ export async function lockPayable(tx: Tx, vc: Vc, id: number): Promise<PayableRo
  * statement, ordered by id so two batches over the same documents lock in the same order and
  * never wait for each other crosswise.
  */
-export async function lockPayables(tx: Tx, vc: Vc, ids: readonly number[]): Promise<Map<number, PayableRow>> {
+export async function lockPayables(
+  tx: Tx,
+  companyId: number,
+  vc: Vc,
+  ids: readonly number[],
+): Promise<Map<number, PayableRow>> {
   const rows = await tx('arap_transactions')
-    .where({ vc })
+    .where({ company_id: companyId, vc })
     .whereIn('id', [...new Set(ids)])
     .orderBy('id')
     .forUpdate()
@@ -71,16 +76,20 @@ export interface DocumentCleared {
  * Both sums per document in one round trip. Read after the documents are locked (a statement
  * of its own, so it sees what a payment that held the lock before committed).
  */
-export async function documentsCleared(tx: Tx, ids: readonly number[]): Promise<Map<number, DocumentCleared>> {
+export async function documentsCleared(
+  tx: Tx,
+  companyId: number,
+  ids: readonly number[],
+): Promise<Map<number, DocumentCleared>> {
   const { rows } = await tx.raw<{ rows: { id: string | number; control_base: string; cleared_so_far: string }[] }>(
     `
     select d.id,
-      (select coalesce(sum(e.amount), 0) from ledger_entries e where e.transaction_id = d.id and e.kind = 'control'
-        and e.payment_id is null)::text as control_base,
-      (select coalesce(sum(p.cleared_base), 0) from arap_payments p where p.transaction_id = d.id
-        and p.reversal_date is null)::text as cleared_so_far
-    from unnest(?::bigint[]) as d(id)`,
-    [[...new Set(ids)]],
+      (select coalesce(sum(e.amount), 0) from ledger_entries e where e.company_id = c.id
+        and e.transaction_id = d.id and e.kind = 'control' and e.payment_id is null)::text as control_base,
+      (select coalesce(sum(p.cleared_base), 0) from arap_payments p where p.company_id = c.id
+        and p.transaction_id = d.id and p.reversal_date is null)::text as cleared_so_far
+    from unnest(?::bigint[]) as d(id), (select ?::bigint as id) as c`,
+    [[...new Set(ids)], companyId],
   );
   return new Map(
     rows.map((r) => [
@@ -91,8 +100,13 @@ export async function documentsCleared(tx: Tx, ids: readonly number[]): Promise<
 }
 
 /** The chart accounts of the given numbers, by number (those that do not exist are absent). */
-export async function findAccounts(tx: Tx, accnos: readonly string[]): Promise<Map<string, PaymentAccount>> {
+export async function findAccounts(
+  tx: Tx,
+  companyId: number,
+  accnos: readonly string[],
+): Promise<Map<string, PaymentAccount>> {
   const rows = await tx('accounts')
+    .where({ company_id: companyId })
     .whereIn('accno', [...new Set(accnos)])
     .select('id', 'accno', 'link');
   return new Map(
@@ -170,14 +184,14 @@ export function paymentEntryRows(
  * Adds to each document's `paid` in one statement (document currency). One delta per
  * document: UPDATE … FROM applies only one matching source row to a target row.
  */
-export async function addPaidMany(tx: Tx, deltas: ReadonlyMap<number, Decimal>): Promise<void> {
+export async function addPaidMany(tx: Tx, companyId: number, deltas: ReadonlyMap<number, Decimal>): Promise<void> {
   if (deltas.size === 0) return;
   await tx.raw(
     `
     update arap_transactions a set paid = a.paid + x.delta, updated_at = now()
     from jsonb_to_recordset(?::jsonb) as x(id bigint, delta numeric)
-    where a.id = x.id`,
-    [JSON.stringify([...deltas].map(([id, delta]) => ({ id, delta: delta.toString() })))],
+    where a.company_id = ? and a.id = x.id`,
+    [JSON.stringify([...deltas].map(([id, delta]) => ({ id, delta: delta.toString() }))), companyId],
   );
 }
 
@@ -191,9 +205,9 @@ export async function insertPaymentEntries(
 }
 
 /** Adds to the document's `paid` (document currency; negative to take a reversed payment back). */
-export async function addPaid(tx: Tx, documentId: number, delta: Decimal): Promise<void> {
+export async function addPaid(tx: Tx, companyId: number, documentId: number, delta: Decimal): Promise<void> {
   await tx('arap_transactions')
-    .where({ id: documentId })
+    .where({ company_id: companyId, id: documentId })
     .update({ paid: tx.raw('paid + ?::numeric', [delta.toString()]), updated_at: tx.fn.now() });
 }
 
@@ -208,9 +222,9 @@ export interface PaymentRow {
 }
 
 /** Locks one payment of a side; undefined when it does not exist. */
-export async function lockPayment(tx: Tx, vc: Vc, id: number): Promise<PaymentRow | undefined> {
+export async function lockPayment(tx: Tx, companyId: number, vc: Vc, id: number): Promise<PaymentRow | undefined> {
   const row = await tx('arap_payments')
-    .where({ id, vc })
+    .where({ company_id: companyId, id, vc })
     .forUpdate()
     .first('id', 'vc', 'transaction_id', 'date', 'amount', 'currency', 'reversal_date');
   return row && { ...row, currency: row.currency.trim() };
@@ -224,9 +238,9 @@ interface PaymentLineRow {
 }
 
 /** The ledger lines the payment itself posted (not those of its reversal). */
-export async function paymentLines(tx: Tx, paymentId: number): Promise<PaymentLine[]> {
+export async function paymentLines(tx: Tx, companyId: number, paymentId: number): Promise<PaymentLine[]> {
   const rows = await tx('ledger_entries')
-    .where({ payment_id: paymentId })
+    .where({ company_id: companyId, payment_id: paymentId })
     .orderBy('id')
     .select<PaymentLineRow[]>('account_id', 'amount', 'fx_amount', 'kind');
   return rows.map((r) => ({
@@ -237,6 +251,8 @@ export async function paymentLines(tx: Tx, paymentId: number): Promise<PaymentLi
   }));
 }
 
-export async function markReversed(tx: Tx, paymentId: number, date: string): Promise<void> {
-  await tx('arap_payments').where({ id: paymentId }).update({ reversal_date: date, reversed_at: tx.fn.now() });
+export async function markReversed(tx: Tx, companyId: number, paymentId: number, date: string): Promise<void> {
+  await tx('arap_payments')
+    .where({ company_id: companyId, id: paymentId })
+    .update({ reversal_date: date, reversed_at: tx.fn.now() });
 }

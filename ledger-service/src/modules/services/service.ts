@@ -22,14 +22,14 @@ import {
 const partnumberInUse = (partnumber: string) =>
   conflict(`partnumber "${partnumber}" is already in use.`, '/partnumber');
 
-export async function serviceById(tx: Tx, id: number): Promise<ServiceRead> {
-  const service = await getService(tx, id);
+export async function serviceById(tx: Tx, companyId: number, id: number): Promise<ServiceRead> {
+  const service = await getService(tx, companyId, id);
   if (!service) throw notFound(`No service with id ${id}.`);
   return toReadShape(service);
 }
 
 /** The columns of a validated write: price as exact text, accounts resolved to ids by their links. */
-async function columnsOf(tx: Tx, input: ServiceUpdate): Promise<ServiceColumns> {
+async function columnsOf(tx: Tx, companyId: number, input: ServiceUpdate): Promise<ServiceColumns> {
   const cols: ServiceColumns = {};
   if (input.partnumber !== undefined) cols.partnumber = input.partnumber;
   if (input.description !== undefined) cols.description = input.description;
@@ -41,7 +41,7 @@ async function columnsOf(tx: Tx, input: ServiceUpdate): Promise<ServiceColumns> 
     cols.price = money(input.price).toFixed();
   }
   const named = ACCOUNT_FIELD_NAMES.flatMap((f) => (typeof input[f] === 'string' ? [input[f]] : []));
-  const accounts = await accountsByNumber(tx, named);
+  const accounts = await accountsByNumber(tx, companyId, named);
   for (const field of ACCOUNT_FIELD_NAMES) {
     const accno = input[field];
     if (accno === undefined) continue;
@@ -51,8 +51,8 @@ async function columnsOf(tx: Tx, input: ServiceUpdate): Promise<ServiceColumns> 
 }
 
 export async function addService(c: ServiceContext, input: ServiceCreate): Promise<{ id: number; partnumber: string }> {
-  const cols = await columnsOf(c.tx, input);
-  if (input.partnumber !== undefined && (await partnumberTaken(c.tx, input.partnumber)))
+  const cols = await columnsOf(c.tx, c.company.id, input);
+  if (input.partnumber !== undefined && (await partnumberTaken(c.tx, c.company.id, input.partnumber)))
     throw partnumberInUse(input.partnumber);
   const partnumber = input.partnumber ?? (await freePartnumber(c.tx, c.company));
   const id = await insertService(c.tx, c.company.id, {
@@ -71,18 +71,18 @@ export async function addService(c: ServiceContext, input: ServiceCreate): Promi
 
 /** Changes only the fields sent. */
 export async function changeService(c: ServiceContext, id: number, input: ServiceUpdate): Promise<ServiceRead> {
-  if (!(await lockService(c.tx, id))) throw notFound(`No service with id ${id}.`);
-  const cols = await columnsOf(c.tx, input);
-  if (input.partnumber !== undefined && (await partnumberTaken(c.tx, input.partnumber, id)))
+  if (!(await lockService(c.tx, c.company.id, id))) throw notFound(`No service with id ${id}.`);
+  const cols = await columnsOf(c.tx, c.company.id, input);
+  if (input.partnumber !== undefined && (await partnumberTaken(c.tx, c.company.id, input.partnumber, id)))
     throw partnumberInUse(input.partnumber);
-  await updateService(c.tx, id, cols);
+  await updateService(c.tx, c.company.id, id, cols);
   await recordAudit(c.tx, c.company.id, c.actor, 'service', id, 'update', { fields: Object.keys(input) });
-  return serviceById(c.tx, id);
+  return serviceById(c.tx, c.company.id, id);
 }
 
 /** Only a service no invoice uses can go; one in use is deactivated instead. */
 export async function removeService(c: ServiceContext, id: number): Promise<void> {
-  const result = await deleteService(c.tx, id);
+  const result = await deleteService(c.tx, c.company.id, id);
   if (result === 'missing') throw notFound(`No service with id ${id}.`);
   if (result === 'referenced') {
     throw conflict(

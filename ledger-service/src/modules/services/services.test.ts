@@ -285,27 +285,33 @@ t.test('findServiceForItem: by id, by partnumber, both, within the company', asy
     taxAccount: '2200',
     active: true,
   };
-  t.same(await inA((tx) => findServiceForItem(tx, { service_id: s.body.id })), expected, 'by id; price as exact text');
-  t.same(await inA((tx) => findServiceForItem(tx, { partnumber: 'CONS' })), expected, 'by partnumber');
   t.same(
-    await inA((tx) => findServiceForItem(tx, { service_id: s.body.id, partnumber: 'CONS' })),
+    await inA((tx) => findServiceForItem(tx, a.company.id, { service_id: s.body.id })),
+    expected,
+    'by id; price as exact text',
+  );
+  t.same(await inA((tx) => findServiceForItem(tx, a.company.id, { partnumber: 'CONS' })), expected, 'by partnumber');
+  t.same(
+    await inA((tx) => findServiceForItem(tx, a.company.id, { service_id: s.body.id, partnumber: 'CONS' })),
     expected,
     'both naming the same service',
   );
   t.equal(
-    await inA((tx) => findServiceForItem(tx, { service_id: s.body.id, partnumber: other.body.partnumber })),
+    await inA((tx) =>
+      findServiceForItem(tx, a.company.id, { service_id: s.body.id, partnumber: other.body.partnumber }),
+    ),
     undefined,
     'both naming different services',
   );
-  t.equal(await inA((tx) => findServiceForItem(tx, { partnumber: 'NOPE' })), undefined);
-  t.equal(await inA((tx) => findServiceForItem(tx, {})), undefined, 'neither given');
+  t.equal(await inA((tx) => findServiceForItem(tx, a.company.id, { partnumber: 'NOPE' })), undefined);
+  t.equal(await inA((tx) => findServiceForItem(tx, a.company.id, {})), undefined, 'neither given');
   t.equal(
-    (await inA((tx) => findServiceForItem(tx, { service_id: other.body.id })))?.active,
+    (await inA((tx) => findServiceForItem(tx, a.company.id, { service_id: other.body.id })))?.active,
     false,
     'inactive services are found, flagged',
   );
   t.equal(
-    await withTenant(ledger.db, b.company.id, (tx) => findServiceForItem(tx, { service_id: s.body.id })),
+    await withTenant(ledger.db, b.company.id, (tx) => findServiceForItem(tx, b.company.id, { service_id: s.body.id })),
     undefined,
     "another company's service is not found",
   );

@@ -40,9 +40,9 @@ const SELECT_SERVICE = `
   select s.id, s.partnumber, s.description, s.unit, s.price::text as price, trim(s.currency) as curr,
          ia.accno as income_account, ea.accno as expense_account, ta.accno as "taxAccount", s.active
     from services s
-    left join accounts ia on ia.id = s.income_account_id
-    left join accounts ea on ea.id = s.expense_account_id
-    left join accounts ta on ta.id = s.tax_account_id`;
+    left join accounts ia on ia.company_id = s.company_id and ia.id = s.income_account_id
+    left join accounts ea on ea.company_id = s.company_id and ea.id = s.expense_account_id
+    left join accounts ta on ta.company_id = s.company_id and ta.id = s.tax_account_id`;
 
 interface ServiceRow extends Omit<ServiceRecord, 'id'> {
   id: number | string;
@@ -62,9 +62,9 @@ function escapeLike(s: string): string {
 
 const SERVICE_ORDER = { partnumber: 's.partnumber', description: 'lower(s.description)', id: 's.id' };
 
-export async function listServices(tx: Tx, q: ServiceListQuery): Promise<ListPage<ServiceRead>> {
-  const where: string[] = [];
-  const params: (string | number | boolean)[] = [];
+export async function listServices(tx: Tx, companyId: number, q: ServiceListQuery): Promise<ListPage<ServiceRead>> {
+  const where: string[] = ['s.company_id = ?'];
+  const params: (string | number | boolean)[] = [companyId];
   if (q.active !== undefined) {
     where.push('s.active = ?');
     params.push(q.active);
@@ -74,7 +74,7 @@ export async function listServices(tx: Tx, q: ServiceListQuery): Promise<ListPag
     where.push(`(lower(s.description) like ? escape '\\' or lower(s.partnumber) like ? escape '\\')`);
     params.push(pattern, pattern);
   }
-  const filter = where.length ? `where ${where.join(' and ')}` : '';
+  const filter = `where ${where.join(' and ')}`;
   const { rows } = await tx.raw<{ rows: ServiceRow[] }>(
     `${SELECT_SERVICE} ${filter}
      order by ${orderBySql(q.sort, SERVICE_ORDER, 's.id')} limit ? offset ?`,
@@ -84,8 +84,11 @@ export async function listServices(tx: Tx, q: ServiceListQuery): Promise<ListPag
   return { rows: rows.map((r) => toReadShape(toRecord(r))), total: Number(counted.rows[0]?.n ?? 0) };
 }
 
-export async function getService(tx: Tx, id: number): Promise<ServiceRecord | undefined> {
-  const { rows } = await tx.raw<{ rows: ServiceRow[] }>(`${SELECT_SERVICE} where s.id = ?`, [id]);
+export async function getService(tx: Tx, companyId: number, id: number): Promise<ServiceRecord | undefined> {
+  const { rows } = await tx.raw<{ rows: ServiceRow[] }>(`${SELECT_SERVICE} where s.company_id = ? and s.id = ?`, [
+    companyId,
+    id,
+  ]);
   return rows[0] && toRecord(rows[0]);
 }
 
@@ -96,11 +99,12 @@ export async function getService(tx: Tx, id: number): Promise<ServiceRecord | un
  */
 export async function findServiceForItem(
   tx: Tx,
+  companyId: number,
   ref: { service_id?: number; partnumber?: string },
 ): Promise<ServiceRecord | undefined> {
   if (ref.service_id === undefined && ref.partnumber === undefined) return undefined;
-  const where: string[] = [];
-  const params: (string | number | boolean)[] = [];
+  const where: string[] = ['s.company_id = ?'];
+  const params: (string | number | boolean)[] = [companyId];
   if (ref.service_id !== undefined) {
     where.push('s.id = ?');
     params.push(ref.service_id);
@@ -113,8 +117,13 @@ export async function findServiceForItem(
   return rows[0] && toRecord(rows[0]);
 }
 
-export async function partnumberTaken(tx: Tx, partnumber: string, exceptId?: number): Promise<boolean> {
-  const q = tx('services').where({ partnumber });
+export async function partnumberTaken(
+  tx: Tx,
+  companyId: number,
+  partnumber: string,
+  exceptId?: number,
+): Promise<boolean> {
+  const q = tx('services').where({ company_id: companyId, partnumber });
   if (exceptId !== undefined) q.whereNot({ id: exceptId });
   return (await q.first('id')) !== undefined;
 }
@@ -126,7 +135,7 @@ export async function partnumberTaken(tx: Tx, partnumber: string, exceptId?: num
 export async function freePartnumber(tx: Tx, company: Company): Promise<string> {
   for (let attempt = 0; attempt < 1000; attempt++) {
     const candidate = await nextNumber(tx, company, 'service');
-    if (!(await partnumberTaken(tx, candidate))) return candidate;
+    if (!(await partnumberTaken(tx, company.id, candidate))) return candidate;
   }
   throw new Error('no free service number found in 1000 attempts');
 }
@@ -144,16 +153,16 @@ export async function insertService(
 }
 
 /** Sets the given columns; false when there is no such service. */
-export async function updateService(tx: Tx, id: number, cols: ServiceColumns): Promise<boolean> {
+export async function updateService(tx: Tx, companyId: number, id: number, cols: ServiceColumns): Promise<boolean> {
   const n = await tx('services')
-    .where({ id })
+    .where({ company_id: companyId, id })
     .update({ ...cols, updated_at: tx.fn.now() });
   return n > 0;
 }
 
 /** Locks the service row for an update (concurrent writers of one service queue). */
-export async function lockService(tx: Tx, id: number): Promise<boolean> {
-  return (await tx('services').where({ id }).forUpdate().first('id')) !== undefined;
+export async function lockService(tx: Tx, companyId: number, id: number): Promise<boolean> {
+  return (await tx('services').where({ company_id: companyId, id }).forUpdate().first('id')) !== undefined;
 }
 
 /**
@@ -161,9 +170,15 @@ export async function lockService(tx: Tx, id: number): Promise<boolean> {
  * cascade, so Postgres refuses (23503) while any exists, whichever table it is; the
  * savepoint keeps the surrounding transaction usable so the caller can report a conflict.
  */
-export async function deleteService(tx: Tx, id: number): Promise<'deleted' | 'missing' | 'referenced'> {
+export async function deleteService(
+  tx: Tx,
+  companyId: number,
+  id: number,
+): Promise<'deleted' | 'missing' | 'referenced'> {
   try {
-    const n = await tx.transaction(async (sp): Promise<number> => sp('services').where({ id }).delete());
+    const n = await tx.transaction(
+      async (sp): Promise<number> => sp('services').where({ company_id: companyId, id }).delete(),
+    );
     return n > 0 ? 'deleted' : 'missing';
   } catch (err) {
     if ((err as { code?: string }).code === '23503') return 'referenced';
@@ -174,10 +189,12 @@ export async function deleteService(tx: Tx, id: number): Promise<'deleted' | 'mi
 /** The chart accounts named by number, with their SQL-Ledger links. */
 export async function accountsByNumber(
   tx: Tx,
+  companyId: number,
   accnos: readonly string[],
 ): Promise<Map<string, { id: number; links: string[] }>> {
   if (accnos.length === 0) return new Map();
   const rows = await tx('accounts')
+    .where({ company_id: companyId })
     .whereIn('accno', [...accnos])
     .select('id', 'accno', 'link');
   return new Map(rows.map((r) => [r.accno, { id: Number(r.id), links: r.link.split(':').filter(Boolean) }]));

@@ -77,7 +77,13 @@ export const transactionRoutes = [
   }),
   route(contracts.getTransaction, async (req) => transactionById(writeContext(req), docId(req))),
   route(contracts.downloadTransactionFile, async (req) => {
-    const file = await transactionFile(req.tx, req.params.vc, docId(req), idParam(req.params.fileId, 'file'));
+    const file = await transactionFile(
+      req.tx,
+      req.company.id,
+      req.params.vc,
+      docId(req),
+      idParam(req.params.fileId, 'file'),
+    );
     req.ctx.attachment(file.name, { type: 'attachment' });
     req.ctx.type = file.media_type;
     return file.data;
@@ -86,5 +92,5 @@ export const transactionRoutes = [
     await deleteTransactionFile(writeContext(req), docId(req), idParam(req.params.fileId, 'file'));
     return undefined;
   }),
-  route(contracts.listTransactions, async (req) => listTransactions(req.tx, req.params.vc, req.query)),
+  route(contracts.listTransactions, async (req) => listTransactions(req.tx, req.company.id, req.params.vc, req.query)),
 ];
