@@ -8,3 +8,4 @@ export * from './config.ts';
 export * from './permissions.ts';
 export * from './contracts/index.ts';
 export * from './connections.ts';
+export * from './i18n/index.ts';

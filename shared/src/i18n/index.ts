@@ -1,0 +1,3 @@
+export * from './languages.ts';
+export * from './format.ts';
+export * from './translate.ts';
