@@ -20,9 +20,9 @@ export const prepareVatReturn = contract({
   path: '/reports/vat/returns',
   summary: 'Prepare a VAT return for one period',
   description:
-    "Compute and freeze the VAT return of one of the company's VAT periods (vat_period; other bounds → 400 naming the " +
-    'expected ones) by its vat_method. type correction: the differences against the original of the period. A second ' +
-    'original of a period → 409',
+    "Compute and freeze the VAT return of one of the company's VAT periods (vat_period; other bounds → 400 " +
+    'naming the expected ones) by its vat_method. type correction: the differences against the original of the ' +
+    'period. A second original of a period → 409',
   example: examples.prepareVatReturn,
   permission: 'gl.add_journal_entry',
   scope: 'accounting:write',

@@ -22,7 +22,8 @@ export function checkRateHistory(periods: readonly RatePeriod[]): RatePeriod[] {
     const next = sorted[i + 1];
     if (next && (p.valid_to === null || p.valid_to >= next.valid_from)) {
       throw ruleInvalid(
-        `The rate periods overlap: the one from ${p.valid_from} runs ${p.valid_to === null ? 'open-ended' : `to ${p.valid_to}`}, ` +
+        `The rate periods overlap: the one from ${p.valid_from} runs ` +
+          `${p.valid_to === null ? 'open-ended' : `to ${p.valid_to}`}, ` +
           `the next begins ${next.valid_from}. End the earlier period the day before the next begins.`,
         '/rates',
       );
@@ -43,14 +44,15 @@ export interface UsedRate {
   rate: string;
 }
 
-/** A new history must give every used day the rate its lines were posted with (409 naming the first one that changes). */
+/** A new history gives every used day the rate its lines were posted with (409 naming the first that changes). */
 export function checkUsedRatesKept(code: string, periods: readonly RatePeriod[], used: readonly UsedRate[]): void {
   for (const u of used) {
     const now = rateOn(periods, u.date);
     if (now === null || !new Money(now).equals(u.rate)) {
+      const percent = (rate: string) => `${new Money(rate).times(100).toString()} %`;
       throw conflict(
-        `Tax code ${code}: lines dated ${u.date} were posted at ${new Money(u.rate).times(100).toString()} %; the new ` +
-          `history would ${now === null ? 'leave that day without a rate' : `give it ${new Money(now).times(100).toString()} %`}. ` +
+        `Tax code ${code}: lines dated ${u.date} were posted at ${percent(u.rate)}; the new history would ` +
+          `${now === null ? 'leave that day without a rate' : `give it ${percent(now)}`}. ` +
           'Add a new rate as a new period from a later date instead.',
         '/rates',
       );

@@ -139,8 +139,8 @@ export async function removeTaxCode(c: ServiceContext, codeName: string): Promis
   const lines = await linesUsingAccount(c.tx, c.company.id, stored.accountId);
   if (lines > 0) {
     throw conflict(
-      `Tax code ${codeName} is used by ${lines} document line${lines === 1 ? '' : 's'} (tax account ${stored.accno}); ` +
-        'only an unused code can be deleted.',
+      `Tax code ${codeName} is used by ${lines} document line${lines === 1 ? '' : 's'} ` +
+        `(tax account ${stored.accno}); only an unused code can be deleted.`,
     );
   }
   await deleteTaxCodeRows(c.tx, c.company.id, codeName);

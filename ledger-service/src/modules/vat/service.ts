@@ -191,11 +191,12 @@ export async function settleReturn(
       baseAmount: l.amount,
     };
   });
+  const correction = row.type === 'correction' ? ', correction' : '';
   await allowSettlementPosting(c.tx);
   const entry = await postEntry(c, {
     reference: `VAT-${row.from_date}-${row.type === 'original' ? 'O' : `C${id}`}`,
     transdate: date,
-    description: `VAT return ${id} (${row.from_date} to ${row.to_date}${row.type === 'correction' ? ', correction' : ''})`,
+    description: `VAT return ${id} (${row.from_date} to ${row.to_date}${correction})`,
     closing: false,
     fiscalYear: null,
     lines: entryLines,

@@ -56,8 +56,8 @@ settlements as (
 insert into vat_return_lines
   (company_id, return_id, side, kind, source_id, number, date, code, code_kind, figure, tax_accno, revenue_accno,
    base, tax)
-select cast(:company as bigint), cast(:return as bigint), s.vc, s.type, s.id, s.inv_number, s.inv_date, c.code, c.kind, c.figure, ta.accno, ra.accno,
-       s.base, s.tax
+select cast(:company as bigint), cast(:return as bigint), s.vc, s.type, s.id, s.inv_number, s.inv_date,
+       c.code, c.kind, c.figure, ta.accno, ra.accno, s.base, s.tax
   from split s
   left join codes c on c.account_id = s.tax_account_id
   left join accounts ta on ta.company_id = :company and ta.id = s.tax_account_id
@@ -67,8 +67,9 @@ select cast(:company as bigint), cast(:return as bigint), 'ledger', case when e.
                                          when e.payment_id is not null then 'payment' else 'transaction' end,
        coalesce(e.journal_id, e.payment_id, e.transaction_id, e.id), g.reference, e.date, c.code,
        coalesce(c.kind, case when a.link ~ '(^|:)AP_tax(:|$)' then 'input' else 'output' end), c.figure, a.accno, null,
-       0::numeric, case when coalesce(c.kind, case when a.link ~ '(^|:)AP_tax(:|$)' then 'input' else 'output' end) = 'input'
-               then e.amount else -e.amount end
+       0::numeric,
+       case when coalesce(c.kind, case when a.link ~ '(^|:)AP_tax(:|$)' then 'input' else 'output' end) = 'input'
+            then e.amount else -e.amount end
   from ledger_entries e
   join accounts a on a.company_id = :company and a.id = e.account_id
   left join codes c on c.account_id = e.account_id
