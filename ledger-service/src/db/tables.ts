@@ -462,10 +462,49 @@ export type TaxesRow = {
   company_id: number;
   account_id: number;
   code: string;
+  kind: 'output' | 'input' | 'acquisition' | 'zero';
+  figure: string;
   description: string;
   rate: string;
   valid_from: string;
   valid_to: string | null;
+};
+
+export type VatReturnsRow = {
+  id: number;
+  company_id: number;
+  from_date: string;
+  to_date: string;
+  type: 'original' | 'correction';
+  method: 'effective' | 'net_tax';
+  basis: 'agreed' | 'received';
+  status: 'draft' | 'settled';
+  currency: string;
+  figures: Record<string, string>;
+  payable: string;
+  net_tax_rates: { rate: number; description: string; activity_code?: string; accounts?: string[] }[];
+  settlement_id: number | null;
+  created_by: number | null;
+  created_at: Date;
+  settled_at: Date | null;
+};
+
+export type VatReturnLinesRow = {
+  id: number;
+  company_id: number;
+  return_id: number;
+  side: 'customer' | 'vendor' | 'ledger';
+  kind: string;
+  source_id: number;
+  number: string | null;
+  date: string;
+  code: string | null;
+  code_kind: string | null;
+  figure: string | null;
+  tax_accno: string | null;
+  revenue_accno: string | null;
+  base: string;
+  tax: string;
 };
 
 export type UsersRow = {
@@ -578,6 +617,8 @@ export interface LedgerTables {
   sequences: SequencesRow;
   services: ServicesRow;
   taxes: TaxesRow;
+  vat_returns: VatReturnsRow;
+  vat_return_lines: VatReturnLinesRow;
   users: UsersRow;
   vendor_bank_accounts: VendorBankAccountsRow;
   webhook_attempts: WebhookAttemptsRow;

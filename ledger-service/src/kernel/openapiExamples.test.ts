@@ -85,6 +85,22 @@ function steps(): Step[] {
     { op: 'validateApiKey' },
     { op: 'listChartAccounts' },
     { op: 'listTaxes' },
+    { op: 'getTax', params: () => ({ code: 'VAT-OUT-STD' }) },
+    {
+      op: 'createTax',
+      // its own tax account first
+      body: async (ex: Json, c: Ctx) => {
+        await created(c, '/system/chart/accounts', {
+          accno: '2203',
+          description: 'Output VAT special rate',
+          category: 'L',
+          links: ['AR_tax'],
+        });
+        return ex;
+      },
+    },
+    { op: 'updateTax', params: () => ({ code: 'VAT-OUT-SPECIAL' }) },
+    { op: 'deleteTax', params: () => ({ code: 'VAT-OUT-SPECIAL' }) },
     { op: 'createChartAccount' },
     { op: 'updateChartAccount', params: () => ({ accno: '6580' }) },
     { op: 'getCompany' },
@@ -483,6 +499,34 @@ function steps(): Step[] {
       },
     },
     { op: 'removeMember', params: (c) => ({ userId: c.ids.member! }) },
+    {
+      op: 'prepareVatReturn',
+      // a sale and a purchase of the quarter
+      body: async (ex: Json, c: Ctx) => {
+        for (const vc of SIDE_LIST) {
+          await created(c, `/arap/transaction/${vc}`, {
+            ...party(vc, c),
+            invDate: '2025-02-15',
+            pending: '0',
+            lines: [line(vc)],
+          });
+        }
+        return ex;
+      },
+      after: (a, c) => {
+        c.ids.vatReturn = a.id;
+      },
+    },
+    { op: 'listVatReturns' },
+    { op: 'getVatReturn', params: (c) => ({ id: c.ids.vatReturn! }) },
+    { op: 'getVatReturnFigure', params: (c) => ({ id: c.ids.vatReturn!, figure: '302_tax' }) },
+    { op: 'settleVatReturn', params: (c) => ({ id: c.ids.vatReturn! }) },
+    {
+      op: 'deleteVatReturn',
+      params: async (c) => ({
+        id: await created(c, '/reports/vat/returns', { from: '2025-01-01', to: '2025-03-31', type: 'correction' }),
+      }),
+    },
     { op: 'getClosingDate' },
     { op: 'listFiscalYears' },
     {

@@ -20,6 +20,7 @@ import { paymentRoutes } from './payments/index.ts';
 import { serviceRoutes } from './services/index.ts';
 import { systemRoutes } from './system/index.ts';
 import { transactionRoutes } from './transactions/index.ts';
+import { vatRoutes } from './vat/index.ts';
 
 /**
  * Every handler under /client/:dataset, one module per area. The kernel pairs them with
@@ -44,6 +45,7 @@ export const clientRoutes: Route[] = [
   ...paymentRoutes,
   ...journalRoutes,
   ...fiscalYearRoutes,
+  ...vatRoutes,
   ...reportRoutes,
   ...memberRoutes,
   ...eventRoutes,

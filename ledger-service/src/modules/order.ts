@@ -25,6 +25,7 @@ export const MODULE_ORDER = [
   'journal', // journal entries
   'fiscalYears', // closing a year (posts journal entries)
   'payments', // payments of AR/AP documents
+  'vat', // VAT returns: prepared from the ledger, settled by a journal entry
   // the document kinds and their channels, built on the core
   'invoices',
   'mail', // e-mailing invoices and reminders (on the outbox)

@@ -25,6 +25,7 @@ import * as payments from './payments.ts';
 import * as services from './services.ts';
 import * as system from './system.ts';
 import * as transactions from './transactions.ts';
+import * as vat from './vat.ts';
 import * as webhooks from './webhooks.ts';
 import * as internal from './internal.ts';
 
@@ -52,6 +53,7 @@ export const contracts = {
   ...journal,
   ...fiscalYears,
   ...reports,
+  ...vat,
   ...members,
   ...events,
   ...webhooks,

@@ -25,6 +25,9 @@ import * as m024 from './024_outbox_sending.ts';
 import * as m018 from './018_company_keys.ts';
 import * as m022 from './022_assistant_confirmations.ts';
 import * as m023 from './023_serving_role.ts';
+import * as m026 from './026_tax_codes.ts';
+import * as m027 from './027_vat_returns.ts';
+import * as m028 from './028_vat_period_lock.ts';
 
 /**
  * Migrations are listed here rather than discovered on disk, so they load the same
@@ -56,6 +59,9 @@ const migrations: Record<string, MigrationModule> = {
   '023_serving_role': m023,
   '024_outbox_sending': m024,
   '025_mail_queue': m025,
+  '026_tax_codes': m026,
+  '027_vat_returns': m027,
+  '028_vat_period_lock': m028,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = listedMigrations(migrations);
