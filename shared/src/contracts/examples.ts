@@ -2700,5 +2700,33 @@ export const examples = {
     params: { year: 2025 },
     response: { year: 2025, start: '2025-01-01', end: '2025-12-31', closed: true, closing_entry_id: 69 },
   },
+  listBankRules: { response: [] },
+  getBankRule: { params: { id: 1 }, response: {} },
+  createBankRule: {
+    body: {
+      name: 'Swisscom',
+      auto: true,
+      conditions: { direction: 'out', counterparty: 'Swisscom' },
+      action: { kind: 'book', account: '6510', tax: 'VAT-IN-STD', party_id: 3 },
+    },
+    response: { id: 1 },
+  },
+  updateBankRule: {
+    params: { id: 1 },
+    body: {
+      name: 'Swisscom',
+      auto: false,
+      conditions: { direction: 'out', counterparty: 'Swisscom' },
+      action: { kind: 'book', account: '6510', tax: 'VAT-IN-STD', party_id: 3 },
+    },
+    response: {},
+  },
+  deleteBankRule: { params: { id: 1 } },
+  orderBankRules: { body: { ids: [1] }, response: [] },
+  previewBankRules: { body: {}, response: [] },
+  createBankRuleFromTransaction: { params: { id: 53 }, body: { name: 'Bank fees', auto: true }, response: { id: 2 } },
+  getBankReconciliation: { params: { id: 1 }, query: { date: '2026-10-31' }, response: {} },
+  reconcileBankAccount: { params: { id: 1 }, body: { date: '2026-10-31', statement_balance: 0 }, response: {} },
+  deleteBankAccount: { params: { id: 2 } },
   closeBooks: { body: { date: '2026-01-31' }, response: { date: '2026-01-31' } },
 } satisfies Record<string, ContractExample | PerSide<ContractExample>>;

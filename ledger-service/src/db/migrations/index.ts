@@ -25,6 +25,7 @@ import * as m024 from './024_outbox_sending.ts';
 import * as m018 from './018_company_keys.ts';
 import * as m022 from './022_assistant_confirmations.ts';
 import * as m023 from './023_serving_role.ts';
+import * as m035 from './035_bank_rules.ts';
 
 /**
  * Migrations are listed here rather than discovered on disk, so they load the same
@@ -56,6 +57,7 @@ const migrations: Record<string, MigrationModule> = {
   '023_serving_role': m023,
   '024_outbox_sending': m024,
   '025_mail_queue': m025,
+  '035_bank_rules': m035,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = listedMigrations(migrations);
