@@ -69,7 +69,8 @@ export const bookBankTransaction = contract({
   summary: 'Book a bank transaction by hand',
   description:
     "Book an unmatched bank transaction: { document_id } as that document's payment, { account } against a chart " +
-    'account, or { proposal } accepting one of its proposals; 409 when already booked or the proposal no longer applies',
+    'account, or { proposal } accepting one of its proposals; 409 when already booked or the proposal no longer ' +
+    'applies',
   example: examples.bookBankTransaction,
   permission: 'bank.import',
   scope: 'bank:write',

@@ -17,6 +17,13 @@ interface Entry {
   text: string;
 }
 
+/** The counterparty of an entry: a credit's debtor, a debit's creditor, with the IBAN. */
+function party(e: Entry): string {
+  const [who, account] = e.credit ? ['Dbtr', 'DbtrAcct'] : ['Cdtr', 'CdtrAcct'];
+  const iban = e.iban ? `<${account}><Id><IBAN>${e.iban}</IBAN></Id></${account}>` : '';
+  return `<${who}><Pty><Nm>${e.name}</Nm></Pty></${who}>${iban}`;
+}
+
 /** A camt.053.001.08 statement of the company's CHF account. */
 function camt053(id: string, opening: string, closing: string, closingDate: string, entries: Entry[]): string {
   const balance = (v: string) =>
@@ -27,11 +34,7 @@ function camt053(id: string, opening: string, closing: string, closingDate: stri
         <BookgDt><Dt>${e.date}</Dt></BookgDt><ValDt><Dt>${e.date}</Dt></ValDt><AcctSvcrRef>${e.ref}</AcctSvcrRef>
         <BkTxCd><Domn><Cd>PMNT</Cd><Fmly><Cd>ICDT</Cd><SubFmlyCd>AUTT</SubFmlyCd></Fmly></Domn></BkTxCd>
         <NtryDtls><TxDtls>
-          <RltdPties>${
-            e.credit
-              ? `<Dbtr><Pty><Nm>${e.name}</Nm></Pty></Dbtr>${e.iban ? `<DbtrAcct><Id><IBAN>${e.iban}</IBAN></Id></DbtrAcct>` : ''}`
-              : `<Cdtr><Pty><Nm>${e.name}</Nm></Pty></Cdtr>${e.iban ? `<CdtrAcct><Id><IBAN>${e.iban}</IBAN></Id></CdtrAcct>` : ''}`
-          }</RltdPties>
+          <RltdPties>${party(e)}</RltdPties>
           <RmtInf><Ustrd>${e.text}</Ustrd></RmtInf>
         </TxDtls></NtryDtls>
       </Ntry>`;
@@ -223,7 +226,7 @@ t.test('settle rule: a payment less 2 % cash discount settles the invoice and bo
   t.equal(refused.status, 409);
   t.match(
     refused.body.error.message,
-    /differs from the ledger balance 1059\.38 .* by 500\.00 CHF; unbooked bank lines: \d+ \(2024-03-11, 500\.00, Globex Corp\)/,
+    /ledger balance 1059\.38 .* by 500\.00 CHF; unbooked bank lines: \d+ \(2024-03-11, 500\.00, Globex/,
   );
 
   const [open] = (await s.api('GET', '/bank/transactions?status=unmatched')).body;
