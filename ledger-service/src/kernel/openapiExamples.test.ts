@@ -396,6 +396,7 @@ function steps(): Step[] {
         return { ...ex, statement_balance: now.body.ledger_balance };
       },
     },
+    { op: 'unreconcileBankAccount', params: (c) => ({ id: c.ids.bank! }) },
     { op: 'deleteBankRule', params: (c) => ({ id: c.ids.bankRule2! }) },
     { op: 'deleteBankAccount', params: (c) => ({ id: c.ids.bank2! }) },
     {

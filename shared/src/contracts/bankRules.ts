@@ -15,6 +15,7 @@ import {
   reconcileSchema,
   reconciliationQuerySchema,
   reconciliationSchema,
+  unreconcileQuerySchema,
 } from '../schemas/bankRules.ts';
 import { contract } from './contract.ts';
 import { examples } from './examples.ts';
@@ -176,4 +177,21 @@ export const reconcileBankAccount = contract({
   body: reconcileSchema,
   response: reconcileResultSchema,
   errors: ['conflict'],
+});
+
+export const unreconcileBankAccount = contract({
+  name: 'unreconcileBankAccount',
+  method: 'DELETE',
+  path: '/bank/accounts/:id/reconciliation',
+  summary: 'Undo reconciliations of a bank account',
+  description:
+    'Undo the reconciliations of the date given and later: their bank lines are no longer reconciled, so their ' +
+    'payments and journal entries can be reversed again',
+  example: examples.unreconcileBankAccount,
+  permission: 'bank.import',
+  scope: 'bank:write',
+  effect: 'none',
+  query: unreconcileQuerySchema,
+  status: 204,
+  errors: [],
 });

@@ -2803,6 +2803,7 @@ export const examples = {
     body: { date: '2026-10-31', statement_balance: -4562.88 },
     response: { date: '2026-10-31', statement_balance: -4562.88, ledger_balance: -4562.88, reconciled: 2 },
   },
+  unreconcileBankAccount: { params: { id: 1 }, query: { date: '2026-10-31' } },
   deleteBankAccount: { params: { id: 2 } },
   closeBooks: { body: { date: '2026-01-31' }, response: { date: '2026-01-31' } },
 } satisfies Record<string, ContractExample | PerSide<ContractExample>>;

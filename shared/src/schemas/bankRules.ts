@@ -262,6 +262,15 @@ export const reconcileSchema = {
   },
 } as const;
 
+export const unreconcileQuerySchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['date'],
+  properties: {
+    date: { ...dateSchema, description: 'undo the reconciliations of this date and later' },
+  },
+} as const;
+
 export const reconcileResultSchema = {
   type: 'object',
   required: ['date', 'statement_balance', 'ledger_balance', 'reconciled'],

@@ -246,6 +246,17 @@ t.test('settle rule: a payment less 2 % cash discount settles the invoice and bo
     '2024-03-31',
   );
 
+  // a reconciled line's booking stays until the reconciliation is undone
+  const journalId = (await s.api('GET', `/bank/transactions/${open.id}`)).body.journal_id;
+  const blocked = await s.api('POST', `/gl/transactions/${journalId}/reverse`, { date: '2024-04-02' });
+  t.equal(blocked.status, 409, JSON.stringify(blocked.body));
+  t.match(blocked.body.error.message, /reconciled up to 2024-03-31: undo that reconciliation first/);
+  const undone = await s.api('DELETE', `/bank/accounts/${s.bankAccountId}/reconciliation?date=2024-03-31`);
+  t.equal(undone.status, 204);
+  t.equal((await s.api('GET', `/bank/transactions/${open.id}`)).body.reconciled_on, null);
+  const reversed = await s.api('POST', `/gl/transactions/${journalId}/reverse`, { date: '2024-04-02' });
+  t.equal(reversed.status, 201, JSON.stringify(reversed.body));
+
   // a rule from the line booked by hand
   const fromLine = await s.api('POST', `/bank/transactions/${open.id}/rule`, { auto: true });
   t.equal(fromLine.status, 201, JSON.stringify(fromLine.body));

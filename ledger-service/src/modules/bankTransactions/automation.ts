@@ -29,6 +29,7 @@ import {
   markReconciled,
   openDocuments,
   statementBalance,
+  undoReconciliations,
   unmatchedLedgerLines,
   unmatchedLines,
   type BankTransactionRead,
@@ -475,3 +476,10 @@ export async function reconcile(c: ServiceContext, id: number, body: ReconcileBo
 }
 
 const n2 = (v: Money, currency: string) => amountJson(v, currency);
+
+/** Undoes the account's reconciliations of `from` and later (their lines may be reversed again); audited. */
+export async function unreconcile(c: ServiceContext, id: number, from: string): Promise<void> {
+  await bankAccountOf(c, id);
+  const lines = await undoReconciliations(c.tx, c.company.id, id, from);
+  await recordAudit(c.tx, c.company.id, c.actor, 'bank_account', id, 'unreconcile', { from, lines });
+}

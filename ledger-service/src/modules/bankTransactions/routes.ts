@@ -6,7 +6,7 @@ import { textBodyType } from '../../kernel/body.ts';
 import { Prepared, route } from '../../kernel/route.ts';
 import type { ParsedStatement } from './rules.ts';
 import { bankTransactionById, bookBankTransaction, importStatements, listBankTransactions } from './service.ts';
-import { previewRules, reconcile, reconciliation, ruleFromLine } from './automation.ts';
+import { previewRules, reconcile, reconciliation, ruleFromLine, unreconcile } from './automation.ts';
 import { readStatementFile } from './statementFile.ts';
 
 /** The import's body once read: the statements of the file (parsed on a parsing thread) and its media type. */
@@ -52,4 +52,8 @@ export const bankTransactionRoutes = [
   route(contracts.reconcileBankAccount, async (req) =>
     reconcile(req, idParam(req.params.id, 'bank account'), req.body),
   ),
+  route(contracts.unreconcileBankAccount, async (req) => {
+    await unreconcile(req, idParam(req.params.id, 'bank account'), req.query.date);
+    return undefined;
+  }),
 ];

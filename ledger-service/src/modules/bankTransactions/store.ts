@@ -657,3 +657,21 @@ export async function insertReconciliation(
     created_by: r.userId,
   });
 }
+
+/** Undoes the reconciliations of the account from the date on: their lines unmarked, the records removed. */
+export async function undoReconciliations(
+  tx: Tx,
+  companyId: number,
+  bankAccountId: number,
+  from: string,
+): Promise<number> {
+  const lines = await tx('bank_transactions')
+    .where({ company_id: companyId, bank_account_id: bankAccountId })
+    .where('reconciled_on', '>=', from)
+    .update({ reconciled_on: null });
+  await tx('bank_reconciliations')
+    .where({ company_id: companyId, bank_account_id: bankAccountId })
+    .where('date', '>=', from)
+    .delete();
+  return lines;
+}
