@@ -188,6 +188,43 @@ export type BankTransactionsRow = {
   booked_account_id: number | null;
   booked_at: Date | null;
   created_at: Date;
+  rule_id: number | null;
+  reconciled_on: string | null;
+};
+
+/** `bank_rules.conditions` / `action` (jsonb): the API's shapes (schemas/bankRules.ts), checked before stored. */
+export type BankRulesRow = {
+  id: number;
+  company_id: number;
+  name: string;
+  priority: number;
+  auto: boolean;
+  conditions: unknown;
+  action: unknown;
+  created_at: Date;
+  updated_at: Date;
+};
+
+export type BankStatementsRow = {
+  id: number;
+  company_id: number;
+  bank_account_id: number;
+  statement_id: string;
+  date: string;
+  closing: string;
+  currency: string;
+  created_at: Date;
+};
+
+export type BankReconciliationsRow = {
+  id: number;
+  company_id: number;
+  bank_account_id: number;
+  date: string;
+  statement_balance: string;
+  lines: number;
+  created_by: number | null;
+  created_at: Date;
 };
 
 export type CompaniesRow = {
@@ -595,6 +632,9 @@ export interface LedgerTables {
   audit_log: AuditLogRow;
   bank_accounts: BankAccountsRow;
   bank_transactions: BankTransactionsRow;
+  bank_rules: BankRulesRow;
+  bank_statements: BankStatementsRow;
+  bank_reconciliations: BankReconciliationsRow;
   companies: CompaniesRow;
   document_contents: DocumentContentsRow;
   documents: DocumentsRow;

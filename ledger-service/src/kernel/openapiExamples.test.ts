@@ -380,6 +380,42 @@ function steps(): Step[] {
     { op: 'getBankTransaction', params: (c) => ({ id: c.ids.bankTx! }) },
     { op: 'bookBankTransaction', params: (c) => ({ id: c.ids.bankTx! }) },
     {
+      op: 'createBankRule',
+      body: (ex: Json, c: Ctx) => ({ ...ex, action: { ...ex.action, party_id: c.ids.vendor } }),
+      after: (a, c) => {
+        c.ids.bankRule = a.id;
+      },
+    },
+    { op: 'listBankRules' },
+    { op: 'getBankRule', params: (c) => ({ id: c.ids.bankRule! }) },
+    {
+      op: 'updateBankRule',
+      params: (c) => ({ id: c.ids.bankRule! }),
+      body: (ex: Json, c: Ctx) => ({ ...ex, action: { ...ex.action, party_id: c.ids.vendor } }),
+    },
+    { op: 'previewBankRules' },
+    {
+      op: 'createBankRuleFromTransaction',
+      params: (c) => ({ id: c.ids.bankTx! }),
+      after: (a, c) => {
+        c.ids.bankRule2 = a.id;
+      },
+    },
+    { op: 'orderBankRules', body: (_ex: Json, c: Ctx) => ({ ids: [c.ids.bankRule2, c.ids.bankRule] }) },
+    { op: 'getBankReconciliation', params: (c) => ({ id: c.ids.bank! }) },
+    {
+      op: 'reconcileBankAccount',
+      params: (c) => ({ id: c.ids.bank! }),
+      // the ledger's own balance on that day: the reconcile succeeds
+      body: async (ex: Json, c: Ctx) => {
+        const now = await c.api('GET', `/bank/accounts/${c.ids.bank}/reconciliation?date=${ex.date}`);
+        return { ...ex, statement_balance: now.body.ledger_balance };
+      },
+    },
+    { op: 'unreconcileBankAccount', params: (c) => ({ id: c.ids.bank! }) },
+    { op: 'deleteBankRule', params: (c) => ({ id: c.ids.bankRule2! }) },
+    { op: 'deleteBankAccount', params: (c) => ({ id: c.ids.bank2! }) },
+    {
       op: 'createPaymentFile',
       body: async (ex: Json, c: Ctx) => {
         const payee = await created(c, `/arap/vendor/${c.ids.vendor}/bank_accounts`, {

@@ -3,6 +3,7 @@ import { authRoutes } from './auth/index.ts';
 import { bankRoutes } from './bank/index.ts';
 import { bankAccountRoutes } from './bankAccounts/index.ts';
 import { bankTransactionRoutes } from './bankTransactions/index.ts';
+import { bankRuleRoutes } from './bankRules/index.ts';
 import { paymentFileRoutes } from './paymentFiles/index.ts';
 import { companyRoutes } from './company/index.ts';
 import { documentRoutes } from './documents/index.ts';
@@ -38,6 +39,7 @@ export const clientRoutes: Route[] = [
   ...companyRoutes,
   ...bankRoutes,
   ...bankTransactionRoutes,
+  ...bankRuleRoutes,
   ...paymentFileRoutes,
   ...mailRoutes,
   ...fileRoutes,

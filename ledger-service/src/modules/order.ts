@@ -33,6 +33,7 @@ export const MODULE_ORDER = [
   'inbox', // uploads that become bills
   'transactions', // the /arap/transaction/{vc} routes
   // bank files and the system area
+  'bankRules', // bank rules (their matching is pure; bankTransactions applies them)
   'bankTransactions',
   'paymentFiles',
   'system',

@@ -7,6 +7,7 @@
 import type { Contract } from './contract.ts';
 import * as bank from './bank.ts';
 import * as bankTransactions from './bankTransactions.ts';
+import * as bankRules from './bankRules.ts';
 import * as paymentFiles from './paymentFiles.ts';
 import * as company from './company.ts';
 import * as documents from './documents.ts';
@@ -38,6 +39,7 @@ export const contracts = {
   ...company,
   ...bank,
   ...bankTransactions,
+  ...bankRules,
   ...paymentFiles,
   ...parties,
   ...services,

@@ -12,3 +12,4 @@ export * from './journal.ts';
 export * from './events.ts';
 export * from './batch.ts';
 export * from './vat.ts';
+export * from './bankRules.ts';

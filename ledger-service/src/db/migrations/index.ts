@@ -28,6 +28,7 @@ import * as m023 from './023_serving_role.ts';
 import * as m026 from './026_tax_codes.ts';
 import * as m027 from './027_vat_returns.ts';
 import * as m028 from './028_vat_period_lock.ts';
+import * as m035 from './035_bank_rules.ts';
 
 /**
  * Migrations are listed here rather than discovered on disk, so they load the same
@@ -62,6 +63,7 @@ const migrations: Record<string, MigrationModule> = {
   '026_tax_codes': m026,
   '027_vat_returns': m027,
   '028_vat_period_lock': m028,
+  '035_bank_rules': m035,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = listedMigrations(migrations);

@@ -8,6 +8,7 @@ import { parseBody } from '../../http/bodyParser.ts';
 import { errorBoundary, pageErrors } from '../../http/errors.ts';
 import { access } from './access.tsx';
 import { apiKeysPages } from './apiKeys.tsx';
+import { bankAccountPages } from './bankAccount.tsx';
 import { companyPages } from './company.tsx';
 import { homePage } from './home.tsx';
 import { inboxPages } from './inbox.tsx';
@@ -28,5 +29,6 @@ export function appRouter(deps: GatewayDeps): Router {
   workstationPages(router, pages);
   inboxPages(router, pages);
   reportsPages(router, pages);
+  bankAccountPages(router, pages);
   return router;
 }
