@@ -14,7 +14,16 @@ import type { GatewayDeps } from '../../deps.ts';
 import { bodyFields } from '../../http/bodyParser.ts';
 import type { LedgerAnswer, LedgerMethod } from '../../ledgerClient.ts';
 import { signInUrl } from '../signin.tsx';
-import { Notice, type PageProps, renderErrorPage, renderPage, type CompanyContext, type Person } from './ui.tsx';
+import { tr } from './language.ts';
+import {
+  Notice,
+  type PageProps,
+  renderErrorPage,
+  renderPage,
+  roleName,
+  type CompanyContext,
+  type Person,
+} from './ui.tsx';
 
 export interface PersonPage {
   person: Person;
@@ -37,7 +46,7 @@ export function ledgerError(answer: LedgerAnswer): { code: string; message: stri
   const e = (answer.body as { error?: { code?: unknown; message?: unknown } } | undefined)?.error;
   return {
     code: typeof e?.code === 'string' ? e.code : 'error',
-    message: typeof e?.message === 'string' ? e.message : `The ledger answered ${answer.status}.`,
+    message: typeof e?.message === 'string' ? e.message : tr('app.access.ledgerAnswered', { status: answer.status }),
   };
 }
 
@@ -98,10 +107,8 @@ export function access(deps: GatewayDeps) {
       await renderPage(
         ctx,
         403,
-        { title: 'The form has expired', person: user, csrf, current: ctx.path },
-        <Notice kind="error">
-          The form could not be verified (CSRF check failed). Reload the page and try again.
-        </Notice>,
+        { title: tr('app.access.expiredTitle'), person: user, csrf, current: ctx.path },
+        <Notice kind="error">{tr('app.access.expired')}</Notice>,
       );
       return undefined;
     }
@@ -126,8 +133,8 @@ export function access(deps: GatewayDeps) {
       await renderPage(
         ctx,
         404,
-        { title: 'Not found', ...who, current: ctx.path },
-        <Notice kind="error">You are not a member of a company "{dataset}".</Notice>,
+        { title: tr('app.access.notFoundTitle'), ...who, current: ctx.path },
+        <Notice kind="error">{tr('app.access.notMember', { dataset })}</Notice>,
       );
       return undefined;
     }
@@ -136,11 +143,9 @@ export function access(deps: GatewayDeps) {
       await renderPage(
         ctx,
         403,
-        { title: 'Not allowed', ...who, company, current: ctx.path },
+        { title: tr('app.access.forbiddenTitle'), ...who, company, current: ctx.path },
         <Notice kind="error" id="forbidden">
-          <p>
-            Your role in {company.name} is <strong>{member.role}</strong>, which does not include {page}.
-          </p>
+          <p>{tr('app.access.forbidden', { company: company.name, role: roleName(member.role), page })}</p>
           <p>{why}</p>
         </Notice>,
       );

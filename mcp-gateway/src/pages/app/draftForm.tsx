@@ -6,6 +6,7 @@
  * from the company's tax codes valid on the document date (GET /system/taxes); the ledger
  * checks the account and applies the rate.
  */
+import { tr } from './language.ts';
 import { swissAmount } from './ui.tsx';
 
 export type Vc = 'vendor' | 'customer';
@@ -221,7 +222,7 @@ export function taxChoices(taxes: TaxCode[], date: string, current: (string | un
     byAccount.set(t.accno, [...(byAccount.get(t.accno) ?? []), label]);
   }
   // a row's own tax account stays selectable even when no code is valid on the date (the ledger says why)
-  for (const accno of current) if (accno && !byAccount.has(accno)) byAccount.set(accno, ['not valid on this date']);
+  for (const accno of current) if (accno && !byAccount.has(accno)) byAccount.set(accno, [tr('app.form.notValid')]);
   // the account first: it stays readable where a narrow select cuts the label
   return [...byAccount].map(([accno, labels]) => ({ accno, label: `${accno} · ${labels.join(', ')}` }));
 }
@@ -239,7 +240,7 @@ function TaxSelect({
     <>
       <label for={id}>{label}</label>
       <select id={id} name={name}>
-        <option value="">no tax</option>
+        <option value="">{tr('app.form.noTax')}</option>
         {choices.map((c) => (
           <option value={c.accno} selected={c.accno === value}>
             {c.label}
@@ -266,10 +267,11 @@ function Field(p: { id: string; name: string; label: string; value?: string; dec
   );
 }
 
-function RemoveBox({ i, what }: { i: number; what: string }) {
+function RemoveBox({ i, what }: { i: number; what: 'line' | 'item' }) {
   return (
     <label for={`remove-${i}`} class="check">
-      <input type="checkbox" id={`remove-${i}`} name={`remove_${i}`} value="1" /> Remove {what} {i + 1}
+      <input type="checkbox" id={`remove-${i}`} name={`remove_${i}`} value="1" />{' '}
+      {tr(what === 'line' ? 'app.form.removeLine' : 'app.form.removeItem', { n: i + 1 })}
     </label>
   );
 }
@@ -281,23 +283,33 @@ export function LineRows({ lines, choices }: { lines: ReadLine[]; choices: Choic
     <>
       <input type="hidden" name="rows" value={String(rows.length)} />
       {rows.map((l, i) => {
-        const n = l ? `line ${i + 1}` : 'the new line';
+        const row = l ? tr('app.form.lineRow', { n: i + 1 }) : tr('app.form.newLine');
         return (
           <fieldset class="row" data-row={String(i)}>
-            <legend>{l ? `Line ${i + 1}` : 'Add a line (leave empty to add none)'}</legend>
-            <Field id={`account-${i}`} name={`account_${i}`} label={`Account of ${n}`} value={l?.account} />
-            <Field id={`ldesc-${i}`} name={`description_${i}`} label={`Text of ${n}`} value={l?.description} />
+            <legend>{l ? tr('app.form.line', { n: i + 1 }) : tr('app.form.addLine')}</legend>
+            <Field
+              id={`account-${i}`}
+              name={`account_${i}`}
+              label={tr('app.form.accountOf', { row })}
+              value={l?.account}
+            />
+            <Field
+              id={`ldesc-${i}`}
+              name={`description_${i}`}
+              label={tr('app.form.textOf', { row })}
+              value={l?.description}
+            />
             <Field
               id={`amount-${i}`}
               name={`amount_${i}`}
-              label={`Amount of ${n}`}
+              label={tr('app.form.amountOf', { row })}
               value={l ? swissAmount(l.amount) : ''}
               decimal
             />
             <TaxSelect
               id={`tax-${i}`}
               name={`tax_${i}`}
-              label={`Tax of ${n}`}
+              label={tr('app.form.taxOf', { row })}
               value={l?.taxAccount}
               choices={choices}
             />
@@ -317,38 +329,48 @@ export function ItemRows({ items, choices }: { items: ReadItem[]; choices: Choic
     <>
       <input type="hidden" name="rows" value={String(rows.length)} />
       {rows.map((it, i) => {
-        const n = it ? `item ${i + 1}` : 'the new item';
+        const row = it ? tr('app.form.itemRow', { n: i + 1 }) : tr('app.form.newItem');
         return (
           <fieldset class="row" data-row={String(i)}>
-            <legend>{it ? `Item ${i + 1}` : 'Add an item (leave empty to add none)'}</legend>
-            <Field id={`idesc-${i}`} name={`description_${i}`} label={`Text of ${n}`} value={it?.description} />
+            <legend>{it ? tr('app.form.item', { n: i + 1 }) : tr('app.form.addItem')}</legend>
+            <Field
+              id={`idesc-${i}`}
+              name={`description_${i}`}
+              label={tr('app.form.textOf', { row })}
+              value={it?.description}
+            />
             <Field
               id={`qty-${i}`}
               name={`quantity_${i}`}
-              label={`Quantity of ${n}`}
+              label={tr('app.form.quantityOf', { row })}
               value={num(it?.quantity)}
               decimal
             />
-            <Field id={`unit-${i}`} name={`unit_${i}`} label={`Unit of ${n}`} value={it?.unit} />
+            <Field id={`unit-${i}`} name={`unit_${i}`} label={tr('app.form.unitOf', { row })} value={it?.unit} />
             <Field
               id={`price-${i}`}
               name={`price_${i}`}
-              label={`Price of ${n}`}
+              label={tr('app.form.priceOf', { row })}
               value={it?.price === undefined ? '' : swissAmount(it.price)}
               decimal
             />
             <Field
               id={`discount-${i}`}
               name={`discount_${i}`}
-              label={`Discount % of ${n}`}
+              label={tr('app.form.discountOf', { row })}
               value={it?.discount ? String(it.discount) : ''}
               decimal
             />
-            <Field id={`iaccount-${i}`} name={`account_${i}`} label={`Account of ${n}`} value={it?.account} />
+            <Field
+              id={`iaccount-${i}`}
+              name={`account_${i}`}
+              label={tr('app.form.accountOf', { row })}
+              value={it?.account}
+            />
             <TaxSelect
               id={`tax-${i}`}
               name={`tax_${i}`}
-              label={`Tax of ${n}`}
+              label={tr('app.form.taxOf', { row })}
               value={it?.taxAccount}
               choices={choices}
             />
@@ -383,9 +405,9 @@ export function parseLines(f: Readonly<Record<string, unknown>>, originals: numb
     const isNew = i >= originals;
     if (isNew && !account && !amountText && !description) continue;
     const amount = parseAmount(amountText);
-    const label = isNew ? 'The new line' : `Line ${i + 1}`;
-    if (!account) return { problem: `${label} needs an account.` };
-    if (amount === undefined) return { problem: `${label} needs an amount such as 1'234.50.` };
+    const row = isNew ? tr('app.form.theNewLine') : tr('app.form.line', { n: i + 1 });
+    if (!account) return { problem: tr('app.form.needsAccount', { row }) };
+    if (amount === undefined) return { problem: tr('app.form.needsAmount', { row }) };
     rows.push({
       from: isNew ? undefined : i,
       value: {
@@ -396,7 +418,7 @@ export function parseLines(f: Readonly<Record<string, unknown>>, originals: numb
       },
     });
   }
-  return rows.length ? { rows } : { problem: 'A draft keeps at least one line.' };
+  return rows.length ? { rows } : { problem: tr('app.form.keepLine') };
 }
 
 export function parseItems(f: Readonly<Record<string, unknown>>, originals: number): Parsed<ItemInput> {
@@ -414,16 +436,16 @@ export function parseItems(f: Readonly<Record<string, unknown>>, originals: numb
     ].map((k) => text(f, `${k}_${i}`)) as [string, string, string, string, string, string, string];
     const isNew = i >= originals;
     if (isNew && !description && !quantityText && !priceText && !account) continue;
-    const label = isNew ? 'The new item' : `Item ${i + 1}`;
+    const row = isNew ? tr('app.form.theNewItem') : tr('app.form.item', { n: i + 1 });
     const quantity = parseAmount(quantityText);
     const price = parseAmount(priceText);
     const discount = discountText ? parseAmount(discountText, 4) : '0';
-    if (!description) return { problem: `${label} needs a text.` };
-    if (quantity === undefined || Number(quantity) === 0) return { problem: `${label} needs a quantity other than 0.` };
-    if (price === undefined) return { problem: `${label} needs a price such as 1'234.50.` };
+    if (!description) return { problem: tr('app.form.needsText', { row }) };
+    if (quantity === undefined || Number(quantity) === 0) return { problem: tr('app.form.needsQuantity', { row }) };
+    if (price === undefined) return { problem: tr('app.form.needsPrice', { row }) };
     if (discount === undefined || Number(discount) < 0 || Number(discount) > 100)
-      return { problem: `${label}: the discount is a percentage from 0 to 100.` };
-    if (!account) return { problem: `${label} needs an account.` };
+      return { problem: tr('app.form.badDiscount', { row }) };
+    if (!account) return { problem: tr('app.form.needsAccount', { row }) };
     rows.push({
       from: isNew ? undefined : i,
       value: {
@@ -437,5 +459,5 @@ export function parseItems(f: Readonly<Record<string, unknown>>, originals: numb
       },
     });
   }
-  return rows.length ? { rows } : { problem: 'An invoice keeps at least one item.' };
+  return rows.length ? { rows } : { problem: tr('app.form.keepItem') };
 }

@@ -28,7 +28,8 @@ import {
 import * as DraftPage from './draftPage.tsx';
 import { sendFileOr404 } from './files.tsx';
 import { journalPages } from './journal.tsx';
-import { ColumnHeads, NAV, Notice, numeric, renderPage, swissAmount, when } from './ui.tsx';
+import { tr } from './language.ts';
+import { ColumnHeads, day, Notice, navEntry, numeric, renderPage, statusName, swissAmount, when } from './ui.tsx';
 
 interface WorkstationRow {
   id: number;
@@ -46,8 +47,8 @@ interface WorkstationRow {
   createdBy?: { email: string | null; via_text: string };
 }
 
-const TITLE = 'Books → Workstation';
-const ENTRY = NAV.flatMap((g) => g.entries).find((e) => e.label === 'Workstation')!;
+const title = () => tr('app.workstation.title');
+const ENTRY = navEntry('workstation');
 const ID = /^[1-9]\d{0,15}$/;
 
 const approvePermission = (vc: Vc): Permission =>
@@ -61,13 +62,19 @@ const writePermission = (vc: Vc, kind: Draft['kind']): Permission =>
       ? 'vendors.postings.vendor_transaction'
       : 'customers.postings.customer_transaction';
 const sideLabel = (vc: Vc, kind: Draft['kind']) =>
-  vc === 'vendor'
-    ? kind === 'invoice'
-      ? 'Vendor invoice'
-      : 'Bill'
-    : kind === 'invoice'
-      ? 'Sales invoice'
-      : 'Customer transaction';
+  tr(
+    vc === 'vendor'
+      ? kind === 'invoice'
+        ? 'app.workstation.vendorInvoice'
+        : 'app.workstation.bill'
+      : kind === 'invoice'
+        ? 'app.workstation.salesInvoice'
+        : 'app.workstation.customerTransaction',
+  );
+
+/** What a workstation row is: its side's document or a journal entry. */
+const kindLabel = (r: WorkstationRow) =>
+  r.vc && r.kind !== 'journal' ? sideLabel(r.vc, r.kind) : tr('app.workstation.journalEntry');
 
 /** The REST path of a draft by its kind (transactions and invoices have their own endpoints). */
 const restPath = (d: { kind: Draft['kind']; vc: Vc; id: number }) => `/arap/${d.kind}/${d.vc}/${d.id}`;
@@ -78,16 +85,15 @@ const wholeBody = (d: Draft) => (d.kind === 'invoice' ? invoiceBody(d) : transac
 export function workstationPages(router: Router, access: ReturnType<typeof accessOf>): void {
   // before the AR/AP routes: `/workstation/journal/{id}` would match `/workstation/{vc}/{id}` too
   journalPages(router, access);
-  const open = (ctx: Context) =>
-    access.companyPage(ctx, TITLE, 'Every member reviews drafts; approving needs a role that approves.', ENTRY.allowed);
-  const listProps = (page: CompanyPage) => ({ title: TITLE, ...page, current: ENTRY.path(page.company.dataset) });
+  const open = (ctx: Context) => access.companyPage(ctx, title(), tr('app.workstation.why'), ENTRY.allowed);
+  const listProps = (page: CompanyPage) => ({ title: title(), ...page, current: ENTRY.path(page.company.dataset) });
 
   /** The draft of the path, or undefined after a 404 page. */
   async function draftOf(ctx: Context, page: CompanyPage): Promise<Draft | undefined> {
     const vc = String(ctx.params.vc);
     const id = String(ctx.params.id);
     const path = (vc === 'vendor' || vc === 'customer') && ID.test(id) ? `/arap/document/${vc}/${id}` : undefined;
-    return (await readOr404(ctx, page, listProps(page), path, 'No such draft.')) as Draft | undefined;
+    return (await readOr404(ctx, page, listProps(page), path, tr('app.workstation.noSuch'))) as Draft | undefined;
   }
 
   async function showDraft(ctx: Context, page: CompanyPage, d: Draft, status: number, top: unknown): Promise<void> {
@@ -103,6 +109,7 @@ export function workstationPages(router: Router, access: ReturnType<typeof acces
       [...(d.lines ?? []), ...(d.items ?? [])].map((l) => l.taxAccount),
     );
     const money = (n: number | undefined) => swissAmount(n);
+    const taxNote = tr(d.taxincluded ? 'app.common.inclTax' : 'app.common.exclTax');
     await renderPage(
       ctx,
       status,
@@ -111,34 +118,32 @@ export function workstationPages(router: Router, access: ReturnType<typeof acces
         {top}
         <DraftPage.AllDraftsLink href={ENTRY.path(page.company.dataset)} />
         <dl id="draft-header">
-          <dt>Status</dt>
-          <dd id="draft-status">{d.status}</dd>
-          <dt>Party</dt>
+          <dt>{tr('app.common.status')}</dt>
+          <dd id="draft-status">{statusName(d.status)}</dd>
+          <dt>{tr('app.common.party')}</dt>
           <dd>{d.name}</dd>
-          <dt>Their document number</dt>
+          <dt>{tr('app.workstation.theirNumber')}</dt>
           <dd>{d.documentNumber || '—'}</dd>
-          <dt>Date</dt>
-          <dd>{d.invDate}</dd>
-          <dt>Due</dt>
-          <dd>{d.dueDate ?? '—'}</dd>
-          <dt>Description</dt>
+          <dt>{tr('app.common.date')}</dt>
+          <dd>{day(d.invDate)}</dd>
+          <dt>{tr('app.common.due')}</dt>
+          <dd>{d.dueDate ? day(d.dueDate) : '—'}</dd>
+          <dt>{tr('app.common.description')}</dt>
           <dd>{d.description || '—'}</dd>
-          <dt>Prepared by</dt>
+          <dt>{tr('app.workstation.preparedBy')}</dt>
           <dd id="prepared-by">{preparer}</dd>
         </dl>
         {d.lines ? (
           <div class="table-wrap">
             <table id="lines">
-              <caption>
-                Lines ({d.taxincluded ? 'amounts include tax' : 'amounts without tax'}, {d.currency})
-              </caption>
+              <caption>{tr('app.workstation.lines', { tax: taxNote, currency: d.currency })}</caption>
               <ColumnHeads
                 columns={[
-                  'Account',
-                  'Description',
-                  numeric('Amount'),
-                  'Tax account',
-                  ...['Rate', 'Tax', 'Gross'].map(numeric),
+                  tr('app.common.account'),
+                  tr('app.common.description'),
+                  numeric(tr('app.common.amount')),
+                  tr('app.common.taxAccount'),
+                  ...[tr('app.common.rate'), tr('app.common.tax'), tr('app.common.gross')].map(numeric),
                 ]}
               />
               <tbody>
@@ -160,16 +165,16 @@ export function workstationPages(router: Router, access: ReturnType<typeof acces
         {d.items ? (
           <div class="table-wrap">
             <table id="items">
-              <caption>
-                Items ({d.taxincluded ? 'amounts include tax' : 'amounts without tax'}, {d.currency})
-              </caption>
+              <caption>{tr('app.workstation.items', { tax: taxNote, currency: d.currency })}</caption>
               <ColumnHeads
                 columns={[
-                  'Text',
-                  ...['Quantity', 'Price', 'Discount'].map(numeric),
-                  'Account',
-                  'Tax account',
-                  ...['Amount', 'Tax'].map(numeric),
+                  tr('app.common.text'),
+                  ...[tr('app.workstation.quantity'), tr('app.workstation.price'), tr('app.workstation.discount')].map(
+                    numeric,
+                  ),
+                  tr('app.common.account'),
+                  tr('app.common.taxAccount'),
+                  ...[tr('app.common.amount'), tr('app.common.tax')].map(numeric),
                 ]}
               />
               <tbody>
@@ -192,22 +197,26 @@ export function workstationPages(router: Router, access: ReturnType<typeof acces
           </div>
         ) : null}
         <table id="totals">
-          <caption>Totals ({d.currency})</caption>
+          <caption>{tr('app.workstation.totals', { currency: d.currency })}</caption>
           <tbody>
             <tr>
-              <th scope="row">Net</th>
+              <th scope="row">{tr('app.common.net')}</th>
               <td class="num">{money(d.netAmount)}</td>
             </tr>
             {(d.taxes ?? []).map((x) => (
               <tr>
                 <th scope="row">
-                  Tax {x.taxAccount} ({(x.rate * 100).toFixed(1)} % of {money(x.base)})
+                  {tr('app.workstation.taxOf', {
+                    account: x.taxAccount,
+                    rate: `${(x.rate * 100).toFixed(1)} %`,
+                    base: money(x.base),
+                  })}
                 </th>
                 <td class="num">{money(x.amount)}</td>
               </tr>
             ))}
             <tr>
-              <th scope="row">Total</th>
+              <th scope="row">{tr('app.common.total')}</th>
               <td class="num" id="gross">
                 {money(d.grossAmount)}
               </td>
@@ -218,19 +227,16 @@ export function workstationPages(router: Router, access: ReturnType<typeof acces
         {mayApprove ? <DraftPage.ApproveForm action={`${base}/approve`} csrf={page.csrf} /> : null}
         {mayWrite ? (
           <DraftPage.ChangeForm action={`${base}/update`} csrf={page.csrf} description={d.description}>
-            <label for="invDate">Date</label>
+            <label for="invDate">{tr('app.common.date')}</label>
             <input type="date" id="invDate" name="invDate" required value={d.invDate} />
-            <label for="dueDate">Due date</label>
+            <label for="dueDate">{tr('app.common.dueDate')}</label>
             <input type="date" id="dueDate" name="dueDate" value={d.dueDate ?? ''} />
             {d.kind === 'invoice' ? (
               <ItemRows items={d.items ?? []} choices={choices} />
             ) : (
               <LineRows lines={d.lines ?? []} choices={choices} />
             )}
-            <p class="hint">
-              Amounts such as 1'234.50. A line's tax is calculated from the tax code valid on the date; a tax entered by
-              hand stays only while its line is unchanged.
-            </p>
+            <p class="hint">{tr('app.workstation.amountsHint')}</p>
           </DraftPage.ChangeForm>
         ) : null}
         {mayWrite ? <DraftPage.DeleteForm action={`${base}/delete?kind=${d.kind}`} csrf={page.csrf} /> : null}
@@ -252,31 +258,37 @@ export function workstationPages(router: Router, access: ReturnType<typeof acces
     const base = ENTRY.path(page.company.dataset);
     const notice =
       ctx.query.notice === 'posted' ? (
-        <Notice kind="ok">The draft is approved and posted.</Notice>
+        <Notice kind="ok">{tr('app.workstation.posted')}</Notice>
       ) : ctx.query.notice === 'deleted' ? (
-        <Notice kind="ok">The draft is deleted.</Notice>
+        <Notice kind="ok">{tr('app.workstation.deleted')}</Notice>
       ) : null;
     await renderPage(
       ctx,
       200,
-      { title: TITLE, ...page, current: base },
+      { title: title(), ...page, current: base },
       <>
         {notice}
-        <p class="hint">
-          Drafts saved by people, integrations (API keys) and assistants (AI connections), oldest first. Open one to
-          review it.
-        </p>
+        <p class="hint">{tr('app.workstation.hint')}</p>
         {rows.length ? (
           <div class="table-wrap">
             <table id="drafts">
-              <caption>Drafts awaiting review</caption>
-              <ColumnHeads columns={['Draft', 'Prepared by', 'Date', 'Party', numeric('Amount'), numeric('Files')]} />
+              <caption>{tr('app.workstation.caption')}</caption>
+              <ColumnHeads
+                columns={[
+                  tr('app.workstation.draft'),
+                  tr('app.workstation.preparedBy'),
+                  tr('app.common.date'),
+                  tr('app.common.party'),
+                  numeric(tr('app.common.amount')),
+                  numeric(tr('app.common.files')),
+                ]}
+              />
               <tbody>
                 {rows.map((r, i) => (
                   <tr data-draft={`${r.vc ?? 'journal'}-${r.id}`}>
                     <td>
                       <a href={`${base}/${r.vc ?? 'journal'}/${r.id}`}>
-                        {r.vc && r.kind !== 'journal' ? sideLabel(r.vc, r.kind) : 'Journal entry'} {r.invNumber}
+                        {kindLabel(r)} {r.invNumber}
                       </a>
                       {r.documentNumber ? (
                         <>
@@ -296,7 +308,7 @@ export function workstationPages(router: Router, access: ReturnType<typeof acces
                       <br />
                       <small>{when(r.createdAt)}</small>
                     </td>
-                    <td>{r.invDate}</td>
+                    <td>{day(r.invDate)}</td>
                     <td>{r.name ?? '—'}</td>
                     <td class="num">
                       {r.currency} {swissAmount(r.grossAmount)}
@@ -308,7 +320,7 @@ export function workstationPages(router: Router, access: ReturnType<typeof acces
             </table>
           </div>
         ) : (
-          <p id="no-drafts">There are no drafts awaiting review.</p>
+          <p id="no-drafts">{tr('app.workstation.none')}</p>
         )}
       </>,
     );
@@ -321,9 +333,9 @@ export function workstationPages(router: Router, access: ReturnType<typeof acces
     if (!d) return;
     const notice =
       ctx.query.notice === 'saved'
-        ? 'The draft is saved.'
+        ? tr('app.workstation.saved')
         : ctx.query.notice === 'booked'
-          ? 'The inbox entry is booked as this draft.'
+          ? tr('app.workstation.booked')
           : undefined;
     await showDraft(ctx, page, d, 200, notice ? <Notice kind="ok">{notice}</Notice> : null);
   });
