@@ -51,6 +51,7 @@ export function Document({ title, heading, script, top, lang, skipText, children
         <meta name="viewport" content="width=device-width,initial-scale=1" />
         <title>{title}</title>
         <link rel="stylesheet" href="/assets/app.css" />
+        <link rel="icon" href="/assets/favicon.svg" type="image/svg+xml" />
         {script ? <script src="/assets/app.js" defer></script> : null}
       </head>
       <body>

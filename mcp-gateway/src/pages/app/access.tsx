@@ -16,7 +16,9 @@ import type { LedgerAnswer, LedgerMethod } from '../../ledgerClient.ts';
 import { signInUrl } from '../signin.tsx';
 import { tr } from './language.ts';
 import {
+  type ChartAccount,
   Notice,
+  type Refused,
   type PageProps,
   renderErrorPage,
   renderPage,
@@ -41,10 +43,11 @@ export interface CompanyPage extends PersonPage {
   ): Promise<LedgerAnswer>;
 }
 
-/** The message of a ledger error answer (`{ error: { code, message } }`). */
-export function ledgerError(answer: LedgerAnswer): { code: string; message: string } {
-  const e = (answer.body as { error?: { code?: unknown; message?: unknown } } | undefined)?.error;
+/** The message of a ledger error answer (`{ error: { code, message, field? } }`). */
+export function ledgerError(answer: LedgerAnswer): { code: string; message: string; field?: string } {
+  const e = (answer.body as { error?: { code?: unknown; message?: unknown; field?: unknown } } | undefined)?.error;
   return {
+    ...(typeof e?.field === 'string' ? { field: e.field } : {}),
     code: typeof e?.code === 'string' ? e.code : 'error',
     message: typeof e?.message === 'string' ? e.message : tr('app.access.ledgerAnswered', { status: answer.status }),
   };
@@ -58,6 +61,17 @@ export function refusalText(answer: LedgerAnswer): Child {
       <code>{e.code}</code>: {e.message}
     </>
   );
+}
+
+/** A form the ledger refused: the typed `values` to show again and its message at the field it names. */
+export function refusedForm(values: Readonly<Record<string, unknown>>, answer: LedgerAnswer): Refused {
+  const e = ledgerError(answer);
+  return { values, message: e.message, ...(e.field ? { field: e.field } : {}) };
+}
+
+/** The chart's accounts for the pickers (none when the person may not read the chart). */
+export async function chartAccounts(page: CompanyPage): Promise<ChartAccount[]> {
+  return listOf<ChartAccount>(page, '/system/chart/accounts?limit=1000');
 }
 
 /** The ledger's refusal as the page's `#refusal` notice. */

@@ -6,10 +6,10 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import type { access as accessOf, CompanyPage } from './access.tsx';
-import { ledgerError, listOf, seeOther } from './access.tsx';
+import { ledgerError, listOf, refusedForm, seeOther } from './access.tsx';
 import { bodyFields } from '../../http/bodyParser.ts';
 import { tr } from './language.ts';
-import { ColumnHeads, Csrf, Notice, navEntry, renderPage, when } from './ui.tsx';
+import { ColumnHeads, Csrf, Field, Notice, navEntry, type Refused, renderPage, shown, when } from './ui.tsx';
 
 interface ApiKeyRow {
   id: number;
@@ -30,7 +30,8 @@ interface CreatedKey {
 const title = () => tr('app.apiKeys.title');
 const ENTRY = navEntry('apiKeys');
 
-async function show(ctx: Context, page: CompanyPage, status: number, top: unknown): Promise<void> {
+/** `create`: a refused new key, whose label the form shows again with the message at it. */
+async function show(ctx: Context, page: CompanyPage, status: number, top: unknown, create?: Refused): Promise<void> {
   const rows = await listOf<ApiKeyRow>(page, '/system/api_keys?limit=1000');
   const base = ENTRY.path(page.company.dataset);
   await renderPage(
@@ -43,14 +44,15 @@ async function show(ctx: Context, page: CompanyPage, status: number, top: unknow
       <h2 id="create-heading">{tr('app.apiKeys.create')}</h2>
       <form method="post" action={base} aria-labelledby="create-heading">
         <Csrf token={page.csrf} />
-        <label for="label">{tr('app.apiKeys.label')}</label>
-        <input
-          type="text"
+        <Field
           id="label"
           name="label"
+          label={tr('app.apiKeys.label')}
           required
           maxlength={100}
           placeholder={tr('app.apiKeys.labelExample')}
+          value={shown(create, 'label', '')}
+          refused={create}
         />
         <p>
           <button type="submit">{tr('app.apiKeys.createButton')}</button>
@@ -126,6 +128,8 @@ export function apiKeysPages(router: Router, access: ReturnType<typeof accessOf>
         page,
         created.status >= 500 ? 502 : 422,
         <Notice kind="error">{ledgerError(created).message}</Notice>,
+        // the label is the form's only field: the ledger's message is about it
+        { ...refusedForm({ label }, created), field: 'label' },
       );
     }
     const key = created.body as CreatedKey;

@@ -10,9 +10,21 @@ import type { Context } from 'koa';
 import { type contracts, formatIban, type MessageKey, roleHas, type ResponseOf } from '@ledger/shared';
 import { bodyFields } from '../../http/bodyParser.ts';
 import type { access as accessOf, CompanyPage } from './access.tsx';
-import { ledgerError, seeOther } from './access.tsx';
+import { chartAccounts, ledgerError, refusedForm, seeOther } from './access.tsx';
+import type { LedgerAnswer } from '../../ledgerClient.ts';
 import { tr } from './language.ts';
-import { ColumnHeads, Csrf, Notice, navEntry, renderPage } from './ui.tsx';
+import {
+  ACCOUNT_LIST,
+  AccountList,
+  ColumnHeads,
+  Csrf,
+  Field,
+  Notice,
+  navEntry,
+  type Refused,
+  renderPage,
+  shown,
+} from './ui.tsx';
 
 type Settings = Record<(typeof FIELDS)[number]['name'] | 'invoice_bank_account_id', string | number | null>;
 
@@ -69,39 +81,50 @@ function bankFields(f: Readonly<Record<string, unknown>>): Record<string, string
   return account;
 }
 
-/** The inputs of a bank account form, filled with `values` (a stored account or what was entered). */
-function BankInputs({ values }: { values?: Partial<Record<string, string | number | null>> }) {
+/** The settings' fields that name an account of the chart (picked from `AccountList`). */
+const ACCOUNT_FIELDS = new Set<string>([
+  'rounding_account',
+  'fx_gain_loss_account',
+  'retained_earnings_account',
+  'reminder_fee_account',
+  'account',
+]);
+
+/**
+ * The inputs of a bank account form, filled with `values` (a stored account; none: a new one in CHF),
+ * or with what a `refused` form had, its message at its field.
+ */
+function BankInputs({ values, refused }: { values?: Partial<Record<string, unknown>>; refused?: Refused }) {
   return (
     <>
       {BANK_FIELDS.map((f) => (
-        <>
-          <label for={`b-${f.name}`}>{tr(`app.company.bank.${f.name}`)}</label>
-          <input
-            type="text"
-            id={`b-${f.name}`}
-            name={f.name}
-            required={f.required}
-            value={values ? String(values[f.name] ?? '') : f.name === 'currency' ? 'CHF' : undefined}
-          />
-        </>
+        <Field
+          id={`b-${f.name}`}
+          name={f.name}
+          label={tr(`app.company.bank.${f.name}`)}
+          required={f.required}
+          value={shown(refused, f.name, values ? String(values[f.name] ?? '') : f.name === 'currency' ? 'CHF' : '')}
+          list={ACCOUNT_FIELDS.has(f.name) ? ACCOUNT_LIST : undefined}
+          refused={refused}
+        />
       ))}
     </>
   );
 }
 
-/** `entered`: the values of a refused settings form, shown again instead of the stored ones. */
-async function show(
-  ctx: Context,
-  page: CompanyPage,
-  status: number,
-  top: unknown,
-  entered?: Partial<Settings>,
-): Promise<void> {
-  const [settingsAnswer, banksAnswer] = await Promise.all([
+/** Which form of the page was refused: its typed values are shown again, its message at its field. */
+interface RefusedOn {
+  settings?: Refused;
+  bank?: Refused;
+}
+
+async function show(ctx: Context, page: CompanyPage, status: number, top: unknown, refused: RefusedOn = {}) {
+  const [settingsAnswer, banksAnswer, accounts] = await Promise.all([
     page.call('GET', '/system/company'),
     page.call('GET', '/bank/accounts?limit=1000'),
+    chartAccounts(page),
   ]);
-  const settings = { ...(settingsAnswer.status === 200 ? (settingsAnswer.body as Partial<Settings>) : {}), ...entered };
+  const settings: Partial<Settings> = settingsAnswer.status === 200 ? (settingsAnswer.body as Partial<Settings>) : {};
   const banks = banksAnswer.status === 200 ? (banksAnswer.body as BankAccount[]) : [];
   const base = ENTRY.path(page.company.dataset);
   const mayChange = roleHas(page.company.role, 'system.company');
@@ -113,21 +136,21 @@ async function show(
     { title: title(), ...page, current: base },
     <>
       {top}
+      <AccountList accounts={accounts} />
       <h2>{tr('app.company.settings')}</h2>
       {mayChange ? (
         <form method="post" action={base} id="settings">
           <Csrf token={page.csrf} />
           {FIELDS.map((f) => (
-            <>
-              <label for={`f-${f.name}`}>{fieldLabel(f.name)}</label>
-              <input
-                type="text"
-                id={`f-${f.name}`}
-                name={f.name}
-                value={String(settings[f.name] ?? '')}
-                required={'keep' in f}
-              />
-            </>
+            <Field
+              id={`f-${f.name}`}
+              name={f.name}
+              label={fieldLabel(f.name)}
+              value={shown(refused.settings, f.name, String(settings[f.name] ?? ''))}
+              required={'keep' in f}
+              list={ACCOUNT_FIELDS.has(f.name) ? ACCOUNT_LIST : undefined}
+              refused={refused.settings}
+            />
           ))}
           <label for="f-invoice_bank_account_id">{tr('app.company.invoiceBank')}</label>
           <select id="f-invoice_bank_account_id" name="invoice_bank_account_id">
@@ -207,7 +230,7 @@ async function show(
           <h3 id="bank-heading">{tr('app.company.addBank')}</h3>
           <form method="post" action={`${base}/bank-accounts`} aria-labelledby="bank-heading">
             <Csrf token={page.csrf} />
-            <BankInputs />
+            <BankInputs refused={refused.bank} />
             <p>
               <button type="submit">{tr('app.company.addBankButton')}</button>
             </p>
@@ -220,15 +243,15 @@ async function show(
 
 export function companyPages(router: Router, access: ReturnType<typeof accessOf>): void {
   const open = (ctx: Context) => access.companyPage(ctx, title(), tr('app.company.why'), ENTRY.allowed);
-  const refused = (ctx: Context, page: CompanyPage, status: number, message: string, entered?: Partial<Settings>) =>
+  const refusal = (ctx: Context, page: CompanyPage, answer: LedgerAnswer, on: RefusedOn) =>
     show(
       ctx,
       page,
-      status >= 500 ? 502 : status,
+      answer.status >= 500 ? 502 : answer.status,
       <Notice kind="error" id="refusal">
-        {message}
+        {ledgerError(answer).message}
       </Notice>,
-      entered,
+      on,
     );
 
   router.get('/management/:dataset/company', async (ctx) => {
@@ -251,16 +274,16 @@ export function companyPages(router: Router, access: ReturnType<typeof accessOf>
     const bank = String(f.invoice_bank_account_id ?? '');
     update.invoice_bank_account_id = /^[1-9]\d{0,15}$/.test(bank) ? Number(bank) : null;
     const answer = await page.call('POST', '/system/company', update);
-    if (answer.status !== 200) return refused(ctx, page, answer.status, ledgerError(answer).message, update);
+    if (answer.status !== 200) return refusal(ctx, page, answer, { settings: refusedForm(f, answer) });
     seeOther(ctx, `${ENTRY.path(page.company.dataset)}?notice=saved`);
   });
 
   router.post('/management/:dataset/company/bank-accounts', async (ctx) => {
     const page = await open(ctx);
     if (!page) return;
-    const account = bankFields(bodyFields(ctx));
-    const answer = await page.call('POST', '/bank/accounts', account);
-    if (answer.status !== 201) return refused(ctx, page, answer.status, ledgerError(answer).message);
+    const f = bodyFields(ctx);
+    const answer = await page.call('POST', '/bank/accounts', bankFields(f));
+    if (answer.status !== 201) return refusal(ctx, page, answer, { bank: refusedForm(f, answer) });
     seeOther(ctx, `${ENTRY.path(page.company.dataset)}?notice=bank`);
   });
 
@@ -271,7 +294,7 @@ export function companyPages(router: Router, access: ReturnType<typeof accessOf>
     id: string,
     status: number,
     top: unknown,
-    entered?: Record<string, string | null>,
+    refused?: Refused,
   ) {
     const base = ENTRY.path(page.company.dataset);
     const answer = ID.test(id) ? await page.call('GET', `/bank/accounts/${id}`) : undefined;
@@ -296,7 +319,7 @@ export function companyPages(router: Router, access: ReturnType<typeof accessOf>
         {roleHas(page.company.role, 'bank.manage_accounts') ? (
           <form method="post" action={`${base}/bank-accounts/${bank.id}`} id="bank-account">
             <Csrf token={page.csrf} />
-            <BankInputs values={entered ?? bank} />
+            <BankInputs values={bank} refused={refused} />
             <p class="hint">{tr('app.company.emptyRemoved')}</p>
             <p>
               <button type="submit">{tr('app.company.saveBank')}</button>
@@ -320,8 +343,8 @@ export function companyPages(router: Router, access: ReturnType<typeof accessOf>
     if (!page) return;
     const id = String(ctx.params.id);
     if (!ID.test(id)) return showBank(ctx, page, id, 404, null);
-    const account = bankFields(bodyFields(ctx));
-    const answer = await page.call('POST', `/bank/accounts/${id}`, account);
+    const f = bodyFields(ctx);
+    const answer = await page.call('POST', `/bank/accounts/${id}`, bankFields(f));
     if (answer.status === 404) return showBank(ctx, page, id, 404, null);
     if (answer.status !== 200) {
       return showBank(
@@ -332,7 +355,7 @@ export function companyPages(router: Router, access: ReturnType<typeof accessOf>
         <Notice kind="error" id="refusal">
           {ledgerError(answer).message} {tr('app.company.nothingChanged')}
         </Notice>,
-        account,
+        refusedForm(f, answer),
       );
     }
     seeOther(ctx, `${ENTRY.path(page.company.dataset)}?notice=bankSaved`);

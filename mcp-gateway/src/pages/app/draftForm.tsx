@@ -7,7 +7,7 @@
  * checks the account and applies the rate.
  */
 import { tr } from './language.ts';
-import { swissAmount } from './ui.tsx';
+import { ACCOUNT_LIST, Field, type Refused, shown, swissAmount } from './ui.tsx';
 
 export type Vc = 'vendor' | 'customer';
 
@@ -235,7 +235,7 @@ function TaxSelect({
   label,
   value,
   choices,
-}: Record<'id' | 'name' | 'label', string> & { value?: string; choices: Choices }) {
+}: Record<'id' | 'name' | 'label', string> & { value: string; choices: Choices }) {
   return (
     <>
       <label for={id}>{label}</label>
@@ -251,22 +251,6 @@ function TaxSelect({
   );
 }
 
-function Field(p: { id: string; name: string; label: string; value?: string; decimal?: boolean; required?: boolean }) {
-  return (
-    <>
-      <label for={p.id}>{p.label}</label>
-      <input
-        type="text"
-        id={p.id}
-        name={p.name}
-        value={p.value ?? ''}
-        inputmode={p.decimal ? 'decimal' : undefined}
-        required={p.required}
-      />
-    </>
-  );
-}
-
 function RemoveBox({ i, what }: { i: number; what: 'line' | 'item' }) {
   return (
     <label for={`remove-${i}`} class="check">
@@ -277,7 +261,8 @@ function RemoveBox({ i, what }: { i: number; what: 'line' | 'item' }) {
 }
 
 /** The rows of a transaction's lines: the existing ones and an empty one to add. */
-export function LineRows({ lines, choices }: { lines: ReadLine[]; choices: Choices }) {
+/** `refused`: a refused change, whose typed values the rows show again (and its message at its field). */
+export function LineRows({ lines, choices, refused }: { lines: ReadLine[]; choices: Choices; refused?: Refused }) {
   const rows: (ReadLine | undefined)[] = [...lines, undefined];
   return (
     <>
@@ -291,26 +276,30 @@ export function LineRows({ lines, choices }: { lines: ReadLine[]; choices: Choic
               id={`account-${i}`}
               name={`account_${i}`}
               label={tr('app.form.accountOf', { row })}
-              value={l?.account}
+              value={shown(refused, `account_${i}`, l?.account)}
+              list={ACCOUNT_LIST}
+              refused={refused}
             />
             <Field
               id={`ldesc-${i}`}
               name={`description_${i}`}
               label={tr('app.form.textOf', { row })}
-              value={l?.description}
+              value={shown(refused, `description_${i}`, l?.description)}
+              refused={refused}
             />
             <Field
               id={`amount-${i}`}
               name={`amount_${i}`}
               label={tr('app.form.amountOf', { row })}
-              value={l ? swissAmount(l.amount) : ''}
+              value={shown(refused, `amount_${i}`, l ? swissAmount(l.amount) : '')}
               decimal
+              refused={refused}
             />
             <TaxSelect
               id={`tax-${i}`}
               name={`tax_${i}`}
               label={tr('app.form.taxOf', { row })}
-              value={l?.taxAccount}
+              value={shown(refused, `tax_${i}`, l?.taxAccount)}
               choices={choices}
             />
             {l ? <RemoveBox i={i} what="line" /> : null}
@@ -322,7 +311,7 @@ export function LineRows({ lines, choices }: { lines: ReadLine[]; choices: Choic
 }
 
 /** The rows of an invoice's items: the existing ones and an empty one to add. */
-export function ItemRows({ items, choices }: { items: ReadItem[]; choices: Choices }) {
+export function ItemRows({ items, choices, refused }: { items: ReadItem[]; choices: Choices; refused?: Refused }) {
   const rows: (ReadItem | undefined)[] = [...items, undefined];
   const num = (v: number | undefined) => (v === undefined ? '' : String(v));
   return (
@@ -337,41 +326,47 @@ export function ItemRows({ items, choices }: { items: ReadItem[]; choices: Choic
               id={`idesc-${i}`}
               name={`description_${i}`}
               label={tr('app.form.textOf', { row })}
-              value={it?.description}
+              value={shown(refused, `description_${i}`, it?.description)}
+              refused={refused}
             />
             <Field
               id={`qty-${i}`}
               name={`quantity_${i}`}
               label={tr('app.form.quantityOf', { row })}
-              value={num(it?.quantity)}
+              value={shown(refused, `quantity_${i}`, num(it?.quantity))}
               decimal
+              refused={refused}
             />
             <Field id={`unit-${i}`} name={`unit_${i}`} label={tr('app.form.unitOf', { row })} value={it?.unit} />
             <Field
               id={`price-${i}`}
               name={`price_${i}`}
               label={tr('app.form.priceOf', { row })}
-              value={it?.price === undefined ? '' : swissAmount(it.price)}
+              value={shown(refused, `price_${i}`, it?.price === undefined ? '' : swissAmount(it.price))}
               decimal
+              refused={refused}
             />
             <Field
               id={`discount-${i}`}
               name={`discount_${i}`}
               label={tr('app.form.discountOf', { row })}
-              value={it?.discount ? String(it.discount) : ''}
+              value={shown(refused, `discount_${i}`, it?.discount ? String(it.discount) : '')}
               decimal
+              refused={refused}
             />
             <Field
               id={`iaccount-${i}`}
               name={`account_${i}`}
               label={tr('app.form.accountOf', { row })}
-              value={it?.account}
+              value={shown(refused, `account_${i}`, it?.account)}
+              list={ACCOUNT_LIST}
+              refused={refused}
             />
             <TaxSelect
               id={`tax-${i}`}
               name={`tax_${i}`}
               label={tr('app.form.taxOf', { row })}
-              value={it?.taxAccount}
+              value={shown(refused, `tax_${i}`, it?.taxAccount)}
               choices={choices}
             />
             {it ? <RemoveBox i={i} what="item" /> : null}
@@ -383,7 +378,7 @@ export function ItemRows({ items, choices }: { items: ReadItem[]; choices: Choic
 }
 
 /** What the form posted: the rows or the first problem, in words for the page. */
-type Parsed<T> = { rows: Edited<T>[] } | { problem: string };
+type Parsed<T> = { rows: Edited<T>[] } | { problem: string; field?: string };
 
 const MAX_ROWS = 500;
 
@@ -406,8 +401,8 @@ export function parseLines(f: Readonly<Record<string, unknown>>, originals: numb
     if (isNew && !account && !amountText && !description) continue;
     const amount = parseAmount(amountText);
     const row = isNew ? tr('app.form.theNewLine') : tr('app.form.line', { n: i + 1 });
-    if (!account) return { problem: tr('app.form.needsAccount', { row }) };
-    if (amount === undefined) return { problem: tr('app.form.needsAmount', { row }) };
+    if (!account) return { problem: tr('app.form.needsAccount', { row }), field: `account_${i}` };
+    if (amount === undefined) return { problem: tr('app.form.needsAmount', { row }), field: `amount_${i}` };
     rows.push({
       from: isNew ? undefined : i,
       value: {
@@ -440,12 +435,13 @@ export function parseItems(f: Readonly<Record<string, unknown>>, originals: numb
     const quantity = parseAmount(quantityText);
     const price = parseAmount(priceText);
     const discount = discountText ? parseAmount(discountText, 4) : '0';
-    if (!description) return { problem: tr('app.form.needsText', { row }) };
-    if (quantity === undefined || Number(quantity) === 0) return { problem: tr('app.form.needsQuantity', { row }) };
-    if (price === undefined) return { problem: tr('app.form.needsPrice', { row }) };
+    if (!description) return { problem: tr('app.form.needsText', { row }), field: `description_${i}` };
+    if (quantity === undefined || Number(quantity) === 0)
+      return { problem: tr('app.form.needsQuantity', { row }), field: `quantity_${i}` };
+    if (price === undefined) return { problem: tr('app.form.needsPrice', { row }), field: `price_${i}` };
     if (discount === undefined || Number(discount) < 0 || Number(discount) > 100)
-      return { problem: tr('app.form.badDiscount', { row }) };
-    if (!account) return { problem: tr('app.form.needsAccount', { row }) };
+      return { problem: tr('app.form.badDiscount', { row }), field: `discount_${i}` };
+    if (!account) return { problem: tr('app.form.needsAccount', { row }), field: `account_${i}` };
     rows.push({
       from: isNew ? undefined : i,
       value: {

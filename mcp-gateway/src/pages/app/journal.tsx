@@ -10,12 +10,28 @@ import type { Context } from 'koa';
 import { money, roleHas } from '@ledger/shared';
 import { bodyFields } from '../../http/bodyParser.ts';
 import type { access as accessOf, CompanyPage } from './access.tsx';
-import { readOr404, refusalStatus, seeOther } from './access.tsx';
+import { chartAccounts, readOr404, refusalStatus, refusedForm, seeOther } from './access.tsx';
 import { parseAmount } from './draftForm.tsx';
 import * as DraftPage from './draftPage.tsx';
 import { type AttachedFile, sendFileOr404 } from './files.tsx';
 import { tr } from './language.ts';
-import { ColumnHeads, day, Notice, navEntry, numeric, renderPage, statusName, swissAmount } from './ui.tsx';
+import {
+  ACCOUNT_LIST,
+  AccountList,
+  accountName,
+  type ChartAccount,
+  ColumnHeads,
+  day,
+  Field,
+  Notice,
+  navEntry,
+  numeric,
+  type Refused,
+  renderPage,
+  shown,
+  statusName,
+  swissAmount,
+} from './ui.tsx';
 
 interface JournalLine {
   account: string;
@@ -78,7 +94,7 @@ export function journalBody(
 export function parseJournalLines(
   f: Readonly<Record<string, unknown>>,
   originals: number,
-): { lines: LineInput[] } | { problem: string } {
+): { lines: LineInput[] } | { problem: string; field?: string } {
   const n = Number(f.rows);
   const rows = Number.isInteger(n) && n > 0 ? Math.min(n, 501) : 0;
   const lines: LineInput[] = [];
@@ -92,28 +108,32 @@ export function parseJournalLines(
     const row = isNew ? tr('app.form.theNewLine') : tr('app.form.line', { n: i + 1 });
     const debit = debitText ? parseAmount(debitText) : '0';
     const credit = creditText ? parseAmount(creditText) : '0';
-    if (!account) return { problem: tr('app.form.needsAccount', { row }) };
+    if (!account) return { problem: tr('app.form.needsAccount', { row }), field: `account_${i}` };
     if (debit === undefined || credit === undefined || debit.startsWith('-') || credit.startsWith('-'))
-      return { problem: tr('app.form.badDebitCredit', { row }) };
-    if (Number(debit) > 0 === Number(credit) > 0) return { problem: tr('app.form.debitOrCredit', { row }) };
+      return {
+        problem: tr('app.form.badDebitCredit', { row }),
+        field: debit === undefined ? `debit_${i}` : `credit_${i}`,
+      };
+    if (Number(debit) > 0 === Number(credit) > 0)
+      return { problem: tr('app.form.debitOrCredit', { row }), field: `debit_${i}` };
     lines.push({ account, debit: Number(debit), credit: Number(credit), ...(description ? { description } : {}) });
   }
   return lines.length >= 2 ? { lines } : { problem: tr('app.form.keepTwo') };
 }
 
-function LineFields({ l, i }: { l?: JournalLine; i: number }) {
+/** A line's inputs; `refused`: a refused change, whose typed values they show again. */
+function LineFields({ l, i, refused }: { l?: JournalLine; i: number; refused?: Refused }) {
   const row = l ? tr('app.form.lineRow', { n: i + 1 }) : tr('app.form.newLine');
   const field = (key: string, label: string, value: string, decimal = false) => (
-    <>
-      <label for={`j${key}-${i}`}>{label}</label>
-      <input
-        type="text"
-        id={`j${key}-${i}`}
-        name={`${key}_${i}`}
-        value={value}
-        inputmode={decimal ? 'decimal' : undefined}
-      />
-    </>
+    <Field
+      id={`j${key}-${i}`}
+      name={`${key}_${i}`}
+      label={label}
+      value={shown(refused, `${key}_${i}`, value)}
+      decimal={decimal}
+      list={key === 'account' ? ACCOUNT_LIST : undefined}
+      refused={refused}
+    />
   );
   return (
     <fieldset class="row" data-row={String(i)}>
@@ -145,10 +165,18 @@ export function journalPages(router: Router, access: ReturnType<typeof accessOf>
       | undefined;
   }
 
-  async function show(ctx: Context, page: CompanyPage, d: JournalDraft, status: number, top: unknown) {
+  async function show(
+    ctx: Context,
+    page: CompanyPage,
+    d: JournalDraft,
+    status: number,
+    top: unknown,
+    refused?: Refused,
+  ) {
     const base = path(page, d.id);
     const preparer = await DraftPage.preparedBy(page, 'kind=journal', d.id);
     const mayWrite = d.status === 'draft' && roleHas(page.company.role, 'gl.add_journal_entry');
+    const accounts: ChartAccount[] = await chartAccounts(page);
     const sum = (k: 'debit' | 'credit') => d.lines.reduce((s, l) => s.plus(l[k]), money(0)).toFixed();
     await renderPage(
       ctx,
@@ -191,7 +219,7 @@ export function journalPages(router: Router, access: ReturnType<typeof accessOf>
               {d.lines.map((l) => (
                 <tr>
                   <td>
-                    {l.account} {l.accountDescription ?? ''}
+                    {l.accountDescription ? `${l.account} ${l.accountDescription}` : accountName(accounts, l.account)}
                   </td>
                   <td>{l.description ?? ''}</td>
                   <td class="num">{l.debit ? swissAmount(l.debit) : ''}</td>
@@ -218,12 +246,24 @@ export function journalPages(router: Router, access: ReturnType<typeof accessOf>
         {mayWrite ? (
           <>
             <DraftPage.ApproveForm action={`${base}/approve`} csrf={page.csrf} />
-            <DraftPage.ChangeForm action={`${base}/update`} csrf={page.csrf} description={d.description}>
-              <label for="transdate">{tr('app.common.date')}</label>
-              <input type="date" id="transdate" name="transdate" required value={d.transdate} />
+            <DraftPage.ChangeForm
+              action={`${base}/update`}
+              csrf={page.csrf}
+              description={shown(refused, 'description', d.description)}
+            >
+              <Field
+                type="date"
+                id="transdate"
+                name="transdate"
+                label={tr('app.common.date')}
+                required
+                value={shown(refused, 'transdate', d.transdate)}
+                refused={refused}
+              />
               <input type="hidden" name="rows" value={String(d.lines.length + 1)} />
+              <AccountList accounts={accounts} />
               {[...d.lines, undefined].map((l, i) => (
-                <LineFields l={l} i={i} />
+                <LineFields l={l} i={i} refused={refused} />
               ))}
               <p class="hint">{tr('app.journal.hint')}</p>
             </DraftPage.ChangeForm>
@@ -275,14 +315,20 @@ export function journalPages(router: Router, access: ReturnType<typeof accessOf>
     if (!d) return;
     const f = bodyFields(ctx);
     const parsed = parseJournalLines(f, d.lines.length);
-    if ('problem' in parsed) return show(ctx, page, d, 400, <DraftPage.NothingSaved problem={parsed.problem} />);
+    if ('problem' in parsed) {
+      const refused = { values: f, message: parsed.problem, field: parsed.field };
+      return show(ctx, page, d, 400, <DraftPage.NothingSaved problem={parsed.problem} />, refused);
+    }
     const body = journalBody(d, {
       description: String(f.description ?? '').trim(),
       transdate: String(f.transdate ?? ''),
       lines: parsed.lines,
     });
     const answer = await page.call('POST', `/gl/transactions/${d.id}`, body);
-    if (answer.status !== 200) return show(ctx, page, d, refusalStatus(answer), <DraftPage.Refusal answer={answer} />);
+    if (answer.status !== 200) {
+      const top = <DraftPage.Refusal answer={answer} />;
+      return show(ctx, page, d, refusalStatus(answer), top, refusedForm(f, answer));
+    }
     seeOther(ctx, `${path(page, d.id)}?notice=saved`);
   });
 

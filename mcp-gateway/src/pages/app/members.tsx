@@ -11,9 +11,21 @@ import type { Context } from 'koa';
 import { type MessageKey, ROLES } from '@ledger/shared';
 import { bodyFields } from '../../http/bodyParser.ts';
 import type { access as accessOf, CompanyPage } from './access.tsx';
-import { ledgerError, listOf, seeOther } from './access.tsx';
+import { ledgerError, listOf, refusedForm, seeOther } from './access.tsx';
 import { tr } from './language.ts';
-import { ColumnHeads, Csrf, Notice, navEntry, renderPage, roleName, swissAmount, when } from './ui.tsx';
+import {
+  ColumnHeads,
+  Csrf,
+  Field,
+  Notice,
+  navEntry,
+  type Refused,
+  renderPage,
+  roleName,
+  shown,
+  swissAmount,
+  when,
+} from './ui.tsx';
 
 interface Invitation {
   id: number;
@@ -68,7 +80,8 @@ function formLimit(fields: Record<string, unknown>): number | null | undefined |
   return 'approval_limit' in fields ? parseLimit(fields.approval_limit) : 'absent';
 }
 
-async function show(ctx: Context, page: CompanyPage, status: number, top: unknown): Promise<void> {
+/** `invite`: a refused invitation, whose typed values the form shows again with its message at its field. */
+async function show(ctx: Context, page: CompanyPage, status: number, top: unknown, invite?: Refused): Promise<void> {
   const rows = await listOf<Member>(page, '/system/members?limit=1000');
   const invitations = await listOf<Invitation>(page, '/system/invitations?limit=1000');
   const base = ENTRY.path(page.company.dataset);
@@ -83,21 +96,28 @@ async function show(ctx: Context, page: CompanyPage, status: number, top: unknow
       <h2 id="invite-heading">{tr('app.members.invite')}</h2>
       <form method="post" action={`${base}/invitations`} aria-labelledby="invite-heading">
         <Csrf token={page.csrf} />
-        <label for="new-email">{tr('app.common.email')}</label>
-        <input type="email" id="new-email" name="email" required maxlength={320} autocomplete="off" />
+        <Field
+          type="email"
+          id="new-email"
+          name="email"
+          label={tr('app.common.email')}
+          required
+          maxlength={320}
+          value={shown(invite, 'email', '')}
+          refused={invite}
+        />
         <label for="new-role">{tr('app.common.role')}</label>
-        <RoleSelect id="new-role" value="viewer" />
+        <RoleSelect id="new-role" value={shown(invite, 'role', 'viewer')} />
         {owner ? (
-          <>
-            <label for="new-limit">{tr('app.members.limitLabel')}</label>
-            <input
-              type="text"
-              id="new-limit"
-              name="approval_limit"
-              inputmode="decimal"
-              placeholder={tr('app.members.noLimitPlaceholder')}
-            />
-          </>
+          <Field
+            id="new-limit"
+            name="approval_limit"
+            label={tr('app.members.limitLabel')}
+            decimal
+            placeholder={tr('app.members.noLimitPlaceholder')}
+            value={shown(invite, 'approval_limit', '')}
+            refused={invite}
+          />
         ) : (
           <p class="hint" id="limit-by-owners">
             {tr('app.members.limitByOwners')}
@@ -217,7 +237,7 @@ async function show(ctx: Context, page: CompanyPage, status: number, top: unknow
 
 export function membersPages(router: Router, access: ReturnType<typeof accessOf>): void {
   const open = (ctx: Context) => access.companyPage(ctx, title(), tr('app.members.why'), ENTRY.allowed);
-  const refused = (ctx: Context, page: CompanyPage, status: number, message: string) =>
+  const refused = (ctx: Context, page: CompanyPage, status: number, message: string, invite?: Refused) =>
     show(
       ctx,
       page,
@@ -225,6 +245,7 @@ export function membersPages(router: Router, access: ReturnType<typeof accessOf>
       <Notice kind="error" id="refusal">
         {message}
       </Notice>,
+      invite,
     );
   const userIdOf = (ctx: Context) =>
     /^[1-9]\d{0,15}$/.test(String(ctx.params.userId)) ? String(ctx.params.userId) : undefined;
@@ -241,15 +262,20 @@ export function membersPages(router: Router, access: ReturnType<typeof accessOf>
     if (!page) return;
     const f = bodyFields(ctx);
     const limit = formLimit(f);
-    if (limit === undefined) return refused(ctx, page, 400, tr('app.members.badLimit'));
+    if (limit === undefined) {
+      const message = tr('app.members.badLimit');
+      return refused(ctx, page, 400, message, { values: f, message, field: 'approval_limit' });
+    }
     // an empty limit is left out: no limit from an owner, 0 from an admin (the ledger decides)
     const answer = await page.call('POST', '/system/invitations', {
       email: String(f.email ?? '').trim(),
       role: String(f.role ?? ''),
       ...(limit === 'absent' || limit === null ? {} : { approval_limit: limit }),
     });
-    if (answer.status !== 201)
-      return refused(ctx, page, answer.status >= 500 ? 502 : answer.status, ledgerError(answer).message);
+    if (answer.status !== 201) {
+      const status = answer.status >= 500 ? 502 : answer.status;
+      return refused(ctx, page, status, ledgerError(answer).message, refusedForm(f, answer));
+    }
     seeOther(ctx, `${ENTRY.path(page.company.dataset)}?notice=invited`);
   });
 

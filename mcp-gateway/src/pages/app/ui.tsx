@@ -244,3 +244,105 @@ export async function renderPage(ctx: Context, status: number, props: PageProps,
 export function renderErrorPage(ctx: Context, status: number, props: PageProps, message: Child): Promise<void> {
   return renderPage(ctx, status, props, <Notice kind="error">{message}</Notice>);
 }
+
+/**
+ * A form the ledger (or the page) refused: what was typed, shown again in its fields, and the
+ * message, shown at the field it is about (`field`: the form's input name) as well as above the form.
+ */
+export interface Refused {
+  values: Readonly<Record<string, unknown>>;
+  message: string;
+  field?: string;
+}
+
+/**
+ * The form's input a ledger error's `field` is about: `iban` → `iban`, `lines[1].account` or
+ * `lines.1.account` → `account_1` (the forms name a row's inputs `{field}_{row}`).
+ */
+export function formField(ledgerField: string | undefined): string | undefined {
+  if (!ledgerField) return undefined;
+  const row = /^(?:lines|items)(?:\[(\d+)\]|\.(\d+))\.(\w+)$/.exec(ledgerField);
+  return row ? `${row[3]}_${row[1] ?? row[2]}` : ledgerField.replace(/^\//, '');
+}
+
+/** What a refused form had in `name`, else `stored` (the value the page would show anyway). */
+export function shown(refused: Refused | undefined, name: string, stored: string | undefined): string {
+  const typed = refused?.values[name];
+  return typed === undefined ? (stored ?? '') : String(typed);
+}
+
+export interface FieldProps {
+  id: string;
+  name: string;
+  label: string;
+  value?: string;
+  required?: boolean;
+  /** a decimal keyboard on phones (amounts) */
+  decimal?: boolean;
+  type?: 'text' | 'email' | 'date';
+  placeholder?: string;
+  maxlength?: number;
+  /** the id of a `<datalist>` to pick from (`AccountList`: the chart's accounts, number and name) */
+  list?: string;
+  /** the refusal, when it is about this field: its message is shown under the input */
+  refused?: Refused;
+}
+
+/** A labelled input that carries a refusal's message about it (`aria-invalid`, `aria-describedby`). */
+export function Field(p: FieldProps) {
+  const error = p.refused && formField(p.refused.field) === p.name ? p.refused.message : undefined;
+  return (
+    <>
+      <label for={p.id}>{p.label}</label>
+      <input
+        type={p.type ?? 'text'}
+        id={p.id}
+        name={p.name}
+        value={p.value ?? ''}
+        required={p.required}
+        inputmode={p.decimal ? 'decimal' : undefined}
+        placeholder={p.placeholder}
+        maxlength={p.maxlength}
+        list={p.list}
+        autocomplete={p.list ? 'off' : undefined}
+        aria-invalid={error ? 'true' : undefined}
+        aria-describedby={error ? `${p.id}-error` : undefined}
+      />
+      {error ? (
+        <p class="field-error" id={`${p.id}-error`}>
+          {error}
+        </p>
+      ) : null}
+    </>
+  );
+}
+
+/** An account of the chart as the pickers show it. */
+export interface ChartAccount {
+  accno: string;
+  description: string;
+}
+
+/** The id of the page's account list (`Field`'s `list`). */
+export const ACCOUNT_LIST = 'chart-accounts';
+
+/**
+ * The chart's accounts to pick from in every account field of the page: typing a number or a
+ * word of the name offers `6500 · Büromaterial`; the field keeps the number the ledger takes.
+ */
+export function AccountList({ accounts }: { accounts: readonly ChartAccount[] }) {
+  return (
+    <datalist id={ACCOUNT_LIST}>
+      {accounts.map((a) => (
+        <option value={a.accno}>{`${a.accno} · ${a.description}`}</option>
+      ))}
+    </datalist>
+  );
+}
+
+/** `6500 Büromaterial` for an account number the chart knows, else the number alone. */
+export function accountName(accounts: readonly ChartAccount[], accno: string | undefined): string {
+  if (!accno) return '';
+  const found = accounts.find((a) => a.accno === accno);
+  return found ? `${found.accno} ${found.description}` : accno;
+}

@@ -12,7 +12,7 @@ import type { Context } from 'koa';
 import { roleHas, type Permission } from '@ledger/shared';
 import { bodyFields } from '../../http/bodyParser.ts';
 import type { access as accessOf, CompanyPage } from './access.tsx';
-import { LedgerRefusal, listOf, readOr404, refusalStatus, seeOther } from './access.tsx';
+import { chartAccounts, LedgerRefusal, listOf, readOr404, refusalStatus, refusedForm, seeOther } from './access.tsx';
 import {
   type Draft,
   ItemRows,
@@ -29,7 +29,22 @@ import * as DraftPage from './draftPage.tsx';
 import { sendFileOr404 } from './files.tsx';
 import { journalPages } from './journal.tsx';
 import { tr } from './language.ts';
-import { ColumnHeads, day, Notice, navEntry, numeric, renderPage, statusName, swissAmount, when } from './ui.tsx';
+import {
+  AccountList,
+  accountName,
+  ColumnHeads,
+  day,
+  Field,
+  Notice,
+  navEntry,
+  numeric,
+  type Refused,
+  renderPage,
+  shown,
+  statusName,
+  swissAmount,
+  when,
+} from './ui.tsx';
 
 interface WorkstationRow {
   id: number;
@@ -96,13 +111,24 @@ export function workstationPages(router: Router, access: ReturnType<typeof acces
     return (await readOr404(ctx, page, listProps(page), path, tr('app.workstation.noSuch'))) as Draft | undefined;
   }
 
-  async function showDraft(ctx: Context, page: CompanyPage, d: Draft, status: number, top: unknown): Promise<void> {
+  /** `refused`: a refused change, shown again as typed with its message at its field. */
+  async function showDraft(
+    ctx: Context,
+    page: CompanyPage,
+    d: Draft,
+    status: number,
+    top: unknown,
+    refused?: Refused,
+  ): Promise<void> {
     const base = `${ENTRY.path(page.company.dataset)}/${d.vc}/${d.id}`;
     const preparer = await DraftPage.preparedBy(page, `vc=${d.vc}&kind=${d.kind}`, d.id);
     const isDraft = d.status === 'draft';
     const mayApprove = isDraft && roleHas(page.company.role, approvePermission(d.vc));
     const mayWrite = isDraft && roleHas(page.company.role, writePermission(d.vc, d.kind));
-    const taxes = mayWrite ? await page.call('GET', '/system/taxes') : undefined;
+    const [taxes, accounts] = await Promise.all([
+      mayWrite ? page.call('GET', '/system/taxes') : undefined,
+      chartAccounts(page),
+    ]);
     const choices = taxChoices(
       taxes?.status === 200 ? (taxes.body as TaxCode[]) : [],
       d.invDate,
@@ -149,7 +175,7 @@ export function workstationPages(router: Router, access: ReturnType<typeof acces
               <tbody>
                 {d.lines.map((l) => (
                   <tr>
-                    <td>{l.account}</td>
+                    <td>{accountName(accounts, l.account)}</td>
                     <td>{l.description ?? ''}</td>
                     <td class="num">{money(l.amount)}</td>
                     <td>{l.taxAccount ?? '—'}</td>
@@ -186,7 +212,7 @@ export function workstationPages(router: Router, access: ReturnType<typeof acces
                     </td>
                     <td class="num">{money(it.price)}</td>
                     <td class="num">{it.discount ? `${it.discount} %` : ''}</td>
-                    <td>{it.account ?? ''}</td>
+                    <td>{accountName(accounts, it.account)}</td>
                     <td>{it.taxAccount ?? '—'}</td>
                     <td class="num">{money(it.amount)}</td>
                     <td class="num">{money(it.tax)}</td>
@@ -226,15 +252,33 @@ export function workstationPages(router: Router, access: ReturnType<typeof acces
         <DraftPage.AttachedFiles files={d.files ?? []} href={(f) => `${base}/files/${f.id}?kind=${d.kind}`} />
         {mayApprove ? <DraftPage.ApproveForm action={`${base}/approve`} csrf={page.csrf} /> : null}
         {mayWrite ? (
-          <DraftPage.ChangeForm action={`${base}/update`} csrf={page.csrf} description={d.description}>
-            <label for="invDate">{tr('app.common.date')}</label>
-            <input type="date" id="invDate" name="invDate" required value={d.invDate} />
-            <label for="dueDate">{tr('app.common.dueDate')}</label>
-            <input type="date" id="dueDate" name="dueDate" value={d.dueDate ?? ''} />
+          <DraftPage.ChangeForm
+            action={`${base}/update`}
+            csrf={page.csrf}
+            description={shown(refused, 'description', d.description)}
+          >
+            <Field
+              type="date"
+              id="invDate"
+              name="invDate"
+              label={tr('app.common.date')}
+              required
+              value={shown(refused, 'invDate', d.invDate)}
+              refused={refused}
+            />
+            <Field
+              type="date"
+              id="dueDate"
+              name="dueDate"
+              label={tr('app.common.dueDate')}
+              value={shown(refused, 'dueDate', d.dueDate)}
+              refused={refused}
+            />
+            <AccountList accounts={accounts} />
             {d.kind === 'invoice' ? (
-              <ItemRows items={d.items ?? []} choices={choices} />
+              <ItemRows items={d.items ?? []} choices={choices} refused={refused} />
             ) : (
-              <LineRows lines={d.lines ?? []} choices={choices} />
+              <LineRows lines={d.lines ?? []} choices={choices} refused={refused} />
             )}
             <p class="hint">{tr('app.workstation.amountsHint')}</p>
           </DraftPage.ChangeForm>
@@ -378,19 +422,25 @@ export function workstationPages(router: Router, access: ReturnType<typeof acces
       dueDate: String(f.dueDate ?? '') || undefined,
     };
     let body: ReturnType<typeof wholeBody> | undefined;
-    let problem: string | undefined;
+    let problem: { problem: string; field?: string } | undefined;
     if (d.kind === 'invoice') {
       const parsed = parseItems(f, d.items?.length ?? 0);
-      if ('problem' in parsed) problem = parsed.problem;
+      if ('problem' in parsed) problem = parsed;
       else body = invoiceBody(d, { ...header, items: parsed.rows });
     } else {
       const parsed = parseLines(f, d.lines?.length ?? 0);
-      if ('problem' in parsed) problem = parsed.problem;
+      if ('problem' in parsed) problem = parsed;
       else body = transactionBody(d, { ...header, lines: parsed.rows });
     }
-    if (!body) return showDraft(ctx, page, d, 400, <DraftPage.NothingSaved problem={problem!} />);
+    if (!body || problem) {
+      const refused = { values: f, message: problem?.problem ?? '', field: problem?.field };
+      return showDraft(ctx, page, d, 400, <DraftPage.NothingSaved problem={refused.message} />, refused);
+    }
     const answer = await page.call('POST', restPath(d), body);
-    if (answer.status !== 200) return showDraft(ctx, page, d, refusalStatus(answer), <LedgerRefusal answer={answer} />);
+    if (answer.status !== 200) {
+      const top = <LedgerRefusal answer={answer} />;
+      return showDraft(ctx, page, d, refusalStatus(answer), top, refusedForm(f, answer));
+    }
     seeOther(ctx, `${ENTRY.path(page.company.dataset)}/${d.vc}/${d.id}?notice=saved`);
   });
 
