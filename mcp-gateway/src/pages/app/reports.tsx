@@ -243,7 +243,8 @@ export function reportsPages(router: Router, access: ReturnType<typeof accessOf>
           <LabelledAmount label={tr('app.reports.totalEquity')} amount={turned(equity.total)} />
           <LabelledAmount
             label={tr('app.reports.totalLiabilitiesEquity')}
-            amount={turned(data.total_liabilities_and_equity)}
+            // the ledger answers this total as the balance of the assets it equals: positive already
+            amount={n(data.total_liabilities_and_equity)}
           />
         </AmountTable>
       );
