@@ -483,6 +483,26 @@ function steps(): Step[] {
       },
     },
     { op: 'removeMember', params: (c) => ({ userId: c.ids.member! }) },
+    {
+      op: 'createDimension',
+      after: (a, c) => {
+        c.ids.dimension = a.id;
+      },
+    },
+    { op: 'listDimensions' },
+    { op: 'getDimension', params: (c) => ({ id: c.ids.dimension! }) },
+    { op: 'updateDimension', params: (c) => ({ id: c.ids.dimension! }) },
+    {
+      op: 'createDimensionValue',
+      params: (c) => ({ id: c.ids.dimension! }),
+      after: (a, c) => {
+        c.ids.dimensionValue = a.id;
+      },
+    },
+    {
+      op: 'updateDimensionValue',
+      params: (c) => ({ id: c.ids.dimension!, valueId: c.ids.dimensionValue! }),
+    },
     { op: 'getClosingDate' },
     { op: 'listFiscalYears' },
     {

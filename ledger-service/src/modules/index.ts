@@ -5,6 +5,7 @@ import { bankAccountRoutes } from './bankAccounts/index.ts';
 import { bankTransactionRoutes } from './bankTransactions/index.ts';
 import { paymentFileRoutes } from './paymentFiles/index.ts';
 import { companyRoutes } from './company/index.ts';
+import { dimensionRoutes } from './dimensions/index.ts';
 import { documentRoutes } from './documents/index.ts';
 import { eventRoutes } from './events/index.ts';
 import { fileRoutes } from './files/index.ts';
@@ -34,6 +35,7 @@ export const clientRoutes: Route[] = [
   ...bankAccountRoutes,
   ...serviceRoutes,
   ...systemRoutes,
+  ...dimensionRoutes,
   ...companyRoutes,
   ...bankRoutes,
   ...bankTransactionRoutes,
