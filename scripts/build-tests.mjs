@@ -8,8 +8,9 @@
  *
  * What keeps a compiled file behaving as its source does:
  * - `import.meta.url`, `import.meta.dirname` and `import.meta.filename` are replaced, in every
- *   bundled file of ours, by the source file's own: fixtures, the repository root, sibling files
- *   and `createRequire` are found where they are in the source tree.
+ *   bundled file of ours (TypeScript and the repository's `.mjs` scripts), by the source file's
+ *   own: fixtures, the repository root, sibling files and `createRequire` are found where they
+ *   are in the source tree, and a script's "am I the main module" check stays false.
  * - The untrusted-file parsers' thread modules (`jobModule(import.meta.url, name)`) are built as
  *   entries of their own in `.test-build/jobs/`, and the calls name that folder instead.
  * - Packages that find files beside their own code, are started as threads or must be one copy
@@ -128,17 +129,18 @@ const externalPackages = {
 const sourceLocations = (outdir) => ({
   name: 'source-locations',
   setup(build) {
-    build.onLoad({ filter: /\.tsx?$/ }, (args) => {
+    build.onLoad({ filter: /\.(tsx?|mjs)$/ }, (args) => {
       if (args.path.includes('/node_modules/')) return undefined;
+      const loader = args.path.endsWith('.mjs') ? 'js' : args.path.endsWith('x') ? 'tsx' : 'ts';
       let text = readFileSync(args.path, 'utf8');
-      if (!text.includes('import.meta.')) return { contents: text, loader: args.path.endsWith('x') ? 'tsx' : 'ts' };
+      if (!text.includes('import.meta.')) return { contents: text, loader };
       const jobsFolder = pathToFileURL(join(outdir, 'jobs', 'caller.js')).href;
       text = text
         .replaceAll('jobModule(import.meta.url,', `jobModule(${JSON.stringify(jobsFolder)},`)
         .replaceAll('import.meta.url', JSON.stringify(pathToFileURL(args.path).href))
         .replaceAll('import.meta.dirname', JSON.stringify(dirname(args.path)))
         .replaceAll('import.meta.filename', JSON.stringify(args.path));
-      return { contents: text, loader: args.path.endsWith('x') ? 'tsx' : 'ts' };
+      return { contents: text, loader };
     });
   },
 });

@@ -37,9 +37,10 @@ export function insertJsonRows(
 
 /**
  * The ledger_entries columns every posting's rows carry in JSON (journal entries, arap
- * documents): the account, the date, the signed base amount, the signed entry-currency amount
- * and its currency. Declared once so both write the same types; each adds what differs (arap
- * a `kind` per row, the journal a fixed one).
+ * documents): the account, the date, the signed base amount, the signed entry-currency amount,
+ * its currency and its dimensions (cost centre, project; absent = none, migration 039). Declared
+ * once so both write the same types; each adds what differs (arap a `kind` per row, the journal
+ * a fixed one).
  */
 export const LEDGER_ENTRY_COLUMNS: JsonColumns = {
   account_id: 'bigint',
@@ -47,4 +48,6 @@ export const LEDGER_ENTRY_COLUMNS: JsonColumns = {
   amount: 'numeric',
   fx_amount: 'numeric',
   currency: 'text',
+  // a line's dimensions (migration 039); absent in a row = none
+  dimensions: 'jsonb',
 };

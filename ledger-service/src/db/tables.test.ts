@@ -41,6 +41,7 @@ const COLUMNS = {
     'tax_amount',
     'tax_override',
     'net',
+    'dimensions',
   ],
   arap_payments: [
     'id',
@@ -95,6 +96,8 @@ const COLUMNS = {
     'qr_reference',
     'payment_reference',
   ],
+  dimensions: ['id', 'company_id', 'code', 'name', 'active', 'created_at'],
+  dimension_values: ['id', 'company_id', 'dimension_id', 'code', 'name', 'active', 'created_at'],
   audit_log: [
     'id',
     'company_id',
@@ -190,6 +193,7 @@ const COLUMNS = {
     'debit',
     'credit',
     'base_amount',
+    'dimensions',
   ],
   gl_transactions: [
     'id',
@@ -248,6 +252,7 @@ const COLUMNS = {
     'unit',
     'price',
     'discount',
+    'dimensions',
   ],
   ledger_balances: ['company_id', 'account_id', 'month', 'closing', 'debit', 'credit', 'compacted'],
   ledger_entries: [
@@ -263,6 +268,7 @@ const COLUMNS = {
     'payment_id',
     'journal_id',
     'closing',
+    'dimensions',
   ],
   invitations: [
     'id',

@@ -67,6 +67,28 @@ export type ArapFilesRow = {
   document_id: number | null;
 };
 
+/** A line's dimensions (migration 039): dimension code → value code. */
+export type Dimensions = Record<string, string>;
+
+export type DimensionsRow = {
+  id: number;
+  company_id: number;
+  code: string;
+  name: string;
+  active: boolean;
+  created_at: Date;
+};
+
+export type DimensionValuesRow = {
+  id: number;
+  company_id: number;
+  dimension_id: number;
+  code: string;
+  name: string;
+  active: boolean;
+  created_at: Date;
+};
+
 export type ArapLinesRow = {
   id: number;
   company_id: number;
@@ -80,6 +102,7 @@ export type ArapLinesRow = {
   tax_amount: string;
   tax_override: boolean;
   net: string;
+  dimensions: Dimensions | null;
 };
 
 export type ArapPaymentsRow = {
@@ -288,6 +311,7 @@ export type GlLinesRow = {
   debit: string;
   credit: string;
   base_amount: string;
+  dimensions: Dimensions | null;
 };
 
 export type GlTransactionsRow = {
@@ -350,6 +374,7 @@ export type InvoiceItemsRow = {
   unit: string | null;
   price: string;
   discount: string;
+  dimensions: Dimensions | null;
 };
 
 export type LedgerBalancesRow = {
@@ -375,6 +400,7 @@ export type LedgerEntriesRow = {
   payment_id: number | null;
   journal_id: number | null;
   closing: boolean;
+  dimensions: Dimensions | null;
 };
 
 export type InvitationsRow = {
@@ -630,6 +656,8 @@ export interface LedgerTables {
   arap_payments: ArapPaymentsRow;
   arap_transactions: ArapTransactionsRow;
   audit_log: AuditLogRow;
+  dimensions: DimensionsRow;
+  dimension_values: DimensionValuesRow;
   bank_accounts: BankAccountsRow;
   bank_transactions: BankTransactionsRow;
   bank_rules: BankRulesRow;

@@ -563,6 +563,26 @@ function steps(): Step[] {
         id: await created(c, '/reports/vat/returns', { from: '2025-01-01', to: '2025-03-31', type: 'correction' }),
       }),
     },
+    {
+      op: 'createDimension',
+      after: (a, c) => {
+        c.ids.dimension = a.id;
+      },
+    },
+    { op: 'listDimensions' },
+    { op: 'getDimension', params: (c) => ({ id: c.ids.dimension! }) },
+    { op: 'updateDimension', params: (c) => ({ id: c.ids.dimension! }) },
+    {
+      op: 'createDimensionValue',
+      params: (c) => ({ id: c.ids.dimension! }),
+      after: (a, c) => {
+        c.ids.dimensionValue = a.id;
+      },
+    },
+    {
+      op: 'updateDimensionValue',
+      params: (c) => ({ id: c.ids.dimension!, valueId: c.ids.dimensionValue! }),
+    },
     { op: 'getClosingDate' },
     { op: 'listFiscalYears' },
     {

@@ -6,6 +6,7 @@ import { bankTransactionRoutes } from './bankTransactions/index.ts';
 import { bankRuleRoutes } from './bankRules/index.ts';
 import { paymentFileRoutes } from './paymentFiles/index.ts';
 import { companyRoutes } from './company/index.ts';
+import { dimensionRoutes } from './dimensions/index.ts';
 import { documentRoutes } from './documents/index.ts';
 import { eventRoutes } from './events/index.ts';
 import { fileRoutes } from './files/index.ts';
@@ -36,6 +37,7 @@ export const clientRoutes: Route[] = [
   ...bankAccountRoutes,
   ...serviceRoutes,
   ...systemRoutes,
+  ...dimensionRoutes,
   ...companyRoutes,
   ...bankRoutes,
   ...bankTransactionRoutes,

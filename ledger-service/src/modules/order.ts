@@ -19,6 +19,7 @@ export const MODULE_ORDER = [
   'bankAccounts', // vendors' bank accounts
   'services', // the services catalogue
   'members', // company members
+  'dimensions', // cost centres, projects and their values (posting lines name them)
   // the AR/AP document core and what books
   'arap', // workflow, rules, posting, tax, document store and read shape
   'reports', // balances (the journal's ledger reads them)

@@ -2916,6 +2916,64 @@ export const examples = {
     },
   },
   removeMember: { params: { userId: 68 } },
+  listDimensions: {
+    response: [
+      {
+        id: 1,
+        code: 'cc',
+        name: 'Cost centre',
+        active: true,
+        values: [
+          { id: 1, code: 'admin', name: 'Administration', active: true },
+          { id: 2, code: 'sales', name: 'Sales', active: true },
+        ],
+      },
+    ],
+  },
+  createDimension: {
+    body: {
+      code: 'cc',
+      name: 'Cost centre',
+      values: [
+        { code: 'admin', name: 'Administration' },
+        { code: 'sales', name: 'Sales' },
+      ],
+    },
+    response: { id: 1 },
+  },
+  getDimension: {
+    params: { id: 1 },
+    response: {
+      id: 1,
+      code: 'cc',
+      name: 'Cost centre',
+      active: true,
+      values: [
+        { id: 1, code: 'admin', name: 'Administration', active: true },
+        { id: 2, code: 'sales', name: 'Sales', active: true },
+      ],
+    },
+  },
+  updateDimension: {
+    params: { id: 1 },
+    body: { name: 'Cost centres' },
+    response: {
+      id: 1,
+      code: 'cc',
+      name: 'Cost centres',
+      active: true,
+      values: [
+        { id: 1, code: 'admin', name: 'Administration', active: true },
+        { id: 2, code: 'sales', name: 'Sales', active: true },
+      ],
+    },
+  },
+  createDimensionValue: { params: { id: 1 }, body: { code: 'it', name: 'IT' }, response: { id: 3 } },
+  updateDimensionValue: {
+    params: { id: 1, valueId: 3 },
+    body: { active: false },
+    response: { id: 3, code: 'it', name: 'IT', active: false },
+  },
   getClosingDate: { response: { date: null } },
   listFiscalYears: { response: [{ year: 2026, start: '2026-01-01', end: '2026-12-31', closed: false }] },
   closeFiscalYear: {

@@ -10,6 +10,7 @@ import * as bankTransactions from './bankTransactions.ts';
 import * as bankRules from './bankRules.ts';
 import * as paymentFiles from './paymentFiles.ts';
 import * as company from './company.ts';
+import * as dimensions from './dimensions.ts';
 import * as documents from './documents.ts';
 import * as events from './events.ts';
 import * as files from './files.ts';
@@ -36,6 +37,7 @@ export * from './errorStatuses.ts';
 /** The contracts by name (`contracts.getParty`), for handlers and MCP tools. */
 export const contracts = {
   ...system,
+  ...dimensions,
   ...company,
   ...bank,
   ...bankTransactions,

@@ -5,6 +5,7 @@
  */
 import {
   balanceSheetQuerySchema,
+  dimensionPeriodQuerySchema,
   balanceSheetSchema,
   incomeStatementSchema,
   periodQuerySchema,
@@ -26,11 +27,12 @@ export const trialBalance = contract({
   description:
     'Trial balance from `from` to `to`: per account the opening balance, the debit and credit lines of the period ' +
     'and the closing balance (ledger signs: debit positive, credit negative), closing entries included; the totals ' +
-    'sum to zero. Accept: text/csv or application/pdf for the same report as a file',
+    'sum to zero. `dimension` (and `value`): by cost centre or project, see docs/year-end.md. Accept: text/csv or ' +
+    'application/pdf for the same report as a file',
   example: examples.trialBalance,
   permission: 'reports.reports',
   scope: 'accounting:read',
-  query: periodQuerySchema,
+  query: dimensionPeriodQuerySchema,
   response: trialBalanceSchema,
   download: REPORT_FORMATS,
   errors: ['not_acceptable'],
@@ -43,11 +45,12 @@ export const incomeStatement = contract({
   summary: 'Income statement',
   description:
     'Income statement from `from` to `to`: income and expense accounts with their movement in the period (closing ' +
-    'entries left out) and net_income (a profit is positive). Accept: text/csv or application/pdf for a file',
+    'entries left out) and net_income (a profit is positive). `dimension` (and `value`): by cost centre or ' +
+    'project. Accept: text/csv or application/pdf for a file',
   example: examples.incomeStatement,
   permission: 'reports.reports',
   scope: 'accounting:read',
-  query: periodQuerySchema,
+  query: dimensionPeriodQuerySchema,
   response: incomeStatementSchema,
   download: REPORT_FORMATS,
   errors: ['not_acceptable'],

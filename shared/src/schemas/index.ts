@@ -13,3 +13,4 @@ export * from './events.ts';
 export * from './batch.ts';
 export * from './vat.ts';
 export * from './bankRules.ts';
+export * from './dimensions.ts';

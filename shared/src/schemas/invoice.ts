@@ -1,4 +1,5 @@
 import type { FromSchema } from 'json-schema-to-ts';
+import { lineDimensionsReadSchema, lineDimensionsSchema } from './dimensions.ts';
 import { accountNumberSchema, dateSchema, documentNumberSchema, idSchema } from './common.ts';
 import { pageQueryProperties, sortSchema } from './list.ts';
 import {
@@ -62,6 +63,7 @@ export const invoiceItemSchema = {
       maximum: MAX_AMOUNT,
       description: "overrides the calculated tax of this item's line",
     },
+    dimensions: lineDimensionsSchema,
   },
 } as const;
 
@@ -177,6 +179,7 @@ const readItem = {
     taxRate: { type: 'number' },
     amount: { type: 'number', description: 'round(quantity × price × (1 − discount/100)) to the minor unit' },
     tax: { type: 'number', description: 'calculated or overridden tax of the item' },
+    dimensions: lineDimensionsReadSchema,
   },
 } as const;
 

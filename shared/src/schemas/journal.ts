@@ -1,4 +1,5 @@
 import type { FromSchema } from 'json-schema-to-ts';
+import { lineDimensionsReadSchema, lineDimensionsSchema } from './dimensions.ts';
 import { accountNumberSchema, currencySchema, dateSchema, documentNumberSchema, idSchema } from './common.ts';
 import { pageQueryProperties, sortSchema } from './list.ts';
 import { attachedFilesSchema, MAX_AMOUNT, transactionFileSchema } from './transaction.ts';
@@ -31,6 +32,7 @@ export const journalLineSchema = {
     debit: lineAmount('debit'),
     credit: lineAmount('credit'),
     description: { type: 'string', maxLength: 1000 },
+    dimensions: lineDimensionsSchema,
   },
 } as const;
 
@@ -126,6 +128,7 @@ export const journalReadSchema = {
             description: 'in the base currency: round(debit × exchangerate), see docs/journal.md for the rounding',
           },
           baseCredit: { type: 'number', description: 'in the base currency' },
+          dimensions: lineDimensionsReadSchema,
         },
       },
     },

@@ -26,6 +26,60 @@ export const periodQuerySchema = {
   },
 } as const;
 
+/** The trial balance's and income statement's query: the period, optionally by dimension (docs/year-end.md). */
+export const dimensionPeriodQuerySchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    ...periodQuerySchema.properties,
+    dimension: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 30,
+      description:
+        'a dimension code (GET /system/dimensions): without `value`, every figure gets one column per value of the ' +
+        'dimension plus one for the lines without it (value null); the columns add up to the figure',
+    },
+    value: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 30,
+      description: 'with `dimension`: the report over the lines of this value only',
+    },
+  },
+} as const;
+
+/** What a report by dimension says about it (absent otherwise). */
+const dimensionHead = {
+  type: 'object',
+  required: ['code', 'name'],
+  properties: {
+    code: { type: 'string' },
+    name: { type: 'string' },
+    value: { type: 'string', description: 'the value the report is narrowed to (`?value=`)' },
+    columns: {
+      type: 'array',
+      description: 'the columns of every figure, in this order: the values by code, then null (unassigned)',
+      items: {
+        type: 'object',
+        properties: { value: { type: ['string', 'null'] }, name: { type: 'string' } },
+      },
+    },
+  },
+} as const;
+
+const columnOf = (properties: Record<string, unknown>, description: string) =>
+  ({
+    type: 'array',
+    description,
+    items: { type: 'object', properties: { value: { type: ['string', 'null'] }, ...properties } },
+  }) as const;
+
+const tbColumns = columnOf(
+  { opening: amount, debit: { type: 'number' }, credit: { type: 'number' }, closing: amount },
+  'by dimension: the figures of the lines of each value (null: without the dimension)',
+);
+
 export const balanceSheetQuerySchema = {
   type: 'object',
   additionalProperties: false,
@@ -58,6 +112,7 @@ export const trialBalanceSchema = {
           debit: { type: 'number', description: 'sum of the debit lines from `from` to `to` (≥ 0)' },
           credit: { type: 'number', description: 'sum of the credit lines from `from` to `to` (≤ 0, ledger sign)' },
           closing: { ...amount, description: 'opening + debit + credit: the balance at the end of `to`' },
+          columns: tbColumns,
         },
       },
     },
@@ -65,8 +120,15 @@ export const trialBalanceSchema = {
       type: 'object',
       description: 'column sums: opening and closing are 0, debit = −credit',
       required: ['opening', 'debit', 'credit', 'closing'],
-      properties: { opening: amount, debit: { type: 'number' }, credit: { type: 'number' }, closing: amount },
+      properties: {
+        opening: amount,
+        debit: { type: 'number' },
+        credit: { type: 'number' },
+        closing: amount,
+        columns: tbColumns,
+      },
     },
+    dimension: dimensionHead,
   },
 } as const;
 
@@ -75,7 +137,12 @@ const accountAmounts = {
   items: {
     type: 'object',
     required: ['accno', 'description', 'amount'],
-    properties: { accno: { type: 'string' }, description: { type: 'string' }, amount },
+    properties: {
+      accno: { type: 'string' },
+      description: { type: 'string' },
+      amount,
+      columns: columnOf({ amount }, 'by dimension: the amount of each value (null: without the dimension)'),
+    },
   },
 } as const;
 
@@ -84,7 +151,11 @@ const section = (description: string) =>
     type: 'object',
     description,
     required: ['accounts', 'total'],
-    properties: { accounts: accountAmounts, total: amount },
+    properties: {
+      accounts: accountAmounts,
+      total: amount,
+      columns: columnOf({ total: amount }, 'by dimension: the total of each value'),
+    },
   }) as const;
 
 export const incomeStatementSchema = {
@@ -99,6 +170,8 @@ export const incomeStatementSchema = {
     ),
     expenses: section('expense accounts (category E), their movement in the period without closing entries'),
     net_income: { type: 'number', description: 'the result: −(income.total + expenses.total); a profit is positive' },
+    dimension: dimensionHead,
+    columns: columnOf({ net_income: { type: 'number' } }, 'by dimension: the net income of each value'),
   },
 } as const;
 

@@ -1,4 +1,5 @@
 import type { FromSchema } from 'json-schema-to-ts';
+import { lineDimensionsReadSchema, lineDimensionsSchema } from './dimensions.ts';
 import {
   accountNumberSchema,
   amountSchema,
@@ -32,6 +33,7 @@ export const transactionLineSchema = {
     amount: { ...boundedAmount, description: 'net amount, or gross when the document has taxincluded: true' },
     taxAccount: { ...accountNumberSchema, description: 'tax account number; the rate valid on invDate applies' },
     taxAmount: { ...boundedAmount, description: 'overrides the calculated tax of this line' },
+    dimensions: lineDimensionsSchema,
   },
 } as const;
 
@@ -210,6 +212,7 @@ const readLine = {
     taxAmount: { type: 'number', description: 'calculated or overridden tax of the line' },
     net: { type: 'number' },
     gross: { type: 'number' },
+    dimensions: lineDimensionsReadSchema,
   },
 } as const;
 

@@ -20,6 +20,7 @@ import * as m017 from './017_demo_users.ts';
 import * as m019 from './019_events.ts';
 import * as m020 from './020_company_keys_webhooks.ts';
 import * as m025 from './025_mail_queue.ts';
+import * as m039 from './039_dimensions.ts';
 import * as m021 from './021_invitations.ts';
 import * as m024 from './024_outbox_sending.ts';
 import * as m018 from './018_company_keys.ts';
@@ -64,6 +65,7 @@ const migrations: Record<string, MigrationModule> = {
   '027_vat_returns': m027,
   '028_vat_period_lock': m028,
   '035_bank_rules': m035,
+  '039_dimensions': m039,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = listedMigrations(migrations);

@@ -2,6 +2,7 @@ import type { Decimal } from 'decimal.js';
 import { Money, roundTo } from '@ledger/shared';
 import { lineTax, taxTotals, type LineTax, type TaxTotal as TaxTotalOf } from './tax.ts';
 import { DomainError } from '../../domain/errors.ts';
+import type { Dimensions } from '../dimensions/index.ts';
 
 /**
  * The posting math of an AR/AP transaction (docs/posting.md), pure and exact:
@@ -24,6 +25,8 @@ export interface PostingLineInput {
   taxAccountId: number | null;
   rate: Decimal | null;
   taxOverride: Decimal | null;
+  /** the line's dimensions (cost centre, project), carried to its ledger line; absent or null: none */
+  dimensions?: Dimensions | null;
 }
 
 export interface PostingInput {
@@ -51,6 +54,8 @@ export interface LedgerLine {
   /** document currency, debit positive (0 for the rounding line) */
   fxAmount: Decimal;
   kind: EntryKind;
+  /** an amount line's dimensions; tax, control and rounding lines have none */
+  dimensions?: Dimensions | null;
 }
 
 export interface Posting {
@@ -94,11 +99,11 @@ export function computePosting(input: PostingInput): Posting {
   const toBase = (fx: Decimal) => roundTo(fx.times(input.exchangerate), input.baseCurrency);
 
   const entries: LedgerLine[] = [];
-  const add = (accountId: number, fx: Decimal, kind: EntryKind) => {
+  const add = (accountId: number, fx: Decimal, kind: EntryKind, dimensions: Dimensions | null = null) => {
     if (fx.isZero()) return;
-    entries.push({ accountId, fxAmount: fx, amount: toBase(fx), kind });
+    entries.push({ accountId, fxAmount: fx, amount: toBase(fx), kind, ...(dimensions ? { dimensions } : {}) });
   };
-  for (const l of lines) add(l.accountId, l.net.times(sign), 'amount');
+  for (const l of lines) add(l.accountId, l.net.times(sign), 'amount', l.dimensions ?? null);
   for (const t of taxes) add(t.taxAccount, t.amount.times(sign), 'tax');
   add(input.controlAccountId, gross.times(-sign), 'control');
 

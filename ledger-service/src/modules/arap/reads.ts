@@ -19,6 +19,7 @@ interface LineRow {
   tax_rate: string | null;
   tax_amount: string;
   net: string;
+  dimensions: Record<string, string> | null;
 }
 interface PostingRow {
   accno: string;
@@ -76,7 +77,8 @@ export async function readDocument(
     `select t.*, p.number as party_number, p.name as party_name, ra.accno as record_accno,
        (select coalesce(json_agg(json_build_object(
            'accno', a.accno, 'description', l.description, 'amount', l.amount::text, 'tax_accno', ta.accno,
-           'tax_rate', l.tax_rate::text, 'tax_amount', l.tax_amount::text, 'net', l.net::text)
+           'tax_rate', l.tax_rate::text, 'tax_amount', l.tax_amount::text, 'net', l.net::text,
+           'dimensions', l.dimensions)
            order by l.position), '[]')
           from arap_lines l join accounts a on a.id = l.account_id
           left join accounts ta on ta.id = l.tax_account_id
@@ -155,6 +157,7 @@ function toReadShape(row: DocumentRow, fileUrlBase: string, baseCurrency: string
         taxAmount: toJsonNumber(l.tax_amount),
         net: toJsonNumber(net),
         gross: toJsonNumber(net.plus(l.tax_amount)),
+        dimensions: l.dimensions ?? undefined,
       });
     }),
     taxes: taxesOf(row.lines),

@@ -5,6 +5,7 @@ import type { Company } from '../../db/companies.ts';
 import type { Vc } from './posting.ts';
 import { referencedAccounts, type ChartAccount, type PartyRef, type RuleContext } from './rules.ts';
 
+import { loadDimensionCatalogue, namesDimensions } from '../dimensions/index.ts';
 /**
  * The snapshot the rules of AR/AP transaction writes check against (rules.ts is pure), read
  * inside the write's transaction. One loader serves a single document (a batch of one) and a
@@ -90,6 +91,7 @@ export async function loadRuleContexts(
     parties: row.parties,
     accounts,
     bankAccounts: row.bank,
+    dimensions: inputs.some((i) => namesDimensions(i.lines)) ? await loadDimensionCatalogue(tx, company.id) : undefined,
   };
   return (input) => {
     const on = input.invDate;

@@ -3,6 +3,9 @@ import { Money, decimalPlaces, minorUnits, partyRefOf, paymentFieldsOf, type Tra
 import type { PostingInput, PostingLineInput, Vc } from './posting.ts';
 import { DomainError, ruleInvalid } from '../../domain/errors.ts';
 import { assertOpenPeriod } from '../../domain/period.ts';
+import { checkDimensions, type DimensionCatalogue } from '../dimensions/index.ts';
+
+const NO_DIMENSIONS: DimensionCatalogue = new Map();
 import { compactReference, isCreditorReference, isQrIban, isQrReference } from '@ledger/shared/references';
 
 /**
@@ -36,6 +39,8 @@ export interface RuleContext {
   rates: Map<number, Decimal>;
   /** the bank account named by vc_bank_id, with the party it belongs to */
   bankAccounts: { id: number; partyId: number; iban: string }[];
+  /** the company's dimensions, read only when a line names one */
+  dimensions?: DimensionCatalogue;
 }
 
 export interface ResolvedLine extends PostingLineInput {
@@ -149,6 +154,7 @@ export function resolveTransaction(vc: Vc, input: TransactionInput, ctx: RuleCon
       taxAccno: line.taxAccount ?? null,
       rate,
       taxOverride: line.taxAmount === undefined ? null : amount(line.taxAmount, currency, `${at}/taxAmount`),
+      dimensions: checkDimensions(line.dimensions, ctx.dimensions ?? NO_DIMENSIONS, `${at}/dimensions`),
     };
   });
 

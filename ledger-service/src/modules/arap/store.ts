@@ -168,6 +168,7 @@ const LINE_COLUMNS: JsonColumns = {
   tax_amount: 'numeric',
   tax_override: 'boolean',
   net: 'numeric',
+  dimensions: 'jsonb',
 };
 
 export function lineRows(lines: ResolvedLine[], p: Posting) {
@@ -181,6 +182,7 @@ export function lineRows(lines: ResolvedLine[], p: Posting) {
     tax_amount: l.tax.toString(),
     tax_override: l.taxOverride !== null,
     net: l.net.toString(),
+    dimensions: lines[i]!.dimensions ?? null,
   }));
 }
 
@@ -195,6 +197,7 @@ export function entryRows(date: string, currency: string, entries: readonly Ledg
     fx_amount: e.fxAmount.toString(),
     currency,
     kind: e.kind,
+    dimensions: e.dimensions ?? null,
   }));
 }
 
@@ -232,8 +235,9 @@ export async function insertEntries(
 export async function copyLinesNegated(tx: Tx, companyId: number, fromId: number, toId: number): Promise<void> {
   await tx.raw(
     `insert into arap_lines (company_id, transaction_id, position, account_id, description, amount, tax_account_id,
-       tax_rate, tax_amount, tax_override, net)
-     select company_id, ?, position, account_id, description, -amount, tax_account_id, tax_rate, -tax_amount, true, -net
+       tax_rate, tax_amount, tax_override, net, dimensions)
+     select company_id, ?, position, account_id, description, -amount, tax_account_id, tax_rate, -tax_amount, true,
+            -net, dimensions
        from arap_lines where company_id = ? and transaction_id = ?`,
     [toId, companyId, fromId],
   );
@@ -244,12 +248,13 @@ export async function documentEntries(tx: Tx, companyId: number, id: number): Pr
   const rows = await tx('ledger_entries')
     .where({ company_id: companyId, transaction_id: id })
     .whereNull('payment_id')
-    .select('account_id', 'amount', 'fx_amount', 'kind');
+    .select('account_id', 'amount', 'fx_amount', 'kind', 'dimensions');
   return rows.map((e) => ({
     accountId: e.account_id,
     amount: new Money(e.amount),
     fxAmount: new Money(e.fx_amount),
     kind: e.kind as EntryKind,
+    dimensions: e.dimensions,
   }));
 }
 
@@ -278,7 +283,8 @@ export interface NewDocument {
 export interface ChildRows {
   table: string;
   columns: JsonColumns;
-  rows: readonly Record<string, string | number | null>[];
+  /** column → value; an object goes into a jsonb column (a line's dimensions) */
+  rows: readonly Record<string, string | number | null | Readonly<Record<string, string>>>[];
 }
 
 /** Rows that hang off the document the statement writes (its CTE `h`): company_id and transaction_id set. */

@@ -126,6 +126,8 @@ function line(accountId: number, amount: Money, description: string | null): Jou
     debit: amount.isNegative() ? new Money(0) : amount,
     credit: amount.isNegative() ? amount.negated() : new Money(0),
     baseAmount: amount,
+    // closing lines are unassigned: a report by dimension shows them in its unassigned column
+    dimensions: null,
   };
 }
 

@@ -30,6 +30,7 @@ interface ItemRow {
   tax_rate: string | null;
   amount: string;
   tax_amount: string;
+  dimensions: Record<string, string> | null;
 }
 
 interface InvoiceColumns {
@@ -95,7 +96,7 @@ export async function readInvoice(
   const header = { ...columns, reminder_count: await countReminders(tx, companyId, id) };
   const { rows: items } = await tx.raw<{ rows: ItemRow[] }>(
     `select i.service_id, i.partnumber, i.description, i.quantity::text, i.unit, i.price::text, i.discount::text,
-            a.accno, ta.accno as tax_accno, l.tax_rate::text, l.amount::text, l.tax_amount::text
+            a.accno, ta.accno as tax_accno, l.tax_rate::text, l.amount::text, l.tax_amount::text, l.dimensions
        from invoice_items i
        join arap_lines l on l.company_id = i.company_id and l.transaction_id = i.transaction_id
         and l.position = i.position
@@ -123,6 +124,7 @@ export async function readInvoice(
         taxRate: i.tax_rate === null ? null : toJsonNumber(i.tax_rate),
         amount: toJsonNumber(i.amount),
         tax: toJsonNumber(i.tax_amount),
+        dimensions: i.dimensions ?? undefined,
       }),
     ),
   };

@@ -34,6 +34,8 @@ export interface FilledItem {
   account: string;
   taxAccount: string | undefined;
   taxAmount: number | undefined;
+  /** checked with the line it becomes (arap rules) */
+  dimensions: Record<string, string> | undefined;
 }
 
 function exact(value: number, field: string, what: string): Decimal {
@@ -92,6 +94,7 @@ export function fillItem(
     account,
     taxAccount: item.taxAccount ?? service?.taxAccount ?? undefined,
     taxAmount: item.taxAmount,
+    dimensions: item.dimensions,
   };
 }
 
@@ -113,6 +116,7 @@ export function itemLine(item: FilledItem, currency: string, at: string): Transa
     amount: toJsonNumber(amount),
     ...(item.taxAccount === undefined ? {} : { taxAccount: item.taxAccount }),
     ...(item.taxAmount === undefined ? {} : { taxAmount: item.taxAmount }),
+    ...(item.dimensions === undefined ? {} : { dimensions: item.dimensions }),
   };
 }
 

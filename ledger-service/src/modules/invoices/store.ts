@@ -32,6 +32,7 @@ export function itemRows(items: readonly FilledItem[]): ChildRows {
       unit: 'text',
       price: 'numeric',
       discount: 'numeric',
+      dimensions: 'jsonb',
     },
     rows: items.map((item, i) => ({
       position: i + 1,
@@ -42,6 +43,7 @@ export function itemRows(items: readonly FilledItem[]): ChildRows {
       unit: item.unit,
       price: item.price.toString(),
       discount: item.discount.toString(),
+      dimensions: item.dimensions && Object.keys(item.dimensions).length > 0 ? item.dimensions : null,
     })),
   };
 }
@@ -57,8 +59,8 @@ export async function copyToReversal(tx: Tx, companyId: number, fromId: number, 
   );
   await tx.raw(
     `insert into invoice_items (company_id, transaction_id, position, service_id, partnumber, description, quantity,
-       unit, price, discount)
-     select company_id, ?, position, service_id, partnumber, description, -quantity, unit, price, discount
+       unit, price, discount, dimensions)
+     select company_id, ?, position, service_id, partnumber, description, -quantity, unit, price, discount, dimensions
        from invoice_items where company_id = ? and transaction_id = ?`,
     [toId, companyId, fromId],
   );

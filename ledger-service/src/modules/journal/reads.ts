@@ -37,6 +37,7 @@ interface EntryRow extends HeaderRow {
     debit: string;
     credit: string;
     base_amount: string;
+    dimensions: Record<string, string> | null;
   }[];
   files: { id: number; name: string; media_type: string; size: number }[];
 }
@@ -81,7 +82,7 @@ export async function readJournal(
     `select ${HEADER_COLUMNS},
        (select coalesce(json_agg(json_build_object('accno', a.accno, 'account_description', a.description,
            'description', l.description, 'debit', l.debit::text, 'credit', l.credit::text,
-           'base_amount', l.base_amount::text) order by l.position), '[]')
+           'base_amount', l.base_amount::text, 'dimensions', l.dimensions) order by l.position), '[]')
           from gl_lines l join accounts a on a.company_id = l.company_id and a.id = l.account_id
          where l.company_id = g.company_id and l.journal_id = g.id) as lines,
        (select coalesce(json_agg(json_build_object('id', f.id, 'name', f.name, 'media_type', f.media_type,
@@ -104,6 +105,7 @@ export async function readJournal(
         credit: toJsonNumber(l.credit),
         baseDebit: toJsonNumber(positive(base)),
         baseCredit: toJsonNumber(positive(base.negated())),
+        dimensions: l.dimensions ?? undefined,
       });
     }),
     files: row.files.map((f) => ({

@@ -79,6 +79,7 @@ t.test('base amounts: the worked example of docs/journal.md', async (t) => {
 const ctx: JournalRuleContext = {
   baseCurrency: 'CHF',
   closedUntil: '2024-01-31',
+  dimensions: new Map(),
   accounts: new Map([
     ['6000', { id: 1, accno: '6000', links: ['AP_amount'] }],
     ['1020', { id: 2, accno: '1020', links: ['AR_paid', 'AP_paid'] }],

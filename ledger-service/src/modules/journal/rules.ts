@@ -2,6 +2,7 @@ import type { Decimal } from 'decimal.js';
 import { decimalPlaces, formatAmount, minorUnits, Money, roundTo, type JournalEntryInput } from '@ledger/shared';
 import { DomainError, ruleInvalid } from '../../domain/errors.ts';
 import { assertOpenPeriod } from '../../domain/period.ts';
+import { checkDimensions, type DimensionCatalogue, type Dimensions } from '../dimensions/index.ts';
 
 /**
  * The rules of a journal entry (docs/journal.md), pure: checked against a
@@ -19,6 +20,8 @@ export interface JournalRuleContext {
   closedUntil: string | null;
   /** the accounts the entry names, by accno */
   accounts: Map<string, JournalAccount>;
+  /** the company's dimensions (empty when no line names one: then it is not read) */
+  dimensions: DimensionCatalogue;
 }
 
 export interface ResolvedJournalLine {
@@ -32,6 +35,7 @@ export interface ResolvedJournalLine {
   fxAmount: Decimal;
   /** base currency, debit positive; the lines sum to exactly zero */
   baseAmount: Decimal;
+  dimensions: Dimensions | null;
 }
 
 export interface ResolvedJournal {
@@ -126,6 +130,7 @@ export function resolveJournal(input: JournalEntryInput, ctx: JournalRuleContext
       debit,
       credit,
       fxAmount: debit.minus(credit),
+      dimensions: checkDimensions(line.dimensions, ctx.dimensions, `${at}/dimensions`),
     };
   });
 

@@ -5,6 +5,7 @@ import { auditRow, recordAudit, recordAudits } from '../../db/audit.ts';
 import { BatchRefused, conflict, DomainError, notFound, ruleInvalid } from '../../domain/errors.ts';
 import { assertOpenPeriod } from '../../domain/period.ts';
 import type { FileContent } from '../arap/index.ts';
+import { namesDimensions } from '../dimensions/index.ts';
 import type { ServiceContext } from '../serviceContext.ts';
 import { readJournal, readJournalFile, type JournalRead } from './reads.ts';
 import { referencedAccounts, resolveJournal, type ResolvedJournal } from './rules.ts';
@@ -51,7 +52,8 @@ export interface JournalWrite {
 export const JOURNAL_ENTITY = 'journal_entry';
 
 async function resolve(c: ServiceContext, input: JournalEntryInput): Promise<ResolvedJournal> {
-  return resolveJournal(input, await loadJournalContext(c.tx, c.company, referencedAccounts(input)));
+  const withDimensions = namesDimensions(input.lines);
+  return resolveJournal(input, await loadJournalContext(c.tx, c.company, referencedAccounts(input), withDimensions));
 }
 
 const lineRows = (r: ResolvedJournal): JournalLineRow[] =>
@@ -61,6 +63,7 @@ const lineRows = (r: ResolvedJournal): JournalLineRow[] =>
     debit: l.debit,
     credit: l.credit,
     baseAmount: l.baseAmount,
+    dimensions: l.dimensions,
   }));
 
 function headerValues(r: ResolvedJournal, posting: boolean) {
@@ -186,7 +189,13 @@ export async function createJournalEntry(
  * input order; the rows go in with one statement per table.
  */
 export async function createJournalEntries(c: ServiceContext, inputs: readonly JournalEntryInput[]): Promise<number[]> {
-  const context = await loadJournalContext(c.tx, c.company, [...new Set(inputs.flatMap(referencedAccounts))]);
+  const accnos = [...new Set(inputs.flatMap(referencedAccounts))];
+  const context = await loadJournalContext(
+    c.tx,
+    c.company,
+    accnos,
+    inputs.some((i) => namesDimensions(i.lines)),
+  );
   const problems: BatchProblem[] = [];
   const resolved = inputs.map((input, index) => {
     try {

@@ -3,10 +3,12 @@ import { Money } from '@ledger/shared';
 import type { Knex } from 'knex';
 import { preparedAs, type Tx } from '../../db/knex.ts';
 import type { Company } from '../../db/companies.ts';
+import type { Dimensions } from '../../db/tables.ts';
 import { freeNumbers, nextNumber, numberingCte } from '../../db/sequences.ts';
 import { insertJsonRows, type JsonColumns, LEDGER_ENTRY_COLUMNS } from '../../db/jsonRows.ts';
 import { conflict } from '../../domain/errors.ts';
 import type { FileContent } from '../arap/index.ts';
+import { loadDimensionCatalogue } from '../dimensions/index.ts';
 import { attachFiles } from '../files/index.ts';
 import type { auditRow } from '../../db/audit.ts';
 import type { JournalRuleContext } from './rules.ts';
@@ -38,6 +40,8 @@ export interface JournalLineRow {
   debit: Decimal;
   credit: Decimal;
   baseAmount: Decimal;
+  /** dimension code → value code; null: unassigned */
+  dimensions: Dimensions | null;
 }
 
 /** The number sequence of journal entries (format `settings.number_formats.gl_transaction`, default GL-000001). */
@@ -51,7 +55,12 @@ const JOURNAL_CONTEXT_SQL = `select (select closed_until::text from companies wh
               from accounts where company_id = ? and accno = any(?::text[])), '[]') as accounts`;
 
 /** The accounts an entry names (links split) and what the rules need of the company. */
-export async function loadJournalContext(tx: Tx, company: Company, accnos: string[]): Promise<JournalRuleContext> {
+export async function loadJournalContext(
+  tx: Tx,
+  company: Company,
+  accnos: string[],
+  withDimensions: boolean,
+): Promise<JournalRuleContext> {
   // one round trip: the closing date and the named accounts
   const { rows } = await tx
     .raw<{
@@ -65,6 +74,7 @@ export async function loadJournalContext(tx: Tx, company: Company, accnos: strin
     accounts: new Map(
       row.accounts.map((r) => [r.accno, { id: r.id, accno: r.accno, links: r.link ? r.link.split(':') : [] }]),
     ),
+    dimensions: withDimensions ? await loadDimensionCatalogue(tx, company.id) : new Map(),
   };
 }
 
@@ -76,6 +86,7 @@ const LINE_COLUMNS: JsonColumns = {
   debit: 'numeric',
   credit: 'numeric',
   base_amount: 'numeric',
+  dimensions: 'jsonb',
 };
 
 /** An entry's lines as gl_lines rows (journal_id and company_id are added by the statement). */
@@ -87,6 +98,7 @@ function lineRows(lines: readonly JournalLineRow[]) {
     debit: l.debit.toString(),
     credit: l.credit.toString(),
     base_amount: l.baseAmount.toString(),
+    dimensions: l.dimensions,
   }));
 }
 
@@ -101,6 +113,7 @@ function entryRows(posting: { transdate: string; currency: string }, lines: read
     amount: l.baseAmount.toString(),
     fx_amount: l.debit.minus(l.credit).toString(),
     currency: posting.currency,
+    dimensions: l.dimensions,
   }));
 }
 
@@ -288,13 +301,14 @@ export async function journalLines(tx: Tx, companyId: number, id: number): Promi
   const rows = await tx('gl_lines')
     .where({ company_id: companyId, journal_id: id })
     .orderBy('position')
-    .select('account_id', 'description', 'debit', 'credit', 'base_amount');
+    .select('account_id', 'description', 'debit', 'credit', 'base_amount', 'dimensions');
   return rows.map((r) => ({
     accountId: r.account_id,
     description: r.description,
     debit: new Money(r.debit),
     credit: new Money(r.credit),
     baseAmount: new Money(r.base_amount),
+    dimensions: r.dimensions,
   }));
 }
 

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { Money, minorUnits } from '@ledger/shared';
 import type { Tx } from '../../db/knex.ts';
-import { splitRange, type BucketSums, type Category, type DateRange, type VatGroup } from './rules.ts';
+import { categoryOf, splitRange, type BucketSums, type Category, type DateRange, type VatGroup } from './rules.ts';
 
 /**
  * The SQL of the reports (docs/reports.md "Performance"). Every figure is a sum computed by
@@ -81,7 +81,7 @@ export async function bucketSums(
   );
   return rows.map((r) => ({
     ...r,
-    category: r.category.trim() as Category,
+    category: categoryOf(r.category),
     debit: new Money(r.debit),
     credit: new Money(r.credit),
   }));
@@ -245,4 +245,66 @@ export async function vatReads(
       amount: new Money(r.amount),
     })),
   };
+}
+
+// --- by dimension --------------------------------------------------------------------------
+
+/** Sums of one account, bucket and value of the dimension (null: lines without it). */
+export interface ValueBucketSums extends BucketSums {
+  value: string | null;
+}
+
+/**
+ * bucketSums by the value a dimension has on each ledger line (`ledger_entries.dimensions`,
+ * migration 039): read from the lines themselves, as ledger_balances knows no dimension.
+ * `value` narrows the lines to those naming it.
+ */
+export async function dimensionBucketSums(
+  tx: Tx,
+  companyId: number,
+  buckets: Readonly<Record<string, DateRange>>,
+  dimension: { code: string; value?: string },
+  opts: { excludeClosing?: boolean; categories?: readonly Category[] } = {},
+): Promise<ValueBucketSums[]> {
+  const notClosing = opts.excludeClosing ? ' and not closing' : '';
+  const ofValue = dimension.value === undefined ? '' : ' and dimensions ->> ? = ?';
+  const parts = Object.entries(buckets).map(([bucket, range]) => ({
+    sql: `select account_id, ?::text as bucket, dimensions ->> ? as value, amount from ledger_entries
+           where company_id = ? and date <= ?${range.from === null ? '' : ' and date >= ?'}${notClosing}${ofValue}`,
+    bindings: [
+      bucket,
+      dimension.code,
+      companyId,
+      range.to,
+      ...(range.from === null ? [] : [range.from]),
+      ...(dimension.value === undefined ? [] : [dimension.code, dimension.value]),
+    ],
+  }));
+  if (parts.length === 0) return [];
+  const categories = opts.categories ?? ['A', 'L', 'Q', 'I', 'E'];
+  const { rows } = await tx.raw<{
+    rows: {
+      accno: string;
+      description: string;
+      category: Category;
+      bucket: string;
+      value: string | null;
+      debit: string;
+      credit: string;
+    }[];
+  }>(
+    `select a.accno, a.description, a.category, s.bucket, s.value, s.debit, s.credit
+       from (select account_id, bucket, value, sum(greatest(amount, 0)) as debit, sum(least(amount, 0)) as credit
+               from (${parts.map((p) => p.sql).join('\n union all ')}) as parts
+              group by account_id, bucket, value) as s
+       join accounts a on a.company_id = ? and a.id = s.account_id
+      where a.category = any(?::text[])`,
+    [...parts.flatMap((p) => p.bindings), companyId, [...categories]],
+  );
+  return rows.map((r) => ({
+    ...r,
+    category: categoryOf(r.category),
+    debit: new Money(r.debit),
+    credit: new Money(r.credit),
+  }));
 }

@@ -9,6 +9,14 @@ import { ruleInvalid } from '../../domain/errors.ts';
  */
 
 export type Category = 'A' | 'L' | 'Q' | 'I' | 'E';
+const CATEGORIES: readonly Category[] = ['A', 'L', 'Q', 'I', 'E'];
+
+/** An account's category as the database gives it (char(1), maybe padded). */
+export function categoryOf(text: string): Category {
+  const found = CATEGORIES.find((c) => c === text.trim());
+  if (!found) throw new Error(`unknown account category ${text}`);
+  return found;
+}
 
 /** A date range, both ends included; `from` null = since the first line. */
 export interface DateRange {
@@ -111,14 +119,20 @@ const ZERO: Sums = { debit: new Money(0), credit: new Money(0) };
 const net = (s: Sums | undefined) => (s ?? ZERO).debit.plus((s ?? ZERO).credit);
 const sum = (xs: readonly Decimal[]) => xs.reduce((a, b) => a.plus(b), new Money(0));
 
-export function trialBalanceOf(rows: readonly BucketSums[], range: { from: string; to: string }, currency: string) {
+/** `keepZero`: every account with a row stays, even at zero (a report by dimension, whose columns may not be). */
+export function trialBalanceOf(
+  rows: readonly BucketSums[],
+  range: { from: string; to: string },
+  currency: string,
+  keepZero = false,
+) {
   const accounts = [];
   const totals = { opening: new Money(0), debit: new Money(0), credit: new Money(0) };
   for (const { account, buckets } of byAccount(rows).values()) {
     const opening = net(buckets.get('opening'));
     const { debit, credit } = buckets.get('period') ?? ZERO;
     // a line and its deletion (a posted document changed) leave no trace
-    if (opening.isZero() && debit.isZero() && credit.isZero()) continue;
+    if (!keepZero && opening.isZero() && debit.isZero() && credit.isZero()) continue;
     totals.opening = totals.opening.plus(opening);
     totals.debit = totals.debit.plus(debit);
     totals.credit = totals.credit.plus(credit);
@@ -161,12 +175,17 @@ function sectionOf(entries: readonly { account: AccountRef; amount: Decimal }[],
 }
 
 /** Rows of bucket 'period' over income and expense accounts, closing entries already left out. */
-export function incomeStatementOf(rows: readonly BucketSums[], range: { from: string; to: string }, currency: string) {
+export function incomeStatementOf(
+  rows: readonly BucketSums[],
+  range: { from: string; to: string },
+  currency: string,
+  keepZero = false,
+) {
   const income: { account: AccountRef; amount: Decimal }[] = [];
   const expenses: { account: AccountRef; amount: Decimal }[] = [];
   for (const { account, buckets } of byAccount(rows).values()) {
     const s = buckets.get('period') ?? ZERO;
-    if (s.debit.isZero() && s.credit.isZero()) continue;
+    if (!keepZero && s.debit.isZero() && s.credit.isZero()) continue;
     if (account.category === 'I') income.push({ account, amount: net(s) });
     else if (account.category === 'E') expenses.push({ account, amount: net(s) });
   }

@@ -1,6 +1,9 @@
 import type { Tx } from '../../db/knex.ts';
 import type { Company } from '../../db/companies.ts';
-import { bucketSums, compactBalances, vatReads } from './reads.ts';
+import { ruleInvalid } from '../../domain/errors.ts';
+import { dimensionByCode } from '../dimensions/index.ts';
+import { bucketSums, compactBalances, dimensionBucketSums, vatReads } from './reads.ts';
+import { type DimensionColumn, incomeStatementByDimension, trialBalanceByDimension } from './byDimension.ts';
 import {
   addDays,
   balanceSheetOf,
@@ -24,8 +27,40 @@ export interface ReportContext {
 
 type Period = { from?: string; to?: string };
 
-export async function trialBalance(c: ReportContext, query: Period) {
+/** A report's dimension query: the dimension's code and optionally one of its values. */
+type ByDimension = { dimension?: string; value?: string };
+
+/** The dimension a report asks for (400 when unknown, or `value` without `dimension` or unknown). */
+async function dimensionOf(c: ReportContext, query: ByDimension) {
+  if (query.dimension === undefined) {
+    if (query.value !== undefined) throw ruleInvalid('value needs dimension, the code of its dimension.', '/value');
+    return undefined;
+  }
+  const dimension = await dimensionByCode(c.tx, c.company.id, query.dimension);
+  if (!dimension) throw ruleInvalid(`There is no dimension "${query.dimension}".`, '/dimension');
+  if (query.value !== undefined && !dimension.values.some((v) => v.code === query.value))
+    throw ruleInvalid(`The dimension "${query.dimension}" has no value "${query.value}".`, '/value');
+  const columns: DimensionColumn[] = [
+    ...dimension.values.map((v) => ({ value: v.code, name: v.name })),
+    { value: null, name: 'unassigned' },
+  ];
+  return { head: { code: dimension.code, name: dimension.name }, value: query.value, columns };
+}
+
+export async function trialBalance(c: ReportContext, query: Period & ByDimension) {
   const range = period(query, c.today);
+  const dimension = await dimensionOf(c, query);
+  if (dimension) {
+    const buckets = { opening: { from: null, to: addDays(range.from, -1) }, period: range };
+    const rows = await dimensionBucketSums(c.tx, c.company.id, buckets, { ...dimension.head, value: dimension.value });
+    if (dimension.value !== undefined) {
+      return {
+        ...trialBalanceOf(rows, range, c.company.base_currency),
+        dimension: { ...dimension.head, value: dimension.value },
+      };
+    }
+    return trialBalanceByDimension(rows, range, c.company.base_currency, dimension.head, dimension.columns);
+  }
   await compactBalances(c.tx, c.company.id);
   const rows = await bucketSums(c.tx, c.company.id, {
     opening: { from: null, to: addDays(range.from, -1) },
@@ -34,8 +69,25 @@ export async function trialBalance(c: ReportContext, query: Period) {
   return trialBalanceOf(rows, range, c.company.base_currency);
 }
 
-export async function incomeStatement(c: ReportContext, query: Period) {
+export async function incomeStatement(c: ReportContext, query: Period & ByDimension) {
   const range = period(query, c.today);
+  const dimension = await dimensionOf(c, query);
+  if (dimension) {
+    const rows = await dimensionBucketSums(
+      c.tx,
+      c.company.id,
+      { period: range },
+      { ...dimension.head, value: dimension.value },
+      { excludeClosing: true, categories: ['I', 'E'] },
+    );
+    if (dimension.value !== undefined) {
+      return {
+        ...incomeStatementOf(rows, range, c.company.base_currency),
+        dimension: { ...dimension.head, value: dimension.value },
+      };
+    }
+    return incomeStatementByDimension(rows, range, c.company.base_currency, dimension.head, dimension.columns);
+  }
   await compactBalances(c.tx, c.company.id);
   const rows = await bucketSums(
     c.tx,

@@ -22,6 +22,7 @@ import { documentTools } from './documents.ts';
 import { invoiceTools } from './invoices.ts';
 import { journalTools, journalWriteTools } from './journal.ts';
 import { reportTools } from './reports.ts';
+import { yearEndTools } from './yearEnd.ts';
 import { toolScope, type ObjectSchema, type ResolvedTool, type ToolDeclaration } from './declare.ts';
 import { pathParams, resolveTool } from './derive.ts';
 import { SHARED_FORMATS } from './formats.ts';
@@ -57,6 +58,7 @@ function createAjv(): AjvInstance {
 /** Every declared tool, unresolved (the docs tables and the consistency tests read them too). */
 export const DECLARATIONS: readonly ToolDeclaration[] = [
   ...accountingTools,
+  ...yearEndTools,
   ...journalTools,
   ...reportTools,
   ...journalWriteTools,

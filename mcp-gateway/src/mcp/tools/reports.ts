@@ -32,7 +32,7 @@ export const reportTools: ToolDeclaration[] = [
     title: 'Trial balance',
     description:
       'Per account: opening balance, debit, credit and closing balance of a period (default: the year to date). ' +
-      'Debit positive.',
+      'Debit positive. dimension (list_dimensions): one column per value plus unassigned; with value: that value only.',
     area: 'accounting',
     access: 'read',
     contract: contracts.trialBalance,
@@ -48,7 +48,9 @@ export const reportTools: ToolDeclaration[] = [
   {
     name: 'income_statement',
     title: 'Income statement',
-    description: 'Income and expenses of a period (default: the year to date) and net_income, profit positive.',
+    description:
+      'Income and expenses of a period (default: the year to date) and net_income, profit positive. dimension ' +
+      '(list_dimensions): one column per value plus unassigned; with value: that value only.',
     area: 'accounting',
     access: 'read',
     contract: contracts.incomeStatement,
