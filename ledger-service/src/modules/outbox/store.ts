@@ -71,6 +71,7 @@ export async function insertMessage(tx: Tx, companyId: number, m: NewMessage): P
 
 interface MessageRow {
   id: number;
+  company_id: number;
   from_address: string;
   to_addresses: string[];
   cc_addresses: string[];

@@ -189,6 +189,7 @@ export async function settleReturn(
       debit: l.amount.isNegative() ? new Money(0) : l.amount,
       credit: l.amount.isNegative() ? l.amount.negated() : new Money(0),
       baseAmount: l.amount,
+      dimensions: null,
     };
   });
   const correction = row.type === 'correction' ? ', correction' : '';
