@@ -16,6 +16,7 @@ import { inboxPages } from './inbox.tsx';
 import { invitationsPages } from './invitations.tsx';
 import { inPageLanguage } from './language.ts';
 import { membersPages } from './members.tsx';
+import { partiesPages } from './parties.tsx';
 import { profilePages } from './profile.tsx';
 import { reportsPages } from './reports.tsx';
 import { workstationPages } from './workstation.tsx';
@@ -32,6 +33,7 @@ export function appRouter(deps: GatewayDeps): Router {
   companyPages(router, pages);
   workstationPages(router, pages);
   inboxPages(router, pages);
+  partiesPages(router, pages);
   reportsPages(router, pages);
   bankAccountPages(router, pages);
   return router;

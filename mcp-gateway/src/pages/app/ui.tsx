@@ -47,7 +47,15 @@ export interface PageProps {
 }
 
 /** The company pages of the navigation, by the key pages find their entry with (`navEntry`). */
-export type PageKey = 'workstation' | 'inbox' | 'reports' | 'apiKeys' | 'members' | 'company' | 'aiConnections';
+export type PageKey =
+  | 'workstation'
+  | 'inbox'
+  | 'parties'
+  | 'reports'
+  | 'apiKeys'
+  | 'members'
+  | 'company'
+  | 'aiConnections';
 
 interface NavEntry {
   key: PageKey;
@@ -77,6 +85,12 @@ export const NAV: { group: MessageKey; entries: NavEntry[] }[] = [
         allowed: may('workstation.workstation'),
       },
       { key: 'inbox', label: 'app.nav.inbox', path: (d) => `/books/${d}/inbox`, allowed: may('documents.documents') },
+      {
+        key: 'parties',
+        label: 'app.nav.parties',
+        path: (d) => `/books/${d}/parties`,
+        allowed: (role) => may('customers.customers')(role) || may('vendors.vendors')(role),
+      },
       { key: 'reports', label: 'app.nav.reports', path: (d) => `/books/${d}/reports`, allowed: may('reports.reports') },
     ],
   },
