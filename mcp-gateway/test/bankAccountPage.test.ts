@@ -2,7 +2,7 @@
  * The bank account page (`/books/{dataset}/bank/{id}`, docs/bank.md "The bank account page")
  * through a person's browser on a real gateway and ledger: a statement uploaded as a file, the
  * unbooked lines with their best proposal, accepting one, making a rule from a line booked by
- * hand, and the reconciliation with its difference; texts in the person's language.
+ * hand, and the reconciliation with its difference; texts in the browser's language (German by default).
  */
 import { readFileSync } from 'node:fs';
 import t from 'tap';
@@ -54,15 +54,18 @@ t.test('bank account page: upload, proposals accepted, rule from a line, reconci
   });
   t.equal(uploaded.status, 303, await uploaded.clone().text());
   const after = await browser.get(uploaded.headers.get('location')!);
-  t.match(after.html, /7 lines imported, 0 already known/);
+  // German unless the browser asks for another language
+  t.match(after.html, /7 Buchungen importiert, 0 bereits vorhanden/);
   t.match(after.html, /id="unbooked"/);
-  t.match(after.html, /Rule “Papeterie”: book to account 6500/);
+  t.match(after.html, /Regel «Papeterie»: auf Konto 6500 buchen/);
   t.match(after.html, /id="reconciliation"/);
 
-  // German for a person whose browser asks for it
-  const german = await browser.request('GET', path, undefined, { 'accept-language': 'de-CH,de;q=0.9' });
-  t.match(german.html, /Nicht verbuchte Bewegungen/);
-  t.match(german.html, /Regel «Papeterie»: auf Konto 6500 buchen/);
+  // English and French for a person whose browser asks for them
+  const english = await browser.request('GET', path, undefined, { 'accept-language': 'en-GB,en;q=0.9' });
+  t.match(english.html, /Unbooked lines/);
+  t.match(english.html, /Rule “Papeterie”: book to account 6500/);
+  const french = await browser.request('GET', path, undefined, { 'accept-language': 'fr-CH' });
+  t.match(french.html, /Mouvements non comptabilisés/);
 
   // accept the rule's proposal on the Müller debit
   const line = (await rest('GET', '/bank/transactions?counterparty=müller')).body[0];

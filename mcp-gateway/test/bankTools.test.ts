@@ -76,14 +76,13 @@ t.test('bank:write over MCP: rules, their preview, booking a line by its proposa
   const stack = await startStack(t);
   const company = await stack.company();
   const rest = apiClient(stack.url, company.dataset, company.apiKey);
-  // the posting runs without asking the person here (confirmation.test.ts tests the question)
-  t.equal((await rest('POST', '/system/company', { ai_may_post_without_confirmation: true })).status, 200);
   const statement = await importBankStatement(rest);
   t.equal(statement.importStatus, 200, JSON.stringify(statement.body));
   const { resource, tokens } = await connect(stack, company, {
-    choices: { accounting: 'none', invoices: 'none', contacts: 'none', bank: 'write', documents: 'none' },
+    // accounting:read lets the gateway read the company's confirmation setting
+    choices: { accounting: 'read', invoices: 'none', contacts: 'none', bank: 'write', documents: 'none' },
   });
-  t.equal(tokens.scope, 'bank:write');
+  t.equal(tokens.scope, 'accounting:read bank:write');
   const client = new Client({ name: 'bank-write-test', version: '1' });
   await client.connect(
     new StreamableHTTPClientTransport(new URL(resource), {
@@ -91,7 +90,7 @@ t.test('bank:write over MCP: rules, their preview, booking a line by its proposa
     }),
   );
   t.teardown(() => client.close());
-  const names = (await client.listTools()).tools.map((x) => x.name);
+  const names = (await client.listTools()).tools.map((x) => x.name).filter((n) => n.includes('bank'));
   t.same(names, [
     'list_bank_accounts',
     'list_bank_transactions',
@@ -125,6 +124,15 @@ t.test('bank:write over MCP: rules, their preview, booking a line by its proposa
 
   const line = (await rest('GET', `/bank/transactions/${debit.id}`)).body;
   t.match(line.proposals[0], { kind: 'rule', rule_id: ruleId });
+
+  // a client that cannot ask the person: booking is a posting with no draft, so nothing is booked
+  const notAsked = await call('book_bank_transaction', { id: debit.id, proposal: 0, rule_id: ruleId });
+  t.notOk(notAsked.isError, JSON.stringify(notAsked));
+  t.match(notAsked.content![0]!.text, /Bank line \d+ was not booked: this client cannot ask the person/);
+  t.equal((await rest('GET', `/bank/transactions/${debit.id}`)).body.status, 'unmatched', 'nothing booked');
+
+  // the company lets assistants post without asking (confirmation.test.ts tests the question)
+  t.equal((await rest('POST', '/system/company', { ai_may_post_without_confirmation: true })).status, 200);
   const booked = await call('book_bank_transaction', { id: debit.id, proposal: 0, rule_id: ruleId });
   t.notOk(booked.isError, JSON.stringify(booked));
   t.match(booked.structuredContent, { id: debit.id, status: 'booked', rule_id: ruleId, account: '6500' });

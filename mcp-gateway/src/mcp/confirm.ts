@@ -53,7 +53,8 @@ import { isRecord } from './tools/isRecord.ts';
 import type { McpConnection, McpDeps } from './types.ts';
 
 /** What a consequential write does. */
-export type Consequence = 'post' | 'approve' | 'payment' | 'email' | 'reminder' | 'delete';
+/** `book`: a posting that has no draft (a bank line booked): not done unless the person says yes. */
+export type Consequence = 'post' | 'book' | 'approve' | 'payment' | 'email' | 'reminder' | 'delete';
 
 /** The contract a call of `tool` with `input` makes (its alternative's when the input carries its field). */
 function contractFor(tool: Pick<ResolvedTool, 'contract' | 'alternative'>, input: ToolInput): Contract {
@@ -88,10 +89,15 @@ export function mayAsk(tool: Pick<ResolvedTool, 'access' | 'contract' | 'alterna
   );
 }
 
-function consequenceOfEffect(contract: Pick<Contract, 'name' | 'effect'>, posts: boolean): Consequence | undefined {
+function consequenceOfEffect(
+  contract: Pick<Contract, 'name' | 'effect' | 'draftable'>,
+  posts: boolean,
+): Consequence | undefined {
   switch (contract.effect) {
     case 'posts':
       if (contract.name.startsWith('approve')) return 'approve';
+      // a posting with no draft to fall back on: the safe path must not run it again (it would book)
+      if (contract.name !== '' && !contract.draftable) return 'book';
       return posts ? 'post' : undefined;
     case 'pays':
       return 'payment';
@@ -311,6 +317,7 @@ export async function safePath(
     };
   }
   const what: Record<Exclude<Consequence, 'post'>, string> = {
+    book: `Bank line ${String(input.id)} was not booked`,
     delete: 'Nothing was deleted',
     approve: `Bill ${String(input.id)} was not approved and stays a draft in the app's workstation (list_workstation)`,
     payment: 'The payment was not recorded',
@@ -463,6 +470,15 @@ export async function questionFor(
       return (
         `${by} send the next payment reminder for invoice ${d.number} to ${d.party} (open ` +
         `${d.open ?? 'amount unknown'})${fee}. Send it?`
+      );
+    }
+    case 'book': {
+      const party = preview.party ? ` from ${preview.party}` : '';
+      const date = preview.date ? ` of ${preview.date}` : '';
+      const document = preview.number ? ` as the payment of ${preview.number}` : '';
+      return (
+        `${by} book bank line ${String(input.id)}${date}${party}, ${gross ?? 'an unknown amount'}${document}` +
+        `${accountsPart(preview)}. Booking posts it to the ledger; afterwards it can only be reversed. Book it?`
       );
     }
     case 'delete':

@@ -6,7 +6,7 @@ import { today } from '../../domain/period.ts';
 import type { ServiceContext } from '../serviceContext.ts';
 import { findBankAccountWithChart, findChartAccount, type BankAccountWithChart } from '../bank/index.ts';
 import { createTransaction } from '../arap/index.ts';
-import { createJournalEntry } from '../journal/index.ts';
+import { createJournalEntries, createJournalEntry } from '../journal/index.ts';
 import { recordPayment } from '../payments/index.ts';
 import { recordEvents, type EventInput } from '../events/index.ts';
 import {
@@ -26,6 +26,7 @@ import {
   lastReconciled,
   ledgerBalance,
   markLineBooked,
+  markLinesBooked,
   markReconciled,
   openDocuments,
   statementBalance,
@@ -208,13 +209,25 @@ export async function applyRulesAtImport(
       )
     : [];
   const events: EventInput[] = [];
+  const memoOf = (line: { text: string | null; counterparty: string | null }) =>
+    line.text ?? line.counterparty ?? undefined;
+  // bookings to an account alone are journal entries: written together (createJournalEntries), one by one if refused
+  const journalOnly: {
+    line: (typeof lines)[number];
+    booking: Extract<RuleBooking, { kind: 'book' }>;
+    ruleId: number;
+  }[] = [];
   for (const line of lines) {
     // first matching rule wins, auto or not: a proposing rule above an auto rule keeps the line for a person
     const hit = firstRule(allRules, line, documents);
     if (!hit?.rule.auto) continue;
+    if (hit.booking.kind === 'book' && hit.booking.party_id === null) {
+      journalOnly.push({ line, booking: hit.booking, ruleId: hit.rule.id });
+      continue;
+    }
     try {
       const by = await c.tx.transaction(async (sp) =>
-        bookByRule({ ...c, tx: sp }, bank, line, hit.booking, hit.rule.id, line.text ?? line.counterparty ?? undefined),
+        bookByRule({ ...c, tx: sp }, bank, line, hit.booking, hit.rule.id, memoOf(line)),
       );
       await markLineBooked(c.tx, c.company.id, line.id, 'matched', by);
       if (hit.booking.kind === 'settle') {
@@ -226,8 +239,73 @@ export async function applyRulesAtImport(
       if (!(err instanceof DomainError)) throw err;
     }
   }
+  const journaled = await bookJournalsTogether(c, bank, journalOnly, memoOf);
+  for (const b of journaled) events.push(bankEvent('bank_transaction.matched', b.id, { ...b.by }));
   await recordEvents(c.tx, c.company.id, c.actor, events);
   return events.length;
+}
+
+/** The journal entry of a line booked to an account: bank against the account, money in debits the bank. */
+function journalInput(bank: BankAccountWithChart, line: BookedLine, account: string, description: string | undefined) {
+  const value = line.amount.abs().toNumber();
+  const bankLine = { account: bank.account, ...(line.amount.isPositive() ? { debit: value } : { credit: value }) };
+  const otherLine = { account, ...(line.amount.isPositive() ? { credit: value } : { debit: value }) };
+  return {
+    transdate: line.date,
+    description,
+    curr: line.currency,
+    pending: '0' as const,
+    lines: [bankLine, otherLine],
+  };
+}
+
+/**
+ * The rule bookings to an account alone, as one batch of journal entries in a savepoint
+ * (createJournalEntries: a few statements for all); when one is refused, each again alone in
+ * its own savepoint, so a refusal leaves only its line unmatched. The lines marked in one statement.
+ */
+async function bookJournalsTogether(
+  c: ServiceContext,
+  bank: BankAccountWithChart,
+  items: readonly {
+    line: BookedLine & { text: string | null; counterparty: string | null };
+    booking: Extract<RuleBooking, { kind: 'book' }>;
+    ruleId: number;
+  }[],
+  memoOf: (line: { text: string | null; counterparty: string | null }) => string | undefined,
+): Promise<{ id: number; by: LineBooking }[]> {
+  if (items.length === 0) return [];
+  const chartIds = new Map<string, number>();
+  for (const accno of new Set(items.map((i) => i.booking.account))) {
+    const chart = await findChartAccount(c.tx, c.company.id, accno);
+    if (chart) chartIds.set(accno, chart.id);
+  }
+  const bookable = items.filter((i) => chartIds.has(i.booking.account));
+  const inputs = bookable.map((i) =>
+    journalInput(bank, i.line, i.booking.account, i.booking.description ?? memoOf(i.line)),
+  );
+  const done: { id: number; by: LineBooking }[] = [];
+  const byOf = (i: (typeof bookable)[number], journalId: number): LineBooking => ({
+    accountId: chartIds.get(i.booking.account)!,
+    journalId,
+    ruleId: i.ruleId,
+  });
+  try {
+    const ids = await c.tx.transaction(async (sp) => createJournalEntries({ ...c, tx: sp }, inputs));
+    for (const [k, i] of bookable.entries()) done.push({ id: i.line.id, by: byOf(i, ids[k]!) });
+  } catch (err) {
+    if (!(err instanceof DomainError)) throw err;
+    for (const [k, i] of bookable.entries()) {
+      try {
+        const [id] = await c.tx.transaction(async (sp) => createJournalEntries({ ...c, tx: sp }, [inputs[k]!]));
+        done.push({ id: i.line.id, by: byOf(i, id!) });
+      } catch (one) {
+        if (!(one instanceof DomainError)) throw one;
+      }
+    }
+  }
+  await markLinesBooked(c.tx, c.company.id, 'matched', done);
+  return done;
 }
 
 /** Fills in the proposals of the unmatched lines of a page (one read of rules and open documents for all). */

@@ -61,6 +61,9 @@ t.test('camt.053 import: transactions kept, balances checked, a second import im
     payment_id: null,
     account: null,
     journal_id: null,
+    rule_id: null,
+    reconciled_on: null,
+    proposals: [],
   });
   t.same(
     (await s.api('GET', `/bank/transactions/${list.body[5].id}`)).body,

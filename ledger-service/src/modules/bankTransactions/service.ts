@@ -402,7 +402,7 @@ export async function bookBankTransaction(
     throw ruleInvalid('rule_id goes with proposal: it names the rule the proposal must be.', '/rule_id');
   } else if ((input.document_id === undefined) === (input.account === undefined)) {
     throw ruleInvalid(
-      'Send either document_id (book as a payment of that document), account (book against that chart account) ' +
+      'Send either document_id (book as a payment of that document) or account (book against that chart account), ' +
         "or proposal (accept one of the transaction's proposals).",
       input.document_id === undefined ? '/document_id' : '/account',
     );

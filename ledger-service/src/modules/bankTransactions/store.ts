@@ -675,3 +675,34 @@ export async function undoReconciliations(
     .delete();
   return lines;
 }
+
+/** Marks many lines booked in one statement (the rule bookings of an import written together). */
+export async function markLinesBooked(
+  tx: Tx,
+  companyId: number,
+  status: 'matched' | 'booked',
+  rows: readonly { id: number; by: LineBooking }[],
+): Promise<void> {
+  if (rows.length === 0) return;
+  await tx.raw(
+    `update bank_transactions b set status = ?, document_id = x.document_id, payment_id = x.payment_id,
+       booked_account_id = x.booked_account_id, journal_id = x.journal_id, rule_id = x.rule_id, booked_at = now()
+     from jsonb_to_recordset(?::jsonb) as x(id bigint, document_id bigint, payment_id bigint, booked_account_id bigint,
+       journal_id bigint, rule_id bigint)
+     where b.company_id = ? and b.id = x.id`,
+    [
+      status,
+      JSON.stringify(
+        rows.map((r) => ({
+          id: r.id,
+          document_id: r.by.documentId ?? null,
+          payment_id: r.by.paymentId ?? null,
+          booked_account_id: r.by.accountId ?? null,
+          journal_id: r.by.journalId ?? null,
+          rule_id: r.by.ruleId ?? null,
+        })),
+      ),
+      companyId,
+    ],
+  );
+}
