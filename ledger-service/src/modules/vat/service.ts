@@ -155,7 +155,7 @@ export async function settleReturn(
   c: ServiceContext,
   id: number,
   input: { date?: string },
-): Promise<{ settlement_id: number; payable: number }> {
+): Promise<ResponseOf<typeof contracts.settleVatReturn>> {
   const row = await loadReturn(c, id, true);
   if (row.status === 'settled')
     throw conflict(`The VAT return ${id} is already settled (journal entry ${row.settlement_id}).`);
@@ -207,7 +207,8 @@ export async function settleReturn(
     settlement_id: entry.id,
     payable: row.payable,
   });
-  return { settlement_id: entry.id, payable: amountJson(row.payable, currency) };
+  const payable = amountJson(row.payable, currency);
+  return { settlement_id: entry.id, payable, amount: Math.abs(payable), currency, reference: entry.reference, date };
 }
 
 export async function removeReturn(c: ServiceContext, id: number): Promise<void> {

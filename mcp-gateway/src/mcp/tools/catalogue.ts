@@ -22,6 +22,7 @@ import { documentTools } from './documents.ts';
 import { invoiceTools } from './invoices.ts';
 import { journalTools, journalWriteTools } from './journal.ts';
 import { reportTools } from './reports.ts';
+import { vatTools } from './vat.ts';
 import { toolScope, type ObjectSchema, type ResolvedTool, type ToolDeclaration } from './declare.ts';
 import { pathParams, resolveTool } from './derive.ts';
 import { SHARED_FORMATS } from './formats.ts';
@@ -60,6 +61,7 @@ export const DECLARATIONS: readonly ToolDeclaration[] = [
   ...journalTools,
   ...reportTools,
   ...journalWriteTools,
+  ...vatTools,
   ...invoiceTools,
   ...contactTools,
   ...bankTools,

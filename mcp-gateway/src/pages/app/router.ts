@@ -14,6 +14,7 @@ import { inboxPages } from './inbox.tsx';
 import { invitationsPages } from './invitations.tsx';
 import { membersPages } from './members.tsx';
 import { reportsPages } from './reports.tsx';
+import { vatPages } from './vat.tsx';
 import { workstationPages } from './workstation.tsx';
 
 export function appRouter(deps: GatewayDeps): Router {
@@ -28,5 +29,6 @@ export function appRouter(deps: GatewayDeps): Router {
   workstationPages(router, pages);
   inboxPages(router, pages);
   reportsPages(router, pages);
+  vatPages(router, pages);
   return router;
 }
