@@ -57,7 +57,7 @@ export const getVatReturn = contract({
   summary: 'Read a VAT return',
   description:
     'One VAT return with its frozen figures, the amount payable and its settlement; with ?figure= also the lines ' +
-    'behind that figure (figure_lines). Accept: application/pdf (the form) or application/xml (eCH-0217)',
+    'behind that figure (figure_lines). JSON only: the PDF form and the eCH-0217 XML are not built yet',
   example: examples.getVatReturn,
   permission: 'reports.reports',
   scope: 'accounting:read',
