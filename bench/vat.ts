@@ -32,7 +32,7 @@ async function setup(db: Db, dataDir: string) {
   const [ar, ap, revenue, goods, expense, out, outReduced, exportCode, input] = await Promise.all(
     ['1100', '2000', '3400', '3000', '4000', '2200', '2201', '2205', '1170'].map(id),
   );
-  const party = async (vc: string) =>
+  const party = async (vc: 'vendor' | 'customer') =>
     Number(
       (
         (await db('parties')
@@ -56,8 +56,8 @@ async function setup(db: Db, dataDir: string) {
   await db.raw(
     `insert into arap_lines (company_id, transaction_id, position, account_id, amount, tax_account_id, tax_rate,
        tax_amount, net)
-     select t.company_id, t.id, 1, case when t.vc = 'vendor' then ?::bigint when n % 4 = 3 then ?::bigint else ?::bigint end,
-            t.net_amount,
+     select t.company_id, t.id, 1,
+            case when t.vc = 'vendor' then ?::bigint when n % 4 = 3 then ?::bigint else ?::bigint end, t.net_amount,
             r.account_id, r.rate, round(t.net_amount * r.rate, 2), t.net_amount
        from arap_transactions t
       cross join lateral (select substr(t.inv_number, 3)::int as n) x
@@ -80,7 +80,8 @@ async function setup(db: Db, dataDir: string) {
       cross join lateral (select case when t.vc = 'vendor' then 1 else -1 end as sign) s
       cross join lateral (values (l.account_id, s.sign * l.net, 'amount'),
                                  (l.tax_account_id, s.sign * l.tax_amount, 'tax'),
-                                 (t.record_account_id, -s.sign * (l.net + l.tax_amount), 'control')) e(account_id, amount, kind)
+                                 (t.record_account_id, -s.sign * (l.net + l.tax_amount), 'control'))
+                    as e(account_id, amount, kind)
       where t.company_id = ? and not (e.kind = 'tax' and e.amount = 0)`,
     [company.id],
   );
