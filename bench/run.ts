@@ -18,6 +18,7 @@ const parts = [
   './documents.ts',
   './bank.ts',
   './batch.ts',
+  './vat.ts',
 ];
 for (const part of parts) {
   if (!existsSync(new URL(part, import.meta.url))) continue;

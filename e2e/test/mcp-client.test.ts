@@ -37,6 +37,7 @@ const GRANTED_TOOLS = [
   'income_statement',
   'balance_sheet',
   'vat_report',
+  'get_vat_return',
   'list_invoices',
   'get_invoice',
   'create_invoice',

@@ -150,6 +150,7 @@ t.test('MCP endpoint refusals', async (t) => {
         'income_statement',
         'balance_sheet',
         'vat_report',
+        'get_vat_return',
         'list_invoices',
         'get_invoice',
         'list_bills',

@@ -12,8 +12,8 @@ import { expandRefs, leanInput, shareRepeats } from '../src/mcp/tools/lean.ts';
 import { connect, startStack } from './helpers.ts';
 import { lintTool } from './support/schemaLint.ts';
 
-/** The most tools/list may weigh, in bytes of JSON, in either era. */
-const MAX_TOOL_LIST_BYTES = 40_000;
+/** The most tools/list may weigh, in bytes of JSON, in either era (42 KB since the three VAT tools, docs/mcp.md). */
+const MAX_TOOL_LIST_BYTES = 42_000;
 
 const WRITE_ALL = { accounting: 'write', invoices: 'write', contacts: 'write', bank: 'read', documents: 'write' };
 
@@ -156,7 +156,7 @@ async function rawToolList(
   return { bytes: Buffer.byteLength(JSON.stringify(message.result)), tools: message.result.tools };
 }
 
-t.test('tools/list over HTTP: at most 40 KB in both eras, with titles and area icons', async (t) => {
+t.test('tools/list over HTTP: at most 42 KB in both eras, with titles and area icons', async (t) => {
   const stack = await startStack(t);
   const company = await stack.company();
   const { resource, tokens } = await connect(stack, company, { choices: WRITE_ALL });

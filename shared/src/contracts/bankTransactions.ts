@@ -28,7 +28,7 @@ export const importBankTransactions = contract({
   query: bankImportQuerySchema,
   textBody: STATEMENT_MEDIA_TYPES,
   response: bankImportResultSchema,
-  errors: ['payload_too_large', 'unsupported_media_type', 'closed_period'],
+  errors: ['payload_too_large', 'unsupported_media_type', 'closed_period', 'vat_period_filed'],
 });
 
 export const listBankTransactions = contract({
@@ -77,5 +77,5 @@ export const bookBankTransaction = contract({
   effect: 'posts',
   body: bankBookSchema,
   response: bankTransactionSchema,
-  errors: ['conflict', 'overpayment', 'closed_period', 'amount_exceeded'],
+  errors: ['conflict', 'overpayment', 'closed_period', 'vat_period_filed', 'amount_exceeded'],
 });

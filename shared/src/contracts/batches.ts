@@ -25,7 +25,7 @@ export const createJournalEntries = contract({
   draftable: true,
   body: journalBatchSchema,
   response: batchIdsSchema,
-  errors: ['invalid_currency', 'unbalanced', 'conflict', 'closed_period'],
+  errors: ['invalid_currency', 'unbalanced', 'conflict', 'closed_period', 'vat_period_filed'],
 });
 
 export const createTransactions = contract({
@@ -45,5 +45,5 @@ export const createTransactions = contract({
   draftable: true,
   body: { vendor: vendorTransactionBatchSchema, customer: customerTransactionBatchSchema },
   response: batchIdsSchema,
-  errors: ['invalid_currency', 'vc_not_found', 'amount_exceeded', 'conflict', 'closed_period'],
+  errors: ['invalid_currency', 'vc_not_found', 'amount_exceeded', 'conflict', 'closed_period', 'vat_period_filed'],
 });

@@ -258,7 +258,14 @@ export const examples = {
   settleVatReturn: {
     params: { id: 1 },
     body: { date: '2025-03-31' },
-    response: { settlement_id: 1, payable: 72.9 },
+    response: {
+      settlement_id: 1,
+      payable: 72.9,
+      amount: 72.9,
+      currency: 'CHF',
+      reference: 'VAT-2025-01-01-O',
+      date: '2025-03-31',
+    },
   },
   deleteVatReturn: { params: { id: 2 } },
   createChartAccount: {

@@ -84,7 +84,7 @@ export const bookInboxEntry = contract({
   status: 201,
   // what the booking creates is the bill, not the inbox entry
   location: '/arap/transaction/vendor/{transaction_id}',
-  errors: ['conflict', 'closed_period', 'vc_not_found', 'amount_exceeded'],
+  errors: ['conflict', 'closed_period', 'vat_period_filed', 'vc_not_found', 'amount_exceeded'],
 });
 
 export const discardInboxEntry = contract({

@@ -22,7 +22,14 @@ const writePermission = {
 const writeBody = { vendor: vendorInvoiceSchema, customer: customerInvoiceSchema } as const;
 /** multipart/form-data: the JSON invoice in the part "transaction" (or "json"), one "files" part per attachment */
 const multipart = { jsonPart: 'transaction', jsonPartAliases: ['json'], filePart: 'files' } as const;
-const postingErrors = ['invalid_currency', 'vc_not_found', 'amount_exceeded', 'conflict', 'closed_period'] as const;
+const postingErrors = [
+  'invalid_currency',
+  'vc_not_found',
+  'amount_exceeded',
+  'conflict',
+  'closed_period',
+  'vat_period_filed',
+] as const;
 
 export const createInvoice = contract({
   name: 'createInvoice',
@@ -97,7 +104,7 @@ export const reverseInvoice = contract({
   // the reversal is a new document of its own
   location: '/arap/invoice/:vc/{id}',
   response: createdSchema,
-  errors: ['amount_exceeded', 'conflict', 'closed_period'],
+  errors: ['amount_exceeded', 'conflict', 'closed_period', 'vat_period_filed'],
 });
 
 export const deleteInvoice = contract({
@@ -111,7 +118,7 @@ export const deleteInvoice = contract({
   scope: 'invoices:write',
   effect: 'deletes',
   status: 204,
-  errors: ['conflict', 'closed_period'],
+  errors: ['conflict', 'closed_period', 'vat_period_filed'],
 });
 
 export const getInvoice = contract({

@@ -37,7 +37,7 @@ export const createJournalEntry = contract({
   status: 201,
   location: '/gl/transactions/{id}',
   response: createdSchema,
-  errors: ['invalid_currency', 'unbalanced', 'conflict', 'closed_period'],
+  errors: ['invalid_currency', 'unbalanced', 'conflict', 'closed_period', 'vat_period_filed'],
 });
 
 export const updateJournalEntry = contract({
@@ -56,7 +56,7 @@ export const updateJournalEntry = contract({
   body: journalEntrySchema,
   multipart,
   response: journalReadSchema,
-  errors: ['invalid_currency', 'unbalanced', 'conflict', 'closed_period'],
+  errors: ['invalid_currency', 'unbalanced', 'conflict', 'closed_period', 'vat_period_filed'],
 });
 
 export const getJournalEntry = contract({
@@ -84,7 +84,7 @@ export const deleteJournalEntry = contract({
   scope: 'accounting:write',
   effect: 'deletes',
   status: 204,
-  errors: ['conflict', 'closed_period'],
+  errors: ['conflict', 'closed_period', 'vat_period_filed'],
 });
 
 export const reverseJournalEntry = contract({
@@ -105,7 +105,7 @@ export const reverseJournalEntry = contract({
   // the reversal is a new entry of its own
   location: '/gl/transactions/{id}',
   response: createdSchema,
-  errors: ['conflict', 'closed_period'],
+  errors: ['conflict', 'closed_period', 'vat_period_filed'],
 });
 
 export const listJournalEntries = contract({

@@ -44,5 +44,5 @@ export const sendReminder = contract({
   body: invoiceReminderSchema,
   status: 202,
   response: reminderQueuedSchema,
-  errors: ['conflict', 'amount_exceeded', 'closed_period'],
+  errors: ['conflict', 'amount_exceeded', 'closed_period', 'vat_period_filed'],
 });

@@ -34,7 +34,7 @@ export const createPayment = contract({
   status: 201,
   location: '/arap/payment/:vc/{id}',
   response: createdSchema,
-  errors: ['overpayment', 'amount_exceeded', 'conflict', 'closed_period'],
+  errors: ['overpayment', 'amount_exceeded', 'conflict', 'closed_period', 'vat_period_filed'],
 });
 
 export const listPayments = contract({
@@ -82,7 +82,7 @@ export const deletePayment = contract({
   scope: 'invoices:write',
   effect: 'deletes',
   response: paymentReadSchema,
-  errors: ['conflict', 'closed_period'],
+  errors: ['conflict', 'closed_period', 'vat_period_filed'],
 });
 
 export const agingReport = contract({

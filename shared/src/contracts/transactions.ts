@@ -19,7 +19,14 @@ const writePermission = {
 const writeBody = { vendor: vendorTransactionSchema, customer: customerTransactionSchema } as const;
 /** multipart/form-data: the JSON document in the part "transaction" (or "json"), one "files" part per attachment */
 const multipart = { jsonPart: 'transaction', jsonPartAliases: ['json'], filePart: 'files' } as const;
-const postingErrors = ['invalid_currency', 'vc_not_found', 'amount_exceeded', 'conflict', 'closed_period'] as const;
+const postingErrors = [
+  'invalid_currency',
+  'vc_not_found',
+  'amount_exceeded',
+  'conflict',
+  'closed_period',
+  'vat_period_filed',
+] as const;
 
 export const createTransaction = contract({
   name: 'createTransaction',
@@ -94,7 +101,7 @@ export const reverseTransaction = contract({
   // the reversal is a new document of its own
   location: '/arap/transaction/:vc/{id}',
   response: createdSchema,
-  errors: ['amount_exceeded', 'conflict', 'closed_period'],
+  errors: ['amount_exceeded', 'conflict', 'closed_period', 'vat_period_filed'],
 });
 
 export const deleteTransaction = contract({
@@ -108,7 +115,7 @@ export const deleteTransaction = contract({
   scope: 'invoices:write',
   effect: 'deletes',
   status: 204,
-  errors: ['conflict', 'closed_period'],
+  errors: ['conflict', 'closed_period', 'vat_period_filed'],
 });
 
 export const getTransaction = contract({
@@ -153,7 +160,7 @@ export const deleteTransactionFile = contract({
   scope: 'invoices:write',
   effect: 'deletes',
   status: 204,
-  errors: ['conflict', 'closed_period'],
+  errors: ['conflict', 'closed_period', 'vat_period_filed'],
 });
 
 export const listTransactions = contract({

@@ -7,6 +7,7 @@ import { pageQuerySchema } from '../schemas/index.ts';
 import {
   vatFigureLinesSchema,
   vatReturnCreateSchema,
+  vatReturnQuerySchema,
   vatReturnSchema,
   vatSettledSchema,
   vatSettleSchema,
@@ -54,10 +55,13 @@ export const getVatReturn = contract({
   method: 'GET',
   path: '/reports/vat/returns/:id',
   summary: 'Read a VAT return',
-  description: 'One VAT return with its frozen figures, the amount payable and its settlement',
+  description:
+    'One VAT return with its frozen figures, the amount payable and its settlement; with ?figure= also the lines ' +
+    'behind that figure (figure_lines). JSON only: the PDF form and the eCH-0217 XML are not built yet',
   example: examples.getVatReturn,
   permission: 'reports.reports',
   scope: 'accounting:read',
+  query: vatReturnQuerySchema,
   response: vatReturnSchema,
   errors: [],
 });

@@ -183,6 +183,10 @@ export const vatReturnSchema = {
     },
     settlement_id: { type: ['integer', 'null'], description: 'the settling journal entry (GET /gl/transactions/{id})' },
     created_at: { type: 'string', format: 'date-time' },
+    figure_lines: {
+      type: 'object',
+      description: 'with ?figure=: the lines behind that figure, as GET …/figures/{figure} answers them',
+    },
   },
 } as const;
 
@@ -215,6 +219,19 @@ export const vatFigureLinesSchema = {
   },
 } as const;
 
+/** `GET /reports/vat/returns/{id}?figure=302`: the return with one figure's lines (what the MCP tool reads). */
+export const vatReturnQuerySchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    figure: {
+      type: 'string',
+      pattern: '^[0-9]{3}(_tax)?$',
+      description: 'a figure of the return ("302", "302_tax", "399"): its lines are answered in figure_lines',
+    },
+  },
+} as const;
+
 export const vatSettleSchema = {
   type: 'object',
   additionalProperties: false,
@@ -225,9 +242,13 @@ export const vatSettleSchema = {
 
 export const vatSettledSchema = {
   type: 'object',
-  required: ['settlement_id', 'payable'],
+  required: ['settlement_id', 'payable', 'amount', 'currency', 'reference', 'date'],
   properties: {
     settlement_id: { type: 'integer', description: 'the journal entry that cleared the tax accounts' },
     payable: { type: 'number', description: 'tax payable to the ESTV (negative: a credit)' },
+    amount: { type: 'number', description: 'the amount payable (or the credit), shown when a person confirms' },
+    currency: { type: 'string' },
+    reference: { type: 'string', description: "the settling entry's reference" },
+    date: dateSchema,
   },
 } as const;

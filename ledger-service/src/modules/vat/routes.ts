@@ -7,7 +7,11 @@ import { figureLines, prepareReturn, removeReturn, settleReturn, vatReturn, vatR
 export const vatRoutes = [
   route(contracts.prepareVatReturn, async (req) => prepareReturn(req, req.body)),
   route(contracts.listVatReturns, async (req) => vatReturnPage(req, req.query)),
-  route(contracts.getVatReturn, async (req) => vatReturn(req, idParam(req.params.id, 'VAT return'))),
+  route(contracts.getVatReturn, async (req) => {
+    const id = idParam(req.params.id, 'VAT return');
+    const read = await vatReturn(req, id);
+    return req.query.figure ? { ...read, figure_lines: await figureLines(req, id, req.query.figure) } : read;
+  }),
   route(contracts.getVatReturnFigure, async (req) =>
     figureLines(req, idParam(req.params.id, 'VAT return'), String(req.params.figure ?? '').slice(0, 10)),
   ),

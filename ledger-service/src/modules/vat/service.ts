@@ -29,6 +29,7 @@ import {
   listReturns,
   markSettled,
   returnLines,
+  returnLineSums,
   writeFigures,
 } from './store.ts';
 
@@ -106,7 +107,7 @@ export async function prepareReturn(
   });
   await collectLines(c.tx, c.company.id, id, input, minorUnits(currency));
   if (original && type === 'correction') await copyNegated(c.tx, c.company.id, Number(original.id), id);
-  const { figures, payable } = computeFigures(await returnLines(c.tx, c.company.id, id), method, rates, currency);
+  const { figures, payable } = computeFigures(await returnLineSums(c.tx, c.company.id, id), method, rates, currency);
   await writeFigures(c.tx, c.company.id, id, decimals(figures, currency), payable.toFixed(minorUnits(currency)));
   await recordAudit(c.tx, c.company.id, c.actor, 'vat_return', id, 'prepare', {
     from: input.from,
@@ -155,7 +156,7 @@ export async function settleReturn(
   c: ServiceContext,
   id: number,
   input: { date?: string },
-): Promise<{ settlement_id: number; payable: number }> {
+): Promise<ResponseOf<typeof contracts.settleVatReturn>> {
   const row = await loadReturn(c, id, true);
   if (row.status === 'settled')
     throw conflict(`The VAT return ${id} is already settled (journal entry ${row.settlement_id}).`);
@@ -170,7 +171,7 @@ export async function settleReturn(
   const difference =
     typeof settings.net_tax_difference_account === 'string' ? settings.net_tax_difference_account : null;
   const currency = row.currency.trim();
-  const lines = await returnLines(c.tx, c.company.id, id);
+  const lines = await returnLineSums(c.tx, c.company.id, id);
   const settling = settlementLines(lines, new Money(row.payable), row.method, {
     payable: payableAccount,
     difference,
@@ -208,7 +209,8 @@ export async function settleReturn(
     settlement_id: entry.id,
     payable: row.payable,
   });
-  return { settlement_id: entry.id, payable: amountJson(row.payable, currency) };
+  const payable = amountJson(row.payable, currency);
+  return { settlement_id: entry.id, payable, amount: Math.abs(payable), currency, reference: entry.reference, date };
 }
 
 export async function removeReturn(c: ServiceContext, id: number): Promise<void> {

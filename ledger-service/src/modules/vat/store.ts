@@ -123,6 +123,40 @@ export async function returnLines(tx: Tx, companyId: number, returnId: number): 
   }));
 }
 
+/**
+ * The return's lines summed by what the figures and the settlement read (side, code, kind,
+ * figure, tax and revenue account): the same figures as the single lines, a few rows instead
+ * of one per document, so preparing and settling a quarter of 100,000 ledger lines stays fast.
+ */
+export async function returnLineSums(tx: Tx, companyId: number, returnId: number): Promise<ReturnLine[]> {
+  const { rows } = await tx.raw<{
+    rows: Pick<
+      VatReturnLinesRow,
+      'side' | 'code' | 'code_kind' | 'figure' | 'tax_accno' | 'revenue_accno' | 'base' | 'tax'
+    >[];
+  }>(
+    `select side, code, code_kind, figure, tax_accno, revenue_accno, sum(base) as base, sum(tax) as tax
+       from vat_return_lines where company_id = ? and return_id = ?
+      group by side, code, code_kind, figure, tax_accno, revenue_accno
+      order by side, code, tax_accno, revenue_accno`,
+    [companyId, returnId],
+  );
+  return rows.map((r) => ({
+    side: r.side,
+    kind: 'sum',
+    sourceId: 0,
+    number: null,
+    date: '',
+    code: r.code,
+    codeKind: r.code_kind,
+    figure: r.figure,
+    taxAccno: r.tax_accno,
+    revenueAccno: r.revenue_accno,
+    base: new Money(r.base),
+    tax: new Money(r.tax),
+  }));
+}
+
 export type ReturnHeader = Omit<VatReturnsRow, 'id' | 'created_at' | 'settled_at' | 'settlement_id'>;
 
 export async function insertReturn(tx: Tx, header: ReturnHeader): Promise<number> {

@@ -23,6 +23,7 @@ import { invoiceTools } from './invoices.ts';
 import { journalTools, journalWriteTools } from './journal.ts';
 import { reportTools } from './reports.ts';
 import { yearEndTools } from './yearEnd.ts';
+import { vatTools } from './vat.ts';
 import { toolScope, type ObjectSchema, type ResolvedTool, type ToolDeclaration } from './declare.ts';
 import { pathParams, resolveTool } from './derive.ts';
 import { SHARED_FORMATS } from './formats.ts';
@@ -62,6 +63,7 @@ export const DECLARATIONS: readonly ToolDeclaration[] = [
   ...journalTools,
   ...reportTools,
   ...journalWriteTools,
+  ...vatTools,
   ...invoiceTools,
   ...contactTools,
   ...bankTools,

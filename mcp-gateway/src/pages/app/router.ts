@@ -19,6 +19,7 @@ import { membersPages } from './members.tsx';
 import { partiesPages } from './parties.tsx';
 import { profilePages } from './profile.tsx';
 import { reportsPages } from './reports.tsx';
+import { vatPages } from './vat.tsx';
 import { workstationPages } from './workstation.tsx';
 
 export function appRouter(deps: GatewayDeps): Router {
@@ -36,5 +37,6 @@ export function appRouter(deps: GatewayDeps): Router {
   partiesPages(router, pages);
   reportsPages(router, pages);
   bankAccountPages(router, pages);
+  vatPages(router, pages);
   return router;
 }

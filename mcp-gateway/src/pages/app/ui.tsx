@@ -52,6 +52,7 @@ export type PageKey =
   | 'inbox'
   | 'parties'
   | 'reports'
+  | 'vat'
   | 'apiKeys'
   | 'members'
   | 'company'
@@ -92,6 +93,7 @@ export const NAV: { group: MessageKey; entries: NavEntry[] }[] = [
         allowed: (role) => may('customers.customers')(role) || may('vendors.vendors')(role),
       },
       { key: 'reports', label: 'app.nav.reports', path: (d) => `/books/${d}/reports`, allowed: may('reports.reports') },
+      { key: 'vat', label: 'app.nav.vat', path: (d) => `/books/${d}/vat`, allowed: may('reports.reports') },
     ],
   },
   {
