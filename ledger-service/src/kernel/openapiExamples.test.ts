@@ -258,6 +258,20 @@ function steps(): Step[] {
         },
       },
       { op: 'getInvoicePdf', side: vc, params: (c) => ({ id: c.ids[inv]! }) },
+      {
+        op: 'createCreditNote',
+        side: vc,
+        params: (c) => ({ id: c.ids[inv]! }),
+        after: (a, c) => {
+          c.ids[`cn_${vc}`] = a.id;
+        },
+      },
+      {
+        op: 'allocateCreditNote',
+        side: vc,
+        params: (c) => ({ id: c.ids[`cn_${vc}`]! }),
+        body: (ex, c) => ({ ...ex, document_id: c.ids[inv] }),
+      },
       { op: 'listDocuments', side: vc },
       { op: 'getDocument', side: vc, params: (c) => ({ id: c.ids[tx]! }) },
     );
@@ -265,6 +279,35 @@ function steps(): Step[] {
   s.push(
     { op: 'listWorkstation' },
     { op: 'emailInvoice', params: (c) => ({ id: c.ids.inv_customer! }) },
+    {
+      op: 'createQuote',
+      body: (ex, c) => ({ ...ex, customer_id: c.ids.customer }),
+      after: (a, c) => {
+        c.ids.quote = a.id;
+      },
+    },
+    { op: 'getQuote', params: (c) => ({ id: c.ids.quote! }) },
+    {
+      op: 'updateQuote',
+      params: (c) => ({ id: c.ids.quote! }),
+      body: (ex, c) => ({ ...ex, customer_id: c.ids.customer }),
+    },
+    { op: 'listQuotes' },
+    { op: 'getQuotePdf', params: (c) => ({ id: c.ids.quote! }) },
+    { op: 'emailQuote', params: (c) => ({ id: c.ids.quote! }) },
+    { op: 'setQuoteStatus', params: (c) => ({ id: c.ids.quote! }) },
+    { op: 'invoiceQuote', params: (c) => ({ id: c.ids.quote! }) },
+    {
+      op: 'deleteQuote',
+      params: async (c) => ({
+        id: await created(c, '/arap/quote/customer', {
+          customer_id: c.ids.customer,
+          invDate: '2026-11-02',
+          valid_until: '2027-03-31',
+          items: [item('customer')],
+        }),
+      }),
+    },
     {
       op: 'sendReminder',
       params: async (c) => ({

@@ -17,6 +17,7 @@ import { memberRoutes } from './members/index.ts';
 import { partyRoutes } from './parties/index.ts';
 import { reportRoutes } from './reports/index.ts';
 import { paymentRoutes } from './payments/index.ts';
+import { quoteRoutes } from './quotes/index.ts';
 import { serviceRoutes } from './services/index.ts';
 import { systemRoutes } from './system/index.ts';
 import { transactionRoutes } from './transactions/index.ts';
@@ -39,6 +40,7 @@ export const clientRoutes: Route[] = [
   ...bankTransactionRoutes,
   ...paymentFileRoutes,
   ...mailRoutes,
+  ...quoteRoutes,
   ...fileRoutes,
   ...inboxRoutes,
   ...paymentRoutes,

@@ -28,6 +28,7 @@ export const MODULE_ORDER = [
   // the document kinds and their channels, built on the core
   'invoices',
   'mail', // e-mailing invoices and reminders (on the outbox)
+  'quotes', // quotes to customers (become draft invoices)
   'documents', // transactions and invoices read together
   'inbox', // uploads that become bills
   'transactions', // the /arap/transaction/{vc} routes

@@ -3,7 +3,7 @@
  * Field lengths of the address follow the Swiss QR-bill (creditor: street 70, house number
  * 16, postal code 16, town 35), so whatever is stored fits the payment slip.
  */
-import { accountNumberSchema, currencySchema, idSchema } from './common.ts';
+import { accountNumberSchema, currencySchema, idSchema, languageSchema } from './common.ts';
 import { pageQueryProperties, sortSchema } from './list.ts';
 
 /** The same field schema, also accepting null (an update sends null to clear a field). */
@@ -63,6 +63,14 @@ const companyRequiredAccounts = {
   retained_earnings_account: bookAccount('retained earnings, where closing a year books its result; an equity account'),
 } as const;
 
+/** The company's language: its documents' and e-mails' language for parties without one of their own. */
+const companyLanguage = {
+  language: {
+    ...languageSchema,
+    description: 'the language of documents and e-mails to parties without a language of their own (default de)',
+  },
+} as const;
+
 /** Settings of the company's AI connections. */
 const companyAiSettings = {
   ai_may_post_without_confirmation: {
@@ -87,10 +95,12 @@ const COMPANY_FIELDS = [
   'retained_earnings_account',
   'reminder_fee_account',
   'ai_may_post_without_confirmation',
+  'language',
 ] as const satisfies readonly (
   | keyof typeof companyOptionalFields
   | keyof typeof companyRequiredAccounts
   | keyof typeof companyAiSettings
+  | keyof typeof companyLanguage
   | 'name'
 )[];
 
@@ -102,7 +112,13 @@ export const companyUpdateSchema = {
   type: 'object',
   additionalProperties: false,
   minProperties: 1,
-  properties: { name: companyName, ...companyOptionalFields, ...companyRequiredAccounts, ...companyAiSettings },
+  properties: {
+    name: companyName,
+    ...companyOptionalFields,
+    ...companyRequiredAccounts,
+    ...companyAiSettings,
+    ...companyLanguage,
+  },
 } as const;
 
 /** `GET /system/company` (and the answer of the update): every field present, null when not set. */
@@ -116,6 +132,7 @@ export const companySchema = {
     rounding_account: nullable(companyRequiredAccounts.rounding_account),
     retained_earnings_account: nullable(companyRequiredAccounts.retained_earnings_account),
     ...companyAiSettings,
+    ...companyLanguage,
   },
 } as const;
 

@@ -11,3 +11,4 @@ export * from './payment.ts';
 export * from './journal.ts';
 export * from './events.ts';
 export * from './batch.ts';
+export * from './sales.ts';

@@ -25,6 +25,9 @@ import * as m024 from './024_outbox_sending.ts';
 import * as m018 from './018_company_keys.ts';
 import * as m022 from './022_assistant_confirmations.ts';
 import * as m023 from './023_serving_role.ts';
+import * as m030 from './030_party_language.ts';
+import * as m031 from './031_credit_notes.ts';
+import * as m032 from './032_quotes.ts';
 
 /**
  * Migrations are listed here rather than discovered on disk, so they load the same
@@ -56,6 +59,9 @@ const migrations: Record<string, MigrationModule> = {
   '023_serving_role': m023,
   '024_outbox_sending': m024,
   '025_mail_queue': m025,
+  '030_party_language': m030,
+  '031_credit_notes': m031,
+  '032_quotes': m032,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = listedMigrations(migrations);

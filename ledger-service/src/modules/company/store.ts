@@ -1,4 +1,4 @@
-import type { ResponseOf, contracts } from '@ledger/shared';
+import { DEFAULT_LANGUAGE, isLanguage, type ResponseOf, type contracts } from '@ledger/shared';
 import type { Tx } from '../../db/knex.ts';
 import type { CompaniesRow } from '../../db/tables.ts';
 import { findBankAccount, type BankAccount } from '../bank/index.ts';
@@ -47,6 +47,7 @@ export async function getCompanyProfile(tx: Tx, companyId: number): Promise<Comp
     invoice_bank_account_id: row.invoice_bank_account_id === null ? null : Number(row.invoice_bank_account_id),
     ...accounts,
     ai_may_post_without_confirmation: row.settings[AI_MAY_POST] === true,
+    language: isLanguage(row.settings.language) ? row.settings.language : DEFAULT_LANGUAGE,
   };
 }
 
@@ -102,6 +103,7 @@ export async function writeCompanyProfile(tx: Tx, companyId: number, profile: Co
   const settings = {
     ...Object.fromEntries(BOOK_ACCOUNT_FIELDS.map((f) => [f, profile[f]])),
     [AI_MAY_POST]: profile.ai_may_post_without_confirmation,
+    language: profile.language,
   };
   await tx('companies')
     .where({ id: companyId })

@@ -219,6 +219,75 @@ export const invoiceTools: ToolDeclaration[] = [
       `${isRecord(result) && typeof result.message_id === 'string' ? ` (${result.message_id})` : ''}.`,
   },
   {
+    name: 'create_credit_note',
+    title: 'Issue credit note',
+    description:
+      'Issue a posted credit note (Gutschrift) of a posted customer invoice: the whole invoice, or the items sent with ' +
+      'positive quantities; never more than the invoice has open. Its open amount is then allocated or refunded.',
+    area: 'invoices',
+    access: 'write',
+    destructive: false,
+    idempotent: false,
+    contract: contracts.createCreditNote,
+    side: 'customer',
+    params: { id: 'the invoice id' },
+    summary: (result, input) => `Issued credit note ${idOf(result, input)} of invoice ${input.id}.`,
+  },
+  {
+    name: 'allocate_credit_note',
+    title: 'Set credit note against invoice',
+    description:
+      "Set part of a credit note's open amount against an open invoice of the same customer and currency (no cash " +
+      'moves). A refund is a record_payment of the credit note instead.',
+    area: 'invoices',
+    access: 'write',
+    destructive: false,
+    idempotent: false,
+    contract: contracts.allocateCreditNote,
+    side: 'customer',
+    params: { id: 'the credit note id' },
+    summary: (result, input) =>
+      `Allocated ${isRecord(result) ? result.amount : ''} of credit note ${input.id} to document ` +
+      `${isRecord(input) ? input.document_id : ''}.`,
+  },
+  {
+    name: 'list_quotes',
+    title: 'List quotes',
+    description: 'Find quotes (Offerten) to customers by status (draft, sent, accepted, declined, expired, invoiced).',
+    area: 'invoices',
+    access: 'read',
+    contract: contracts.listQuotes,
+    listKey: 'quotes',
+    summary: summaries.list('quote'),
+  },
+  {
+    name: 'create_quote',
+    title: 'Create quote',
+    description:
+      'Create a quote (Offerte) for a customer from items, as for an invoice, with its last day valid_until. A quote ' +
+      'books nothing; convert_quote makes it a draft invoice.',
+    area: 'invoices',
+    access: 'write',
+    destructive: false,
+    idempotent: false,
+    contract: contracts.createQuote,
+    summary: summaries.created('quote'),
+  },
+  {
+    name: 'convert_quote',
+    title: 'Turn quote into invoice',
+    description:
+      "Turn an accepted (or open) quote into a draft customer invoice with the quote's items; declined or expired " +
+      'quotes are refused.',
+    area: 'invoices',
+    access: 'write',
+    destructive: false,
+    idempotent: false,
+    contract: contracts.invoiceQuote,
+    params: { id: 'quote id' },
+    summary: (result, input) => `Quote ${input.id} became draft invoice ${idOf(result, input)}.`,
+  },
+  {
     name: 'send_reminder',
     title: 'Send payment reminder',
     description: 'Send the next payment reminder for an overdue customer invoice, optionally with a fee.',

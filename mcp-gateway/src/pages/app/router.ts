@@ -13,6 +13,7 @@ import { homePage } from './home.tsx';
 import { inboxPages } from './inbox.tsx';
 import { invitationsPages } from './invitations.tsx';
 import { membersPages } from './members.tsx';
+import { quotesPages } from './quotes.tsx';
 import { reportsPages } from './reports.tsx';
 import { workstationPages } from './workstation.tsx';
 
@@ -28,5 +29,6 @@ export function appRouter(deps: GatewayDeps): Router {
   workstationPages(router, pages);
   inboxPages(router, pages);
   reportsPages(router, pages);
+  quotesPages(router, pages);
   return router;
 }
