@@ -148,8 +148,8 @@ export const getQuotePdf = contract({
   path: '/arap/quote/customer/:id/pdf',
   summary: 'Download a quote as PDF',
   description:
-    'The quote as PDF (title Offerte / Offre / Offerta / Quote, its items, totals and last day, no payment part), in the ' +
-    "language asked for (?language=), else the customer's, else the company's",
+    'The quote as PDF (title Offerte / Offre / Offerta / Quote, its items, totals and last day, no payment part), ' +
+    "in the language asked for (?language=), else the customer's, else the company's",
   example: examples.getQuotePdf,
   permission: quoteRead,
   scope: 'invoices:read',

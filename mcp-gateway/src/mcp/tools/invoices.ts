@@ -222,8 +222,9 @@ export const invoiceTools: ToolDeclaration[] = [
     name: 'create_credit_note',
     title: 'Issue credit note',
     description:
-      'Issue a posted credit note (Gutschrift) of a posted customer invoice: the whole invoice, or the items sent with ' +
-      'positive quantities; never more than the invoice has open. Its open amount is then allocated or refunded.',
+      'Issue a posted credit note (Gutschrift) of a posted customer invoice: the whole invoice, or the items ' +
+      'sent with positive quantities; never more than the invoice has open. Its open amount is then allocated ' +
+      'or refunded.',
     area: 'invoices',
     access: 'write',
     destructive: false,
