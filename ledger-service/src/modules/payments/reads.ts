@@ -35,7 +35,8 @@ export type PaymentRead = Record<string, unknown> & { id: number; status: 'poste
 const SELECT = `select p.id, p.vc, p.transaction_id, t.type as document_kind, t.inv_number, t.party_id,
     pa.number as party_number, pa.name as party_name, p.date::text as date, p.amount::text as amount, p.currency,
     p.exchangerate::text as exchangerate, a.accno, p.base_amount::text as base_amount,
-    p.cleared_base::text as cleared_base, p.kind, p.allocated_with_id, p.memo, p.source, p.reversal_date::text as reversal_date,
+    p.cleared_base::text as cleared_base, p.kind, p.allocated_with_id, p.memo, p.source,
+    p.reversal_date::text as reversal_date,
     (select coalesce(json_agg(json_build_object('accno', ea.accno, 'amount', e.amount::text,
          'fx_amount', e.fx_amount::text, 'kind', e.kind, 'date', e.date::text) order by e.id), '[]')
        from ledger_entries e join accounts ea on ea.company_id = e.company_id and ea.id = e.account_id
