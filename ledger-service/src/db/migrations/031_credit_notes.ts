@@ -37,8 +37,8 @@ export async function up(knex: Knex): Promise<void> {
     `alter table arap_payments add constraint arap_payments_kind_check check (kind in ('payment', 'allocation'))`,
   );
   await knex.raw(
-    `alter table arap_payments add constraint arap_payments_allocated_with_fk foreign key (company_id, allocated_with_id)
-       references arap_transactions (company_id, id)`,
+    `alter table arap_payments add constraint arap_payments_allocated_with_fk
+       foreign key (company_id, allocated_with_id) references arap_transactions (company_id, id)`,
   );
 }
 
