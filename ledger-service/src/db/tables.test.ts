@@ -288,6 +288,18 @@ const COLUMNS = {
     'sent_at',
     'sending_at',
   ],
+  dunning_runs: ['id', 'company_id', 'date', 'created_at'],
+  dunning_items: [
+    'id',
+    'company_id',
+    'run_id',
+    'invoice_id',
+    'level',
+    'fee',
+    'open',
+    'fee_transaction_id',
+    'message_id',
+  ],
   quotes: [
     'id',
     'company_id',

@@ -400,6 +400,26 @@ export type MessagesRow = {
   sending_at: Date | null;
 };
 
+export type DunningRunsRow = {
+  id: number;
+  company_id: number;
+  date: string;
+  created_at: Date;
+};
+
+export type DunningItemsRow = {
+  id: number;
+  company_id: number;
+  run_id: number;
+  invoice_id: number;
+  /** check constraint dunning_items_level_check: 1–3 */
+  level: number;
+  fee: string;
+  open: string;
+  fee_transaction_id: number | null;
+  message_id: number | null;
+};
+
 export type QuotesRow = {
   id: number;
   company_id: number;
@@ -606,6 +626,8 @@ export interface LedgerTables {
   messages: MessagesRow;
   parties: PartiesRow;
   quotes: QuotesRow;
+  dunning_runs: DunningRunsRow;
+  dunning_items: DunningItemsRow;
   payment_file_items: PaymentFileItemsRow;
   payment_files: PaymentFilesRow;
   sequences: SequencesRow;

@@ -280,6 +280,25 @@ function steps(): Step[] {
     { op: 'listWorkstation' },
     { op: 'emailInvoice', params: (c) => ({ id: c.ids.inv_customer! }) },
     {
+      op: 'runDunning',
+      params: async (c) => {
+        const text = { de: 'Bitte zahlen.', fr: 'Veuillez payer.', it: 'Vi preghiamo di pagare.', en: 'Please pay.' };
+        const set = await c.api('POST', '/system/company', { dunning: { levels: [{ days: 5, fee: 0, text }] } });
+        if (set.status !== 200) throw new Error(`dunning levels: ${JSON.stringify(set.body)}`);
+        return {};
+      },
+    },
+    {
+      op: 'listDunningRuns',
+      params: async (c) => {
+        const run = await c.api('POST', '/arap/dunning/run', { date: '2026-11-25' });
+        if (run.status !== 200 || !run.body.id) throw new Error(`dunning run: ${JSON.stringify(run.body)}`);
+        c.ids.dunning_run = run.body.id;
+        return {};
+      },
+    },
+    { op: 'getDunningRun', params: (c) => ({ id: c.ids.dunning_run! }) },
+    {
       op: 'createQuote',
       body: (ex, c) => ({ ...ex, customer_id: c.ids.customer }),
       after: (a, c) => {

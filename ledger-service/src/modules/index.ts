@@ -6,6 +6,7 @@ import { bankTransactionRoutes } from './bankTransactions/index.ts';
 import { paymentFileRoutes } from './paymentFiles/index.ts';
 import { companyRoutes } from './company/index.ts';
 import { documentRoutes } from './documents/index.ts';
+import { dunningRoutes } from './dunning/index.ts';
 import { eventRoutes } from './events/index.ts';
 import { fileRoutes } from './files/index.ts';
 import { inboxRoutes } from './inbox/index.ts';
@@ -41,6 +42,7 @@ export const clientRoutes: Route[] = [
   ...paymentFileRoutes,
   ...mailRoutes,
   ...quoteRoutes,
+  ...dunningRoutes,
   ...fileRoutes,
   ...inboxRoutes,
   ...paymentRoutes,

@@ -29,6 +29,7 @@ export const MODULE_ORDER = [
   'invoices',
   'mail', // e-mailing invoices and reminders (on the outbox)
   'quotes', // quotes to customers (become draft invoices)
+  'dunning', // dunning runs (reminders with fees, on the outbox)
   'documents', // transactions and invoices read together
   'inbox', // uploads that become bills
   'transactions', // the /arap/transaction/{vc} routes

@@ -100,6 +100,7 @@ export const examples = {
       reminder_fee_account: '3400',
       ai_may_post_without_confirmation: false,
       language: 'de',
+      dunning: { levels: [] },
     },
   },
   updateCompany: {
@@ -120,6 +121,7 @@ export const examples = {
       reminder_fee_account: '3400',
       ai_may_post_without_confirmation: false,
       language: 'de',
+      dunning: { levels: [] },
     },
   },
   listBankAccounts: {
@@ -2881,4 +2883,46 @@ export const examples = {
     },
   },
   invoiceQuote: { params: { id: 1 }, body: { invDate: '2026-11-10' }, response: { id: 72 } },
+  runDunning: {
+    body: { date: '2026-11-25', dry_run: true },
+    response: {
+      date: '2026-11-25',
+      items: [
+        {
+          invoice_id: 40,
+          invNumber: 'AR-000007',
+          customer_id: 5,
+          name: 'Bäckerei Beispiel GmbH',
+          level: 1,
+          fee: 0,
+          open: 324.3,
+          currency: 'CHF',
+          days_overdue: 25,
+        },
+      ],
+    },
+  },
+  listDunningRuns: { response: [{ id: 1, date: '2026-11-25', count: 1 }] },
+  getDunningRun: {
+    params: { id: 1 },
+    response: {
+      id: 1,
+      date: '2026-11-25',
+      items: [
+        {
+          invoice_id: 40,
+          invNumber: 'AR-000007',
+          customer_id: 5,
+          name: 'Bäckerei Beispiel GmbH',
+          level: 1,
+          fee: 0,
+          open: 324.3,
+          currency: 'CHF',
+          days_overdue: 25,
+          fee_transaction_id: null,
+          message_id: 12,
+        },
+      ],
+    },
+  },
 } satisfies Record<string, ContractExample | PerSide<ContractExample>>;

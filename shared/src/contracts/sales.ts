@@ -9,8 +9,12 @@ import {
   creditAllocationSchema,
   creditNoteCreateSchema,
   documentPdfQuerySchema,
+  dunningRunListSchema,
+  dunningRunResultSchema,
+  dunningRunSchema,
   emailInvoiceSchema,
   messageQueuedSchema,
+  pageQuerySchema,
   quoteInvoiceSchema,
   quoteListQuerySchema,
   quoteListRowSchema,
@@ -210,4 +214,54 @@ export const invoiceQuote = contract({
   location: '/arap/invoice/customer/{id}',
   response: createdSchema,
   errors: ['conflict'],
+});
+
+// --- dunning runs ---------------------------------------------------------------------------
+
+export const runDunning = contract({
+  name: 'runDunning',
+  method: 'POST',
+  path: '/arap/dunning/run',
+  summary: 'Run the reminders (or only list them)',
+  description:
+    "Every posted, overdue, unpaid customer invoice that reaches its next dunning level on `date` (the company's " +
+    'dunning settings), with the fee. With dry_run only the list; else each gets its reminder PDF (open amount, fee, ' +
+    'a new due date, a QR payment part) by e-mail, the fee booked, the level recorded. An invoice is never sent the ' +
+    'same level twice. Without dunning settings: 409',
+  example: examples.runDunning,
+  permission: 'customers.postings.receipt',
+  scope: 'invoices:write',
+  effect: 'posts',
+  draftable: true,
+  body: dunningRunSchema,
+  response: dunningRunResultSchema,
+  errors: ['conflict', 'closed_period'],
+});
+
+export const listDunningRuns = contract({
+  name: 'listDunningRuns',
+  method: 'GET',
+  path: '/arap/dunning/runs',
+  summary: 'List dunning runs',
+  description: 'The runs that sent reminders, newest first, with how many each sent',
+  example: examples.listDunningRuns,
+  permission: 'customers.reports.transactions',
+  scope: 'invoices:read',
+  query: pageQuerySchema,
+  response: { type: 'array', items: dunningRunListSchema },
+  list: true,
+  errors: [],
+});
+
+export const getDunningRun = contract({
+  name: 'getDunningRun',
+  method: 'GET',
+  path: '/arap/dunning/runs/:id',
+  summary: 'Read a dunning run',
+  description: 'One run: each invoice it reminded with the level, fee, open amount, fee document and e-mail',
+  example: examples.getDunningRun,
+  permission: 'customers.reports.transactions',
+  scope: 'invoices:read',
+  response: dunningRunResultSchema,
+  errors: [],
 });

@@ -63,6 +63,42 @@ const companyRequiredAccounts = {
   retained_earnings_account: bookAccount('retained earnings, where closing a year books its result; an equity account'),
 } as const;
 
+/** A dunning level's text in each language (printed on its reminder). */
+const dunningText = { type: 'string', minLength: 1, maxLength: 1000 } as const;
+
+/** The company's dunning levels (docs/invoices.md "Dunning runs"): 1–3, each later than the one before. */
+export const dunningSettingsSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['levels'],
+  properties: {
+    levels: {
+      type: 'array',
+      maxItems: 3,
+      description: 'level 1, 2, 3 in order; empty: no dunning runs',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['days', 'fee', 'text'],
+        properties: {
+          days: { type: 'integer', minimum: 0, maximum: 365, description: 'days after the due date' },
+          fee: { type: 'number', minimum: 0, maximum: 1000, description: 'fee of the level, base currency' },
+          text: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['de', 'fr', 'it', 'en'],
+            properties: { de: dunningText, fr: dunningText, it: dunningText, en: dunningText },
+          },
+        },
+      },
+    },
+  },
+} as const;
+
+const companyDunning = {
+  dunning: { ...dunningSettingsSchema, description: 'the dunning levels of dunning runs (POST /arap/dunning/run)' },
+} as const;
+
 /** The company's language: its documents' and e-mails' language for parties without one of their own. */
 const companyLanguage = {
   language: {
@@ -96,11 +132,13 @@ const COMPANY_FIELDS = [
   'reminder_fee_account',
   'ai_may_post_without_confirmation',
   'language',
+  'dunning',
 ] as const satisfies readonly (
   | keyof typeof companyOptionalFields
   | keyof typeof companyRequiredAccounts
   | keyof typeof companyAiSettings
   | keyof typeof companyLanguage
+  | keyof typeof companyDunning
   | 'name'
 )[];
 
@@ -118,6 +156,7 @@ export const companyUpdateSchema = {
     ...companyRequiredAccounts,
     ...companyAiSettings,
     ...companyLanguage,
+    ...companyDunning,
   },
 } as const;
 
@@ -133,6 +172,7 @@ export const companySchema = {
     retained_earnings_account: nullable(companyRequiredAccounts.retained_earnings_account),
     ...companyAiSettings,
     ...companyLanguage,
+    ...companyDunning,
   },
 } as const;
 

@@ -153,3 +153,49 @@ export const quoteInvoiceSchema = {
   additionalProperties: false,
   properties: { invDate: { ...dateSchema, description: "the draft invoice's date; default today" } },
 } as const;
+
+// --- dunning runs ---------------------------------------------------------------------------
+
+export const dunningRunSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['date'],
+  properties: {
+    date: { ...dateSchema, description: "the run's day: days past due are counted to it, the fees booked on it" },
+    dry_run: { type: 'boolean', default: false, description: 'true: only list what the run would send' },
+  },
+} as const;
+
+const dunningItem = {
+  type: 'object',
+  required: ['invoice_id', 'level', 'fee', 'open'],
+  properties: {
+    invoice_id: idSchema,
+    invNumber: { type: 'string' },
+    customer_id: idSchema,
+    name: { type: 'string' },
+    level: { type: 'integer', minimum: 1, maximum: 3, description: 'the level the invoice reaches' },
+    fee: { type: 'number', description: "the level's fee" },
+    open: { type: 'number', description: "the invoice's open amount" },
+    currency: { type: 'string' },
+    days_overdue: { type: 'integer' },
+    fee_transaction_id: { type: ['integer', 'null'], description: 'sent runs: the document booking the fee' },
+    message_id: { type: ['integer', 'null'], description: 'sent runs: the e-mail (null: the customer has none)' },
+  },
+} as const;
+
+export const dunningRunResultSchema = {
+  type: 'object',
+  required: ['items'],
+  properties: {
+    id: { ...idSchema, description: 'the run (absent on a dry run, or when nothing was due)' },
+    date: dateSchema,
+    items: { type: 'array', items: dunningItem },
+  },
+} as const;
+
+export const dunningRunListSchema = {
+  type: 'object',
+  required: ['id', 'date', 'count'],
+  properties: { id: idSchema, date: dateSchema, count: { type: 'integer' } },
+} as const;

@@ -28,6 +28,7 @@ import * as m023 from './023_serving_role.ts';
 import * as m030 from './030_party_language.ts';
 import * as m031 from './031_credit_notes.ts';
 import * as m032 from './032_quotes.ts';
+import * as m034 from './034_dunning_runs.ts';
 
 /**
  * Migrations are listed here rather than discovered on disk, so they load the same
@@ -62,6 +63,7 @@ const migrations: Record<string, MigrationModule> = {
   '030_party_language': m030,
   '031_credit_notes': m031,
   '032_quotes': m032,
+  '034_dunning_runs': m034,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = listedMigrations(migrations);

@@ -26,6 +26,12 @@ const PROFILE_COLUMNS = [
 ] as const;
 type ProfileColumn = (typeof PROFILE_COLUMNS)[number];
 
+/** The dunning levels kept in `settings.dunning` (validated when written); none when never set. */
+function dunningOf(value: unknown): CompanyProfile['dunning'] {
+  const levels = (value as { levels?: unknown } | undefined)?.levels;
+  return { levels: Array.isArray(levels) ? (levels as CompanyProfile['dunning']['levels']) : [] };
+}
+
 /** The company's settings (for invoices, the PDF header and payment slip, reminders). */
 export async function getCompanyProfile(tx: Tx, companyId: number): Promise<CompanyProfile> {
   const row = await tx('companies')
@@ -48,6 +54,7 @@ export async function getCompanyProfile(tx: Tx, companyId: number): Promise<Comp
     ...accounts,
     ai_may_post_without_confirmation: row.settings[AI_MAY_POST] === true,
     language: isLanguage(row.settings.language) ? row.settings.language : DEFAULT_LANGUAGE,
+    dunning: dunningOf(row.settings.dunning),
   };
 }
 
@@ -104,6 +111,7 @@ export async function writeCompanyProfile(tx: Tx, companyId: number, profile: Co
     ...Object.fromEntries(BOOK_ACCOUNT_FIELDS.map((f) => [f, profile[f]])),
     [AI_MAY_POST]: profile.ai_may_post_without_confirmation,
     language: profile.language,
+    dunning: profile.dunning,
   };
   await tx('companies')
     .where({ id: companyId })

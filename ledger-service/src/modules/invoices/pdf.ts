@@ -60,7 +60,9 @@ export interface InvoicePdfTax {
 export interface InvoicePdfDocument {
   vc: 'customer' | 'vendor';
   /** what the document is (default an invoice): its title, and only invoices carry a payment part */
-  kind?: 'invoice' | 'credit_note' | 'quote';
+  kind?: 'invoice' | 'credit_note' | 'quote' | 'reminder';
+  /** a reminder's level: its title (Zahlungserinnerung, 1. Mahnung, 2. Mahnung) */
+  reminderLevel?: 1 | 2 | 3;
   /** a credit note's invoice number and reason */
   creditOf?: string | null;
   reason?: string | null;
@@ -127,7 +129,8 @@ function structuredAddress(party: InvoicePdfParty): QrBillParty | string[] {
 export function qrBillDataOf(input: InvoicePdfInput): QrBillData | null {
   const { invoice, bankAccount } = input;
   const currency = invoice.currency.trim();
-  if ((invoice.kind ?? 'invoice') !== 'invoice') return null;
+  const kind = invoice.kind ?? 'invoice';
+  if (kind !== 'invoice' && kind !== 'reminder') return null;
   if (invoice.vc !== 'customer' || !isQrBillCurrency(currency) || !bankAccount || !invoice.qr_reference) return null;
   const due = new Money(invoice.open ?? invoice.grossAmount);
   if (new Money(invoice.grossAmount).lte(0)) return null;
@@ -150,7 +153,9 @@ export function qrBillDataOf(input: InvoicePdfInput): QrBillData | null {
     creditor: { ...creditor, account: account.replace(/\s+/g, '').toUpperCase() },
     ...(Array.isArray(debtor) ? {} : { debtor }),
     reference,
-    message: translatorFor(input.language)('document.qrMessage', { number: invoice.invNumber }),
+    message: translatorFor(input.language)(kind === 'reminder' ? 'document.qrReminderMessage' : 'document.qrMessage', {
+      number: invoice.invNumber,
+    }),
   };
 }
 
@@ -245,8 +250,9 @@ function partyWindow(doc: PDFKit.PDFDocument, party: InvoicePdfParty): void {
 }
 
 /** The document's title in its language: Rechnung, Facture, Gutschrift, Offerte, … */
-export function documentTitle(t: Translate, inv: Pick<InvoicePdfDocument, 'vc' | 'kind'>): string {
+export function documentTitle(t: Translate, inv: Pick<InvoicePdfDocument, 'vc' | 'kind' | 'reminderLevel'>): string {
   const kind = inv.kind ?? 'invoice';
+  if (kind === 'reminder') return t(`document.reminder.${inv.reminderLevel ?? 1}`);
   if (kind === 'credit_note') return t('document.creditNote');
   if (kind === 'quote') return t('document.quote');
   return inv.vc === 'customer' ? t('document.invoice') : t('document.vendorInvoice');
@@ -263,11 +269,14 @@ function documentFacts(doc: PDFKit.PDFDocument, inv: InvoicePdfDocument, t: Tran
   doc.moveDown(0.5).font(FONT).fontSize(9);
   const facts: [string, string | null | undefined][] = [
     [kind === 'invoice' ? t('document.invoiceDate') : t('document.date'), inv.invDate],
-    [t('document.dueDate'), kind === 'invoice' ? inv.dueDate : null],
+    [t('document.dueDate'), kind === 'invoice' || kind === 'reminder' ? inv.dueDate : null],
     [t('document.validUntil'), inv.validUntil],
     [t('document.orderNumber'), inv.ordNumber],
     [t('document.yourOrder'), inv.poNumber],
-    [t('document.reference'), kind === 'invoice' ? inv.qr_reference && formatReference(inv.qr_reference) : null],
+    [
+      t('document.reference'),
+      kind === 'invoice' || kind === 'reminder' ? inv.qr_reference && formatReference(inv.qr_reference) : null,
+    ],
     [t('document.reason'), inv.reason],
   ];
   for (const [label, value] of facts) {
@@ -337,7 +346,9 @@ function termsAndNotes(doc: PDFKit.PDFDocument, inv: InvoicePdfDocument, t: Tran
   const kind = inv.kind ?? 'invoice';
   const line = (text: string) => doc.text(text, MARGIN, doc.y, { width: 495 });
   if (kind === 'credit_note') line(t('document.creditNoteUse'));
-  else if (kind === 'quote') {
+  else if (kind === 'reminder') {
+    if (inv.dueDate) line(t('document.payableBy', { date: inv.dueDate }));
+  } else if (kind === 'quote') {
     if (inv.validUntil) line(t('document.quoteValidity', { date: inv.validUntil }));
   } else if (inv.vc === 'customer' && inv.terms !== undefined && inv.terms !== null) {
     line(

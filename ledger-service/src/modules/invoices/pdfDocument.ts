@@ -59,7 +59,13 @@ export async function invoicePdf(
 export async function documentPdf(
   c: InvoiceContext,
   read: InvoiceRead,
-  opts: { asked?: Language; kind: 'invoice' | 'credit_note' | 'quote'; validUntil?: string; number?: string },
+  opts: {
+    asked?: Language;
+    kind: 'invoice' | 'credit_note' | 'quote' | 'reminder';
+    validUntil?: string;
+    number?: string;
+    reminderLevel?: 1 | 2 | 3;
+  },
 ): Promise<{ fileName: string; pdf: Buffer; language: Language }> {
   const { asked } = opts;
   const id = read.id ?? 0;
@@ -92,6 +98,7 @@ export async function documentPdf(
     invoice: {
       vc: c.vc,
       kind: opts.kind,
+      ...(opts.reminderLevel ? { reminderLevel: opts.reminderLevel } : {}),
       validUntil: opts.validUntil ?? null,
       creditOf,
       reason: read.reason ?? null,

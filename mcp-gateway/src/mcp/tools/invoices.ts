@@ -289,6 +289,34 @@ export const invoiceTools: ToolDeclaration[] = [
     summary: (result, input) => `Quote ${input.id} became draft invoice ${idOf(result, input)}.`,
   },
   {
+    name: 'propose_dunning',
+    title: 'Dunning proposal',
+    description:
+      'List the overdue invoices a dunning run on date would remind, with level and fee; sends nothing and needs ' +
+      'no confirmation.',
+    area: 'invoices',
+    access: 'write',
+    destructive: false,
+    idempotent: true,
+    contract: contracts.runDunning,
+    fixedBody: { dry_run: true },
+    summary: (result) =>
+      `${isRecord(result) && Array.isArray(result.items) ? result.items.length : 0} invoice(s) would be reminded.`,
+  },
+  {
+    name: 'run_dunning',
+    title: 'Send dunning reminders',
+    description: 'Send the dunning run of date: each reminder e-mailed with its PDF, fees booked, levels recorded.',
+    area: 'invoices',
+    access: 'write',
+    destructive: false,
+    idempotent: true,
+    contract: contracts.runDunning,
+    fixedBody: { dry_run: false },
+    summary: (result) =>
+      `Sent ${isRecord(result) && Array.isArray(result.items) ? result.items.length : 0} reminder(s).`,
+  },
+  {
     name: 'send_reminder',
     title: 'Send payment reminder',
     description: 'Send the next payment reminder for an overdue customer invoice, optionally with a fee.',
