@@ -235,33 +235,6 @@ export const invoiceTools: ToolDeclaration[] = [
     summary: (result, input) => `Issued credit note ${idOf(result, input)} of invoice ${input.id}.`,
   },
   {
-    name: 'allocate_credit_note',
-    title: 'Set credit note against invoice',
-    description:
-      "Set part of a credit note's open amount against an open invoice of the same customer and currency (no cash " +
-      'moves). A refund is a record_payment of the credit note instead.',
-    area: 'invoices',
-    access: 'write',
-    destructive: false,
-    idempotent: false,
-    contract: contracts.allocateCreditNote,
-    side: 'customer',
-    params: { id: 'the credit note id' },
-    summary: (result, input) =>
-      `Allocated ${isRecord(result) ? result.amount : ''} of credit note ${input.id} to document ` +
-      `${isRecord(input) ? input.document_id : ''}.`,
-  },
-  {
-    name: 'list_quotes',
-    title: 'List quotes',
-    description: 'Find quotes (Offerten) to customers by status (draft, sent, accepted, declined, expired, invoiced).',
-    area: 'invoices',
-    access: 'read',
-    contract: contracts.listQuotes,
-    listKey: 'quotes',
-    summary: summaries.list('quote'),
-  },
-  {
     name: 'create_quote',
     title: 'Create quote',
     description:
@@ -289,32 +262,19 @@ export const invoiceTools: ToolDeclaration[] = [
     summary: (result, input) => `Quote ${input.id} became draft invoice ${idOf(result, input)}.`,
   },
   {
-    name: 'propose_dunning',
-    title: 'Dunning proposal',
-    description:
-      'List the overdue invoices a dunning run on date would remind, with level and fee; sends nothing and needs ' +
-      'no confirmation.',
-    area: 'invoices',
-    access: 'write',
-    destructive: false,
-    idempotent: true,
-    contract: contracts.runDunning,
-    fixedBody: { dry_run: true },
-    summary: (result) =>
-      `${isRecord(result) && Array.isArray(result.items) ? result.items.length : 0} invoice(s) would be reminded.`,
-  },
-  {
     name: 'run_dunning',
-    title: 'Send dunning reminders',
-    description: 'Send the dunning run of date: each reminder e-mailed with its PDF, fees booked, levels recorded.',
+    title: 'Dunning run',
+    description:
+      'dry_run true: list the overdue invoices a run on date would remind (level, fee), no confirmation. Else send ' +
+      'them: reminders e-mailed, fees booked, levels recorded.',
     area: 'invoices',
     access: 'write',
     destructive: false,
     idempotent: true,
     contract: contracts.runDunning,
-    fixedBody: { dry_run: false },
-    summary: (result) =>
-      `Sent ${isRecord(result) && Array.isArray(result.items) ? result.items.length : 0} reminder(s).`,
+    summary: (result, input) =>
+      `${isRecord(result) && Array.isArray(result.items) ? result.items.length : 0} reminder(s) ` +
+      `${input.dry_run === true ? 'proposed' : 'sent'}.`,
   },
   {
     name: 'send_reminder',

@@ -13,6 +13,7 @@ import { homePage } from './home.tsx';
 import { inboxPages } from './inbox.tsx';
 import { invitationsPages } from './invitations.tsx';
 import { membersPages } from './members.tsx';
+import { dunningPages } from './dunning.tsx';
 import { quotesPages } from './quotes.tsx';
 import { reportsPages } from './reports.tsx';
 import { workstationPages } from './workstation.tsx';
@@ -30,5 +31,6 @@ export function appRouter(deps: GatewayDeps): Router {
   inboxPages(router, pages);
   reportsPages(router, pages);
   quotesPages(router, pages);
+  dunningPages(router, pages);
   return router;
 }

@@ -59,6 +59,7 @@ export const NAV: { group: string; entries: NavEntry[] }[] = [
       { label: 'Inbox', path: (d) => `/books/${d}/inbox`, allowed: may('documents.documents') },
       { label: 'Reports', path: (d) => `/books/${d}/reports`, allowed: may('reports.reports') },
       { label: 'Quotes', path: (d) => `/books/${d}/quotes`, allowed: may('customers.reports.transactions') },
+      { label: 'Dunning', path: (d) => `/books/${d}/dunning`, allowed: may('customers.postings.receipt') },
     ],
   },
   {
