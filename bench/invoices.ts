@@ -133,6 +133,7 @@ async function pdfInputOf(get: (path: string) => Promise<any>, id: number): Prom
   const company = await get('/system/company');
   const bank = await get(`/bank/accounts/${company.invoice_bank_account_id}`);
   return {
+    language: 'en',
     company: {
       name: company.name,
       address: {

@@ -122,6 +122,10 @@ export type ArapPaymentsRow = {
   reversal_date: string | null;
   reversed_at: Date | null;
   created_at: Date;
+  /** check constraint arap_payments_kind_check: a payment, or a credit note's allocation (no cash line) */
+  kind: 'payment' | 'allocation';
+  /** an allocation's other document */
+  allocated_with_id: number | null;
 };
 
 export type ArapTransactionsRow = {
@@ -158,6 +162,10 @@ export type ArapTransactionsRow = {
   po_number: string | null;
   qr_reference: string | null;
   payment_reference: string | null;
+  /** a credit note's invoice */
+  credit_of_id: number | null;
+  /** a credit note's reason */
+  reason: string | null;
 };
 
 export type AuditLogRow = {
@@ -455,6 +463,48 @@ export type MessagesRow = {
   sending_at: Date | null;
 };
 
+export type DunningRunsRow = {
+  id: number;
+  company_id: number;
+  date: string;
+  created_at: Date;
+};
+
+export type DunningItemsRow = {
+  id: number;
+  company_id: number;
+  run_id: number;
+  invoice_id: number;
+  /** check constraint dunning_items_level_check: 1–3 */
+  level: number;
+  fee: string;
+  open: string;
+  fee_transaction_id: number | null;
+  message_id: number | null;
+};
+
+export type QuotesRow = {
+  id: number;
+  company_id: number;
+  number: string;
+  party_id: number;
+  quote_date: string;
+  valid_until: string;
+  /** check constraint quotes_status_check (expired is read from valid_until) */
+  status: 'draft' | 'sent' | 'accepted' | 'declined' | 'invoiced';
+  currency: string;
+  net_amount: string;
+  tax_amount: string;
+  amount: string;
+  /** the invoice write body the quote becomes (shared/src/schemas/sales.ts) */
+  body: Record<string, unknown>;
+  /** items with amounts and tax, taxes and totals as computed at the last write */
+  computed: Record<string, unknown>;
+  invoice_id: number | null;
+  created_at: Date;
+  updated_at: Date;
+};
+
 export type PartiesRow = {
   id: number;
   company_id: number;
@@ -471,6 +521,8 @@ export type PartiesRow = {
   currency: string | null;
   taxnumber: string | null;
   terms: number | null;
+  /** check constraint parties_language_check; null: the company's language */
+  language: 'de' | 'fr' | 'it' | 'en' | null;
   created_at: Date;
   updated_at: Date;
 };
@@ -680,6 +732,9 @@ export interface LedgerTables {
   message_attachments: MessageAttachmentsRow;
   messages: MessagesRow;
   parties: PartiesRow;
+  quotes: QuotesRow;
+  dunning_runs: DunningRunsRow;
+  dunning_items: DunningItemsRow;
   payment_file_items: PaymentFileItemsRow;
   payment_files: PaymentFilesRow;
   sequences: SequencesRow;

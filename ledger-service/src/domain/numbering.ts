@@ -8,6 +8,9 @@ export const DEFAULT_NUMBER_FORMATS: Record<string, string> = {
   ap_transaction: 'AP-{000000}',
   ar_transaction: 'AR-{000000}',
   gl_transaction: 'GL-{000000}',
+  ar_credit_note: 'CN-{000000}',
+  ap_credit_note: 'APCN-{000000}',
+  quote: 'QT-{000000}',
 };
 
 /**

@@ -229,8 +229,10 @@ export function bindingOf(companyId: number, connectionId: string, tool: string,
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
 
-/** A draftable write posts when its body, a document of its batch, or its answer says so. */
+/** A draftable write posts when its body, a document of its batch, or its answer says so; a dry run never does. */
 function postsAnything(body: unknown, result: unknown): boolean {
+  // a dry run (a dunning proposal) only reads
+  if (isObject(body) && body.dry_run === true) return false;
   const asks = (v: unknown) => isObject(v) && requestsPosting(v as Pick<TransactionInput, 'pending'>);
   if (asks(body)) return true;
   if (isObject(body) && Array.isArray(body.transactions) && body.transactions.some(asks)) return true;

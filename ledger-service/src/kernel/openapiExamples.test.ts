@@ -274,6 +274,20 @@ function steps(): Step[] {
         },
       },
       { op: 'getInvoicePdf', side: vc, params: (c) => ({ id: c.ids[inv]! }) },
+      {
+        op: 'createCreditNote',
+        side: vc,
+        params: (c) => ({ id: c.ids[inv]! }),
+        after: (a, c) => {
+          c.ids[`cn_${vc}`] = a.id;
+        },
+      },
+      {
+        op: 'allocateCreditNote',
+        side: vc,
+        params: (c) => ({ id: c.ids[`cn_${vc}`]! }),
+        body: (ex, c) => ({ ...ex, document_id: c.ids[inv] }),
+      },
       { op: 'listDocuments', side: vc },
       { op: 'getDocument', side: vc, params: (c) => ({ id: c.ids[tx]! }) },
     );
@@ -281,6 +295,54 @@ function steps(): Step[] {
   s.push(
     { op: 'listWorkstation' },
     { op: 'emailInvoice', params: (c) => ({ id: c.ids.inv_customer! }) },
+    {
+      op: 'runDunning',
+      params: async (c) => {
+        const text = { de: 'Bitte zahlen.', fr: 'Veuillez payer.', it: 'Vi preghiamo di pagare.', en: 'Please pay.' };
+        const set = await c.api('POST', '/system/company', { dunning: { levels: [{ days: 5, fee: 0, text }] } });
+        if (set.status !== 200) throw new Error(`dunning levels: ${JSON.stringify(set.body)}`);
+        return {};
+      },
+    },
+    {
+      op: 'listDunningRuns',
+      params: async (c) => {
+        const run = await c.api('POST', '/arap/dunning/run', { date: '2026-11-25' });
+        if (run.status !== 200 || !run.body.id) throw new Error(`dunning run: ${JSON.stringify(run.body)}`);
+        c.ids.dunning_run = run.body.id;
+        return {};
+      },
+    },
+    { op: 'getDunningRun', params: (c) => ({ id: c.ids.dunning_run! }) },
+    {
+      op: 'createQuote',
+      body: (ex, c) => ({ ...ex, customer_id: c.ids.customer }),
+      after: (a, c) => {
+        c.ids.quote = a.id;
+      },
+    },
+    { op: 'getQuote', params: (c) => ({ id: c.ids.quote! }) },
+    {
+      op: 'updateQuote',
+      params: (c) => ({ id: c.ids.quote! }),
+      body: (ex, c) => ({ ...ex, customer_id: c.ids.customer }),
+    },
+    { op: 'listQuotes' },
+    { op: 'getQuotePdf', params: (c) => ({ id: c.ids.quote! }) },
+    { op: 'emailQuote', params: (c) => ({ id: c.ids.quote! }) },
+    { op: 'setQuoteStatus', params: (c) => ({ id: c.ids.quote! }) },
+    { op: 'invoiceQuote', params: (c) => ({ id: c.ids.quote! }) },
+    {
+      op: 'deleteQuote',
+      params: async (c) => ({
+        id: await created(c, '/arap/quote/customer', {
+          customer_id: c.ids.customer,
+          invDate: '2026-11-02',
+          valid_until: '2027-03-31',
+          items: [item('customer')],
+        }),
+      }),
+    },
     {
       op: 'sendReminder',
       params: async (c) => ({

@@ -8,6 +8,7 @@ import { paymentFileRoutes } from './paymentFiles/index.ts';
 import { companyRoutes } from './company/index.ts';
 import { dimensionRoutes } from './dimensions/index.ts';
 import { documentRoutes } from './documents/index.ts';
+import { dunningRoutes } from './dunning/index.ts';
 import { eventRoutes } from './events/index.ts';
 import { fileRoutes } from './files/index.ts';
 import { inboxRoutes } from './inbox/index.ts';
@@ -19,6 +20,7 @@ import { memberRoutes } from './members/index.ts';
 import { partyRoutes } from './parties/index.ts';
 import { reportRoutes } from './reports/index.ts';
 import { paymentRoutes } from './payments/index.ts';
+import { quoteRoutes } from './quotes/index.ts';
 import { serviceRoutes } from './services/index.ts';
 import { systemRoutes } from './system/index.ts';
 import { transactionRoutes } from './transactions/index.ts';
@@ -44,6 +46,8 @@ export const clientRoutes: Route[] = [
   ...bankRuleRoutes,
   ...paymentFileRoutes,
   ...mailRoutes,
+  ...quoteRoutes,
+  ...dunningRoutes,
   ...fileRoutes,
   ...inboxRoutes,
   ...paymentRoutes,

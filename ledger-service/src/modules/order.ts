@@ -30,6 +30,8 @@ export const MODULE_ORDER = [
   // the document kinds and their channels, built on the core
   'invoices',
   'mail', // e-mailing invoices and reminders (on the outbox)
+  'quotes', // quotes to customers (become draft invoices)
+  'dunning', // dunning runs (reminders with fees, on the outbox)
   'documents', // transactions and invoices read together
   'inbox', // uploads that become bills
   'transactions', // the /arap/transaction/{vc} routes

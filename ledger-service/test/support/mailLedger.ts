@@ -48,6 +48,8 @@ export async function startMailScenario(t: { teardown(fn: () => unknown): void }
     zipcode: '3011',
     city: 'Bern',
     country: 'CH',
+    // the mail tests read the English texts (the company's own language is German)
+    language: 'en',
   });
   if (customer.status !== 201) throw new Error(JSON.stringify(customer.body));
   return { smtp, ledger, co, api, customerId: customer.body.id as number };

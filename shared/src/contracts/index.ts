@@ -23,6 +23,7 @@ import * as mail from './mail.ts';
 import * as members from './members.ts';
 import * as parties from './parties.ts';
 import * as reports from './reports.ts';
+import * as sales from './sales.ts';
 import * as payments from './payments.ts';
 import * as services from './services.ts';
 import * as system from './system.ts';
@@ -47,6 +48,7 @@ export const contracts = {
   ...services,
   ...transactions,
   ...invoices,
+  ...sales,
   ...documents,
   ...mail,
   ...inbox,

@@ -3,6 +3,7 @@ import {
   createdSchema,
   customerInvoiceListQuerySchema,
   customerInvoiceSchema,
+  documentPdfQuerySchema,
   invoiceListRowSchema,
   invoiceReadSchema,
   invoiceReverseSchema,
@@ -195,10 +196,13 @@ export const getInvoicePdf = contract({
   description:
     'The invoice as PDF: company header, party address, items, tax per rate, totals, terms and notes; posted ' +
     'customer invoices in CHF or EUR end with a Swiss QR-bill payment part (QR-IBAN with the QR reference, or IBAN ' +
-    'with the creditor reference). 409 when the payment part needs the company address and it is incomplete',
+    'with the creditor reference); credit notes have none. Every text, the payment part included, in the ' +
+    "language asked for (?language=), else the party's, else the company's. 409 when the payment part needs the " +
+    'company address and it is incomplete',
   example: examples.getInvoicePdf,
   permission: readPermission,
   scope: 'invoices:read',
+  query: documentPdfQuerySchema,
   download: ['application/pdf'],
   errors: ['conflict'],
 });

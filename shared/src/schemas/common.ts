@@ -44,6 +44,20 @@ export const PATTERN_MEANINGS: Readonly<Record<string, string>> = {
   [DOCUMENT_NUMBER_PATTERN]: 'must not contain control characters (line breaks, tabs, …)',
 };
 
+/** A language of documents and people: German, French, Italian or English (i18n/languages.ts). */
+export const languageSchema = {
+  type: 'string',
+  enum: ['de', 'fr', 'it', 'en'],
+  description: 'de, fr, it or en',
+} as const;
+
+/** The same, also null (an update clears it; a read shows null when unset). */
+export const nullableLanguageSchema = {
+  type: ['string', 'null'],
+  enum: ['de', 'fr', 'it', 'en', null],
+  description: 'de, fr, it or en; null: not set',
+} as const;
+
 export const currencySchema = {
   type: 'string',
   pattern: '^[A-Z]{3}$',

@@ -3,7 +3,7 @@
  * Field lengths of the address follow the Swiss QR-bill (creditor: street 70, house number
  * 16, postal code 16, town 35), so whatever is stored fits the payment slip.
  */
-import { accountNumberSchema, currencySchema, idSchema } from './common.ts';
+import { accountNumberSchema, currencySchema, idSchema, languageSchema } from './common.ts';
 import { pageQueryProperties, sortSchema } from './list.ts';
 import { netTaxRateSchema, VAT_BASES, VAT_METHODS, VAT_PERIODS } from './vat.ts';
 
@@ -95,6 +95,50 @@ const companyRequiredAccounts = {
   retained_earnings_account: bookAccount('retained earnings, where closing a year books its result; an equity account'),
 } as const;
 
+/** A dunning level's text in each language (printed on its reminder). */
+const dunningText = { type: 'string', minLength: 1, maxLength: 1000 } as const;
+
+/** The company's dunning levels (docs/invoices.md "Dunning runs"): 1–3, each later than the one before. */
+export const dunningSettingsSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['levels'],
+  properties: {
+    levels: {
+      type: 'array',
+      maxItems: 3,
+      description: 'level 1, 2, 3 in order; empty: no dunning runs',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['days', 'fee', 'text'],
+        properties: {
+          days: { type: 'integer', minimum: 0, maximum: 365, description: 'days after the due date' },
+          fee: { type: 'number', minimum: 0, maximum: 1000, description: 'fee of the level, base currency' },
+          text: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['de', 'fr', 'it', 'en'],
+            properties: { de: dunningText, fr: dunningText, it: dunningText, en: dunningText },
+          },
+        },
+      },
+    },
+  },
+} as const;
+
+const companyDunning = {
+  dunning: { ...dunningSettingsSchema, description: 'the dunning levels of dunning runs (POST /arap/dunning/run)' },
+} as const;
+
+/** The company's language: its documents' and e-mails' language for parties without one of their own. */
+const companyLanguage = {
+  language: {
+    ...languageSchema,
+    description: 'the language of documents and e-mails to parties without a language of their own (default de)',
+  },
+} as const;
+
 /** Settings of the company's AI connections. */
 const companyAiSettings = {
   ai_may_post_without_confirmation: {
@@ -125,11 +169,15 @@ const COMPANY_FIELDS = [
   'vat_period',
   'net_tax_rates',
   'ai_may_post_without_confirmation',
+  'language',
+  'dunning',
 ] as const satisfies readonly (
   | keyof typeof companyVatSettings
   | keyof typeof companyOptionalFields
   | keyof typeof companyRequiredAccounts
   | keyof typeof companyAiSettings
+  | keyof typeof companyLanguage
+  | keyof typeof companyDunning
   | 'name'
 )[];
 
@@ -147,6 +195,8 @@ export const companyUpdateSchema = {
     ...companyRequiredAccounts,
     ...companyVatSettings,
     ...companyAiSettings,
+    ...companyLanguage,
+    ...companyDunning,
   },
 } as const;
 
@@ -162,6 +212,8 @@ export const companySchema = {
     retained_earnings_account: nullable(companyRequiredAccounts.retained_earnings_account),
     ...companyVatSettings,
     ...companyAiSettings,
+    ...companyLanguage,
+    ...companyDunning,
   },
 } as const;
 

@@ -14,3 +14,4 @@ export * from './batch.ts';
 export * from './vat.ts';
 export * from './bankRules.ts';
 export * from './dimensions.ts';
+export * from './sales.ts';

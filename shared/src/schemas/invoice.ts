@@ -1,6 +1,6 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import { lineDimensionsReadSchema, lineDimensionsSchema } from './dimensions.ts';
-import { accountNumberSchema, dateSchema, documentNumberSchema, idSchema } from './common.ts';
+import { accountNumberSchema, dateSchema, documentNumberSchema, idSchema, languageSchema } from './common.ts';
 import { pageQueryProperties, sortSchema } from './list.ts';
 import {
   customerTransactionListQuerySchema,
@@ -164,7 +164,8 @@ export const customerInvoiceListQuerySchema = invoiceListQuery('customer');
 
 const { lines: _readLines, type: _readType, ...readHeader } = transactionReadSchema.properties;
 
-const readItem = {
+/** One item of a read shape: as written, with its account, tax rate, amount and tax. */
+export const readItem = {
   type: 'object',
   properties: {
     service_id: idSchema,
@@ -186,7 +187,13 @@ const readItem = {
 /** The invoice fields of the read shape besides a transaction's (shared by one invoice and list rows). */
 const invoiceReadFields = {
   kind: { type: 'string', enum: ['invoice'], description: 'tells invoices (items) from AR/AP transactions (lines)' },
-  type: invoiceType,
+  type: {
+    type: 'string',
+    enum: ['invoice', 'credit_note'],
+    description: 'credit_note: a credit note (negative amounts) of the invoice credit_of',
+  },
+  credit_of: { ...idSchema, description: "a credit note's invoice" },
+  reason: { type: 'string', description: "a credit note's reason" },
   notes: { type: 'string' },
   terms: { type: 'integer' },
   shippingpoint: { type: 'string' },
@@ -231,6 +238,15 @@ export const invoiceReverseSchema = {
   properties: {
     date: { ...dateSchema, description: 'date of the reversing invoice; default today' },
     description: { type: 'string', maxLength: 2000 },
+  },
+} as const;
+
+/** `?language=` of a document's PDF: overrides the party's language (and the company's). */
+export const documentPdfQuerySchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    language: { ...languageSchema, description: "the PDF's language; default the party's, else the company's" },
   },
 } as const;
 

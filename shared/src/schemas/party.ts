@@ -1,6 +1,7 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import { currencySchema, idSchema } from './common.ts';
 import { pageQueryProperties, sortSchema } from './list.ts';
+import { languageSchema, nullableLanguageSchema } from './common.ts';
 
 export type Side = 'vendor' | 'customer';
 
@@ -27,6 +28,10 @@ export const partyFields = {
   curr: { ...currencySchema, description: "the party's default currency, ISO 4217 (reads as currency)" },
   taxnumber: { type: 'string', maxLength: 50, description: 'VAT or tax number' },
   terms: { type: 'integer', minimum: 0, maximum: 3650, description: 'payment terms in days' },
+  language: {
+    ...languageSchema,
+    description: "the party's language (de, fr, it, en): its PDFs, e-mails and payment part; unset: the company's",
+  },
 } as const;
 
 export type PartyField = keyof typeof partyFields;
@@ -75,6 +80,7 @@ const nullableFields = {
   curr: nullable(partyFields.curr),
   taxnumber: nullable(partyFields.taxnumber),
   terms: nullable(partyFields.terms),
+  language: { ...nullableLanguageSchema, description: partyFields.language.description },
 } as const satisfies Record<Exclude<PartyField, 'name'>, object>;
 
 function partyCreateSchema<V extends Side>(vc: V) {

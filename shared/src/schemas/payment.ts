@@ -54,7 +54,7 @@ export const paymentReadSchema = {
     id: idSchema,
     vc: { type: 'string', enum: ['vendor', 'customer'] },
     document_id: idSchema,
-    document_kind: { type: 'string', enum: ['transaction', 'invoice'] },
+    document_kind: { type: 'string', enum: ['transaction', 'invoice', 'credit_note'] },
     invNumber: { type: 'string', description: "the paid document's number" },
     vendor_id: idSchema,
     vendornumber: { type: 'string' },
@@ -78,6 +78,14 @@ export const paymentReadSchema = {
       type: 'number',
       description: 'exchange gain (positive) or loss (negative) booked, in the base currency',
     },
+    kind: {
+      type: 'string',
+      enum: ['payment', 'allocation'],
+      description:
+        "allocation: a credit note's open amount set against a document (no cash; account is the control account, " +
+        'amount negative on the credit note)',
+    },
+    allocated_with: { type: ['integer', 'null'], description: "an allocation's other document" },
     memo: { type: 'string' },
     source: { type: 'string' },
     status: { type: 'string', enum: ['posted', 'reversed'] },

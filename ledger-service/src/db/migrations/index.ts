@@ -29,6 +29,10 @@ import * as m023 from './023_serving_role.ts';
 import * as m026 from './026_tax_codes.ts';
 import * as m027 from './027_vat_returns.ts';
 import * as m028 from './028_vat_period_lock.ts';
+import * as m030 from './030_party_language.ts';
+import * as m031 from './031_credit_notes.ts';
+import * as m032 from './032_quotes.ts';
+import * as m034 from './034_dunning_runs.ts';
 import * as m035 from './035_bank_rules.ts';
 
 /**
@@ -64,6 +68,10 @@ const migrations: Record<string, MigrationModule> = {
   '026_tax_codes': m026,
   '027_vat_returns': m027,
   '028_vat_period_lock': m028,
+  '030_party_language': m030,
+  '031_credit_notes': m031,
+  '032_quotes': m032,
+  '034_dunning_runs': m034,
   '035_bank_rules': m035,
   '039_dimensions': m039,
 };

@@ -15,7 +15,8 @@ import { conflict } from '../../domain/errors.ts';
 /** Rows of arap_transactions and the SQL that writes them. Every function runs inside the caller's transaction. */
 export type Status = 'draft' | 'posted' | 'reversed';
 /** What a row of arap_transactions is: an AR/AP transaction (lines) or an invoice (items, modules/invoices). */
-export type DocumentType = 'transaction' | 'invoice';
+/** The `type` column: AR/AP transactions (lines), invoices and credit notes (items). */
+export type DocumentType = 'transaction' | 'invoice' | 'credit_note';
 
 /**
  * A document's header as the workflow and the read shape use it: columns of arap_transactions (their types from

@@ -92,3 +92,16 @@ export function checkBookAccounts(
       );
   }
 }
+
+/** Each dunning level comes later than the one before (days after the due date strictly rising). */
+export function checkDunningLevels(levels: readonly { days: number; fee: number }[]): void {
+  levels.forEach((level, i) => {
+    if (i > 0 && level.days <= levels[i - 1]!.days)
+      throw ruleInvalid(
+        `Dunning level ${i + 1} must come more days after the due date than level ${i}.`,
+        `/dunning/levels/${i}/days`,
+      );
+    if (Math.round(level.fee * 100) !== level.fee * 100)
+      throw ruleInvalid(`The fee of dunning level ${i + 1} has more than 2 decimals.`, `/dunning/levels/${i}/fee`);
+  });
+}

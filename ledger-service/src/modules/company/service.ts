@@ -3,7 +3,7 @@ import { recordAudit } from '../../db/audit.ts';
 import { ruleInvalid } from '../../domain/errors.ts';
 import { findBankAccount } from '../bank/index.ts';
 import type { ServiceContext } from '../serviceContext.ts';
-import { BOOK_ACCOUNT_FIELDS, checkBookAccounts, resolveVatNumber } from './rules.ts';
+import { BOOK_ACCOUNT_FIELDS, checkBookAccounts, checkDunningLevels, resolveVatNumber } from './rules.ts';
 import { bookAccounts, getCompanyProfile, lockCompany, writeCompanyProfile, type CompanyProfile } from './store.ts';
 
 /**
@@ -32,8 +32,11 @@ export async function changeCompanyProfile(
   const accnos = Object.values(named).filter((a): a is string => typeof a === 'string');
   checkBookAccounts(named, await bookAccounts(c.tx, c.company.id, accnos));
 
+  if (input.dunning) checkDunningLevels(input.dunning.levels);
   await writeCompanyProfile(c.tx, c.company.id, next);
-  const changed = (Object.keys(input) as (keyof CompanyProfile)[]).filter((k) => next[k] !== current[k]);
+  const changed = (Object.keys(input) as (keyof CompanyProfile)[]).filter(
+    (k) => JSON.stringify(next[k]) !== JSON.stringify(current[k]),
+  );
   await recordAudit(c.tx, c.company.id, c.actor, 'company', c.company.id, 'update_settings', {
     fields: changed,
     ...Object.fromEntries(changed.map((k) => [k, next[k]])),

@@ -1,4 +1,12 @@
-import { VAT_BASES, VAT_METHODS, VAT_PERIODS, type ResponseOf, type contracts } from '@ledger/shared';
+import {
+  DEFAULT_LANGUAGE,
+  isLanguage,
+  VAT_BASES,
+  VAT_METHODS,
+  VAT_PERIODS,
+  type ResponseOf,
+  type contracts,
+} from '@ledger/shared';
 import type { Tx } from '../../db/knex.ts';
 import type { CompaniesRow } from '../../db/tables.ts';
 import { findBankAccount, type BankAccount } from '../bank/index.ts';
@@ -26,6 +34,12 @@ const PROFILE_COLUMNS = [
 ] as const;
 type ProfileColumn = (typeof PROFILE_COLUMNS)[number];
 
+/** The dunning levels kept in `settings.dunning` (validated when written); none when never set. */
+function dunningOf(value: unknown): CompanyProfile['dunning'] {
+  const levels = (value as { levels?: unknown } | undefined)?.levels;
+  return { levels: Array.isArray(levels) ? (levels as CompanyProfile['dunning']['levels']) : [] };
+}
+
 /** The company's settings (for invoices, the PDF header and payment slip, reminders). */
 export async function getCompanyProfile(tx: Tx, companyId: number): Promise<CompanyProfile> {
   const row = await tx('companies')
@@ -48,6 +62,8 @@ export async function getCompanyProfile(tx: Tx, companyId: number): Promise<Comp
     ...accounts,
     ...vatSettingsOf(row.settings),
     ai_may_post_without_confirmation: row.settings[AI_MAY_POST] === true,
+    language: isLanguage(row.settings.language) ? row.settings.language : DEFAULT_LANGUAGE,
+    dunning: dunningOf(row.settings.dunning),
   };
 }
 
@@ -137,6 +153,8 @@ export async function writeCompanyProfile(tx: Tx, companyId: number, profile: Co
     vat_period: profile.vat_period,
     net_tax_rates: profile.net_tax_rates,
     [AI_MAY_POST]: profile.ai_may_post_without_confirmation,
+    language: profile.language,
+    dunning: profile.dunning,
   };
   await tx('companies')
     .where({ id: companyId })

@@ -19,8 +19,10 @@ async function setup(t: { teardown(fn: () => unknown): void }) {
     zipcode: '3011',
     city: 'Bern',
     country: 'CH',
+    // the texts below are the English ones (the company's language is German: sales.test.ts)
+    language: 'en',
   });
-  const vendor = await api('POST', '/arap/vendor', { name: 'Acme Supplies' });
+  const vendor = await api('POST', '/arap/vendor', { name: 'Acme Supplies', language: 'en' });
   if (customer.status !== 201 || vendor.status !== 201)
     throw new Error(`party setup failed: ${JSON.stringify([customer.body, vendor.body])}`);
   const invoice = (vc: 'customer' | 'vendor', extra: Record<string, unknown> = {}) => ({

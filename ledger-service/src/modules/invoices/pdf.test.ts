@@ -24,6 +24,7 @@ function twoItemInvoice(
       address: { street: 'Marktgasse', houseNumber: '28', zip: '3011', city: 'Bern', country: 'CH' },
     },
     bankAccount: { iban: IBAN, qrIban: QR_IBAN },
+    language: 'en',
     invoice: {
       vc: 'customer',
       invNumber: 'RE-000042',

@@ -1,16 +1,17 @@
 import type { Data as QrBillData, Debtor as QrBillParty } from 'swissqrbill/types';
 import type { Decimal } from 'decimal.js';
-import { Money, minorUnits, roundTo } from '@ledger/shared';
+import { Money, minorUnits, roundTo, translatorFor, type Language, type MessageKey } from '@ledger/shared';
 import { formatReference } from 'swissqrbill/utils';
 import { isQrIban, referenceTypeOf } from '@ledger/shared/references';
 import { conflict } from '../../domain/errors.ts';
 import { drawsWinAnsi } from '../../domain/pdfText.ts';
 
 /**
- * The invoice PDF (docs/invoices.md): company header, party address, invoice number and
- * dates, items, tax per rate, totals, payment terms and notes on an A4 page; customer
- * invoices in CHF or EUR end with a Swiss QR-bill payment part (swissqrbill on pdfkit).
- * Pure: the same input gives the same document (apart from pdfkit's creation date).
+ * The PDF of an invoice, a credit note or a quote (docs/invoices.md): company header, party
+ * address, number and dates, items, tax per rate, totals, payment terms and notes on an A4
+ * page; customer invoices in CHF or EUR end with a Swiss QR-bill payment part (swissqrbill on
+ * pdfkit). Every text in the document's language (shared/src/i18n, `document.*`), the payment
+ * part's too. Pure: the same input gives the same document (apart from pdfkit's creation date).
  */
 
 export interface PostalAddress {
@@ -58,6 +59,15 @@ export interface InvoicePdfTax {
 /** The subset of the invoice read shape the PDF shows. */
 export interface InvoicePdfDocument {
   vc: 'customer' | 'vendor';
+  /** what the document is (default an invoice): its title, and only invoices carry a payment part */
+  kind?: 'invoice' | 'credit_note' | 'quote' | 'reminder';
+  /** a reminder's level: its title (Zahlungserinnerung, 1. Mahnung, 2. Mahnung) */
+  reminderLevel?: 1 | 2 | 3;
+  /** a credit note's invoice number and reason */
+  creditOf?: string | null;
+  reason?: string | null;
+  /** a quote's last day */
+  validUntil?: string | null;
   invNumber: string;
   invDate: string;
   dueDate?: string | null;
@@ -85,6 +95,8 @@ export interface InvoicePdfInput {
   party: InvoicePdfParty;
   bankAccount?: InvoicePdfBankAccount | null;
   invoice: InvoicePdfDocument;
+  /** the language of every text, the payment part's included */
+  language: Language;
 }
 
 /** Currencies a QR-bill may carry (Swiss Implementation Guidelines QR-bill). */
@@ -117,6 +129,8 @@ function structuredAddress(party: InvoicePdfParty): QrBillParty | string[] {
 export function qrBillDataOf(input: InvoicePdfInput): QrBillData | null {
   const { invoice, bankAccount } = input;
   const currency = invoice.currency.trim();
+  const kind = invoice.kind ?? 'invoice';
+  if (kind !== 'invoice' && kind !== 'reminder') return null;
   if (invoice.vc !== 'customer' || !isQrBillCurrency(currency) || !bankAccount || !invoice.qr_reference) return null;
   const due = new Money(invoice.open ?? invoice.grossAmount);
   if (new Money(invoice.grossAmount).lte(0)) return null;
@@ -139,7 +153,9 @@ export function qrBillDataOf(input: InvoicePdfInput): QrBillData | null {
     creditor: { ...creditor, account: account.replace(/\s+/g, '').toUpperCase() },
     ...(Array.isArray(debtor) ? {} : { debtor }),
     reference,
-    message: `Invoice ${invoice.invNumber}`,
+    message: translatorFor(input.language)(kind === 'reminder' ? 'document.qrReminderMessage' : 'document.qrMessage', {
+      number: invoice.invNumber,
+    }),
   };
 }
 
@@ -177,19 +193,24 @@ function addressLines(party: InvoicePdfParty): string[] {
   ].filter(Boolean);
 }
 
+type Translate = (key: MessageKey, values?: Record<string, string | number>) => string;
+
+/** swissqrbill's name of a language. */
+export const QR_BILL_LANGUAGE = { de: 'DE', fr: 'FR', it: 'IT', en: 'EN' } as const;
+
 interface Column {
-  title: string;
+  title: MessageKey;
   x: number;
   width: number;
   align: 'left' | 'right';
 }
 const COLUMNS: Column[] = [
-  { title: 'Description', x: MARGIN, width: 215, align: 'left' },
-  { title: 'Quantity', x: 270, width: 50, align: 'right' },
-  { title: 'Unit', x: 326, width: 34, align: 'left' },
-  { title: 'Price', x: 362, width: 68, align: 'right' },
-  { title: 'Disc.', x: 432, width: 38, align: 'right' },
-  { title: 'Amount', x: 472, width: 73, align: 'right' },
+  { title: 'document.column.description', x: MARGIN, width: 215, align: 'left' },
+  { title: 'document.column.quantity', x: 270, width: 50, align: 'right' },
+  { title: 'document.column.unit', x: 326, width: 34, align: 'left' },
+  { title: 'document.column.price', x: 362, width: 68, align: 'right' },
+  { title: 'document.column.discount', x: 432, width: 38, align: 'right' },
+  { title: 'document.column.amount', x: 472, width: 73, align: 'right' },
 ];
 
 function tableRow(doc: PDFKit.PDFDocument, cells: string[], font: string): void {
@@ -228,18 +249,35 @@ function partyWindow(doc: PDFKit.PDFDocument, party: InvoicePdfParty): void {
   doc.font(FONT).fontSize(10).text(addressLines(party).join('\n'), 335, 142, { width: 210 });
 }
 
-function documentFacts(doc: PDFKit.PDFDocument, inv: InvoicePdfDocument): void {
-  const title = inv.vc === 'customer' ? 'Invoice' : 'Vendor invoice';
-  doc.font(BOLD).fontSize(16).text(`${title} ${inv.invNumber}`, MARGIN, 230);
-  if (inv.vc === 'customer' && !inv.qr_reference)
-    doc.font(FONT).fontSize(9).fillColor('#a00').text('Draft — not for payment').fillColor('black');
+/** The document's title in its language: Rechnung, Facture, Gutschrift, Offerte, … */
+export function documentTitle(t: Translate, inv: Pick<InvoicePdfDocument, 'vc' | 'kind' | 'reminderLevel'>): string {
+  const kind = inv.kind ?? 'invoice';
+  if (kind === 'reminder') return t(`document.reminder.${inv.reminderLevel ?? 1}`);
+  if (kind === 'credit_note') return t('document.creditNote');
+  if (kind === 'quote') return t('document.quote');
+  return inv.vc === 'customer' ? t('document.invoice') : t('document.vendorInvoice');
+}
+
+function documentFacts(doc: PDFKit.PDFDocument, inv: InvoicePdfDocument, t: Translate): void {
+  const kind = inv.kind ?? 'invoice';
+  doc
+    .font(BOLD)
+    .fontSize(16)
+    .text(`${documentTitle(t, inv)} ${inv.invNumber}`, MARGIN, 230);
+  if (kind === 'invoice' && inv.vc === 'customer' && !inv.qr_reference)
+    doc.font(FONT).fontSize(9).fillColor('#a00').text(t('document.draft')).fillColor('black');
   doc.moveDown(0.5).font(FONT).fontSize(9);
   const facts: [string, string | null | undefined][] = [
-    ['Invoice date', inv.invDate],
-    ['Due date', inv.dueDate],
-    ['Order number', inv.ordNumber],
-    ['Your order', inv.poNumber],
-    ['Reference', inv.qr_reference && formatReference(inv.qr_reference)],
+    [kind === 'invoice' ? t('document.invoiceDate') : t('document.date'), inv.invDate],
+    [t('document.dueDate'), kind === 'invoice' || kind === 'reminder' ? inv.dueDate : null],
+    [t('document.validUntil'), inv.validUntil],
+    [t('document.orderNumber'), inv.ordNumber],
+    [t('document.yourOrder'), inv.poNumber],
+    [
+      t('document.reference'),
+      kind === 'invoice' || kind === 'reminder' ? inv.qr_reference && formatReference(inv.qr_reference) : null,
+    ],
+    [t('document.reason'), inv.reason],
   ];
   for (const [label, value] of facts) {
     if (!value) continue;
@@ -247,15 +285,16 @@ function documentFacts(doc: PDFKit.PDFDocument, inv: InvoicePdfDocument): void {
     doc.text(`${label}:`, MARGIN, y, { width: 90 });
     doc.text(value, MARGIN + 90, y, { width: 300 });
   }
+  if (inv.creditOf) doc.moveDown(0.5).text(t('document.creditOf', { number: inv.creditOf }), MARGIN, doc.y);
   if (inv.description) doc.moveDown(0.5).text(inv.description, MARGIN, doc.y, { width: 495 });
   doc.moveDown(1);
 }
 
-function items(doc: PDFKit.PDFDocument, inv: InvoicePdfDocument): void {
+function items(doc: PDFKit.PDFDocument, inv: InvoicePdfDocument, t: Translate): void {
   const currency = inv.currency.trim();
   tableRow(
     doc,
-    COLUMNS.map((c) => c.title),
+    COLUMNS.map((c) => t(c.title)),
     BOLD,
   );
   doc
@@ -285,49 +324,59 @@ function items(doc: PDFKit.PDFDocument, inv: InvoicePdfDocument): void {
   doc.moveDown(0.3);
 }
 
-function totals(doc: PDFKit.PDFDocument, inv: InvoicePdfDocument): void {
+function totals(doc: PDFKit.PDFDocument, inv: InvoicePdfDocument, t: Translate): void {
   const currency = inv.currency.trim();
-  totalRow(doc, 'Net', formatMoney(inv.netAmount, currency));
-  for (const t of inv.taxes) {
-    const rate = t.rate === null || t.rate === undefined ? '' : ` ${formatPercent(t.rate)}`;
-    totalRow(doc, `VAT${rate} on ${formatMoney(t.base, currency)}`, formatMoney(t.amount, currency));
+  totalRow(doc, t('document.net'), formatMoney(inv.netAmount, currency));
+  for (const tax of inv.taxes) {
+    const rate = tax.rate === null || tax.rate === undefined ? '' : ` ${formatPercent(tax.rate)}`;
+    totalRow(
+      doc,
+      t('document.vat', { rate, base: formatMoney(tax.base, currency) }),
+      formatMoney(tax.amount, currency),
+    );
   }
-  totalRow(doc, `Total ${currency}`, formatMoney(inv.grossAmount, currency), true);
+  totalRow(doc, t('document.total', { currency }), formatMoney(inv.grossAmount, currency), true);
   if (inv.open !== undefined && inv.open !== null && !new Money(inv.open).eq(inv.grossAmount)) {
-    totalRow(doc, `Open ${currency}`, formatMoney(inv.open, currency), true);
+    totalRow(doc, t('document.open', { currency }), formatMoney(inv.open, currency), true);
   }
 }
 
-function termsAndNotes(doc: PDFKit.PDFDocument, inv: InvoicePdfDocument): void {
+function termsAndNotes(doc: PDFKit.PDFDocument, inv: InvoicePdfDocument, t: Translate): void {
   doc.moveDown(1).font(FONT).fontSize(9);
-  const due = inv.dueDate ? ` (due ${inv.dueDate})` : '';
-  if (inv.vc === 'customer' && inv.terms !== undefined && inv.terms !== null) {
-    doc.text(
-      inv.terms === 0 ? `Payable immediately${due}.` : `Payable within ${inv.terms} days${due}.`,
-      MARGIN,
-      doc.y,
-      { width: 495 },
+  const kind = inv.kind ?? 'invoice';
+  const line = (text: string) => doc.text(text, MARGIN, doc.y, { width: 495 });
+  if (kind === 'credit_note') line(t('document.creditNoteUse'));
+  else if (kind === 'reminder') {
+    if (inv.dueDate) line(t('document.payableBy', { date: inv.dueDate }));
+  } else if (kind === 'quote') {
+    if (inv.validUntil) line(t('document.quoteValidity', { date: inv.validUntil }));
+  } else if (inv.vc === 'customer' && inv.terms !== undefined && inv.terms !== null) {
+    line(
+      inv.terms === 0 || !inv.dueDate
+        ? t('document.payableImmediately')
+        : t('document.payableWithin', { days: inv.terms, date: inv.dueDate }),
     );
   } else if (inv.vc === 'customer' && inv.dueDate) {
-    doc.text(`Payable by ${inv.dueDate}.`, MARGIN, doc.y, { width: 495 });
+    line(t('document.payableBy', { date: inv.dueDate }));
   }
   if (inv.notes) doc.moveDown(0.5).text(inv.notes, MARGIN, doc.y, { width: 495 });
 }
 
 /**
- * The invoice as a PDF (A4); the QR-bill payment part at the foot of the last page, or on a page of its own when it
+ * The document as a PDF (A4); the QR-bill payment part at the foot of the last page, or on a page of its own when it
  * does not fit.
  */
 export async function renderInvoicePdf(input: InvoicePdfInput): Promise<Buffer> {
   // read when the first PDF is made, not at start (pdfkit brings its fonts and decoders)
   const [{ default: PDFDocument }, { SwissQRBill }] = await Promise.all([import('pdfkit'), import('swissqrbill/pdf')]);
   const qrBill = qrBillDataOf(input);
+  const t = translatorFor(input.language);
   // every string in the standard fonts' characters, the payment part's too (domain/pdfText.ts)
   const doc = drawsWinAnsi(
     new PDFDocument({
       size: 'A4',
       margin: MARGIN,
-      info: { Title: `Invoice ${input.invoice.invNumber}`, Author: input.company.name },
+      info: { Title: `${documentTitle(t, input.invoice)} ${input.invoice.invNumber}`, Author: input.company.name },
     }),
   );
   const chunks: Buffer[] = [];
@@ -339,11 +388,11 @@ export async function renderInvoicePdf(input: InvoicePdfInput): Promise<Buffer> 
 
   header(doc, input.company);
   partyWindow(doc, input.party);
-  documentFacts(doc, input.invoice);
-  items(doc, input.invoice);
-  totals(doc, input.invoice);
-  termsAndNotes(doc, input.invoice);
-  if (qrBill) new SwissQRBill(qrBill, { language: 'EN' }).attachTo(doc);
+  documentFacts(doc, input.invoice, t);
+  items(doc, input.invoice, t);
+  totals(doc, input.invoice, t);
+  termsAndNotes(doc, input.invoice, t);
+  if (qrBill) new SwissQRBill(qrBill, { language: QR_BILL_LANGUAGE[input.language] }).attachTo(doc);
   doc.end();
   return ended;
 }

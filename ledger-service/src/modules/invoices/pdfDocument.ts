@@ -1,15 +1,16 @@
 import type { FromSchema } from 'json-schema-to-ts';
-import type { invoiceReadSchema } from '@ledger/shared';
+import { isLanguage, type invoiceReadSchema, type Language } from '@ledger/shared';
 import { fileNameFrom } from '@ledger/shared/fileNames';
 import { notFound } from '../../domain/errors.ts';
 import { getCompanyProfile, getInvoiceBankAccount } from '../company/index.ts';
 import { getParty } from '../parties/index.ts';
 import { renderInvoicePdf, type InvoicePdfInput, type InvoicePdfParty } from './pdf.ts';
 import { invoiceById, type InvoiceContext } from './service.ts';
+import { documentNumberOf } from './reads.ts';
 
 /**
- * `GET /arap/invoice/{vc}/{id}/pdf`: the invoice's read shape, its party, the company profile and invoice bank account,
- * rendered.
+ * `GET /arap/invoice/{vc}/{id}/pdf`: the invoice's (or credit note's) read shape, its party, the company profile and
+ * invoice bank account, rendered in the language asked for, else the party's, else the company's.
  */
 
 type InvoiceRead = FromSchema<typeof invoiceReadSchema>;
@@ -32,16 +33,54 @@ function partyOf(party: Record<string, unknown>, fallbackName: string): InvoiceP
   };
 }
 
-export async function invoicePdf(c: InvoiceContext, id: number): Promise<{ fileName: string; pdf: Buffer }> {
+/** The language a document is written in: asked for (`?language=`), else the party's, else the company's. */
+export function documentLanguage(
+  asked: Language | undefined,
+  party: Record<string, unknown> | undefined,
+  company: { language: Language },
+): Language {
+  if (asked) return asked;
+  return isLanguage(party?.language) ? party.language : company.language;
+}
+
+export async function invoicePdf(
+  c: InvoiceContext,
+  id: number,
+  asked?: Language,
+): Promise<{ fileName: string; pdf: Buffer; language: Language }> {
   const read = (await invoiceById(c, id)) as InvoiceRead;
+  return documentPdf(c, read, { asked, kind: read.type === 'credit_note' ? 'credit_note' : 'invoice' });
+}
+
+/**
+ * Any document with an invoice's read shape as PDF: an invoice, a credit note, or a quote (its read shape with
+ * `valid_until`); `fallbackName` names the file when the document has no number.
+ */
+export async function documentPdf(
+  c: InvoiceContext,
+  read: InvoiceRead,
+  opts: {
+    asked?: Language;
+    kind: 'invoice' | 'credit_note' | 'quote' | 'reminder';
+    validUntil?: string;
+    number?: string;
+    reminderLevel?: 1 | 2 | 3;
+  },
+): Promise<{ fileName: string; pdf: Buffer; language: Language }> {
+  const { asked } = opts;
+  const id = read.id ?? 0;
   const partyId = read[`${c.vc}_id`];
   const party = typeof partyId === 'number' ? await getParty(c.tx, c.company.id, c.vc, partyId) : undefined;
   if (!party) throw notFound(`${c.vc} of invoice ${id} not found`);
   const company = await getCompanyProfile(c.tx, c.company.id);
   const bank = await getInvoiceBankAccount(c.tx, c.company.id);
-  const invNumber = read.invNumber ?? String(id);
+  const invNumber = opts.number ?? read.invNumber ?? String(id);
 
+  const language = documentLanguage(asked, party, company);
+  const creditOf =
+    typeof read.credit_of === 'number' ? await documentNumberOf(c.tx, c.company.id, read.credit_of) : null;
   const input: InvoicePdfInput = {
+    language,
     company: {
       name: company.name,
       address: {
@@ -58,6 +97,11 @@ export async function invoicePdf(c: InvoiceContext, id: number): Promise<{ fileN
     bankAccount: bank ? { iban: bank.iban, qrIban: bank.qr_iban ?? null } : null,
     invoice: {
       vc: c.vc,
+      kind: opts.kind,
+      ...(opts.reminderLevel ? { reminderLevel: opts.reminderLevel } : {}),
+      validUntil: opts.validUntil ?? null,
+      creditOf,
+      reason: read.reason ?? null,
       invNumber,
       invDate: read.invDate ?? '',
       dueDate: read.dueDate ?? null,
@@ -84,5 +128,5 @@ export async function invoicePdf(c: InvoiceContext, id: number): Promise<{ fileN
     },
   };
   // the number as written ("2024/117") in the PDF, a safe name for the file ("2024_117.pdf")
-  return { fileName: fileNameFrom(invNumber, 'pdf', 'invoice'), pdf: await renderInvoicePdf(input) };
+  return { fileName: fileNameFrom(invNumber, 'pdf', opts.kind), pdf: await renderInvoicePdf(input), language };
 }

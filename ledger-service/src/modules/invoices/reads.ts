@@ -43,6 +43,9 @@ interface InvoiceColumns {
   ord_number: string | null;
   po_number: string | null;
   qr_reference: string | null;
+  type: string;
+  credit_of_id: number | null;
+  reason: string | null;
   /** the reminders queued for the invoice (mail module) */
   reminder_count: number;
 }
@@ -52,8 +55,10 @@ function invoiceFields(row: InvoiceColumns) {
   const gross = new Money(row.amount);
   return {
     kind: 'invoice',
-    type: 'invoice',
+    type: row.type === 'credit_note' ? 'credit_note' : 'invoice',
     ...compact({
+      credit_of: row.credit_of_id === null ? null : Number(row.credit_of_id),
+      reason: row.reason,
       notes: row.notes,
       terms: row.terms,
       shippingpoint: row.shippingpoint,
@@ -78,7 +83,10 @@ export async function readInvoice(
   id: number,
   opts: ReadOptions,
 ): Promise<TransactionRead | undefined> {
-  const doc = await readDocument(tx, companyId, vc, id, opts, 'invoice');
+  // a credit note reads like the invoice it credits (items, amounts negative)
+  const doc =
+    (await readDocument(tx, companyId, vc, id, opts, 'invoice')) ??
+    (await readDocument(tx, companyId, vc, id, opts, 'credit_note'));
   if (!doc) return undefined;
   const columns = await tx('arap_transactions')
     .where({ company_id: companyId, id })
@@ -92,6 +100,9 @@ export async function readInvoice(
       'ord_number',
       'po_number',
       'qr_reference',
+      'type',
+      'credit_of_id',
+      'reason',
     );
   const header = { ...columns, reminder_count: await countReminders(tx, companyId, id) };
   const { rows: items } = await tx.raw<{ rows: ItemRow[] }>(
@@ -160,4 +171,19 @@ export async function listInvoices(
     ...invoiceFields(r),
   }));
   return { rows: page, total };
+}
+
+/** The number of a document of the company (a credit note prints its invoice's). */
+export async function documentNumberOf(tx: Tx, companyId: number, id: number): Promise<string | null> {
+  const row = await tx('arap_transactions').where({ company_id: companyId, id }).first('inv_number');
+  return row?.inv_number ?? null;
+}
+
+/** What credit notes of invoice `invoiceId` other than `exceptId` still have open (≤ 0, document currency). */
+export async function openCredits(tx: Tx, companyId: number, invoiceId: number, exceptId: number): Promise<string> {
+  const row = await tx('arap_transactions')
+    .where({ company_id: companyId, credit_of_id: invoiceId, status: 'posted' })
+    .whereNot({ id: exceptId })
+    .first(tx.raw('coalesce(sum(amount - paid), 0)::text as open'));
+  return String((row as { open?: unknown } | undefined)?.open ?? '0');
 }

@@ -8,6 +8,7 @@ import { listInvoices } from './reads.ts';
 import { journalVisible, listWorkstation } from './workstation.ts';
 import {
   approveInvoice,
+  createCreditNote,
   createInvoice,
   deleteInvoice,
   invoiceById,
@@ -49,6 +50,7 @@ export const invoiceRoutes = [
     },
     { prepareBody: optionalBody },
   ),
+  route(contracts.createCreditNote, async (req) => createCreditNote(invoiceContext(req), invoiceId(req), req.body)),
   route(contracts.deleteInvoice, async (req) => {
     await deleteInvoice(invoiceContext(req), invoiceId(req));
     return undefined;
@@ -67,7 +69,7 @@ export const invoiceRoutes = [
     return file.data;
   }),
   route(contracts.getInvoicePdf, async (req) => {
-    const { fileName, pdf } = await invoicePdf(invoiceContext(req), invoiceId(req));
+    const { fileName, pdf } = await invoicePdf(invoiceContext(req), invoiceId(req), req.query.language);
     req.ctx.attachment(fileName, { type: 'inline' });
     req.ctx.type = 'application/pdf';
     return pdf;

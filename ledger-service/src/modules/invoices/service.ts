@@ -1,17 +1,25 @@
+import type { FromSchema } from 'json-schema-to-ts';
 import {
   asTransactionInput,
   customerFieldsOf,
+  formatAmount,
+  Money,
   partyRefOf,
   requestsPosting,
+  type BodyOf,
+  type contracts,
   type InvoiceInput,
+  type invoiceReadSchema,
   type Vc,
 } from '@ledger/shared';
+import { nextNumber } from '../../db/sequences.ts';
 import type { Tx } from '../../db/knex.ts';
 import { findServiceForItem } from '../services/index.ts';
 import {
   approveTransaction,
   createTransaction,
   deleteTransaction,
+  lockHeader,
   reverseTransaction,
   transactionById,
   transactionFile,
@@ -22,8 +30,8 @@ import {
   type FileContent,
   type TransactionRead,
 } from '../arap/index.ts';
-import { DomainError, ruleInvalid } from '../../domain/errors.ts';
-import { readInvoice } from './reads.ts';
+import { conflict, DomainError, notFound, ruleInvalid } from '../../domain/errors.ts';
+import { openCredits, readInvoice } from './reads.ts';
 import { dueDateFromTerms, fillItem, itemLine, type FilledItem } from './rules.ts';
 import { copyToReversal, invoiceColumns, itemRows, partyTerms } from './store.ts';
 import { assignPaymentReference, newPaymentReference } from './paymentReference.ts';
@@ -42,6 +50,11 @@ export const INVOICE_KIND: DocumentKind = {
 };
 
 export type InvoiceContext = Omit<WriteContext, 'kind'>;
+
+type InvoiceRead = FromSchema<typeof invoiceReadSchema>;
+
+/** Credit notes are numbered by a sequence of their own per side (CN-000001, APCN-000001). */
+const creditNoteSequence = (vc: Vc) => (vc === 'customer' ? 'ar_credit_note' : 'ap_credit_note');
 
 const asInvoice = (c: InvoiceContext): WriteContext => ({ ...c, kind: INVOICE_KIND });
 
@@ -141,3 +154,125 @@ export const reverseInvoice = (c: InvoiceContext, id: number, opts: { date: stri
   reverseTransaction(asInvoice(c), id, opts);
 export const invoiceFile = (tx: Tx, companyId: number, vc: Vc, id: number, fileId: number) =>
   transactionFile(tx, companyId, vc, id, fileId, INVOICE_KIND);
+
+// --- credit notes -------------------------------------------------------------------------
+
+/**
+ * Credit notes (docs/invoices.md "Credit notes"): posted documents of type `credit_note` with
+ * the credited items' quantities negated, so their lines, VAT and control line reverse the
+ * invoice's share; read and printed like invoices, numbered by a sequence of their own.
+ */
+export const CREDIT_NOTE_KIND: DocumentKind = {
+  type: 'credit_note',
+  noun: 'credit note',
+  entity: (vc) => `${vc}_credit_note`,
+  read: readInvoice,
+};
+
+export type CreditNoteRequest = BodyOf<typeof contracts.createCreditNote>;
+
+/** The invoice's items as a credit note's: quantity negated, the tax as invoiced (negated) unless items are sent. */
+function creditedItems(invoice: InvoiceRead, request: CreditNoteRequest): InvoiceInput['items'] {
+  if (request.items) {
+    return request.items.map((item) => ({ ...item, quantity: -(item.quantity ?? 0) })) as InvoiceInput['items'];
+  }
+  return (invoice.items ?? []).map((i) =>
+    compactItem({
+      description: i.description,
+      quantity: -(i.quantity ?? 0),
+      unit: i.unit,
+      price: i.price ?? 0,
+      discount: i.discount,
+      account: i.account,
+      taxAccount: i.taxAccount,
+      taxAmount: i.taxAccount === undefined ? undefined : -(i.tax ?? 0),
+    }),
+  ) as InvoiceInput['items'];
+}
+
+const compactItem = (o: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && v !== null));
+
+/**
+ * `POST /arap/invoice/{vc}/{id}/credit_note`: a posted credit note of a posted invoice, dated
+ * `date`, for the items sent or the whole invoice; never more than the invoice's open amount.
+ * The invoice row is locked, so two credit notes at once cannot both take its open amount.
+ */
+export async function createCreditNote(
+  c: InvoiceContext,
+  invoiceId: number,
+  request: CreditNoteRequest,
+): Promise<{ id: number }> {
+  const row = await lockHeader(c.tx, c.company.id, c.vc, invoiceId, 'invoice');
+  if (!row) throw notFound(`No ${c.vc} invoice with id ${invoiceId}.`);
+  if (row.status !== 'posted')
+    throw conflict(`Invoice ${invoiceId} is ${row.status}; only posted invoices get credit notes.`);
+  if (row.reversal_of_id !== null) throw conflict(`Invoice ${invoiceId} reverses another invoice.`);
+  if (request.date < row.inv_date)
+    throw ruleInvalid(`The credit note's date must not lie before the invoice date ${row.inv_date}.`, '/date');
+  const invoice = (await invoiceById(c, invoiceId)) as InvoiceRead;
+  const base = c.company.base_currency.trim();
+  const currency = invoice.currency ?? base;
+  const input = {
+    type: 'invoice',
+    [`${c.vc}_id`]: invoice[`${c.vc}_id`],
+    invNumber: await nextNumber(c.tx, c.company, creditNoteSequence(c.vc)),
+    invDate: request.date,
+    curr: currency,
+    ...(currency === base ? {} : { exchangerate: invoice.exchangerate }),
+    ...(invoice.recordAccount ? { recordAccount: invoice.recordAccount } : {}),
+    ...(invoice.taxincluded ? { taxincluded: true } : {}),
+    description: request.reason,
+    pending: '0',
+    items: creditedItems(invoice, request),
+  } as InvoiceInput;
+  const doc = await toDocumentWrite(c, input, []);
+  const { id } = await itemPointers(
+    createTransaction(
+      { ...c, kind: CREDIT_NOTE_KIND },
+      {
+        ...doc,
+        input: { ...doc.input, dueDate: request.date },
+        typeColumns: { ...doc.typeColumns, credit_of_id: invoiceId, reason: request.reason },
+      },
+    ),
+  );
+  const credit = (await invoiceById(c, id)) as InvoiceRead;
+  // what earlier credit notes of the invoice have not yet allocated is credited already
+  const open = new Money(invoice.open ?? 0).plus(await openCredits(c.tx, c.company.id, invoiceId, id));
+  const gross = new Money(credit.grossAmount ?? 0).negated();
+  if (gross.lte(0)) throw ruleInvalid('A credit note must credit a positive amount; send positive quantities.');
+  if (gross.gt(open)) {
+    throw new DomainError(
+      'amount_exceeded',
+      `The credit note of ${formatAmount(gross, currency)} exceeds the open amount of invoice ${invoiceId} ` +
+        `(${formatAmount(open, currency)}).`,
+    );
+  }
+  return { id };
+}
+
+// --- previews (quotes, recurring invoices) ------------------------------------------------
+
+const PREVIEW_ROLLBACK = Symbol('preview');
+
+/**
+ * What an invoice body would be as a draft — items with amounts and tax, taxes, totals — checked by every rule of a
+ * real invoice and written nowhere: the draft is made in a savepoint that is rolled back (its number, audit entry and
+ * event with it). Refusals are the invoice's, with their field pointers.
+ */
+export async function previewInvoice(c: InvoiceContext, input: InvoiceInput): Promise<InvoiceRead> {
+  let read: InvoiceRead | undefined;
+  try {
+    await c.tx.transaction(async (savepoint) => {
+      const inner = { ...c, tx: savepoint };
+      const { pending: _pending, ...draft } = input;
+      const { id } = await createInvoice(inner, draft as InvoiceInput, []);
+      read = (await invoiceById(inner, id)) as InvoiceRead;
+      throw PREVIEW_ROLLBACK;
+    });
+  } catch (e) {
+    if (e !== PREVIEW_ROLLBACK) throw e;
+  }
+  return read!;
+}

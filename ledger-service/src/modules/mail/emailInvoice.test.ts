@@ -60,7 +60,10 @@ t.test('a posted invoice is e-mailed to the customer with its PDF; the invoice l
   t.same(mail.envelopeTo, ['billing@beispiel.test']);
   t.equal(mail.parsed.messageId, res.body.message_id);
   t.match(mail.parsed.subject, new RegExp(`^Invoice ${read.invNumber} from `));
-  t.match(mail.parsed.text, new RegExp(`invoice ${read.invNumber} of 2024-03-15 over 324\\.30 CHF, due on 2024-04-14`));
+  t.match(
+    mail.parsed.text,
+    new RegExp(`invoice ${read.invNumber} of 15\\.03\\.2024 over CHF 324\\.30\\. It is due on 14\\.04\\.2024`),
+  );
   t.equal(mail.parsed.attachments.length, 1);
   const pdf = mail.parsed.attachments[0]!;
   t.equal(pdf.mimeType, 'application/pdf');

@@ -10,7 +10,7 @@ import { recordAudit } from '../../db/audit.ts';
 import { conflict, ruleInvalid } from '../../domain/errors.ts';
 import { getCompanyProfile, type CompanyProfile } from '../company/index.ts';
 import { getParty } from '../parties/index.ts';
-import { invoicePdf, INVOICE_KIND, invoiceById, type InvoiceContext } from '../invoices/index.ts';
+import { documentLanguage, invoicePdf, INVOICE_KIND, invoiceById, type InvoiceContext } from '../invoices/index.ts';
 import { today } from '../../domain/period.ts';
 import { createTransaction, lockHeader, countReminders } from '../arap/index.ts';
 import { queueMessage, type MessageRequest, type QueuedMessage } from '../outbox/index.ts';
@@ -41,16 +41,27 @@ export const MAX_REMINDER_LEVEL = 3;
 const list = (v: string | readonly string[] | undefined): string[] =>
   v === undefined ? [] : typeof v === 'string' ? [v] : [...v];
 
+/** The invoice's customer, if it exists. */
+async function customerOf(c: InvoiceContext, invoice: InvoiceRead) {
+  const customerId = invoice.customer_id;
+  return typeof customerId === 'number' ? await getParty(c.tx, c.company.id, 'customer', customerId) : undefined;
+}
+
 /** The customer's e-mail address, if it has one. */
 async function customerEmail(c: InvoiceContext, invoice: InvoiceRead): Promise<string | undefined> {
-  const customerId = invoice.customer_id;
-  const customer =
-    typeof customerId === 'number' ? await getParty(c.tx, c.company.id, 'customer', customerId) : undefined;
+  const customer = await customerOf(c, invoice);
   return customer && typeof customer.email === 'string' ? customer.email : undefined;
 }
 
-function factsOf(c: InvoiceContext, id: number, invoice: InvoiceRead, company: CompanyProfile): InvoiceFacts {
+async function factsOf(
+  c: InvoiceContext,
+  id: number,
+  invoice: InvoiceRead,
+  company: CompanyProfile,
+): Promise<InvoiceFacts> {
   return {
+    language: documentLanguage(undefined, await customerOf(c, invoice), company),
+    kind: invoice.type === 'credit_note' ? 'credit_note' : 'invoice',
     company: company.name,
     invNumber: invoice.invNumber ?? String(id),
     invDate: invoice.invDate ?? '',
@@ -97,7 +108,7 @@ export async function emailInvoice(
     to.push(email);
   }
   const company = await getCompanyProfile(c.tx, c.company.id);
-  const facts = factsOf(c, id, invoice, company);
+  const facts = await factsOf(c, id, invoice, company);
   const queued = await queueInvoiceMessage(c, mail, id, company, {
     kind: 'invoice',
     to,
@@ -197,7 +208,7 @@ export async function sendReminder(
   const email = await customerEmail(c, invoice);
   if (!email) throw ruleInvalid(`The customer of invoice ${id} has no e-mail address; set one on the customer.`);
   const company = await getCompanyProfile(c.tx, c.company.id);
-  const facts = factsOf(c, id, invoice, company);
+  const facts = await factsOf(c, id, invoice, company);
   const feeDocument =
     request.fee === undefined ? null : await bookReminderFee(c, id, invoice, company, level, request.fee, day);
   const fee: ReminderFee | null =

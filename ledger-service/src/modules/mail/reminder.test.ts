@@ -71,7 +71,8 @@ t.test('levels 1, 2, 3 with rising texts; a 4th is refused; reminder_level count
     t.match(
       mail.parsed.text,
       new RegExp(
-        `invoice ${invNumber} of 2024-03-15 over 324\\.30 CHF was due on 2024-04-14, and 324\\.30 CHF are still open`,
+        `invoice ${invNumber} of 15\\.03\\.2024 over CHF 324\\.30 was due on 14\\.04\\.2024, ` +
+          'and CHF 324\\.30 are still open',
       ),
     );
     t.match(mail.parsed.text, `Reminder level ${level}`);
@@ -159,7 +160,7 @@ t.test(
     const [mail] = await s.arrived(1);
     t.match(
       mail!.parsed.text,
-      new RegExp(`A reminder fee of 20\\.05 CHF is charged with document ${fee.body.invNumber}`),
+      new RegExp(`A reminder fee of CHF 20\\.05 is charged with document ${fee.body.invNumber}`),
     );
     t.equal((await s.api('GET', `/arap/invoice/customer/${id}`)).body.reminder_level, 1);
 
@@ -167,7 +168,7 @@ t.test(
     const second = await s.api('POST', `/arap/invoice/customer/${id}/reminder`, { message: 'Second notice.', fee: 30 });
     t.equal(second.status, 202, JSON.stringify(second.body));
     const mails = await s.arrived(2);
-    t.match(mails[1]!.parsed.text, /^Second notice\.\s+A reminder fee of 30\.00 CHF/);
+    t.match(mails[1]!.parsed.text, /^Second notice\.\s+A reminder fee of CHF 30\.00/);
   },
 );
 

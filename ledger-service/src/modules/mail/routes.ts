@@ -7,7 +7,7 @@ import { emailInvoice, sendReminder } from './invoiceMail.ts';
 
 /** E-mail of customer invoices and reminders (docs/invoices.md "E-mail and reminders"). */
 
-function customerInvoiceContext(req: Pick<RouteRequest, 'ctx' | 'tx' | 'company' | 'actor'>): InvoiceContext {
+export function customerInvoiceContext(req: Pick<RouteRequest, 'ctx' | 'tx' | 'company' | 'actor'>): InvoiceContext {
   return {
     tx: req.tx,
     company: req.company,
@@ -21,7 +21,7 @@ function customerInvoiceContext(req: Pick<RouteRequest, 'ctx' | 'tx' | 'company'
 }
 
 /** The queue to send from, and the sender address when the company has no e-mail. */
-function mailSettings(req: Pick<RouteRequest, 'ctx'>) {
+export function mailSettings(req: Pick<RouteRequest, 'ctx'>) {
   const config = req.ctx.config as LedgerConfig;
   return { queue: config.mailQueue, fallbackSender: `noreply@${new URL(config.publicUrl).hostname}` };
 }

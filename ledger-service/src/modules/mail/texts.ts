@@ -1,6 +1,9 @@
-import { formatAmount } from '@ledger/shared';
+import { displayAmount, formatDate, translatorFor, type Language } from '@ledger/shared';
 
-/** The default subject and text of invoice e-mails, and the sender address. Pure. */
+/**
+ * The default subject and text of invoice, credit-note and reminder e-mails in the customer's
+ * language (shared/src/i18n `document.email.*`), and the sender address. Pure.
+ */
 
 export interface InvoiceFacts {
   company: string;
@@ -9,22 +12,31 @@ export interface InvoiceFacts {
   dueDate: string | null;
   amount: number;
   currency: string;
+  language: Language;
+  /** what the document is: its subject and cover note differ */
+  kind?: 'invoice' | 'credit_note';
 }
 
+const money = (amount: number | string, currency: string) => displayAmount(amount, currency);
+
 export function defaultSubject(f: InvoiceFacts): string {
-  return `Invoice ${f.invNumber} from ${f.company}`;
+  const t = translatorFor(f.language);
+  const key = f.kind === 'credit_note' ? 'document.email.creditNoteSubject' : 'document.email.invoiceSubject';
+  return t(key, { number: f.invNumber, company: f.company });
+}
+
+/** Greeting, the body lines, closing and the company: every default e-mail's frame. */
+export function letter(language: Language, company: string, body: string[]): string {
+  const t = translatorFor(language);
+  return [t('document.email.greeting'), '', ...body, '', t('document.email.closing'), company].join('\n');
 }
 
 export function coverNote(f: InvoiceFacts): string {
-  const due = f.dueDate ? `, due on ${f.dueDate}` : '';
-  return [
-    'Dear customer,',
-    '',
-    `please find attached our invoice ${f.invNumber} of ${f.invDate} over ${formatAmount(f.amount, f.currency)}${due}.`,
-    '',
-    'Kind regards',
-    f.company,
-  ].join('\n');
+  const t = translatorFor(f.language);
+  const values = { number: f.invNumber, date: formatDate(f.invDate), amount: money(Math.abs(f.amount), f.currency) };
+  if (f.kind === 'credit_note') return letter(f.language, f.company, [t('document.email.creditNoteBody', values)]);
+  const due = f.dueDate ? ` ${t('document.email.dueOn', { date: formatDate(f.dueDate) })}` : '';
+  return letter(f.language, f.company, [`${t('document.email.invoiceBody', values)}${due}`]);
 }
 
 export type ReminderLevel = 1 | 2 | 3;
@@ -35,22 +47,25 @@ export interface ReminderFee {
   invNumber: string;
 }
 
-const REMINDER_SUBJECTS: Record<ReminderLevel, string> = {
-  1: 'Payment reminder',
-  2: 'Second payment reminder',
-  3: 'Final payment reminder',
-};
+/** Zahlungserinnerung, 1. Mahnung, 2. Mahnung (and the same in French, Italian and English). */
+export function reminderTitle(language: Language, level: ReminderLevel): string {
+  return translatorFor(language)(`document.reminder.${level}`);
+}
 
 export function reminderSubject(f: InvoiceFacts, level: ReminderLevel): string {
-  return `${REMINDER_SUBJECTS[level]}: invoice ${f.invNumber} from ${f.company}`;
+  return translatorFor(f.language)('document.email.reminderSubject', {
+    title: reminderTitle(f.language, level),
+    number: f.invNumber,
+    company: f.company,
+  });
 }
 
 /** The line naming the reminder fee; in every reminder that charges one, whatever its text. */
-export function feeNote(fee: ReminderFee, currency: string): string {
-  return (
-    `A reminder fee of ${formatAmount(fee.amount, currency)} is charged with document ${fee.invNumber}; please ` +
-    `pay it together with the open amount.`
-  );
+export function feeNote(fee: ReminderFee, currency: string, language: Language): string {
+  return translatorFor(language)('document.email.reminderFee', {
+    amount: money(fee.amount, currency),
+    number: fee.invNumber,
+  });
 }
 
 /** The text of a reminder: `message`, or the default text of the level (firmer with each); the fee always named. */
@@ -61,38 +76,17 @@ export function reminderText(
   fee: ReminderFee | null,
   message?: string,
 ): string {
-  const fees = fee ? ['', feeNote(fee, f.currency)] : [];
+  const t = translatorFor(f.language);
+  const fees = fee ? ['', feeNote(fee, f.currency, f.language)] : [];
   if (message !== undefined) return [message, ...fees].join('\n');
-  const invoice = `our invoice ${f.invNumber} of ${f.invDate} over ${formatAmount(f.amount, f.currency)}`;
-  const due = f.dueDate ? ` was due on ${f.dueDate}` : ' is due';
-  const stillOpen = `${formatAmount(open, f.currency)} are still open`;
-  const body: Record<ReminderLevel, string[]> = {
-    1: [
-      `perhaps it has escaped your attention: ${invoice}${due}, and ${stillOpen}.`,
-      'We kindly ask you to pay the open amount within the next 10 days. If you have paid in the meantime, please ' +
-        'disregard this reminder.',
-    ],
-    2: [
-      `despite our first reminder, ${invoice}${due}, and ${stillOpen}.`,
-      'Please pay the open amount within 10 days.',
-    ],
-    3: [
-      `this is our final reminder: ${invoice}${due}, and ${stillOpen} despite two reminders.`,
-      'Unless the open amount reaches us within 10 days, we will hand the claim over to debt collection without ' +
-        'further notice.',
-    ],
-  };
-  return [
-    'Dear customer,',
-    '',
-    ...body[level],
-    ...fees,
-    '',
-    `Reminder level ${level}; the invoice is attached once more.`,
-    '',
-    'Kind regards',
-    f.company,
-  ].join('\n');
+  const body = t(`document.email.reminderBody.${level}`, {
+    number: f.invNumber,
+    date: formatDate(f.invDate),
+    amount: money(f.amount, f.currency),
+    due: f.dueDate ? formatDate(f.dueDate) : '–',
+    open: money(open, f.currency),
+  });
+  return letter(f.language, f.company, [body, ...fees, '', t('document.email.reminderLevel', { level })]);
 }
 
 /** The company's name and e-mail; without a company e-mail the ledger's own address. */

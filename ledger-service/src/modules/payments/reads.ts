@@ -10,7 +10,9 @@ interface PaymentReadRow {
   id: number;
   vc: Vc;
   transaction_id: number;
-  document_kind: 'transaction' | 'invoice';
+  document_kind: 'transaction' | 'invoice' | 'credit_note';
+  kind: 'payment' | 'allocation';
+  allocated_with_id: number | null;
   inv_number: string;
   party_id: number;
   party_number: string;
@@ -33,7 +35,8 @@ export type PaymentRead = Record<string, unknown> & { id: number; status: 'poste
 const SELECT = `select p.id, p.vc, p.transaction_id, t.type as document_kind, t.inv_number, t.party_id,
     pa.number as party_number, pa.name as party_name, p.date::text as date, p.amount::text as amount, p.currency,
     p.exchangerate::text as exchangerate, a.accno, p.base_amount::text as base_amount,
-    p.cleared_base::text as cleared_base, p.memo, p.source, p.reversal_date::text as reversal_date,
+    p.cleared_base::text as cleared_base, p.kind, p.allocated_with_id, p.memo, p.source,
+    p.reversal_date::text as reversal_date,
     (select coalesce(json_agg(json_build_object('accno', ea.accno, 'amount', e.amount::text,
          'fx_amount', e.fx_amount::text, 'kind', e.kind, 'date', e.date::text) order by e.id), '[]')
        from ledger_entries e join accounts ea on ea.company_id = e.company_id and ea.id = e.account_id
@@ -61,7 +64,10 @@ function toReadShape(r: PaymentReadRow): PaymentRead {
     account: r.accno,
     base_amount: toJsonNumber(r.base_amount),
     cleared_base_amount: toJsonNumber(r.cleared_base),
-    fx_gain_loss: toJsonNumber(new Money(r.base_amount).minus(r.cleared_base).times(s)),
+    // an allocation moves no cash: its difference of rates is on the document's FX line, not a gain of its own
+    fx_gain_loss: r.kind === 'allocation' ? 0 : toJsonNumber(new Money(r.base_amount).minus(r.cleared_base).times(s)),
+    kind: r.kind,
+    allocated_with: r.allocated_with_id === null ? null : Number(r.allocated_with_id),
     memo: r.memo,
     source: r.source,
     status: r.reversal_date === null ? 'posted' : 'reversed',

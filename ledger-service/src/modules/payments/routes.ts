@@ -3,7 +3,7 @@ import { route } from '../../kernel/route.ts';
 import { idParam } from '../../kernel/params.ts';
 import { today } from '../../domain/period.ts';
 import { listPayments } from './reads.ts';
-import { agingReport, paymentById, recordPayment, reversePayment } from './service.ts';
+import { agingReport, allocateCredit, paymentById, recordPayment, reversePayment } from './service.ts';
 
 /** Payments and aging: `/arap/payment/{vc}`, `/arap/payments/{vc}`, `/arap/aging/{vc}` (docs/payments.md). */
 
@@ -22,5 +22,8 @@ export const paymentRoutes = [
   route(contracts.listPayments, async (req) => listPayments(req.tx, req.company.id, req.params.vc, req.query)),
   route(contracts.getPayment, async (req) => paymentById(req.tx, req.company.id, req.params.vc, paymentId(req))),
   route(contracts.deletePayment, async (req) => reversePayment(req, req.params.vc, paymentId(req))),
+  route(contracts.allocateCreditNote, async (req) =>
+    allocateCredit(req, req.params.vc, idParam(req.params.id, `${req.params.vc} credit note`), req.body),
+  ),
   route(contracts.agingReport, async (req) => agingReport(req, req.params.vc, req.query.date ?? today())),
 ];

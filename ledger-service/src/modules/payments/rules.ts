@@ -49,7 +49,11 @@ export function assertPayable(doc: PaidDocument): void {
     throw conflict(`Document ${doc.id} reverses another document and cannot be paid.`, '/document_id');
 }
 
-/** The payment's amount in the document currency: > 0, the currency's decimals, ≤ the open amount. */
+/**
+ * The payment's amount in the document currency: > 0, the currency's decimals, ≤ the open amount. A credit note
+ * (negative gross) is refunded: the amount sent is what leaves the bank, and comes back negated (signed like the
+ * credit note), at most what it has open.
+ */
 export function paymentAmount(doc: PaidDocument, amount: string): Decimal {
   let value: Decimal;
   try {
@@ -64,16 +68,17 @@ export function paymentAmount(doc: PaidDocument, amount: string): Decimal {
       '/amount',
     );
   }
-  const open = openAmount(doc.gross, doc.paid);
+  const sign = doc.gross.isNegative() ? -1 : 1;
+  const open = openAmount(doc.gross, doc.paid).times(sign);
   if (value.greaterThan(open)) {
     throw new DomainError(
       'overpayment',
-      `The payment of ${formatAmount(value, doc.currency)} exceeds the open amount of ` +
+      `The ${sign < 0 ? 'refund' : 'payment'} of ${formatAmount(value, doc.currency)} exceeds the open amount of ` +
         `${formatAmount(open.isNegative() ? 0 : open, doc.currency)} of document ${doc.id}.`,
       '/amount',
     );
   }
-  return value;
+  return value.times(sign);
 }
 
 /**
@@ -193,6 +198,82 @@ export function computePaymentPosting(p: PaymentPostingInput): PaymentPosting {
     entries.push({ accountId: p.fxAccountId, amount: difference.times(-s), fxAmount: new Money(0), kind: 'fx' });
   }
   return { bankBase, clearedBase, fxGainLoss: difference.times(s), entries };
+}
+
+/**
+ * What a share of `amount` (signed like the document's gross) clears on the document's control account in the base
+ * currency: the proportional share of the posted control line (signed like the gross), and exactly what is left when it
+ * settles the rest.
+ */
+export function clearedShare(p: {
+  amount: Decimal;
+  gross: Decimal;
+  open: Decimal;
+  controlBase: Decimal;
+  clearedSoFar: Decimal;
+  baseCurrency: string;
+}): Decimal {
+  if (p.amount.equals(p.open)) return p.controlBase.minus(p.clearedSoFar);
+  return roundTo(p.controlBase.times(p.amount).dividedBy(p.gross), p.baseCurrency);
+}
+
+/** A credit note's allocation as the rules see it: the credit note, the document it is set against, the amount. */
+export interface AllocationRequest {
+  credit: PaidDocument & { partyId: number };
+  target: PaidDocument & { partyId: number };
+  /** > 0, document currency */
+  amount: string;
+  date: string;
+}
+
+/**
+ * The checks of an allocation (docs/invoices.md "Credit notes"): a posted credit note with something open, a posted
+ * document of the same side, party and currency with something open, the amount > 0 and at most either open amount,
+ * the date not before either document and in an open period.
+ */
+export function checkAllocation(r: AllocationRequest, closedUntil: string | null): Decimal {
+  const { credit, target } = r;
+  assertPayable(credit);
+  if (!credit.gross.isNegative()) throw conflict(`Document ${credit.id} is not a credit note.`);
+  if (target.id === credit.id) throw ruleInvalid('A credit note cannot be allocated to itself.', '/document_id');
+  if (target.status !== 'posted' || target.reversalOf !== null)
+    throw conflict(`Document ${target.id} is ${target.status}; only posted documents take a credit.`, '/document_id');
+  if (!target.gross.isPositive()) throw conflict(`Document ${target.id} is itself a credit.`, '/document_id');
+  if (target.partyId !== credit.partyId)
+    throw ruleInvalid(`Document ${target.id} belongs to another party than the credit note.`, '/document_id');
+  if (target.currency !== credit.currency) {
+    throw ruleInvalid(
+      `Document ${target.id} is in ${target.currency}, the credit note in ${credit.currency}.`,
+      '/document_id',
+    );
+  }
+  if (target.controlAccountId !== credit.controlAccountId)
+    throw ruleInvalid(`Document ${target.id} is booked on another control account.`, '/document_id');
+  let value: Decimal;
+  try {
+    value = new Money(r.amount);
+  } catch {
+    throw ruleInvalid(`amount "${r.amount}" is not a number.`, '/amount');
+  }
+  if (!value.isFinite() || value.lte(0)) throw ruleInvalid('amount must be greater than 0.', '/amount');
+  if (value.decimalPlaces() > minorUnits(credit.currency))
+    throw ruleInvalid(`Amount ${value.toString()} has more decimals than ${credit.currency} allows.`, '/amount');
+  const creditOpen = openAmount(credit.gross, credit.paid).negated();
+  const targetOpen = openAmount(target.gross, target.paid);
+  const limit = Money.min(creditOpen, targetOpen);
+  if (value.gt(limit)) {
+    throw new DomainError(
+      'overpayment',
+      `The allocation of ${formatAmount(value, credit.currency)} exceeds the open amount ` +
+        `(credit note ${formatAmount(creditOpen, credit.currency)}, ` +
+        `document ${formatAmount(targetOpen, credit.currency)}).`,
+      '/amount',
+    );
+  }
+  const later = [credit.invDate, target.invDate].sort()[1]!;
+  if (r.date < later) throw ruleInvalid(`The allocation date must not lie before ${later}.`, '/date');
+  assertOpenPeriod(r.date, closedUntil, '/date');
+  return value;
 }
 
 /** The lines of a payment's reversal: every line negated. */

@@ -14,6 +14,8 @@ import {
   assertPaymentAccount,
   assertPaymentDate,
   assertWithinApprovalLimit,
+  checkAllocation,
+  clearedShare,
   computePaymentPosting,
   openAmount,
   paymentAmount,
@@ -23,6 +25,7 @@ import {
   type AgingRow,
   type PaidDocument,
   type PaymentAccount,
+  type PaymentLine,
   type PaymentPosting,
 } from './rules.ts';
 import {
@@ -151,7 +154,10 @@ export async function recordPayments(
     if (!state) {
       const row = locked.get(input.document_id)!;
       const sums = cleared.get(input.document_id)!;
-      state = { row, doc: paidDocument(row), controlBase: sums.controlBase, clearedSoFar: sums.clearedSoFar };
+      const doc = paidDocument(row);
+      // a credit note's control line counts against the gross: signed like it
+      const controlBase = doc.gross.isNegative() ? sums.controlBase.negated() : sums.controlBase;
+      state = { row, doc, controlBase, clearedSoFar: sums.clearedSoFar };
       documents.set(input.document_id, state);
     }
     const { doc } = state;
@@ -173,7 +179,7 @@ export async function recordPayments(
       controlAccountId: doc.controlAccountId,
       fxAccountId: fxAccount?.id ?? null,
     });
-    assertWithinApprovalLimit(posting.bankBase, c.actor.approvalLimit, base);
+    assertWithinApprovalLimit(posting.bankBase.abs(), c.actor.approvalLimit, base);
     doc.paid = doc.paid.plus(amount);
     state.clearedSoFar = state.clearedSoFar.plus(posting.clearedBase);
     planned.push({ input, state, amount, rate, account, posting });
@@ -248,7 +254,7 @@ async function recordPaymentEvents(
   }
   for (const { doc } of documents.values()) {
     const open = openAmount(doc.gross, doc.paid);
-    const paid = open.lte(0);
+    const paid = open.times(doc.gross.isNegative() ? -1 : 1).lte(0);
     // bills have no partly-paid event (the payment.recorded says it)
     if (vc === 'vendor' && !paid) continue;
     await recordEvent(c.tx, c.company.id, c.actor, {
@@ -285,6 +291,8 @@ export async function reversePayment(c: ServiceContext, vc: Vc, id: number): Pro
         `?date=${line.reconciled_on}).`,
     );
   }
+  if (payment.kind === 'allocation')
+    throw conflict(`Payment ${id} is a credit note's allocation; it stands with the credit note.`);
   assertOpenPeriod(payment.date, await closedUntil(c.tx, c.company.id), '/date');
   const lines = await paymentLines(c.tx, c.company.id, id);
   await insertPaymentEntries(
@@ -335,4 +343,130 @@ export async function agingReport(
 ): Promise<AgingReport> {
   const { rows, totals } = agingRows(await openDocumentsAsOf(c.tx, c.company.id, vc, date), date);
   return { date, currency: c.company.base_currency.trim(), rows, totals };
+}
+
+/** A credit note's allocation as answered: both documents' open amounts after it. */
+export interface AllocationRead {
+  credit_note_id: number;
+  document_id: number;
+  amount: number;
+  date: string;
+  credit_note_open: number;
+  document_open: number;
+}
+
+/**
+ * `POST /arap/credit_note/{vc}/{id}/allocate`: sets `amount` of a credit note's open amount against an open document
+ * of the same party and currency. Two rows of `arap_payments` of kind `allocation` (the document's +amount, the
+ * credit note's −amount), whose control lines cancel on the control account; for a foreign currency, the difference
+ * of the two documents' rates goes to the FX gain/loss account. Both documents are locked (in id order).
+ */
+export async function allocateCredit(
+  c: ServiceContext,
+  vc: Vc,
+  creditId: number,
+  input: { document_id: number; amount: number; date?: string },
+): Promise<AllocationRead> {
+  requirePaymentPermission(c, vc);
+  const base = c.company.base_currency.trim();
+  const locked = await lockPayables(c.tx, c.company.id, vc, [creditId, input.document_id]);
+  const creditRow = locked.get(creditId);
+  if (creditRow?.type !== 'credit_note') throw notFound(`No ${vc} credit note with id ${creditId}.`);
+  const targetRow = locked.get(input.document_id);
+  if (!targetRow) throw ruleInvalid(`No ${vc} document with id ${input.document_id}.`, '/document_id');
+  const credit = { ...paidDocument(creditRow), partyId: Number(creditRow.party_id) };
+  const target = { ...paidDocument(targetRow), partyId: Number(targetRow.party_id) };
+  const date = input.date ?? [credit.invDate, target.invDate].sort()[1]!;
+  const closed = await closedUntil(c.tx, c.company.id);
+  const amount = checkAllocation({ credit, target, amount: String(input.amount), date }, closed);
+
+  const cleared = await documentsCleared(c.tx, c.company.id, [creditId, input.document_id]);
+  const share = (doc: PaidDocument, signed: Decimal) => {
+    const sums = cleared.get(doc.id)!;
+    return clearedShare({
+      amount: signed,
+      gross: doc.gross,
+      open: openAmount(doc.gross, doc.paid),
+      controlBase: doc.gross.isNegative() ? sums.controlBase.negated() : sums.controlBase,
+      clearedSoFar: sums.clearedSoFar,
+      baseCurrency: base,
+    });
+  };
+  const targetCleared = share(target, amount);
+  const creditCleared = share(credit, amount.negated());
+  const s = vc === 'customer' ? 1 : -1;
+  const fx = targetCleared.plus(creditCleared);
+  const fxAccno = c.company.settings.fx_gain_loss_account;
+  const fxAccount =
+    fx.isZero() || typeof fxAccno !== 'string'
+      ? undefined
+      : (await findAccounts(c.tx, c.company.id, [fxAccno])).get(fxAccno);
+  if (!fx.isZero() && !fxAccount) {
+    throw ruleInvalid(
+      'The company has no FX gain/loss account for the difference of the two rates; set fx_gain_loss_account.',
+    );
+  }
+  const [targetPaymentId, creditPaymentId] = await nextPaymentIds(c.tx, 2);
+  const row = (doc: PaidDocument, id: number, signed: Decimal, clearedBase: Decimal, other: number) => ({
+    id: id!,
+    vc,
+    transaction_id: doc.id,
+    date,
+    amount: signed.toString(),
+    currency: doc.currency,
+    exchangerate: '1',
+    account_id: doc.controlAccountId,
+    base_amount: '0',
+    cleared_base: clearedBase.toString(),
+    memo: null,
+    source: null,
+    kind: 'allocation' as const,
+    allocated_with_id: other,
+  });
+  await insertPayments(c.tx, c.company.id, [
+    row(target, targetPaymentId!, amount, targetCleared, credit.id),
+    row(credit, creditPaymentId!, amount.negated(), creditCleared, target.id),
+  ]);
+  const control = (doc: PaidDocument, signed: Decimal, clearedBase: Decimal): PaymentLine => ({
+    accountId: doc.controlAccountId,
+    amount: clearedBase.times(-s),
+    fxAmount: signed.times(-s),
+    kind: 'payment',
+  });
+  const targetLines = [control(target, amount, targetCleared)];
+  if (fxAccount) targetLines.push({ accountId: fxAccount.id, amount: fx.times(s), fxAmount: new Money(0), kind: 'fx' });
+  await insertRows(c.tx, 'ledger_entries', [
+    ...paymentEntryRows(
+      c.company.id,
+      { documentId: target.id, paymentId: targetPaymentId!, date, currency: target.currency },
+      targetLines,
+    ),
+    ...paymentEntryRows(
+      c.company.id,
+      { documentId: credit.id, paymentId: creditPaymentId!, date, currency: credit.currency },
+      [control(credit, amount.negated(), creditCleared)],
+    ),
+  ]);
+  await addPaidMany(
+    c.tx,
+    c.company.id,
+    new Map([
+      [target.id, amount],
+      [credit.id, amount.negated()],
+    ]),
+  );
+  await recordAudit(c.tx, c.company.id, c.actor, `${vc}_credit_note`, credit.id, 'allocate', {
+    document_id: target.id,
+    date,
+    amount: amountJson(amount, credit.currency),
+    fx_gain_loss: amountJson(fx.times(-1), base),
+  });
+  return {
+    credit_note_id: credit.id,
+    document_id: target.id,
+    amount: amount.toNumber(),
+    date,
+    credit_note_open: openAmount(credit.gross, credit.paid.minus(amount)).toNumber(),
+    document_open: openAmount(target.gross, target.paid.plus(amount)).toNumber(),
+  };
 }

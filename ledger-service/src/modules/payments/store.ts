@@ -8,8 +8,9 @@ import type { PaymentAccount, PaymentLine } from './rules.ts';
 export interface PayableRow {
   id: number;
   vc: Vc;
-  type: 'transaction' | 'invoice';
+  type: 'transaction' | 'invoice' | 'credit_note';
   status: 'draft' | 'posted' | 'reversed';
+  party_id: number;
   reversal_of_id: number | null;
   inv_date: string;
   currency: string;
@@ -25,6 +26,7 @@ const PAYABLE_COLUMNS = [
   'type',
   'status',
   'reversal_of_id',
+  'party_id',
   'inv_date',
   'currency',
   'exchangerate',
@@ -115,6 +117,9 @@ export async function findAccounts(
 }
 
 export interface NewPayment {
+  /** default a payment */
+  kind?: 'payment' | 'allocation';
+  allocated_with_id?: number;
   vc: Vc;
   transaction_id: number;
   date: string;
@@ -219,6 +224,7 @@ export interface PaymentRow {
   amount: string;
   currency: string;
   reversal_date: string | null;
+  kind: 'payment' | 'allocation';
 }
 
 /** Locks one payment of a side; undefined when it does not exist. */
@@ -226,7 +232,7 @@ export async function lockPayment(tx: Tx, companyId: number, vc: Vc, id: number)
   const row = await tx('arap_payments')
     .where({ company_id: companyId, id, vc })
     .forUpdate()
-    .first('id', 'vc', 'transaction_id', 'date', 'amount', 'currency', 'reversal_date');
+    .first('id', 'vc', 'transaction_id', 'date', 'amount', 'currency', 'reversal_date', 'kind');
   return row && { ...row, currency: row.currency.trim() };
 }
 

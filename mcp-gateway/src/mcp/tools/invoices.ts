@@ -219,6 +219,64 @@ export const invoiceTools: ToolDeclaration[] = [
       `${isRecord(result) && typeof result.message_id === 'string' ? ` (${result.message_id})` : ''}.`,
   },
   {
+    name: 'create_credit_note',
+    title: 'Issue credit note',
+    description:
+      'Issue a posted credit note (Gutschrift) of a posted customer invoice: the whole invoice, or the items ' +
+      'sent with positive quantities; never more than the invoice has open. Its open amount is then allocated ' +
+      'or refunded.',
+    area: 'invoices',
+    access: 'write',
+    destructive: false,
+    idempotent: false,
+    contract: contracts.createCreditNote,
+    side: 'customer',
+    params: { id: 'the invoice id' },
+    summary: (result, input) => `Issued credit note ${idOf(result, input)} of invoice ${input.id}.`,
+  },
+  {
+    name: 'create_quote',
+    title: 'Create quote',
+    description:
+      'Create a quote (Offerte) for a customer from items, as for an invoice, with its last day valid_until. A quote ' +
+      'books nothing; convert_quote makes it a draft invoice.',
+    area: 'invoices',
+    access: 'write',
+    destructive: false,
+    idempotent: false,
+    contract: contracts.createQuote,
+    summary: summaries.created('quote'),
+  },
+  {
+    name: 'convert_quote',
+    title: 'Turn quote into invoice',
+    description:
+      "Turn an accepted (or open) quote into a draft customer invoice with the quote's items; declined or expired " +
+      'quotes are refused.',
+    area: 'invoices',
+    access: 'write',
+    destructive: false,
+    idempotent: false,
+    contract: contracts.invoiceQuote,
+    params: { id: 'quote id' },
+    summary: (result, input) => `Quote ${input.id} became draft invoice ${idOf(result, input)}.`,
+  },
+  {
+    name: 'run_dunning',
+    title: 'Dunning run',
+    description:
+      'dry_run true: list the overdue invoices a run on date would remind (level, fee), no confirmation. Else send ' +
+      'them: reminders e-mailed, fees booked, levels recorded.',
+    area: 'invoices',
+    access: 'write',
+    destructive: false,
+    idempotent: true,
+    contract: contracts.runDunning,
+    summary: (result, input) =>
+      `${isRecord(result) && Array.isArray(result.items) ? result.items.length : 0} reminder(s) ` +
+      `${input.dry_run === true ? 'proposed' : 'sent'}.`,
+  },
+  {
     name: 'send_reminder',
     title: 'Send payment reminder',
     description: 'Send the next payment reminder for an overdue customer invoice, optionally with a fee.',

@@ -18,6 +18,8 @@ import { inPageLanguage } from './language.ts';
 import { membersPages } from './members.tsx';
 import { partiesPages } from './parties.tsx';
 import { profilePages } from './profile.tsx';
+import { dunningPages } from './dunning.tsx';
+import { quotesPages } from './quotes.tsx';
 import { reportsPages } from './reports.tsx';
 import { vatPages } from './vat.tsx';
 import { workstationPages } from './workstation.tsx';
@@ -38,5 +40,7 @@ export function appRouter(deps: GatewayDeps): Router {
   reportsPages(router, pages);
   bankAccountPages(router, pages);
   vatPages(router, pages);
+  quotesPages(router, pages);
+  dunningPages(router, pages);
   return router;
 }

@@ -53,6 +53,8 @@ export type PageKey =
   | 'parties'
   | 'reports'
   | 'vat'
+  | 'quotes'
+  | 'dunning'
   | 'apiKeys'
   | 'members'
   | 'company'
@@ -94,6 +96,13 @@ export const NAV: { group: MessageKey; entries: NavEntry[] }[] = [
       },
       { key: 'reports', label: 'app.nav.reports', path: (d) => `/books/${d}/reports`, allowed: may('reports.reports') },
       { key: 'vat', label: 'app.nav.vat', path: (d) => `/books/${d}/vat`, allowed: may('reports.reports') },
+      { key: 'quotes', label: 'app.nav.quotes', path: (d) => `/books/${d}/quotes`, allowed: may('customers.reports.transactions') },
+      {
+        key: 'dunning',
+        label: 'app.nav.dunning',
+        path: (d) => `/books/${d}/dunning`,
+        allowed: may('customers.postings.receipt'),
+      },
     ],
   },
   {
