@@ -89,6 +89,34 @@ export type DimensionValuesRow = {
   created_at: Date;
 };
 
+export type AssetsRow = {
+  id: number;
+  company_id: number;
+  name: string;
+  asset_account_id: number;
+  expense_account_id: number;
+  accumulated_account_id: number | null;
+  acquired: string;
+  cost: string;
+  residual: string;
+  method: string;
+  life_months: number | null;
+  rate: string | null;
+  frequency: string;
+  disposed: string | null;
+  disposal_journal_id: number | null;
+  created_at: Date;
+};
+
+export type AssetDepreciationsRow = {
+  id: number;
+  company_id: number;
+  asset_id: number;
+  journal_id: number;
+  date: string;
+  amount: string;
+};
+
 export type ArapLinesRow = {
   id: number;
   company_id: number;
@@ -580,6 +608,8 @@ export interface LedgerTables {
   arap_payments: ArapPaymentsRow;
   arap_transactions: ArapTransactionsRow;
   audit_log: AuditLogRow;
+  assets: AssetsRow;
+  asset_depreciations: AssetDepreciationsRow;
   dimensions: DimensionsRow;
   dimension_values: DimensionValuesRow;
   bank_accounts: BankAccountsRow;

@@ -1,4 +1,5 @@
 import type { Route } from '../kernel/route.ts';
+import { assetRoutes } from './assets/index.ts';
 import { authRoutes } from './auth/index.ts';
 import { bankRoutes } from './bank/index.ts';
 import { bankAccountRoutes } from './bankAccounts/index.ts';
@@ -47,6 +48,7 @@ export const clientRoutes: Route[] = [
   ...journalRoutes,
   ...fiscalYearRoutes,
   ...reportRoutes,
+  ...assetRoutes,
   ...memberRoutes,
   ...eventRoutes,
 ];

@@ -25,6 +25,7 @@ export const MODULE_ORDER = [
   'reports', // balances (the journal's ledger reads them)
   'journal', // journal entries
   'fiscalYears', // closing a year (posts journal entries)
+  'assets', // fixed assets: the register, depreciation runs and disposal (post journal entries)
   'payments', // payments of AR/AP documents
   // the document kinds and their channels, built on the core
   'invoices',

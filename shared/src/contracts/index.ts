@@ -5,6 +5,7 @@
  * docs tables sort by path.
  */
 import type { Contract } from './contract.ts';
+import * as assets from './assets.ts';
 import * as bank from './bank.ts';
 import * as bankTransactions from './bankTransactions.ts';
 import * as paymentFiles from './paymentFiles.ts';
@@ -54,6 +55,8 @@ export const contracts = {
   ...journal,
   ...fiscalYears,
   ...reports,
+  // runDepreciation sorts before updateAsset: POST /assets/depreciation_run is mounted ahead of POST /assets/:id
+  ...assets,
   ...members,
   ...events,
   ...webhooks,

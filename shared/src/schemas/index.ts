@@ -12,3 +12,4 @@ export * from './journal.ts';
 export * from './events.ts';
 export * from './batch.ts';
 export * from './dimensions.ts';
+export * from './assets.ts';

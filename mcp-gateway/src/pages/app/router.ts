@@ -9,6 +9,7 @@ import { errorBoundary, pageErrors } from '../../http/errors.ts';
 import { access } from './access.tsx';
 import { apiKeysPages } from './apiKeys.tsx';
 import { companyPages } from './company.tsx';
+import { fixedAssetsPages } from './fixedAssets.tsx';
 import { homePage } from './home.tsx';
 import { inboxPages } from './inbox.tsx';
 import { invitationsPages } from './invitations.tsx';
@@ -28,5 +29,6 @@ export function appRouter(deps: GatewayDeps): Router {
   workstationPages(router, pages);
   inboxPages(router, pages);
   reportsPages(router, pages);
+  fixedAssetsPages(router, pages);
   return router;
 }

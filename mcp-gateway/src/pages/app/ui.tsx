@@ -58,6 +58,7 @@ export const NAV: { group: string; entries: NavEntry[] }[] = [
       { label: 'Workstation', path: (d) => `/books/${d}/workstation`, allowed: may('workstation.workstation') },
       { label: 'Inbox', path: (d) => `/books/${d}/inbox`, allowed: may('documents.documents') },
       { label: 'Reports', path: (d) => `/books/${d}/reports`, allowed: may('reports.reports') },
+      { label: 'Fixed assets', path: (d) => `/books/${d}/assets`, allowed: may('gl.journal_entries') },
     ],
   },
   {

@@ -25,6 +25,37 @@ export const en = {
 
   // year end (charts, assets, statements)
   'yearEnd.balanceSheet': 'Balance sheet',
+  'yearEnd.assets.title': 'Fixed assets',
+  'yearEnd.assets.hint':
+    'The asset register. A depreciation run books every asset up to a date as one journal entry; running ' +
+    'it again to the same date books nothing.',
+  'yearEnd.assets.none': 'There are no fixed assets.',
+  'yearEnd.assets.name': 'Name',
+  'yearEnd.assets.account': 'Asset account',
+  'yearEnd.assets.acquired': 'Acquired',
+  'yearEnd.assets.cost': 'Cost',
+  'yearEnd.assets.method': 'Method',
+  'yearEnd.assets.linear': 'straight-line',
+  'yearEnd.assets.declining': 'declining balance',
+  'yearEnd.assets.depreciated': 'Depreciated',
+  'yearEnd.assets.bookValue': 'Book value',
+  'yearEnd.assets.disposed': 'disposed of on {date}',
+  'yearEnd.assets.run': 'Book depreciation',
+  'yearEnd.assets.runTo': 'Up to',
+  'yearEnd.assets.booked': 'Depreciation booked as journal entry {id}.',
+  'yearEnd.assets.nothingDue': 'Nothing was due: no entry booked.',
+  'yearEnd.assets.add': 'Add a fixed asset',
+  'yearEnd.assets.expenseAccount': 'Depreciation account',
+  'yearEnd.assets.accumulatedAccount': 'Accumulated depreciation account (empty: booked directly on the asset)',
+  'yearEnd.assets.residual': 'Residual value',
+  'yearEnd.assets.lifeMonths': 'Useful life in months (straight-line)',
+  'yearEnd.assets.rate': 'Rate per year in % (declining balance)',
+  'yearEnd.assets.frequency': 'Booked each',
+  'yearEnd.assets.month': 'month',
+  'yearEnd.assets.quarter': 'quarter',
+  'yearEnd.assets.year': 'year',
+  'yearEnd.assets.created': 'The asset is added.',
+  'yearEnd.assets.schedule': 'Asset schedule',
 } as const;
 
 export type MessageKey = keyof typeof en;
