@@ -59,3 +59,20 @@ t.test('the fixed assets page', async (t) => {
   const french = await browser.request('GET', path, undefined, { 'accept-language': 'fr-CH' });
   t.match(french.html, /Immobilisations/);
 });
+
+t.test('the revaluation page', async (t) => {
+  const stack = await startStack(t);
+  const a = await stack.company();
+  const browser = new Browser(stack.url);
+  await browser.signIn(a);
+  const path = `/books/${a.dataset}/revaluation`;
+  const page = await browser.get(path);
+  t.equal(page.status, 200);
+  t.match(page.html, /Stichtagskurs EUR/);
+  const done = await browser.submit(page, path, { date: '2026-12-31', rate_EUR: '0.93', reverse_next_day: '1' });
+  t.equal(done.status, 200);
+  t.match(done.html, /id="revalued"/);
+  t.match(done.html, /keine Buchung/, 'no foreign-currency item: nothing booked');
+  const refused = await browser.submit(page, path, { date: '2026-12-31', rate_EUR: '0' });
+  t.equal(refused.status, 422, 'the ledger refuses a rate of 0');
+});

@@ -117,6 +117,7 @@ const COLUMNS = {
     'created_at',
   ],
   asset_depreciations: ['id', 'company_id', 'asset_id', 'journal_id', 'date', 'amount'],
+  revaluations: ['id', 'company_id', 'date', 'rates', 'items', 'journal_id', 'reversal_journal_id', 'created_at'],
   audit_log: [
     'id',
     'company_id',

@@ -117,6 +117,28 @@ export type AssetDepreciationsRow = {
   amount: string;
 };
 
+/** One revalued item as stored (and answered). */
+export type RevaluationItem = {
+  kind: 'customer' | 'vendor' | 'bank';
+  id: number;
+  currency: string;
+  open: string;
+  old_value: string;
+  new_value: string;
+  difference: string;
+};
+
+export type RevaluationsRow = {
+  id: number;
+  company_id: number;
+  date: string;
+  rates: Record<string, number>;
+  items: RevaluationItem[];
+  journal_id: number | null;
+  reversal_journal_id: number | null;
+  created_at: Date;
+};
+
 export type ArapLinesRow = {
   id: number;
   company_id: number;
@@ -608,6 +630,7 @@ export interface LedgerTables {
   arap_payments: ArapPaymentsRow;
   arap_transactions: ArapTransactionsRow;
   audit_log: AuditLogRow;
+  revaluations: RevaluationsRow;
   assets: AssetsRow;
   asset_depreciations: AssetDepreciationsRow;
   dimensions: DimensionsRow;

@@ -80,8 +80,8 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   bank: "The company's bank accounts, statement import with matching and booking, pain.001 payment files.",
   documents: 'Every stored file, and the AI inbox that reads Swiss QR-bills and proposes the bill.',
   system:
-    'Company settings, chart of accounts, tax rates, fiscal years, closing the books, API keys, webhooks and the ' +
-    'audit log.',
+    'Company settings, chart of accounts, tax rates, dimensions, fiscal years, closing the books, revaluation, API ' +
+    'keys, webhooks and the audit log.',
   meta: 'Health, readiness and this document; no API key needed.',
   events: 'The change feed: every change an integration cares about, in order, as CloudEvents (docs/events.md).',
 };

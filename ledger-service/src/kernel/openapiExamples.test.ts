@@ -530,6 +530,21 @@ function steps(): Step[] {
     { op: 'runDepreciation' },
     { op: 'assetSchedule' },
     { op: 'disposeAsset', params: (c) => ({ id: c.ids.asset! }) },
+    {
+      op: 'revalue',
+      // an open EUR invoice to revalue
+      params: async (c) => {
+        await created(c, '/arap/transaction/customer', {
+          customer_id: c.ids.customer,
+          invDate: '2026-11-10',
+          curr: 'EUR',
+          exchangerate: 0.95,
+          lines: [{ account: '3400', amount: 1000 }],
+          pending: '0',
+        });
+        return {};
+      },
+    },
     { op: 'getClosingDate' },
     { op: 'listFiscalYears' },
     {

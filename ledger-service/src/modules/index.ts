@@ -18,6 +18,7 @@ import { mailRoutes } from './mail/index.ts';
 import { memberRoutes } from './members/index.ts';
 import { partyRoutes } from './parties/index.ts';
 import { reportRoutes } from './reports/index.ts';
+import { revaluationRoutes } from './revaluation/index.ts';
 import { paymentRoutes } from './payments/index.ts';
 import { serviceRoutes } from './services/index.ts';
 import { systemRoutes } from './system/index.ts';
@@ -49,6 +50,7 @@ export const clientRoutes: Route[] = [
   ...fiscalYearRoutes,
   ...reportRoutes,
   ...assetRoutes,
+  ...revaluationRoutes,
   ...memberRoutes,
   ...eventRoutes,
 ];

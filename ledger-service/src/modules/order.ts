@@ -27,6 +27,7 @@ export const MODULE_ORDER = [
   'fiscalYears', // closing a year (posts journal entries)
   'assets', // fixed assets: the register, depreciation runs and disposal (post journal entries)
   'payments', // payments of AR/AP documents
+  'revaluation', // foreign-currency items at closing rates (posts journal entries)
   // the document kinds and their channels, built on the core
   'invoices',
   'mail', // e-mailing invoices and reminders (on the outbox)

@@ -2863,6 +2863,25 @@ export const examples = {
       accounts: [{ account: '1500', schedule: 6000, ledger: 6000, difference: 0 }],
     },
   },
+  revalue: {
+    body: { date: '2026-12-31', rates: { EUR: 0.93 }, reverse_next_day: true },
+    response: {
+      date: '2026-12-31',
+      journal_id: 72,
+      reversal_journal_id: 73,
+      items: [
+        {
+          kind: 'customer',
+          id: 30,
+          currency: 'EUR',
+          open: 1000,
+          old_value: 950,
+          new_value: 930,
+          difference: -20,
+        },
+      ],
+    },
+  },
   getClosingDate: { response: { date: null } },
   listFiscalYears: { response: [{ year: 2026, start: '2026-01-01', end: '2026-12-31', closed: false }] },
   closeFiscalYear: {

@@ -23,6 +23,7 @@ import * as mail from './mail.ts';
 import * as members from './members.ts';
 import * as parties from './parties.ts';
 import * as reports from './reports.ts';
+import * as revaluation from './revaluation.ts';
 import * as payments from './payments.ts';
 import * as services from './services.ts';
 import * as system from './system.ts';
@@ -37,6 +38,7 @@ export * from './errorStatuses.ts';
 export const contracts = {
   ...system,
   ...dimensions,
+  ...revaluation,
   ...company,
   ...bank,
   ...bankTransactions,

@@ -13,3 +13,4 @@ export * from './events.ts';
 export * from './batch.ts';
 export * from './dimensions.ts';
 export * from './assets.ts';
+export * from './revaluation.ts';

@@ -22,7 +22,7 @@ import { documentTools } from './documents.ts';
 import { invoiceTools } from './invoices.ts';
 import { journalTools, journalWriteTools } from './journal.ts';
 import { reportTools } from './reports.ts';
-import { assetTools, yearEndTools } from './yearEnd.ts';
+import { assetTools, revaluationTools, yearEndTools } from './yearEnd.ts';
 import { toolScope, type ObjectSchema, type ResolvedTool, type ToolDeclaration } from './declare.ts';
 import { pathParams, resolveTool } from './derive.ts';
 import { SHARED_FORMATS } from './formats.ts';
@@ -60,6 +60,7 @@ export const DECLARATIONS: readonly ToolDeclaration[] = [
   ...accountingTools,
   ...yearEndTools,
   ...assetTools,
+  ...revaluationTools,
   ...journalTools,
   ...reportTools,
   ...journalWriteTools,

@@ -67,3 +67,25 @@ export const assetTools: ToolDeclaration[] = [
         : 'Nothing was due: no entry booked.',
   },
 ];
+
+/** Revaluation at closing rates (posts: the person confirms it). */
+export const revaluationTools: ToolDeclaration[] = [
+  {
+    name: 'revalue',
+    title: 'Revalue foreign currency',
+    description:
+      'Revalue open foreign-currency invoices, bills and bank accounts at a date with closing rates ' +
+      '({ "EUR": 0.93 }); books the differences against the FX account, reversed the next day with ' +
+      'reverse_next_day. Once per date. ' +
+      'The person confirms the posting.',
+    area: 'accounting',
+    access: 'write',
+    destructive: false,
+    idempotent: true,
+    contract: contracts.revalue,
+    summary: (result) =>
+      isRecord(result) && result.journal_id !== null
+        ? `Revaluation booked as journal entry ${String(result.journal_id)}.`
+        : 'No item changed value: nothing booked.',
+  },
+];

@@ -15,6 +15,7 @@ import { inboxPages } from './inbox.tsx';
 import { invitationsPages } from './invitations.tsx';
 import { membersPages } from './members.tsx';
 import { reportsPages } from './reports.tsx';
+import { revaluationPages } from './revaluation.tsx';
 import { workstationPages } from './workstation.tsx';
 
 export function appRouter(deps: GatewayDeps): Router {
@@ -30,5 +31,6 @@ export function appRouter(deps: GatewayDeps): Router {
   inboxPages(router, pages);
   reportsPages(router, pages);
   fixedAssetsPages(router, pages);
+  revaluationPages(router, pages);
   return router;
 }

@@ -59,6 +59,7 @@ export const NAV: { group: string; entries: NavEntry[] }[] = [
       { label: 'Inbox', path: (d) => `/books/${d}/inbox`, allowed: may('documents.documents') },
       { label: 'Reports', path: (d) => `/books/${d}/reports`, allowed: may('reports.reports') },
       { label: 'Fixed assets', path: (d) => `/books/${d}/assets`, allowed: may('gl.journal_entries') },
+      { label: 'Revaluation', path: (d) => `/books/${d}/revaluation`, allowed: may('gl.add_journal_entry') },
     ],
   },
   {

@@ -58,4 +58,23 @@ export const de: Messages = {
   'yearEnd.assets.year': 'Jahr',
   'yearEnd.assets.created': 'Die Anlage ist erfasst.',
   'yearEnd.assets.schedule': 'Anlagespiegel',
+  'yearEnd.revaluation.title': 'Fremdwährungsbewertung',
+  'yearEnd.revaluation.hint':
+    'Offene Rechnungen, Lieferantenrechnungen und Bankkonten in Fremdwährung werden zu den ' +
+    'Stichtagskursen bewertet; die Differenzen werden auf das Kursdifferenzenkonto gebucht. Jedes Datum ' +
+    'wird einmal bewertet.',
+  'yearEnd.revaluation.date': 'Stichtag',
+  'yearEnd.revaluation.rate': 'Stichtagskurs {currency}',
+  'yearEnd.revaluation.reverse': 'Am Folgetag stornieren',
+  'yearEnd.revaluation.submit': 'Bewerten',
+  'yearEnd.revaluation.item': 'Posten',
+  'yearEnd.revaluation.open': 'Offen',
+  'yearEnd.revaluation.oldValue': 'Buchwert',
+  'yearEnd.revaluation.newValue': 'Wert zum Stichtagskurs',
+  'yearEnd.revaluation.difference': 'Differenz',
+  'yearEnd.revaluation.booked': 'Als Buchung {id} gebucht.',
+  'yearEnd.revaluation.nothing': 'Kein Posten hat seinen Wert geändert: keine Buchung.',
+  'yearEnd.revaluation.customer': 'Rechnung {id}',
+  'yearEnd.revaluation.vendor': 'Lieferantenrechnung {id}',
+  'yearEnd.revaluation.bank': 'Bankkonto {id}',
 };

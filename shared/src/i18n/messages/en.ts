@@ -56,6 +56,24 @@ export const en = {
   'yearEnd.assets.year': 'year',
   'yearEnd.assets.created': 'The asset is added.',
   'yearEnd.assets.schedule': 'Asset schedule',
+  'yearEnd.revaluation.title': 'Revaluation',
+  'yearEnd.revaluation.hint':
+    'Open foreign-currency invoices, bills and bank accounts are valued at the closing rates; the ' +
+    'differences are booked against the exchange-rate account. Each date is revalued once.',
+  'yearEnd.revaluation.date': 'Closing date',
+  'yearEnd.revaluation.rate': 'Closing rate {currency}',
+  'yearEnd.revaluation.reverse': 'Reverse on the next day',
+  'yearEnd.revaluation.submit': 'Revalue',
+  'yearEnd.revaluation.item': 'Item',
+  'yearEnd.revaluation.open': 'Open',
+  'yearEnd.revaluation.oldValue': 'Booked value',
+  'yearEnd.revaluation.newValue': 'Value at closing rate',
+  'yearEnd.revaluation.difference': 'Difference',
+  'yearEnd.revaluation.booked': 'Booked as journal entry {id}.',
+  'yearEnd.revaluation.nothing': 'No item changed value: nothing booked.',
+  'yearEnd.revaluation.customer': 'Invoice {id}',
+  'yearEnd.revaluation.vendor': 'Bill {id}',
+  'yearEnd.revaluation.bank': 'Bank account {id}',
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -58,4 +58,23 @@ export const fr: Messages = {
   'yearEnd.assets.year': 'année',
   'yearEnd.assets.created': 'L’immobilisation est saisie.',
   'yearEnd.assets.schedule': 'Tableau des immobilisations',
+  'yearEnd.revaluation.title': 'Réévaluation des devises',
+  'yearEnd.revaluation.hint':
+    'Les factures, factures fournisseurs et comptes bancaires ouverts en devises sont évalués aux cours ' +
+    'de clôture ; les différences sont comptabilisées sur le compte des différences de change. Chaque ' +
+    'date n’est réévaluée qu’une fois.',
+  'yearEnd.revaluation.date': 'Date de clôture',
+  'yearEnd.revaluation.rate': 'Cours de clôture {currency}',
+  'yearEnd.revaluation.reverse': 'Extourner le lendemain',
+  'yearEnd.revaluation.submit': 'Réévaluer',
+  'yearEnd.revaluation.item': 'Poste',
+  'yearEnd.revaluation.open': 'Ouvert',
+  'yearEnd.revaluation.oldValue': 'Valeur comptable',
+  'yearEnd.revaluation.newValue': 'Valeur au cours de clôture',
+  'yearEnd.revaluation.difference': 'Différence',
+  'yearEnd.revaluation.booked': 'Comptabilisé par l’écriture {id}.',
+  'yearEnd.revaluation.nothing': 'Aucun poste n’a changé de valeur : aucune écriture.',
+  'yearEnd.revaluation.customer': 'Facture {id}',
+  'yearEnd.revaluation.vendor': 'Facture fournisseur {id}',
+  'yearEnd.revaluation.bank': 'Compte bancaire {id}',
 };

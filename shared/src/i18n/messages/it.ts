@@ -58,4 +58,23 @@ export const it: Messages = {
   'yearEnd.assets.year': 'anno',
   'yearEnd.assets.created': 'Il cespite è registrato.',
   'yearEnd.assets.schedule': 'Tabella dei cespiti',
+  'yearEnd.revaluation.title': 'Rivalutazione valute',
+  'yearEnd.revaluation.hint':
+    'Fatture, fatture fornitori e conti bancari aperti in valuta estera sono valutati ai corsi di ' +
+    'chiusura; le differenze sono registrate sul conto differenze di cambio. Ogni data è rivalutata una ' +
+    'sola volta.',
+  'yearEnd.revaluation.date': 'Data di chiusura',
+  'yearEnd.revaluation.rate': 'Corso di chiusura {currency}',
+  'yearEnd.revaluation.reverse': 'Stornare il giorno seguente',
+  'yearEnd.revaluation.submit': 'Rivalutare',
+  'yearEnd.revaluation.item': 'Voce',
+  'yearEnd.revaluation.open': 'Aperto',
+  'yearEnd.revaluation.oldValue': 'Valore contabile',
+  'yearEnd.revaluation.newValue': 'Valore al corso di chiusura',
+  'yearEnd.revaluation.difference': 'Differenza',
+  'yearEnd.revaluation.booked': 'Registrato con la registrazione {id}.',
+  'yearEnd.revaluation.nothing': 'Nessuna voce ha cambiato valore: nessuna registrazione.',
+  'yearEnd.revaluation.customer': 'Fattura {id}',
+  'yearEnd.revaluation.vendor': 'Fattura fornitore {id}',
+  'yearEnd.revaluation.bank': 'Conto bancario {id}',
 };
