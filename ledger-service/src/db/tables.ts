@@ -89,6 +89,56 @@ export type DimensionValuesRow = {
   created_at: Date;
 };
 
+export type AssetsRow = {
+  id: number;
+  company_id: number;
+  name: string;
+  asset_account_id: number;
+  expense_account_id: number;
+  accumulated_account_id: number | null;
+  acquired: string;
+  cost: string;
+  residual: string;
+  method: string;
+  life_months: number | null;
+  rate: string | null;
+  frequency: string;
+  disposed: string | null;
+  disposal_journal_id: number | null;
+  created_at: Date;
+};
+
+export type AssetDepreciationsRow = {
+  id: number;
+  company_id: number;
+  asset_id: number;
+  journal_id: number;
+  date: string;
+  amount: string;
+};
+
+/** One revalued item as stored (and answered). */
+export type RevaluationItem = {
+  kind: 'customer' | 'vendor' | 'bank';
+  id: number;
+  currency: string;
+  open: string;
+  old_value: string;
+  new_value: string;
+  difference: string;
+};
+
+export type RevaluationsRow = {
+  id: number;
+  company_id: number;
+  date: string;
+  rates: Record<string, number>;
+  items: RevaluationItem[];
+  journal_id: number | null;
+  reversal_journal_id: number | null;
+  created_at: Date;
+};
+
 export type ArapLinesRow = {
   id: number;
   company_id: number;
@@ -708,6 +758,9 @@ export interface LedgerTables {
   arap_payments: ArapPaymentsRow;
   arap_transactions: ArapTransactionsRow;
   audit_log: AuditLogRow;
+  revaluations: RevaluationsRow;
+  assets: AssetsRow;
+  asset_depreciations: AssetDepreciationsRow;
   dimensions: DimensionsRow;
   dimension_values: DimensionValuesRow;
   bank_accounts: BankAccountsRow;

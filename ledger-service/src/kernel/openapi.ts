@@ -76,11 +76,12 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
     'services catalogue and the workstation of drafts.',
   gl: 'Journal entries and the general ledger of an account.',
   reports: 'Trial balance, income statement, balance sheet and VAT report, as JSON, CSV or PDF.',
+  assets: 'The fixed-asset register, depreciation runs (journal entries) and disposals.',
   bank: "The company's bank accounts, statement import with matching and booking, pain.001 payment files.",
   documents: 'Every stored file, and the AI inbox that reads Swiss QR-bills and proposes the bill.',
   system:
-    'Company settings, chart of accounts, tax rates, fiscal years, closing the books, API keys, webhooks and the ' +
-    'audit log.',
+    'Company settings, chart of accounts, tax rates, dimensions, fiscal years, closing the books, revaluation, API ' +
+    'keys, webhooks and the audit log.',
   meta: 'Health, readiness and this document; no API key needed.',
   events: 'The change feed: every change an integration cares about, in order, as CloudEvents (docs/events.md).',
 };

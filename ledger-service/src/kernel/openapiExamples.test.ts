@@ -645,6 +645,48 @@ function steps(): Step[] {
       op: 'updateDimensionValue',
       params: (c) => ({ id: c.ids.dimension!, valueId: c.ids.dimensionValue! }),
     },
+    {
+      op: 'createAsset',
+      after: (a, c) => {
+        c.ids.asset = a.id;
+      },
+    },
+    { op: 'listAssets' },
+    { op: 'getAsset', params: (c) => ({ id: c.ids.asset! }) },
+    { op: 'updateAsset', params: (c) => ({ id: c.ids.asset! }) },
+    {
+      op: 'deleteAsset',
+      params: async (c) => ({
+        id: await created(c, '/assets', {
+          name: 'Left over',
+          asset_account: '1520',
+          expense_account: '6800',
+          acquired: '2026-02-01',
+          cost: 1000,
+          method: 'linear',
+          life_months: 36,
+          frequency: 'month',
+        }),
+      }),
+    },
+    { op: 'runDepreciation' },
+    { op: 'assetSchedule' },
+    { op: 'disposeAsset', params: (c) => ({ id: c.ids.asset! }) },
+    {
+      op: 'revalue',
+      // an open EUR invoice to revalue
+      params: async (c) => {
+        await created(c, '/arap/transaction/customer', {
+          customer_id: c.ids.customer,
+          invDate: '2026-11-10',
+          curr: 'EUR',
+          exchangerate: 0.95,
+          lines: [{ account: '3400', amount: 1000 }],
+          pending: '0',
+        });
+        return {};
+      },
+    },
     { op: 'getClosingDate' },
     { op: 'listFiscalYears' },
     {

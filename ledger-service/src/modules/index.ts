@@ -1,4 +1,5 @@
 import type { Route } from '../kernel/route.ts';
+import { assetRoutes } from './assets/index.ts';
 import { authRoutes } from './auth/index.ts';
 import { bankRoutes } from './bank/index.ts';
 import { bankAccountRoutes } from './bankAccounts/index.ts';
@@ -19,6 +20,7 @@ import { mailRoutes } from './mail/index.ts';
 import { memberRoutes } from './members/index.ts';
 import { partyRoutes } from './parties/index.ts';
 import { reportRoutes } from './reports/index.ts';
+import { revaluationRoutes } from './revaluation/index.ts';
 import { paymentRoutes } from './payments/index.ts';
 import { quoteRoutes } from './quotes/index.ts';
 import { serviceRoutes } from './services/index.ts';
@@ -55,6 +57,8 @@ export const clientRoutes: Route[] = [
   ...fiscalYearRoutes,
   ...vatRoutes,
   ...reportRoutes,
+  ...assetRoutes,
+  ...revaluationRoutes,
   ...memberRoutes,
   ...eventRoutes,
 ];

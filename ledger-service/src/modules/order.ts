@@ -25,8 +25,10 @@ export const MODULE_ORDER = [
   'reports', // balances (the journal's ledger reads them)
   'journal', // journal entries
   'fiscalYears', // closing a year (posts journal entries)
+  'assets', // fixed assets: the register, depreciation runs and disposal (post journal entries)
   'payments', // payments of AR/AP documents
   'vat', // VAT returns: prepared from the ledger, settled by a journal entry
+  'revaluation', // foreign-currency items at closing rates (posts journal entries)
   // the document kinds and their channels, built on the core
   'invoices',
   'mail', // e-mailing invoices and reminders (on the outbox)

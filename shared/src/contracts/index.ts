@@ -5,6 +5,7 @@
  * docs tables sort by path.
  */
 import type { Contract } from './contract.ts';
+import * as assets from './assets.ts';
 import * as bank from './bank.ts';
 import * as bankTransactions from './bankTransactions.ts';
 import * as bankRules from './bankRules.ts';
@@ -24,6 +25,7 @@ import * as members from './members.ts';
 import * as parties from './parties.ts';
 import * as reports from './reports.ts';
 import * as sales from './sales.ts';
+import * as revaluation from './revaluation.ts';
 import * as payments from './payments.ts';
 import * as services from './services.ts';
 import * as system from './system.ts';
@@ -39,6 +41,7 @@ export * from './errorStatuses.ts';
 export const contracts = {
   ...system,
   ...dimensions,
+  ...revaluation,
   ...company,
   ...bank,
   ...bankTransactions,
@@ -60,6 +63,8 @@ export const contracts = {
   ...fiscalYears,
   ...reports,
   ...vat,
+  // runDepreciation sorts before updateAsset: POST /assets/depreciation_run is mounted ahead of POST /assets/:id
+  ...assets,
   ...members,
   ...events,
   ...webhooks,

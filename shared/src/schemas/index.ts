@@ -15,3 +15,5 @@ export * from './vat.ts';
 export * from './bankRules.ts';
 export * from './dimensions.ts';
 export * from './sales.ts';
+export * from './assets.ts';
+export * from './revaluation.ts';

@@ -21,6 +21,8 @@ import * as m019 from './019_events.ts';
 import * as m020 from './020_company_keys_webhooks.ts';
 import * as m025 from './025_mail_queue.ts';
 import * as m039 from './039_dimensions.ts';
+import * as m040 from './040_assets.ts';
+import * as m041 from './041_revaluations.ts';
 import * as m021 from './021_invitations.ts';
 import * as m024 from './024_outbox_sending.ts';
 import * as m018 from './018_company_keys.ts';
@@ -74,6 +76,8 @@ const migrations: Record<string, MigrationModule> = {
   '034_dunning_runs': m034,
   '035_bank_rules': m035,
   '039_dimensions': m039,
+  '040_assets': m040,
+  '041_revaluations': m041,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = listedMigrations(migrations);

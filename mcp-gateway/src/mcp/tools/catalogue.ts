@@ -22,7 +22,7 @@ import { documentTools } from './documents.ts';
 import { invoiceTools } from './invoices.ts';
 import { journalTools, journalWriteTools } from './journal.ts';
 import { reportTools } from './reports.ts';
-import { yearEndTools } from './yearEnd.ts';
+import { assetTools, revaluationTools, yearEndTools } from './yearEnd.ts';
 import { vatTools } from './vat.ts';
 import { toolScope, type ObjectSchema, type ResolvedTool, type ToolDeclaration } from './declare.ts';
 import { pathParams, resolveTool } from './derive.ts';
@@ -60,6 +60,8 @@ function createAjv(): AjvInstance {
 export const DECLARATIONS: readonly ToolDeclaration[] = [
   ...accountingTools,
   ...yearEndTools,
+  ...assetTools,
+  ...revaluationTools,
   ...journalTools,
   ...reportTools,
   ...journalWriteTools,

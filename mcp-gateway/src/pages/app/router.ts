@@ -11,6 +11,7 @@ import { access } from './access.tsx';
 import { apiKeysPages } from './apiKeys.tsx';
 import { bankAccountPages } from './bankAccount.tsx';
 import { companyPages } from './company.tsx';
+import { fixedAssetsPages } from './fixedAssets.tsx';
 import { homePage } from './home.tsx';
 import { inboxPages } from './inbox.tsx';
 import { invitationsPages } from './invitations.tsx';
@@ -22,6 +23,7 @@ import { dunningPages } from './dunning.tsx';
 import { quotesPages } from './quotes.tsx';
 import { reportsPages } from './reports.tsx';
 import { vatPages } from './vat.tsx';
+import { revaluationPages } from './revaluation.tsx';
 import { workstationPages } from './workstation.tsx';
 
 export function appRouter(deps: GatewayDeps): Router {
@@ -42,5 +44,7 @@ export function appRouter(deps: GatewayDeps): Router {
   vatPages(router, pages);
   quotesPages(router, pages);
   dunningPages(router, pages);
+  fixedAssetsPages(router, pages);
+  revaluationPages(router, pages);
   return router;
 }

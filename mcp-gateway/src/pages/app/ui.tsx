@@ -55,6 +55,8 @@ export type PageKey =
   | 'vat'
   | 'quotes'
   | 'dunning'
+  | 'assets'
+  | 'revaluation'
   | 'apiKeys'
   | 'members'
   | 'company'
@@ -102,6 +104,13 @@ export const NAV: { group: MessageKey; entries: NavEntry[] }[] = [
         label: 'app.nav.dunning',
         path: (d) => `/books/${d}/dunning`,
         allowed: may('customers.postings.receipt'),
+      },
+      { key: 'assets', label: 'app.nav.assets', path: (d) => `/books/${d}/assets`, allowed: may('gl.journal_entries') },
+      {
+        key: 'revaluation',
+        label: 'app.nav.revaluation',
+        path: (d) => `/books/${d}/revaluation`,
+        allowed: may('gl.add_journal_entry'),
       },
     ],
   },
