@@ -185,7 +185,8 @@ export async function buildTests(files = partition().compiled, outdir = TEST_BUI
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   buildTests().then(
-    ({ files, ms }) => process.stdout.write(`# compiled ${files} test files into .test-build/ in ${(ms / 1000).toFixed(1)} s\n`),
+    ({ files, ms }) =>
+      process.stdout.write(`# compiled ${files} test files into .test-build/ in ${(ms / 1000).toFixed(1)} s\n`),
     (err) => {
       process.stderr.write(`build-tests: ${err.message}\n`);
       process.exit(1);

@@ -59,7 +59,8 @@ else
   mapfile -t together < <(node --input-type=module -e "
     import { partition } from './scripts/build-tests.mjs';
     const alone = new Set(process.argv.slice(1));
-    for (const file of partition().compiled) if (!alone.has(file)) console.log('.test-build/' + file.replace(/ts\$/, 'js'));
+    for (const file of partition().compiled)
+      if (!alone.has(file)) console.log('.test-build/' + file.replace(/ts\$/, 'js'));
   " "${alone[@]}")
   step "tap: the compiled files, side by side"
   # TEST_JOBS: how many files at once (default: tap's, the machine's cores)

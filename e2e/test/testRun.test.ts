@@ -130,7 +130,7 @@ t.test('a compiled test file finds what its source would, and is reported by its
   t.same(
     { url: seen.url, dirname: seen.dirname, filename: seen.filename },
     { url: pathToFileURL(source).href, dirname: join(ROOT, 'e2e/test/support'), filename: source },
-    "import.meta names the source file, so fixtures beside it are found",
+    'import.meta names the source file, so fixtures beside it are found',
   );
   t.equal(seen.job, pathToFileURL(join(outdir, 'jobs', 'statementJob.js')).href, 'a parsing job is the compiled one');
   t.ok(existsSync(join(outdir, 'jobs', 'statementJob.js')), 'which is built');

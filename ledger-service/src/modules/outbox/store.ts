@@ -92,11 +92,7 @@ interface AttachmentLink {
   storage: StorageKind;
 }
 
-export async function loadOutgoingMessage(
-  tx: Tx,
-  companyId: number,
-  id: number,
-): Promise<OutgoingMessage | undefined> {
+export async function loadOutgoingMessage(tx: Tx, companyId: number, id: number): Promise<OutgoingMessage | undefined> {
   const row = await tx<MessageRow>('messages').where({ company_id: companyId, id }).first();
   if (!row) return undefined;
   const links = await tx('message_attachments as a')

@@ -98,7 +98,12 @@ export const NAV: { group: MessageKey; entries: NavEntry[] }[] = [
       },
       { key: 'reports', label: 'app.nav.reports', path: (d) => `/books/${d}/reports`, allowed: may('reports.reports') },
       { key: 'vat', label: 'app.nav.vat', path: (d) => `/books/${d}/vat`, allowed: may('reports.reports') },
-      { key: 'quotes', label: 'app.nav.quotes', path: (d) => `/books/${d}/quotes`, allowed: may('customers.reports.transactions') },
+      {
+        key: 'quotes',
+        label: 'app.nav.quotes',
+        path: (d) => `/books/${d}/quotes`,
+        allowed: may('customers.reports.transactions'),
+      },
       {
         key: 'dunning',
         label: 'app.nav.dunning',
