@@ -1,6 +1,6 @@
 /**
  * The lean tool list: what tools/list shows for a connection with every area at "Read and
- * change" is at most 40 KB of JSON in both protocol eras, free of the schema warnings the
+ * change" is at most 60 KB of JSON in both protocol eras, free of the schema warnings the
  * MCP Inspector reports, valid JSON Schema 2020-12 (Ajv strict), with titles and icons —
  * while every call is still validated against the contract's full schema.
  */
@@ -12,10 +12,10 @@ import { expandRefs, leanInput, shareRepeats } from '../src/mcp/tools/lean.ts';
 import { connect, startStack } from './helpers.ts';
 import { lintTool } from './support/schemaLint.ts';
 
-/** The most tools/list may weigh, in bytes of JSON, in either era (42 KB since the three VAT tools, docs/mcp.md). */
-const MAX_TOOL_LIST_BYTES = 42_000;
+/** The most tools/list may weigh, in bytes of JSON, in either era (60 KB since this round's tools, docs/mcp.md). */
+const MAX_TOOL_LIST_BYTES = 60_000;
 
-const WRITE_ALL = { accounting: 'write', invoices: 'write', contacts: 'write', bank: 'read', documents: 'write' };
+const WRITE_ALL = { accounting: 'write', invoices: 'write', contacts: 'write', bank: 'write', documents: 'write' };
 
 const listed = CATALOGUE.map(({ declaration: d }) => ({
   name: d.name,
@@ -156,7 +156,7 @@ async function rawToolList(
   return { bytes: Buffer.byteLength(JSON.stringify(message.result)), tools: message.result.tools };
 }
 
-t.test('tools/list over HTTP: at most 42 KB in both eras, with titles and area icons', async (t) => {
+t.test('tools/list over HTTP: at most 60 KB in both eras, with titles and area icons', async (t) => {
   const stack = await startStack(t);
   const company = await stack.company();
   const { resource, tokens } = await connect(stack, company, { choices: WRITE_ALL });
