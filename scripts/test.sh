@@ -18,7 +18,13 @@
 # `npm test -- <files or tap options>` runs tap with those alone, as `npx tap` would.
 set -u
 cd "$(dirname "$0")/.."
+# each step's start, as seconds since npm test began (bash's SECONDS; no program needed before the
+# programs are checked): where the run's time goes (docs/testing.md)
+SECONDS=0
+step() { echo "# step: $1 (at ${SECONDS} s)"; }
+step "programs and servers"
 scripts/test-prerequisites.sh || exit 1
+step "lint"
 echo "# lint: npm run lint"
 if npm run --silent lint; then
   lint=0
@@ -26,7 +32,9 @@ else
   lint=1
   echo "# lint: failed (the findings above; npm run format fixes the layout ones)"
 fi
+step "type check"
 npm run typecheck || exit 1
+step "test database"
 npx tsx scripts/test-setup.ts || exit 1
 export TEST_SETUP_DONE=1
 logs=$(mktemp -d)
@@ -37,22 +45,42 @@ if [ "$#" -gt 0 ]; then
   second=0
   node scripts/slowest-tests.mjs "tap=$logs/tap"
 else
-  mapfile -t alone < <(grep -rl --include='*.test.ts' '^// npm test: runs alone' ledger-service mcp-gateway e2e | sort)
-  # tap's default exclusion, then the files that run alone
-  exclude=(--exclude='**/@(fixture*(s)|dist)/**')
-  for file in "${alone[@]}"; do exclude+=(--exclude="$file"); done
+  # the services' compiled build, so that every process a test starts (the ledger and gateway
+  # commands, npm start, the e2e stacks) runs it instead of loading the sources through tsx
+  step "compiled build"
+  node scripts/build.mjs || exit 1
+  # the test files compiled (scripts/build-tests.mjs), but those marked to run from source
+  node scripts/build-tests.mjs || exit 1
+  mapfile -t alone < <(grep -rl --include='*.test.ts' '^// npm test: runs alone' shared ledger-service mcp-gateway e2e \
+    | grep -v node_modules | sort)
+  mapfile -t source < <(grep -rl --include='*.test.ts' '^// npm test: runs from source' shared ledger-service \
+    mcp-gateway e2e | grep -v node_modules | sort)
+  compiled() { for file in "$@"; do echo ".test-build/${file%.ts}.js"; done; }
+  mapfile -t together < <(node --input-type=module -e "
+    import { partition } from './scripts/build-tests.mjs';
+    const alone = new Set(process.argv.slice(1));
+    for (const file of partition().compiled) if (!alone.has(file)) console.log('.test-build/' + file.replace(/ts\$/, 'js'));
+  " "${alone[@]}")
+  step "tap: the compiled files, side by side"
   # TEST_JOBS: how many files at once (default: tap's, the machine's cores)
   jobs=()
   [ -n "${TEST_JOBS:-}" ] && jobs=(--jobs="$TEST_JOBS")
-  npx tap "${jobs[@]}" "${exclude[@]}" | tee "$logs/together"
+  # the compiled files with tap's settings less tsx (.test-build/.taprc)
+  TAP_RCFILE=.test-build/.taprc npx tap "${jobs[@]}" "${together[@]}" | tee "$logs/together"
   first=${PIPESTATUS[0]}
   second=0
+  if [ "${#source[@]}" -gt 0 ]; then
+    step "tap: the files that run from source, through tsx"
+    npx tap "${jobs[@]}" "${source[@]}" | tee "$logs/source"
+    [ "${PIPESTATUS[0]}" -eq 0 ] || first=1
+  fi
   if [ "${#alone[@]}" -gt 0 ]; then
-    echo "# the files that need the machine to themselves, one by one"
-    npx tap --jobs=1 "${alone[@]}" | tee "$logs/alone"
+    step "tap: the files that need the machine to themselves, one by one"
+    TAP_RCFILE=.test-build/.taprc npx tap --jobs=1 $(compiled "${alone[@]}") | tee "$logs/alone"
     second=${PIPESTATUS[0]}
   fi
-  node scripts/slowest-tests.mjs "together=$logs/together" "alone=$logs/alone"
+  step "done"
+  node scripts/slowest-tests.mjs "together=$logs/together" "source=$logs/source" "alone=$logs/alone"
 fi
 [ "$lint" -eq 1 ] && echo "# lint: failed (see the top of this run)"
 [ "$lint" -eq 0 ] && [ "$first" -eq 0 ] && [ "$second" -eq 0 ]

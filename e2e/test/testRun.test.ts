@@ -1,6 +1,7 @@
 /**
  * How npm test runs the suite (docs/testing.md): the slowest-files report at its end, the test
- * database copied from a template migrated once, and the files that run alone named in the docs.
+ * database copied from a template migrated once, the files that run alone named in the docs, and
+ * the test files compiled (scripts/build-tests.mjs) behaving as their sources.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -10,7 +11,11 @@ import { fileURLToPath } from 'node:url';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import t from 'tap';
+import { existsSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 import { migrationSource } from '../../ledger-service/src/db/migrations/index.ts';
+// @ts-expect-error: a plain JavaScript script of the repository, without type declarations
+import { buildTests, partition } from '../../scripts/build-tests.mjs';
 import { copyOfTemplate, templateUrl } from '../../scripts/database.ts';
 import { TEST_DATABASE_URL } from './support/processes.ts';
 
@@ -94,16 +99,50 @@ t.test('the test database is a copy of a template migrated once; so is a databas
   t.same(await appliedMigrations(url.toString()), all, 'a copy is migrated without migrating');
 });
 
-t.test('the files that run alone say why, and docs/testing.md names each', async (t) => {
-  const marked = spawnSync(
-    'grep',
-    ['-rl', '--include=*.test.ts', '^// npm test: runs alone (', 'ledger-service', 'mcp-gateway', 'e2e'],
-    { cwd: ROOT, encoding: 'utf8' },
-  )
-    .stdout.trim()
-    .split('\n')
-    .filter(Boolean);
-  t.ok(marked.length > 0, `${marked.length} files run alone`);
-  const docs = readFileSync(join(ROOT, 'docs', 'testing.md'), 'utf8');
-  for (const file of marked) t.ok(docs.includes(`| \`${file}\` |`), `docs/testing.md names ${file}`);
+for (const [mark, what] of [
+  ['runs alone', 'run alone'],
+  ['runs from source', 'run from source'],
+] as const) {
+  t.test(`the files that ${what} say why, and docs/testing.md names each`, async (t) => {
+    const marked = spawnSync(
+      'grep',
+      ['-rl', '--include=*.test.ts', `^// npm test: ${mark} (`, 'shared', 'ledger-service', 'mcp-gateway', 'e2e'],
+      { cwd: ROOT, encoding: 'utf8' },
+    )
+      .stdout.trim()
+      .split('\n')
+      .filter((file) => file && !file.includes('node_modules'));
+    t.ok(marked.length > 0, `${marked.length} files ${what}`);
+    const docs = readFileSync(join(ROOT, 'docs', 'testing.md'), 'utf8');
+    for (const file of marked) t.ok(docs.includes(`| \`${file}\` |`), `docs/testing.md names ${file}`);
+  });
+}
+
+t.test('a compiled test file finds what its source would, and is reported by its source name', async (t) => {
+  const outdir = join(ROOT, `.test-build-probe-${randomBytes(4).toString('hex')}`);
+  t.teardown(() => rmSync(outdir, { recursive: true, force: true }));
+  const probe = 'e2e/test/support/compiledProbe.ts';
+  await buildTests([probe], outdir);
+  const compiled = join(outdir, 'e2e/test/support/compiledProbe.js');
+  t.ok(existsSync(compiled), 'compiled beside the others, by its path');
+  const seen = JSON.parse(execFileSync('node', [compiled], { cwd: ROOT, encoding: 'utf8' }));
+  const source = join(ROOT, probe);
+  t.same(
+    { url: seen.url, dirname: seen.dirname, filename: seen.filename },
+    { url: pathToFileURL(source).href, dirname: join(ROOT, 'e2e/test/support'), filename: source },
+    'import.meta names the source file, so fixtures beside it are found',
+  );
+  t.equal(seen.job, pathToFileURL(join(outdir, 'jobs', 'statementJob.js')).href, 'a parsing job is the compiled one');
+  t.ok(existsSync(join(outdir, 'jobs', 'statementJob.js')), 'which is built');
+  t.notOk(readFileSync(join(outdir, '.taprc'), 'utf8').includes('tsx'), 'tap runs the compiled files without tsx');
+
+  const { compiled: many, fromSource } = partition() as { compiled: string[]; fromSource: string[] };
+  t.ok(fromSource.includes('ledger-service/src/untrusted/fairShare.test.ts'), 'a file marked to run from source does');
+  t.notOk(many.includes('ledger-service/src/untrusted/fairShare.test.ts'), 'and is not compiled');
+  t.ok(many.includes('e2e/test/testRun.test.ts'), 'the others are');
+
+  const log = join(outdir, 'tap');
+  writeFileSync(log, 'ok 1 - .test-build/ledger-service/src/x.test.js # time=1000ms\n');
+  const lines = execFileSync('node', ['scripts/slowest-tests.mjs', `together=${log}`], { cwd: ROOT, encoding: 'utf8' });
+  t.match(lines, /1\.0 s {2}ledger-service\/src\/x\.test\.ts \(together\)/, 'the slowest list names the source');
 });

@@ -48,6 +48,8 @@ export function demoOtpauthUri(info: DemoInfo): string {
 export function demoLines(info: DemoInfo, opts: { color: boolean }): string[] {
   return [
     `Demo company "${info.dataset}"`,
+    // the app's pages are on the same origin as the API (the gateway's); sign in with the owner below
+    `  App (browser)  ${info.api_url}/`,
     `  REST base URL  ${info.base_url}`,
     `  MCP URL        ${info.mcp_url}`,
     `  API key        ${info.api_key}`,

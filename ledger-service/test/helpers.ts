@@ -26,7 +26,12 @@ interface Teardown {
 export function testConfig(overrides: Partial<LedgerConfig> = {}): LedgerConfig {
   const dataDir = mkdtempSync(join(tmpdir(), 'ledger-test-'));
   return {
-    ...loadConfig({ DATABASE_URL: TEST_DATABASE_URL, LOG_LEVEL: 'silent', LEDGER_PORT: '0', DATA_DIR: dataDir }),
+    ...loadConfig({
+      DATABASE_URL: TEST_DATABASE_URL,
+      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+      LEDGER_PORT: '0',
+      DATA_DIR: dataDir,
+    }),
     ...overrides,
   };
 }

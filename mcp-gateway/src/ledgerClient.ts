@@ -233,12 +233,13 @@ export class LedgerClient {
         headers: {
           authorization: `Bearer ${token}`,
           accept: 'application/json',
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...(body === undefined || typeof body === 'string' ? {} : { 'content-type': 'application/json' }),
           // the request being served, so the ledger's log lines carry the gateway's id
           ...(requestId === undefined ? {} : { 'x-request-id': requestId }),
           ...headers,
         },
-        body: body === undefined ? undefined : JSON.stringify(body),
+        // a string is a file's text sent as it is (a bank statement: its Content-Type among `headers`)
+        body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
       });
     } catch (err) {
       throw new LedgerUnavailableError(`ledger unreachable: ${(err as Error).message}`);

@@ -156,7 +156,11 @@ t.test('the app in a real browser', async (t) => {
     await page.getByLabel('Chart account (e.g. 1020)').fill('1020');
     await page.getByRole('button', { name: 'Add bank account' }).click();
     await page.getByText('The bank account is added.').waitFor();
-    t.match(await page.locator('#bank-accounts').textContent(), /CH9300762011623852957/);
+    t.match(
+      await page.locator('#bank-accounts').textContent(),
+      /CH93 0076 2011 6238 5295 7/,
+      'the IBAN in groups of four',
+    );
     await checkPage(t, page, 'company');
   });
 

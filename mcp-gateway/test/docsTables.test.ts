@@ -46,8 +46,8 @@ t.test('every contract and every tool has its row', async (t) => {
   for (const { declaration: d } of CATALOGUE) t.match(consent, `\`${d.name}\``, `${d.name} under its area's choice`);
   t.match(
     consent,
-    '| Bank | `bank:read`: `list_bank_accounts`, `list_bank_transactions` | not offered (read only) |',
-    'the bank area has no write choice',
+    /\| Bank \| `bank:read`: `list_bank_accounts`, `list_bank_transactions`, [^|]* \| `bank:write`: also `book_bank/,
+    'the bank area has its write choice (bank automation)',
   );
   t.match(
     consent,

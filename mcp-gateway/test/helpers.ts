@@ -269,6 +269,8 @@ export class Browser {
   readonly cookies = new Map<string, string>();
   /** sign in as a real person would: without first forgetting the last accepted TOTP step (see forgetTotpStep) */
   keepTotpStep = false;
+  /** the browser's Accept-Language: the tests read the app's English texts unless one asks for another */
+  language = 'en';
 
   constructor(readonly origin: string) {}
 
@@ -287,6 +289,7 @@ export class Browser {
       headers: {
         ...(this.cookies.size ? { cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ') } : {}),
         ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+        'accept-language': this.language,
         ...headers,
       },
       body: form ? new URLSearchParams(form) : undefined,

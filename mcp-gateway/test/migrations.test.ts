@@ -91,7 +91,7 @@ t.test('gateway migrations on Postgres', async (t) => {
   const now = Date.now();
   await insertSideBySide(db, now);
   const [, applied] = (await db.migrate.latest({ migrationSource })) as [number, string[]];
-  t.same(applied, ['002_one_active_connection']);
+  t.same(applied, ['002_one_active_connection', '003_person_settings']);
   await checkSideBySideEnded(t, db);
   const tables = await db('information_schema.tables').where({ table_schema: 'public' }).pluck('table_name');
   for (const table of ['oauth_clients', 'sessions', 'connections', 'authorization_codes', 'tokens'])

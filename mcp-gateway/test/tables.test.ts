@@ -51,6 +51,7 @@ const COLUMNS = {
     'connection_id',
   ],
   tokens: ['token_hash', 'connection_id', 'kind', 'created_at', 'expires_at', 'used_at'],
+  person_settings: ['user_id', 'language', 'updated_at'],
 } as const satisfies { [T in keyof GatewayTables]: readonly (keyof GatewayTables[T])[] };
 
 /** A column a row type has and COLUMNS lacks: the table's entry here is that column's name, not `never`. */

@@ -8,6 +8,8 @@ export const ERROR_STATUS = {
   /** a payment above the document's open amount */
   overpayment: 400,
   closed_period: 422,
+  /** a VAT-relevant posting dated in the period of a settled VAT return (docs/vat.md "The lock") */
+  vat_period_filed: 422,
   unauthorized: 401,
   forbidden: 403,
   /** a service credential whose connection may no longer live (docs/oauth.md "Gateway ↔ ledger"); carries `reason` */

@@ -10,8 +10,8 @@ export const AREA_LABELS: Record<Area, string> = {
   documents: 'Documents',
 };
 
-/** Areas offering a write scope; bank is read-only. */
-export const WRITABLE_AREAS: readonly Area[] = ['accounting', 'invoices', 'contacts', 'documents'];
+/** Areas offering a write scope (all of them since bank automation: booking bank lines and bank rules). */
+export const WRITABLE_AREAS: readonly Area[] = ['accounting', 'invoices', 'contacts', 'bank', 'documents'];
 
 export type Access = 'read' | 'write';
 export type Scope = `${Area}:${Access}`;

@@ -76,6 +76,8 @@ export async function createCompany(
       fx_gain_loss_account: template.defaults.fxGainLoss,
       reminder_fee_account: template.defaults.reminderFee,
       bank_account: template.defaults.bank,
+      vat_payable_account: template.defaults.vatPayable,
+      net_tax_difference_account: template.defaults.netTaxDifference,
       chart_template: template.name,
     };
     const [company] = await tx('companies')
@@ -99,6 +101,8 @@ export async function createCompany(
         company_id: company!.id,
         account_id: idOf.get(t.accno),
         code: t.code,
+        kind: t.kind,
+        figure: t.figure,
         description: t.description,
         rate: t.rate,
         valid_from: t.validFrom,

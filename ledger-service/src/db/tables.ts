@@ -261,6 +261,43 @@ export type BankTransactionsRow = {
   booked_account_id: number | null;
   booked_at: Date | null;
   created_at: Date;
+  rule_id: number | null;
+  reconciled_on: string | null;
+};
+
+/** `bank_rules.conditions` / `action` (jsonb): the API's shapes (schemas/bankRules.ts), checked before stored. */
+export type BankRulesRow = {
+  id: number;
+  company_id: number;
+  name: string;
+  priority: number;
+  auto: boolean;
+  conditions: unknown;
+  action: unknown;
+  created_at: Date;
+  updated_at: Date;
+};
+
+export type BankStatementsRow = {
+  id: number;
+  company_id: number;
+  bank_account_id: number;
+  statement_id: string;
+  date: string;
+  closing: string;
+  currency: string;
+  created_at: Date;
+};
+
+export type BankReconciliationsRow = {
+  id: number;
+  company_id: number;
+  bank_account_id: number;
+  date: string;
+  statement_balance: string;
+  lines: number;
+  created_by: number | null;
+  created_at: Date;
 };
 
 export type CompaniesRow = {
@@ -538,10 +575,49 @@ export type TaxesRow = {
   company_id: number;
   account_id: number;
   code: string;
+  kind: 'output' | 'input' | 'acquisition' | 'zero';
+  figure: string;
   description: string;
   rate: string;
   valid_from: string;
   valid_to: string | null;
+};
+
+export type VatReturnsRow = {
+  id: number;
+  company_id: number;
+  from_date: string;
+  to_date: string;
+  type: 'original' | 'correction';
+  method: 'effective' | 'net_tax';
+  basis: 'agreed' | 'received';
+  status: 'draft' | 'settled';
+  currency: string;
+  figures: Record<string, string>;
+  payable: string;
+  net_tax_rates: { rate: number; description: string; activity_code?: string; accounts?: string[] }[];
+  settlement_id: number | null;
+  created_by: number | null;
+  created_at: Date;
+  settled_at: Date | null;
+};
+
+export type VatReturnLinesRow = {
+  id: number;
+  company_id: number;
+  return_id: number;
+  side: 'customer' | 'vendor' | 'ledger';
+  kind: string;
+  source_id: number;
+  number: string | null;
+  date: string;
+  code: string | null;
+  code_kind: string | null;
+  figure: string | null;
+  tax_accno: string | null;
+  revenue_accno: string | null;
+  base: string;
+  tax: string;
 };
 
 export type UsersRow = {
@@ -637,6 +713,9 @@ export interface LedgerTables {
   dimension_values: DimensionValuesRow;
   bank_accounts: BankAccountsRow;
   bank_transactions: BankTransactionsRow;
+  bank_rules: BankRulesRow;
+  bank_statements: BankStatementsRow;
+  bank_reconciliations: BankReconciliationsRow;
   companies: CompaniesRow;
   document_contents: DocumentContentsRow;
   documents: DocumentsRow;
@@ -659,6 +738,8 @@ export interface LedgerTables {
   sequences: SequencesRow;
   services: ServicesRow;
   taxes: TaxesRow;
+  vat_returns: VatReturnsRow;
+  vat_return_lines: VatReturnLinesRow;
   users: UsersRow;
   vendor_bank_accounts: VendorBankAccountsRow;
   webhook_attempts: WebhookAttemptsRow;

@@ -66,13 +66,24 @@ t.test('a database migrated to the latest migration is ready to shard by company
   t.ok(rows[0]!.n >= 25, `the rules were checked on the books tables (${rows[0]!.n})`);
 });
 
+/**
+ * Two companies made by today's createCompany on a schema before migration 026, whose tax codes
+ * carry kind and figure: the two columns exist only while the companies are made.
+ */
+async function companiesBefore026(db: Parameters<typeof createCompany>[0]) {
+  await db.raw('alter table taxes add column kind text, add column figure text');
+  const a = await createCompany(db, { dataset: `a-${randomBytes(3).toString('hex')}`, name: 'A' });
+  const b = await createCompany(db, { dataset: `b-${randomBytes(3).toString('hex')}`, name: 'B' });
+  await db.raw('alter table taxes drop column kind, drop column figure');
+  return [a, b] as const;
+}
+
 t.test(
   'migration 018 on a database with books: rows kept, keys by company, cross-company references refused',
   async (t) => {
     const db = await scratchDb(t, 'shard_data');
     await migrateSerialised(db, await sourceOf('018_company_keys'), 'before 018');
-    const a = await createCompany(db, { dataset: `a-${randomBytes(3).toString('hex')}`, name: 'A' });
-    const b = await createCompany(db, { dataset: `b-${randomBytes(3).toString('hex')}`, name: 'B' });
+    const [a, b] = await companiesBefore026(db);
     // books written as the ledger writes them (the superuser connection passes row-level security)
     const account = async (companyId: number) =>
       Number(((await db('accounts').where({ company_id: companyId }).orderBy('id').first('id')) as { id: number }).id);
@@ -149,8 +160,7 @@ t.test(
 t.test('migration 018 stops, changing nothing, on books whose rows already cross companies', async (t) => {
   const db = await scratchDb(t, 'shard_cross');
   await migrateSerialised(db, await sourceOf('018_company_keys'), 'before 018');
-  const a = await createCompany(db, { dataset: `a-${randomBytes(3).toString('hex')}`, name: 'A' });
-  const b = await createCompany(db, { dataset: `b-${randomBytes(3).toString('hex')}`, name: 'B' });
+  const [a, b] = await companiesBefore026(db);
   const [je] = await db('gl_transactions')
     .insert({
       company_id: a.id,

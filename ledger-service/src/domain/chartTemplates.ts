@@ -14,6 +14,10 @@ export interface TemplateAccount {
 export interface TemplateTax {
   accno: string;
   code: string;
+  /** output, input, acquisition or zero-rated (docs/vat.md "Tax codes") */
+  kind: 'output' | 'input' | 'acquisition' | 'zero';
+  /** the VAT return figure its lines report under */
+  figure: string;
   description: string;
   rate: string;
   validFrom: string;
@@ -34,6 +38,10 @@ export interface ChartTemplate {
     bank: string;
     fxGainLoss: string;
     reminderFee: string;
+    /** the ESTV clearing account a VAT return's settlement books the tax due to */
+    vatPayable: string;
+    /** net-tax-rate method: the difference between the tax invoiced and the tax owed */
+    netTaxDifference: string;
   };
 }
 
@@ -46,6 +54,12 @@ const smallBusiness: ChartTemplate = {
     { accno: '1100', description: 'Accounts receivable', category: 'A', link: ['AR'] },
     { accno: '1170', description: 'Input VAT standard rate', category: 'A', link: ['AP_tax'] },
     { accno: '1171', description: 'Input VAT reduced rate', category: 'A', link: ['AP_tax'] },
+    {
+      accno: '1172',
+      description: 'Input VAT on investments and other operating expenses',
+      category: 'A',
+      link: ['AP_tax'],
+    },
     { accno: '1300', description: 'Prepaid expenses', category: 'A', link: ['AP_amount'] },
     { accno: '1500', description: 'Machinery and equipment', category: 'A', link: ['AP_amount'] },
     { accno: '1520', description: 'Office equipment and IT', category: 'A', link: ['AP_amount'] },
@@ -53,6 +67,11 @@ const smallBusiness: ChartTemplate = {
     { accno: '2000', description: 'Accounts payable', category: 'L', link: ['AP'] },
     { accno: '2200', description: 'Output VAT standard rate', category: 'L', link: ['AR_tax'] },
     { accno: '2201', description: 'Output VAT reduced rate', category: 'L', link: ['AR_tax'] },
+    { accno: '2202', description: 'Output VAT lodging rate', category: 'L', link: ['AR_tax'] },
+    { accno: '2205', description: 'VAT zero-rated: exports (figure 220)', category: 'L', link: ['AR_tax'] },
+    { accno: '2206', description: 'VAT zero-rated: supplies abroad (figure 221)', category: 'L', link: ['AR_tax'] },
+    { accno: '2207', description: 'VAT exempt supplies (figure 230)', category: 'L', link: ['AR_tax'] },
+    { accno: '2209', description: 'VAT settlement with the ESTV', category: 'L', link: [] },
     { accno: '2300', description: 'Accrued liabilities', category: 'L', link: [] },
     { accno: '2800', description: 'Share capital', category: 'Q', link: [] },
     { accno: '2970', description: 'Retained earnings', category: 'Q', link: [] },
@@ -60,6 +79,7 @@ const smallBusiness: ChartTemplate = {
     { accno: '3000', description: 'Sales of goods', category: 'I', link: ['AR_amount'] },
     { accno: '3400', description: 'Revenue from services', category: 'I', link: ['AR_amount'] },
     { accno: '3800', description: 'Discounts granted', category: 'I', link: ['AR_amount'] },
+    { accno: '3809', description: 'Net tax rate differences', category: 'I', link: [] },
     { accno: '4000', description: 'Cost of materials', category: 'E', link: ['AP_amount'] },
     { accno: '4400', description: 'Purchased services', category: 'E', link: ['AP_amount'] },
     { accno: '5000', description: 'Salaries', category: 'E', link: ['AP_amount'] },
@@ -82,6 +102,8 @@ const smallBusiness: ChartTemplate = {
     {
       accno: '1170',
       code: 'VAT-IN-STD',
+      kind: 'input',
+      figure: '400',
       description: 'Input VAT 7.7%',
       rate: '0.077',
       validFrom: '2018-01-01',
@@ -90,6 +112,8 @@ const smallBusiness: ChartTemplate = {
     {
       accno: '1170',
       code: 'VAT-IN-STD',
+      kind: 'input',
+      figure: '400',
       description: 'Input VAT 8.1%',
       rate: '0.081',
       validFrom: '2024-01-01',
@@ -98,6 +122,8 @@ const smallBusiness: ChartTemplate = {
     {
       accno: '1171',
       code: 'VAT-IN-RED',
+      kind: 'input',
+      figure: '400',
       description: 'Input VAT 2.5%',
       rate: '0.025',
       validFrom: '2018-01-01',
@@ -106,6 +132,8 @@ const smallBusiness: ChartTemplate = {
     {
       accno: '1171',
       code: 'VAT-IN-RED',
+      kind: 'input',
+      figure: '400',
       description: 'Input VAT 2.6%',
       rate: '0.026',
       validFrom: '2024-01-01',
@@ -114,6 +142,8 @@ const smallBusiness: ChartTemplate = {
     {
       accno: '2200',
       code: 'VAT-OUT-STD',
+      kind: 'output',
+      figure: '302',
       description: 'Output VAT 7.7%',
       rate: '0.077',
       validFrom: '2018-01-01',
@@ -122,6 +152,8 @@ const smallBusiness: ChartTemplate = {
     {
       accno: '2200',
       code: 'VAT-OUT-STD',
+      kind: 'output',
+      figure: '302',
       description: 'Output VAT 8.1%',
       rate: '0.081',
       validFrom: '2024-01-01',
@@ -130,6 +162,8 @@ const smallBusiness: ChartTemplate = {
     {
       accno: '2201',
       code: 'VAT-OUT-RED',
+      kind: 'output',
+      figure: '312',
       description: 'Output VAT 2.5%',
       rate: '0.025',
       validFrom: '2018-01-01',
@@ -138,9 +172,81 @@ const smallBusiness: ChartTemplate = {
     {
       accno: '2201',
       code: 'VAT-OUT-RED',
+      kind: 'output',
+      figure: '312',
       description: 'Output VAT 2.6%',
       rate: '0.026',
       validFrom: '2024-01-01',
+      validTo: null,
+    },
+    {
+      accno: '1172',
+      code: 'VAT-IN-INV',
+      kind: 'input',
+      figure: '405',
+      description: 'Input VAT on investments 7.7%',
+      rate: '0.077',
+      validFrom: '2018-01-01',
+      validTo: '2023-12-31',
+    },
+    {
+      accno: '1172',
+      code: 'VAT-IN-INV',
+      kind: 'input',
+      figure: '405',
+      description: 'Input VAT on investments 8.1%',
+      rate: '0.081',
+      validFrom: '2024-01-01',
+      validTo: null,
+    },
+    {
+      accno: '2202',
+      code: 'VAT-OUT-LODG',
+      kind: 'output',
+      figure: '342',
+      description: 'Output VAT lodging 3.7%',
+      rate: '0.037',
+      validFrom: '2018-01-01',
+      validTo: '2023-12-31',
+    },
+    {
+      accno: '2202',
+      code: 'VAT-OUT-LODG',
+      kind: 'output',
+      figure: '342',
+      description: 'Output VAT lodging 3.8%',
+      rate: '0.038',
+      validFrom: '2024-01-01',
+      validTo: null,
+    },
+    {
+      accno: '2205',
+      code: 'VAT-EXPORT',
+      kind: 'zero',
+      figure: '220',
+      description: 'Exports (zero-rated)',
+      rate: '0',
+      validFrom: '2018-01-01',
+      validTo: null,
+    },
+    {
+      accno: '2206',
+      code: 'VAT-ABROAD',
+      kind: 'zero',
+      figure: '221',
+      description: 'Supplies abroad',
+      rate: '0',
+      validFrom: '2018-01-01',
+      validTo: null,
+    },
+    {
+      accno: '2207',
+      code: 'VAT-EXEMPT',
+      kind: 'zero',
+      figure: '230',
+      description: 'Exempt supplies',
+      rate: '0',
+      validFrom: '2018-01-01',
       validTo: null,
     },
   ],
@@ -152,6 +258,8 @@ const smallBusiness: ChartTemplate = {
     bank: '1020',
     fxGainLoss: '6950',
     reminderFee: '3400',
+    vatPayable: '2209',
+    netTaxDifference: '3809',
   },
 };
 

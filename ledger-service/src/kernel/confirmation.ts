@@ -267,12 +267,15 @@ export function previewOf(
   const net = decimal(answer.netAmount);
   const tax = decimal(answer.taxAmount) ?? (gross && net ? money(gross).minus(net).toFixed(2) : undefined);
   const currency = text(answer.currency) ?? text(answer.curr);
-  const party = text(answer.name) ?? text(answer.vendor_name) ?? text(answer.customer_name);
-  const number = text(answer.documentNumber) ?? text(answer.invNumber) ?? text(answer.reference);
+  // a bank line (book_bank_transaction): its counterparty, the account or document it is booked to
+  const bookedDocument = isObject(answer.document) ? text(answer.document.number) : undefined;
+  const party =
+    text(answer.name) ?? text(answer.vendor_name) ?? text(answer.customer_name) ?? text(answer.counterparty);
+  const number = text(answer.documentNumber) ?? text(answer.invNumber) ?? text(answer.reference) ?? bookedDocument;
   const date = text(answer.invDate) ?? text(answer.transdate) ?? text(answer.date);
   const accounts = [
     ...new Set(
-      [...postings, ...lines, ...taxes]
+      [...postings, ...lines, ...taxes, ...(text(answer.account) ? [{ account: answer.account }] : [])]
         .map((l) => text(l.account) ?? text(l.taxAccount))
         .filter((a): a is string => a !== undefined),
     ),

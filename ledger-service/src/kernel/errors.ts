@@ -153,6 +153,9 @@ function fromDbError(err: DbError): ApiError | undefined {
     case '22021':
     case '22P05':
       return new ApiError('invalid_request', 'A text value contains a character that cannot be stored (e.g. NUL).');
+    case 'LV001': // the settled VAT period's lock (db/migrations/028_vat_period_lock.ts): its message names the return
+      // knex puts the statement before the trigger's message
+      return new ApiError('vat_period_filed', (err.message ?? '').replace(/^[\s\S]*? - (?=The VAT return)/, ''));
     case '57014': // statement timeout / cancelled
       return unavailable('The request took too long; retry later.', 1);
     default:

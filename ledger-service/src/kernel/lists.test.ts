@@ -111,6 +111,10 @@ t.test('every list: a page of limit rows, X-Total-Count of all, Link next and pr
       }),
     );
   }
+  for (const from of ['2024-01-01', '2024-04-01']) {
+    const to = from === '2024-01-01' ? '2024-03-31' : '2024-06-30';
+    await ok('VAT return', s.api('POST', '/reports/vat/returns', { from, to }));
+  }
   const csv =
     'date,amount,currency,counterparty,iban,reference,description\n2024-06-01,10.00,CHF,Anna,,,one\n' +
     '2024-06-02,20.00,CHF,Beat,,,two\n';

@@ -85,6 +85,22 @@ function steps(): Step[] {
     { op: 'validateApiKey' },
     { op: 'listChartAccounts' },
     { op: 'listTaxes' },
+    { op: 'getTax', params: () => ({ code: 'VAT-OUT-STD' }) },
+    {
+      op: 'createTax',
+      // its own tax account first
+      body: async (ex: Json, c: Ctx) => {
+        await created(c, '/system/chart/accounts', {
+          accno: '2203',
+          description: 'Output VAT special rate',
+          category: 'L',
+          links: ['AR_tax'],
+        });
+        return ex;
+      },
+    },
+    { op: 'updateTax', params: () => ({ code: 'VAT-OUT-SPECIAL' }) },
+    { op: 'deleteTax', params: () => ({ code: 'VAT-OUT-SPECIAL' }) },
     { op: 'createChartAccount' },
     { op: 'updateChartAccount', params: () => ({ accno: '6580' }) },
     { op: 'getCompany' },
@@ -364,6 +380,42 @@ function steps(): Step[] {
     { op: 'getBankTransaction', params: (c) => ({ id: c.ids.bankTx! }) },
     { op: 'bookBankTransaction', params: (c) => ({ id: c.ids.bankTx! }) },
     {
+      op: 'createBankRule',
+      body: (ex: Json, c: Ctx) => ({ ...ex, action: { ...ex.action, party_id: c.ids.vendor } }),
+      after: (a, c) => {
+        c.ids.bankRule = a.id;
+      },
+    },
+    { op: 'listBankRules' },
+    { op: 'getBankRule', params: (c) => ({ id: c.ids.bankRule! }) },
+    {
+      op: 'updateBankRule',
+      params: (c) => ({ id: c.ids.bankRule! }),
+      body: (ex: Json, c: Ctx) => ({ ...ex, action: { ...ex.action, party_id: c.ids.vendor } }),
+    },
+    { op: 'previewBankRules' },
+    {
+      op: 'createBankRuleFromTransaction',
+      params: (c) => ({ id: c.ids.bankTx! }),
+      after: (a, c) => {
+        c.ids.bankRule2 = a.id;
+      },
+    },
+    { op: 'orderBankRules', body: (_ex: Json, c: Ctx) => ({ ids: [c.ids.bankRule2, c.ids.bankRule] }) },
+    { op: 'getBankReconciliation', params: (c) => ({ id: c.ids.bank! }) },
+    {
+      op: 'reconcileBankAccount',
+      params: (c) => ({ id: c.ids.bank! }),
+      // the ledger's own balance on that day: the reconcile succeeds
+      body: async (ex: Json, c: Ctx) => {
+        const now = await c.api('GET', `/bank/accounts/${c.ids.bank}/reconciliation?date=${ex.date}`);
+        return { ...ex, statement_balance: now.body.ledger_balance };
+      },
+    },
+    { op: 'unreconcileBankAccount', params: (c) => ({ id: c.ids.bank! }) },
+    { op: 'deleteBankRule', params: (c) => ({ id: c.ids.bankRule2! }) },
+    { op: 'deleteBankAccount', params: (c) => ({ id: c.ids.bank2! }) },
+    {
       op: 'createPaymentFile',
       body: async (ex: Json, c: Ctx) => {
         const payee = await created(c, `/arap/vendor/${c.ids.vendor}/bank_accounts`, {
@@ -483,6 +535,34 @@ function steps(): Step[] {
       },
     },
     { op: 'removeMember', params: (c) => ({ userId: c.ids.member! }) },
+    {
+      op: 'prepareVatReturn',
+      // a sale and a purchase of the quarter
+      body: async (ex: Json, c: Ctx) => {
+        for (const vc of SIDE_LIST) {
+          await created(c, `/arap/transaction/${vc}`, {
+            ...party(vc, c),
+            invDate: '2025-02-15',
+            pending: '0',
+            lines: [line(vc)],
+          });
+        }
+        return ex;
+      },
+      after: (a, c) => {
+        c.ids.vatReturn = a.id;
+      },
+    },
+    { op: 'listVatReturns' },
+    { op: 'getVatReturn', params: (c) => ({ id: c.ids.vatReturn! }) },
+    { op: 'getVatReturnFigure', params: (c) => ({ id: c.ids.vatReturn!, figure: '302_tax' }) },
+    { op: 'settleVatReturn', params: (c) => ({ id: c.ids.vatReturn! }) },
+    {
+      op: 'deleteVatReturn',
+      params: async (c) => ({
+        id: await created(c, '/reports/vat/returns', { from: '2025-01-01', to: '2025-03-31', type: 'correction' }),
+      }),
+    },
     {
       op: 'createDimension',
       after: (a, c) => {

@@ -4,6 +4,7 @@ import { authRoutes } from './auth/index.ts';
 import { bankRoutes } from './bank/index.ts';
 import { bankAccountRoutes } from './bankAccounts/index.ts';
 import { bankTransactionRoutes } from './bankTransactions/index.ts';
+import { bankRuleRoutes } from './bankRules/index.ts';
 import { paymentFileRoutes } from './paymentFiles/index.ts';
 import { companyRoutes } from './company/index.ts';
 import { dimensionRoutes } from './dimensions/index.ts';
@@ -23,6 +24,7 @@ import { paymentRoutes } from './payments/index.ts';
 import { serviceRoutes } from './services/index.ts';
 import { systemRoutes } from './system/index.ts';
 import { transactionRoutes } from './transactions/index.ts';
+import { vatRoutes } from './vat/index.ts';
 
 /**
  * Every handler under /client/:dataset, one module per area. The kernel pairs them with
@@ -41,6 +43,7 @@ export const clientRoutes: Route[] = [
   ...companyRoutes,
   ...bankRoutes,
   ...bankTransactionRoutes,
+  ...bankRuleRoutes,
   ...paymentFileRoutes,
   ...mailRoutes,
   ...fileRoutes,
@@ -48,6 +51,7 @@ export const clientRoutes: Route[] = [
   ...paymentRoutes,
   ...journalRoutes,
   ...fiscalYearRoutes,
+  ...vatRoutes,
   ...reportRoutes,
   ...assetRoutes,
   ...revaluationRoutes,

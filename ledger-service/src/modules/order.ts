@@ -28,6 +28,7 @@ export const MODULE_ORDER = [
   'assets', // fixed assets: the register, depreciation runs and disposal (post journal entries)
   'payments', // payments of AR/AP documents
   'revaluation', // foreign-currency items at closing rates (posts journal entries)
+  'vat', // VAT returns: prepared from the ledger, settled by a journal entry
   // the document kinds and their channels, built on the core
   'invoices',
   'mail', // e-mailing invoices and reminders (on the outbox)
@@ -35,6 +36,7 @@ export const MODULE_ORDER = [
   'inbox', // uploads that become bills
   'transactions', // the /arap/transaction/{vc} routes
   // bank files and the system area
+  'bankRules', // bank rules (their matching is pure; bankTransactions applies them)
   'bankTransactions',
   'paymentFiles',
   'system',

@@ -1,3 +1,4 @@
+// npm test: runs from source (its jobs are TypeScript fixtures started as threads, which need tsx)
 /**
  * Fair shares of the parsing threads (pool.ts): one company's files take at most `companyJobs`
  * places among the running and waiting jobs, so another company's file still finds room in the

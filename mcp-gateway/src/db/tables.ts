@@ -90,6 +90,14 @@ export type TokensRow = {
   used_at: Int8 | null;
 };
 
+/** A person's app settings (pages/app/language.ts); no row: the browser's language. */
+export type PersonSettingsRow = {
+  user_id: Int8;
+  /** de | fr | it | en */
+  language: string;
+  updated_at: Int8;
+};
+
 /** Every table of the gateway's store and its row type (test/tables.test.ts compares them with the migrated store). */
 export interface GatewayTables {
   oauth_clients: OauthClientsRow;
@@ -97,6 +105,7 @@ export interface GatewayTables {
   connections: ConnectionsRow;
   authorization_codes: AuthorizationCodesRow;
   tokens: TokensRow;
+  person_settings: PersonSettingsRow;
 }
 
 // knex's own table registry: `db('<table>')` is typed wherever a gateway knex is used.

@@ -36,23 +36,28 @@ export interface DocumentProps {
   script?: boolean;
   /** what comes before <main>: the app's header and navigation */
   top?: Child;
+  /** the page's language (`<html lang>`; the app's pages speak the person's, the others English) */
+  lang?: string;
+  /** the skip link's text in that language */
+  skipText?: string;
   children?: Child;
 }
 
-export function Document({ title, heading, script, top, children }: DocumentProps) {
+export function Document({ title, heading, script, top, lang, skipText, children }: DocumentProps) {
   return (
-    <html lang="en">
+    <html lang={lang ?? 'en'}>
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width,initial-scale=1" />
         <title>{title}</title>
         <link rel="stylesheet" href="/assets/app.css" />
+        <link rel="icon" href="/assets/favicon.svg" type="image/svg+xml" />
         {script ? <script src="/assets/app.js" defer></script> : null}
       </head>
       <body>
         {top ? (
           <a class="skip" href="#main">
-            Skip to content
+            {skipText ?? 'Skip to content'}
           </a>
         ) : null}
         {top}

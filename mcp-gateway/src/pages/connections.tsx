@@ -2,7 +2,8 @@
  * "My Profile → AI connections" (the person's own connections) and
  * "System → Management → AI connections" (owners/admins: all of a company's connections,
  * disconnect any, switch AI connections on or off): pages of the app, in its layout and
- * navigation (app/ui.tsx), in hono JSX.
+ * navigation (app/ui.tsx), in hono JSX, in the person's language (app/language.ts). The tables sit
+ * in a scrolling wrapper, so the pages stay readable at 375 px.
  */
 import Router from '@koa/router';
 import type { Child } from 'hono/jsx';
@@ -12,22 +13,19 @@ import type { GatewayDeps } from '../deps.ts';
 import { bodyFields, parseBody } from '../http/bodyParser.ts';
 import { errorBoundary, pageErrors } from '../http/errors.ts';
 import { LedgerForbiddenError } from '../ledgerClient.ts';
-import { END_REASON_TEXT, RECENTLY_ENDED, type ConnectionRow } from '../oauth/connections.ts';
+import { RECENTLY_ENDED, type ConnectionRow } from '../oauth/connections.ts';
 import { scopeText } from '../oauth/consentPage.tsx';
 import { signInUrl, type SessionUser } from '../oauth/session.ts';
 import { seeOther } from './app/access.tsx';
-import { ColumnHeads, Csrf, Notice, renderPage, type CompanyContext } from './app/ui.tsx';
-
-function when(msValue: number): string {
-  return `${new Date(msValue).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
-}
+import { inPageLanguage, tr } from './app/language.ts';
+import { ColumnHeads, Csrf, Notice, renderPage, type CompanyContext, when } from './app/ui.tsx';
 
 function ClientCell({ c }: { c: ConnectionRow }) {
   return (
     <>
       {c.client_name}
       <br />
-      <small>{c.verified_host ? `Verified domain: ${c.verified_host}` : 'Unverified app'}</small>
+      <small>{c.verified_host ? tr('app.ai.verified', { host: c.verified_host }) : tr('app.ai.unverified')}</small>
     </>
   );
 }
@@ -38,7 +36,7 @@ interface ConnectionColumn {
   cell(c: ConnectionRow): Child;
 }
 
-const APP_COLUMN: ConnectionColumn = { heading: 'App', cell: (c) => <ClientCell c={c} /> };
+const appColumn = (): ConnectionColumn => ({ heading: tr('app.ai.app'), cell: (c) => <ClientCell c={c} /> });
 
 /**
  * The active connections: the `first` columns (who, which app), then the access, when connected and last used, and
@@ -53,29 +51,38 @@ function ActiveTable(props: {
 }) {
   if (props.rows.length === 0) return <p id="no-connections">{props.empty}</p>;
   return (
-    <table id="connections">
-      <caption>{props.caption}</caption>
-      <ColumnHeads columns={[...props.first.map((col) => col.heading), 'Access', 'Connected', 'Last used', 'Action']} />
-      <tbody>
-        {props.rows.map((c) => (
-          <tr data-connection={c.id}>
-            {props.first.map((col) => (
-              <td>{col.cell(c)}</td>
-            ))}
-            <td>{scopeText(c.scopes)}</td>
-            <td>{when(c.created_at)}</td>
-            <td>{when(c.last_used_at)}</td>
-            <td>{props.disconnect(c)}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <div class="table-wrap">
+      <table id="connections">
+        <caption>{props.caption}</caption>
+        <ColumnHeads
+          columns={[
+            ...props.first.map((col) => col.heading),
+            tr('app.ai.access'),
+            tr('app.ai.connected'),
+            tr('app.apiKeys.lastUsed'),
+            tr('app.apiKeys.action'),
+          ]}
+        />
+        <tbody>
+          {props.rows.map((c) => (
+            <tr data-connection={c.id}>
+              {props.first.map((col) => (
+                <td>{col.cell(c)}</td>
+              ))}
+              <td>{scopeText(c.scopes)}</td>
+              <td>{when(c.created_at)}</td>
+              <td>{when(c.last_used_at)}</td>
+              <td>{props.disconnect(c)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }
 
 function whyEnded(c: ConnectionRow): string {
-  const text = END_REASON_TEXT[c.end_reason ?? 'revoked'];
-  return text.charAt(0).toUpperCase() + text.slice(1);
+  return tr(`app.ai.end.${c.end_reason ?? 'revoked'}`);
 }
 
 /**
@@ -92,48 +99,52 @@ function EndedSection({
   if (rows.length === 0) return null;
   return (
     <>
-      <h2>Recently ended</h2>
-      <table id="ended-connections">
-        <caption>
-          Connections that ended in the last {RECENTLY_ENDED.days} days (at most {RECENTLY_ENDED.rows}); their tokens no
-          longer work
-        </caption>
-        <ColumnHeads columns={[who.heading, 'App', 'Access', 'Connected', 'Ended', 'Why']} />
-        <tbody>
-          {rows.map((c) => (
-            <tr data-ended-connection={c.id} data-end-reason={c.end_reason ?? ''}>
-              <td>{who.cell(c)}</td>
-              <td>
-                <ClientCell c={c} />
-              </td>
-              <td>{scopeText(c.scopes)}</td>
-              <td>{when(c.created_at)}</td>
-              <td>{c.ended_at === null ? '' : when(c.ended_at)}</td>
-              <td>{whyEnded(c)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <h2>{tr('app.ai.recentlyEnded')}</h2>
+      <div class="table-wrap">
+        <table id="ended-connections">
+          <caption>{tr('app.ai.endedCaption', { days: RECENTLY_ENDED.days, rows: RECENTLY_ENDED.rows })}</caption>
+          <ColumnHeads
+            columns={[
+              who.heading,
+              tr('app.ai.app'),
+              tr('app.ai.access'),
+              tr('app.ai.connected'),
+              tr('app.ai.ended'),
+              tr('app.ai.why'),
+            ]}
+          />
+          <tbody>
+            {rows.map((c) => (
+              <tr data-ended-connection={c.id} data-end-reason={c.end_reason ?? ''}>
+                <td>{who.cell(c)}</td>
+                <td>
+                  <ClientCell c={c} />
+                </td>
+                <td>{scopeText(c.scopes)}</td>
+                <td>{when(c.created_at)}</td>
+                <td>{c.ended_at === null ? '' : when(c.ended_at)}</td>
+                <td>{whyEnded(c)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </>
   );
 }
 
-const NOTICES: Record<string, string> = {
-  disconnected: 'The connection has ended. Its tokens no longer work.',
-  on: 'AI connections are switched on.',
-  off: "AI connections are switched off; all of the company's connections have ended.",
-};
-
 function notice(ctx: Context): Child {
-  const text = NOTICES[String(ctx.query.notice ?? '')];
-  return text ? <Notice kind="ok">{text}</Notice> : null;
+  const asked = String(ctx.query.notice ?? '');
+  return asked === 'disconnected' || asked === 'on' || asked === 'off' ? (
+    <Notice kind="ok">{tr(`app.ai.notice.${asked}`)}</Notice>
+  ) : null;
 }
 
 const ID_PARAM = /^[0-9a-f-]{36}$/;
 
 export function connectionsRouter(deps: GatewayDeps): Router {
   const router = new Router();
-  router.use(errorBoundary(pageErrors, deps.log), parseBody);
+  router.use(errorBoundary(pageErrors, deps.log), parseBody, inPageLanguage(deps));
   const { sessions, connections, ledger } = deps;
 
   /** A page of the app for the signed-in person (its navigation, a fresh sign-out form). */
@@ -166,13 +177,7 @@ export function connectionsRouter(deps: GatewayDeps): Router {
     const user = await requireUser(ctx);
     if (!user) return undefined;
     if (!sessions.checkCsrf(ctx, bodyFields(ctx).csrf)) {
-      await personError(
-        ctx,
-        user,
-        403,
-        'The form has expired',
-        'The form could not be verified (CSRF check failed). Reload the page and try again.',
-      );
+      await personError(ctx, user, 403, tr('app.access.expiredTitle'), tr('app.access.expired'));
       return undefined;
     }
     return user;
@@ -183,7 +188,7 @@ export function connectionsRouter(deps: GatewayDeps): Router {
       <form method="post" action={action}>
         <Csrf token={csrf} />
         <button type="submit" class="danger" aria-label={label}>
-          Disconnect
+          {tr('app.ai.disconnect')}
         </button>
       </form>
     );
@@ -202,15 +207,15 @@ export function connectionsRouter(deps: GatewayDeps): Router {
     const company = (c: ConnectionRow) => names.get(c.dataset) ?? c.dataset;
     const table = (
       <ActiveTable
-        caption="Your active AI connections"
-        empty="You have no active AI connections."
+        caption={tr('app.ai.yourCaption')}
+        empty={tr('app.ai.yourNone')}
         rows={rows}
-        first={[APP_COLUMN, { heading: 'Company', cell: company }]}
+        first={[appColumn(), { heading: tr('app.ai.company'), cell: company }]}
         disconnect={(c) =>
           disconnectForm(
             `/account/ai-connections/${c.id}/disconnect`,
             csrf,
-            `Disconnect ${c.client_name} from ${company(c)}`,
+            tr('app.ai.disconnectFrom', { app: c.client_name, company: company(c) }),
           )
         }
       />
@@ -219,16 +224,12 @@ export function connectionsRouter(deps: GatewayDeps): Router {
       ctx,
       200,
       user,
-      'My Profile → AI connections',
+      tr('app.nav.accountAiConnections'),
       <>
         {notice(ctx)}
-        <p>
-          Assistants you have connected to your companies. Disconnecting ends a connection at once; connecting again
-          needs your consent again. An app has one connection per company: connecting it again (for example with more
-          access) replaces the earlier one.
-        </p>
+        <p>{tr('app.ai.yourHint')}</p>
         {table}
-        <EndedSection rows={ended} who={{ heading: 'Company', cell: company }} />
+        <EndedSection rows={ended} who={{ heading: tr('app.ai.company'), cell: company }} />
       </>,
     );
   });
@@ -239,7 +240,7 @@ export function connectionsRouter(deps: GatewayDeps): Router {
     const id = String(ctx.params.id);
     const c = ID_PARAM.test(id) ? await connections.get(id) : undefined;
     if (!c || c.user_id !== user.id)
-      return await personError(ctx, user, 404, 'Not found', 'No such connection of yours.');
+      return await personError(ctx, user, 404, tr('app.access.notFoundTitle'), tr('app.ai.notFound'));
     await connections.end(c.id, 'disconnected_by_person');
     deps.log.info({ conn: c.id, user: user.id }, 'connection disconnected by the person');
     ctx.status = 303;
@@ -256,7 +257,7 @@ export function connectionsRouter(deps: GatewayDeps): Router {
     }
     const body = managed.length ? (
       <>
-        <p>Choose a company:</p>
+        <p>{tr('app.ai.chooseCompany')}</p>
         <ul>
           {managed.map((m) => (
             <li>
@@ -266,11 +267,9 @@ export function connectionsRouter(deps: GatewayDeps): Router {
         </ul>
       </>
     ) : (
-      <p id="not-manager">
-        Only owners and admins manage AI connections, and you are not owner or admin of any company.
-      </p>
+      <p id="not-manager">{tr('app.ai.notManager')}</p>
     );
-    await page(ctx, managed.length ? 200 : 403, user, 'System → Management → AI connections', body);
+    await page(ctx, managed.length ? 200 : 403, user, tr('app.ai.managementTitle'), body);
   });
 
   /**
@@ -283,13 +282,7 @@ export function connectionsRouter(deps: GatewayDeps): Router {
     const dataset = String(ctx.params.dataset);
     const member = isDatasetName(dataset) ? await ledger.member(dataset, user.id) : undefined;
     if (!member?.may_connect_assistants || !member.role || !isRole(member.role)) {
-      await personError(
-        ctx,
-        user,
-        403,
-        'System → Management → AI connections',
-        'Only owners and admins of this company manage its AI connections.',
-      );
+      await personError(ctx, user, 403, tr('app.ai.managementTitle'), tr('app.ai.onlyManagers'));
       return undefined;
     }
     return { user, company: member.company, role: member.role };
@@ -315,22 +308,17 @@ export function connectionsRouter(deps: GatewayDeps): Router {
     );
     const switchForm = (
       <section aria-labelledby="switch-heading">
-        <h2 id="switch-heading">AI connections for {company.name}</h2>
-        <p id="switch-state">
-          AI connections are <strong>{on ? 'on' : 'off'}</strong>.{' '}
-          {on
-            ? 'Owners and admins can connect AI assistants to this company.'
-            : 'No assistant can connect to this company.'}
-        </p>
+        <h2 id="switch-heading">{tr('app.ai.switchHeading', { company: company.name })}</h2>
+        <p id="switch-state">{tr(on ? 'app.ai.stateOn' : 'app.ai.stateOff')}</p>
         <form method="post" action={`${base}/switch`}>
           <Csrf token={csrf} />
           <input type="hidden" name="enabled" value={on ? 'off' : 'on'} />
           <button type="submit" id="switch" class={on ? 'danger' : ''}>
-            {on ? 'Switch AI connections off' : 'Switch AI connections on'}
+            {tr(on ? 'app.ai.switchOff' : 'app.ai.switchOn')}
           </button>
           {on ? (
             <p>
-              <small>Switching off ends all connections of this company at once.</small>
+              <small>{tr('app.ai.switchOffHint')}</small>
             </p>
           ) : null}
         </form>
@@ -338,12 +326,16 @@ export function connectionsRouter(deps: GatewayDeps): Router {
     );
     const table = (
       <ActiveTable
-        caption={`Active AI connections of ${company.name}`}
-        empty="There are no active AI connections."
+        caption={tr('app.ai.companyCaption', { company: company.name })}
+        empty={tr('app.ai.companyNone')}
         rows={rows}
-        first={[{ heading: 'Person', cell: person }, APP_COLUMN]}
+        first={[{ heading: tr('app.members.person'), cell: person }, appColumn()]}
         disconnect={(c) =>
-          disconnectForm(`${base}/${c.id}/disconnect`, csrf, `Disconnect ${c.client_name} of ${c.user_email}`)
+          disconnectForm(
+            `${base}/${c.id}/disconnect`,
+            csrf,
+            tr('app.ai.disconnectOf', { app: c.client_name, email: c.user_email }),
+          )
         }
       />
     );
@@ -351,13 +343,13 @@ export function connectionsRouter(deps: GatewayDeps): Router {
       ctx,
       200,
       user,
-      'System → Management → AI connections',
+      tr('app.ai.managementTitle'),
       <>
         {notice(ctx)}
         {switchForm}
-        <h2>Connections</h2>
+        <h2>{tr('app.ai.connections')}</h2>
         {table}
-        <EndedSection rows={endedRows} who={{ heading: 'Person', cell: person }} />
+        <EndedSection rows={endedRows} who={{ heading: tr('app.members.person'), cell: person }} />
       </>,
       { dataset: company.dataset, name: company.name, role },
     );
@@ -369,11 +361,12 @@ export function connectionsRouter(deps: GatewayDeps): Router {
     const { user, company } = managed;
     const value = bodyFields(ctx).enabled;
     if (value !== 'on' && value !== 'off')
-      return await personError(ctx, user, 400, 'Invalid choice', 'enabled must be on or off.');
+      return await personError(ctx, user, 400, tr('app.ai.invalid'), tr('app.ai.invalidText'));
     try {
       await ledger.setAiConnections(company.dataset, user.id, value === 'on');
     } catch (err) {
-      if (err instanceof LedgerForbiddenError) return await personError(ctx, user, 403, 'Not allowed', err.message);
+      if (err instanceof LedgerForbiddenError)
+        return await personError(ctx, user, 403, tr('app.access.forbiddenTitle'), err.message);
       throw err;
     }
     if (value === 'off') {
@@ -391,7 +384,7 @@ export function connectionsRouter(deps: GatewayDeps): Router {
     const id = String(ctx.params.id);
     const c = ID_PARAM.test(id) ? await connections.get(id) : undefined;
     if (!c || c.dataset !== company.dataset)
-      return await personError(ctx, user, 404, 'Not found', 'No such connection in this company.');
+      return await personError(ctx, user, 404, tr('app.access.notFoundTitle'), tr('app.ai.notFoundCompany'));
     await connections.end(c.id, c.user_id === user.id ? 'disconnected_by_person' : 'disconnected_by_admin');
     deps.log.info({ conn: c.id, user: user.id }, 'connection disconnected under management');
     ctx.status = 303;

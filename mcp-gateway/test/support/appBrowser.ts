@@ -27,8 +27,10 @@ export async function personWindow(
   width = 1100,
   /** runs on the sign-in page before the person signs in (app.test.ts photographs it once) */
   atSignIn?: (page: Page) => Promise<void>,
+  locale = 'en-US',
 ): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport: { width, height: 900 } });
+  // English unless a test asks for another language (the app follows the browser's until the person chooses)
+  const context = await browser.newContext({ viewport: { width, height: 900 }, locale });
   const page = await context.newPage();
   // each TOTP step signs in once per person (RFC 6238 §5.2); the tests sign in faster than that
   await stack.ledger.db('users').where({ id: person.userId }).update({ totp_last_step: -1 });
@@ -38,7 +40,8 @@ export async function personWindow(
   await page.getByLabel('Password').fill(person.password);
   await page.getByLabel('Code from your authenticator app').fill(totpCode(person.totpSecret));
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { name: 'Your companies' }).waitFor();
+  // the home page, in whatever language the window speaks
+  await page.locator('#companies, #no-companies').first().waitFor();
   return { context, page };
 }
 

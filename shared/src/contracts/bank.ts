@@ -69,3 +69,18 @@ export const updateBankAccount = contract({
   response: bankAccountSchema,
   errors: ['conflict'],
 });
+
+export const deleteBankAccount = contract({
+  name: 'deleteBankAccount',
+  method: 'DELETE',
+  path: '/bank/accounts/:id',
+  summary: 'Delete an unused bank account',
+  description:
+    'Delete a bank account (owners and admins) that nothing uses: no imported transactions, payment files, ' +
+    "statements, bank rules, nor the company's invoice bank account; 409 naming what uses it",
+  example: examples.deleteBankAccount,
+  permission: 'bank.manage_accounts',
+  scope: null,
+  status: 204,
+  errors: ['conflict'],
+});

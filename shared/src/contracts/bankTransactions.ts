@@ -68,11 +68,13 @@ export const bookBankTransaction = contract({
   path: '/bank/transactions/:id/book',
   summary: 'Book a bank transaction by hand',
   description:
-    "Book an unmatched bank transaction by hand: { document_id } as that document's payment, or { account } against " +
-    'a chart account; 409 when already booked',
+    "Book an unmatched bank transaction: { document_id } as that document's payment, { account } against a chart " +
+    'account, or { proposal } accepting one of its proposals; 409 when already booked or the proposal no longer ' +
+    'applies',
   example: examples.bookBankTransaction,
   permission: 'bank.import',
-  scope: null,
+  scope: 'bank:write',
+  effect: 'posts',
   body: bankBookSchema,
   response: bankTransactionSchema,
   errors: ['conflict', 'overpayment', 'closed_period', 'amount_exceeded'],

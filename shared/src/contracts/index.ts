@@ -8,6 +8,7 @@ import type { Contract } from './contract.ts';
 import * as assets from './assets.ts';
 import * as bank from './bank.ts';
 import * as bankTransactions from './bankTransactions.ts';
+import * as bankRules from './bankRules.ts';
 import * as paymentFiles from './paymentFiles.ts';
 import * as company from './company.ts';
 import * as dimensions from './dimensions.ts';
@@ -28,6 +29,7 @@ import * as payments from './payments.ts';
 import * as services from './services.ts';
 import * as system from './system.ts';
 import * as transactions from './transactions.ts';
+import * as vat from './vat.ts';
 import * as webhooks from './webhooks.ts';
 import * as internal from './internal.ts';
 
@@ -42,6 +44,7 @@ export const contracts = {
   ...company,
   ...bank,
   ...bankTransactions,
+  ...bankRules,
   ...paymentFiles,
   ...parties,
   ...services,
@@ -59,6 +62,7 @@ export const contracts = {
   ...reports,
   // runDepreciation sorts before updateAsset: POST /assets/depreciation_run is mounted ahead of POST /assets/:id
   ...assets,
+  ...vat,
   ...members,
   ...events,
   ...webhooks,

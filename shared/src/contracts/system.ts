@@ -12,8 +12,8 @@ import {
   closeBooksSchema,
   closeBooksStateSchema,
   pageQuerySchema,
-  taxSchema,
 } from '../schemas/index.ts';
+import { taxCodeCreateSchema, taxCodeSchema, taxCodeUpdateSchema } from '../schemas/vat.ts';
 import { contract } from './contract.ts';
 import { examples } from './examples.ts';
 
@@ -88,17 +88,79 @@ export const listTaxes = contract({
   name: 'listTaxes',
   method: 'GET',
   path: '/system/taxes',
-  summary: 'List tax rates',
+  summary: 'List tax codes',
   description:
-    'Tax rates with their tax accounts and validity dates (ETag, cache for an hour; pages of up to 1000, the default)',
+    'Tax codes with their tax account, kind, return figure, current rate and rate history (ETag, cache for an hour; ' +
+    'pages of up to 1000, the default), docs/vat.md',
   example: examples.listTaxes,
   permission: 'system.taxes',
   scope: 'accounting:read',
   query: cachedListQuerySchema,
-  response: { type: 'array', items: taxSchema },
+  response: { type: 'array', items: taxCodeSchema },
   cacheable: true,
   list: true,
   errors: [],
+});
+
+export const getTax = contract({
+  name: 'getTax',
+  method: 'GET',
+  path: '/system/taxes/:code',
+  summary: 'Read one tax code',
+  description: 'One tax code with its current rate and its rate history',
+  example: examples.getTax,
+  permission: 'system.taxes',
+  scope: 'accounting:read',
+  response: taxCodeSchema,
+  errors: [],
+});
+
+export const createTax = contract({
+  name: 'createTax',
+  method: 'POST',
+  path: '/system/taxes',
+  summary: 'Add a tax code',
+  description:
+    'Add a tax code: code (unique; 409 when taken), description, tax account (one code per account), kind, return ' +
+    'figure and rate history (periods must not overlap: 400)',
+  example: examples.createTax,
+  permission: 'system.add_account',
+  scope: null,
+  body: taxCodeCreateSchema,
+  status: 201,
+  location: '/system/taxes/{code}',
+  response: taxCodeSchema,
+  errors: ['conflict'],
+});
+
+export const updateTax = contract({
+  name: 'updateTax',
+  method: 'POST',
+  path: '/system/taxes/:code',
+  summary: 'Change a tax code or its rate history',
+  description:
+    'Change a tax code (the fields sent). `rates` replaces the history: periods must not overlap (400), and a period ' +
+    'posted lines use stays as it was (409), so a new rate from a date is a new period. The account of a used code ' +
+    'cannot change (409)',
+  example: examples.updateTax,
+  permission: 'system.add_account',
+  scope: null,
+  body: taxCodeUpdateSchema,
+  response: taxCodeSchema,
+  errors: ['conflict'],
+});
+
+export const deleteTax = contract({
+  name: 'deleteTax',
+  method: 'DELETE',
+  path: '/system/taxes/:code',
+  summary: 'Delete an unused tax code',
+  description: 'Delete a tax code no document line uses; a used one → 409 naming how many lines use it',
+  example: examples.deleteTax,
+  permission: 'system.add_account',
+  scope: null,
+  status: 204,
+  errors: ['conflict'],
 });
 
 export const getClosingDate = contract({

@@ -3,6 +3,7 @@
  * transactions, the import's answer, booking by hand, payment files.
  */
 import { accountNumberSchema, dateSchema, idSchema } from './common.ts';
+import { bankProposalSchema } from './bankRules.ts';
 import { pageQueryProperties, sortSchema } from './list.ts';
 
 export const BANK_TRANSACTION_STATUSES = ['unmatched', 'matched', 'booked'] as const;
@@ -43,6 +44,14 @@ export const bankTransactionSchema = {
     payment_id: { type: ['integer', 'null'], description: 'the payment it was booked as (GET /arap/payments/{vc})' },
     account: { type: ['string', 'null'], description: 'booked against this chart account (journal entry journal_id)' },
     journal_id: { type: ['integer', 'null'] },
+    rule_id: { type: ['integer', 'null'], description: 'the bank rule that booked it (GET /bank/rules/{id})' },
+    reconciled_on: { type: ['string', 'null'], description: 'reconciled with the statement up to this date' },
+    proposals: {
+      type: 'array',
+      items: bankProposalSchema,
+      description:
+        'an unmatched line: what it could be booked as, best first (book with { proposal: <index> }); empty otherwise',
+    },
   },
 } as const;
 
@@ -130,6 +139,15 @@ export const bankBookSchema = {
       ...accountNumberSchema,
       description: 'or: book against this chart account (a posted journal entry: bank account against it)',
     },
+    proposal: {
+      type: 'integer',
+      minimum: 0,
+      maximum: 20,
+      description:
+        "or: accept the proposal at this index of the line's proposals (document_id or rule_id, when sent too, must " +
+        'be what it proposes: else 409)',
+    },
+    rule_id: { ...idSchema, description: 'with proposal: the rule the proposal must be' },
     description: { type: 'string', maxLength: 2000, description: 'memo of the payment or journal entry' },
     exchangerate: {
       type: 'number',

@@ -5,6 +5,7 @@
  */
 import { accountNumberSchema, currencySchema, idSchema } from './common.ts';
 import { pageQueryProperties, sortSchema } from './list.ts';
+import { netTaxRateSchema, VAT_BASES, VAT_METHODS, VAT_PERIODS } from './vat.ts';
 
 /** The same field schema, also accepting null (an update sends null to clear a field). */
 function nullable<const S extends { type: string }>(s: S) {
@@ -55,6 +56,37 @@ const companyOptionalFields = {
   reminder_fee_account: nullable(
     bookAccount('reminder fees, a revenue account usable on customer lines (link AR_amount)'),
   ),
+  vat_payable_account: nullable(
+    bookAccount('the ESTV clearing account a VAT return is settled to; a balance-sheet account without tax links'),
+  ),
+  net_tax_difference_account: nullable(
+    bookAccount('net-tax-rate method: the difference between tax invoiced and tax owed; an income or expense account'),
+  ),
+} as const;
+
+/** How the company accounts for VAT (docs/vat.md "Company settings"). */
+const companyVatSettings = {
+  vat_method: {
+    type: 'string',
+    enum: VAT_METHODS,
+    description: 'effective (default), net_tax (Saldosteuersatz) or none (not registered)',
+  },
+  vat_basis: {
+    type: 'string',
+    enum: VAT_BASES,
+    description: 'agreed (default: turnover and input tax by the invoice date) or received considerations',
+  },
+  vat_period: {
+    type: 'string',
+    enum: VAT_PERIODS,
+    description: 'the period of a return: month, quarter (default), half_year (net tax method) or year',
+  },
+  net_tax_rates: {
+    type: 'array',
+    maxItems: 2,
+    items: netTaxRateSchema,
+    description: 'net_tax: the approved net tax rates (at most two); docs/vat.md says which lines fall under which',
+  },
 } as const;
 
 /** Accounts the books cannot do without: they can be changed, never cleared. */
@@ -86,8 +118,15 @@ const COMPANY_FIELDS = [
   'fx_gain_loss_account',
   'retained_earnings_account',
   'reminder_fee_account',
+  'vat_payable_account',
+  'net_tax_difference_account',
+  'vat_method',
+  'vat_basis',
+  'vat_period',
+  'net_tax_rates',
   'ai_may_post_without_confirmation',
 ] as const satisfies readonly (
+  | keyof typeof companyVatSettings
   | keyof typeof companyOptionalFields
   | keyof typeof companyRequiredAccounts
   | keyof typeof companyAiSettings
@@ -102,7 +141,13 @@ export const companyUpdateSchema = {
   type: 'object',
   additionalProperties: false,
   minProperties: 1,
-  properties: { name: companyName, ...companyOptionalFields, ...companyRequiredAccounts, ...companyAiSettings },
+  properties: {
+    name: companyName,
+    ...companyOptionalFields,
+    ...companyRequiredAccounts,
+    ...companyVatSettings,
+    ...companyAiSettings,
+  },
 } as const;
 
 /** `GET /system/company` (and the answer of the update): every field present, null when not set. */
@@ -115,6 +160,7 @@ export const companySchema = {
     ...companyOptionalFields,
     rounding_account: nullable(companyRequiredAccounts.rounding_account),
     retained_earnings_account: nullable(companyRequiredAccounts.retained_earnings_account),
+    ...companyVatSettings,
     ...companyAiSettings,
   },
 } as const;

@@ -11,6 +11,8 @@ export * from './payment.ts';
 export * from './journal.ts';
 export * from './events.ts';
 export * from './batch.ts';
+export * from './vat.ts';
+export * from './bankRules.ts';
 export * from './dimensions.ts';
 export * from './assets.ts';
 export * from './revaluation.ts';

@@ -28,6 +28,10 @@ import * as m024 from './024_outbox_sending.ts';
 import * as m018 from './018_company_keys.ts';
 import * as m022 from './022_assistant_confirmations.ts';
 import * as m023 from './023_serving_role.ts';
+import * as m026 from './026_tax_codes.ts';
+import * as m027 from './027_vat_returns.ts';
+import * as m028 from './028_vat_period_lock.ts';
+import * as m035 from './035_bank_rules.ts';
 
 /**
  * Migrations are listed here rather than discovered on disk, so they load the same
@@ -59,6 +63,10 @@ const migrations: Record<string, MigrationModule> = {
   '023_serving_role': m023,
   '024_outbox_sending': m024,
   '025_mail_queue': m025,
+  '026_tax_codes': m026,
+  '027_vat_returns': m027,
+  '028_vat_period_lock': m028,
+  '035_bank_rules': m035,
   '039_dimensions': m039,
   '040_assets': m040,
   '041_revaluations': m041,

@@ -5,6 +5,8 @@ import { conflict, notFound, ruleInvalid } from '../../domain/errors.ts';
 import type { ServiceContext } from '../serviceContext.ts';
 import { resolveBankAccount, type BankAccountDocument, type ResolvedBankAccount } from './rules.ts';
 import {
+  bankAccountUses,
+  deleteBankAccountRow,
   findBankAccount,
   findChartAccount,
   insertBankAccount,
@@ -75,4 +77,18 @@ export async function changeBankAccount(
     ...auditDetails(resolved),
   });
   return bankAccountById(c.tx, c.company.id, id);
+}
+
+/** Deletes a bank account nothing uses (bankAccountUses); else 409 naming what uses it. */
+export async function removeBankAccount(c: ServiceContext, id: number): Promise<void> {
+  await lockBankAccount(c.tx, c.company.id, id);
+  const account = await bankAccountById(c.tx, c.company.id, id);
+  const uses = await bankAccountUses(c.tx, c.company.id, id);
+  if (uses.length > 0)
+    throw conflict(`Bank account ${id} (${account.iban}) is in use and cannot be deleted: ${uses.join(', ')}.`);
+  await deleteBankAccountRow(c.tx, c.company.id, id);
+  await recordAudit(c.tx, c.company.id, c.actor, 'bank_account', id, 'delete', {
+    name: account.name,
+    iban: account.iban,
+  });
 }

@@ -142,3 +142,27 @@ export async function findBankAccountWithChart(
     .first<WithChartRow | undefined>([...READ_COLUMNS, 'b.account_id']);
   return row && { ...toReadShape(row), account_id: Number(row.account_id) };
 }
+
+/**
+ * What uses a bank account, in words (empty: nothing, it may be deleted): imported
+ * transactions, payment files, statements, reconciliations, bank rules naming it, the
+ * company's invoice bank account.
+ */
+export async function bankAccountUses(tx: Tx, companyId: number, id: number): Promise<string[]> {
+  const { rows } = await tx.raw<{ rows: { what: string; n: string }[] }>(
+    `select 'imported bank transactions' as what, count(*) as n from bank_transactions
+      where company_id = ? and bank_account_id = ?
+     union all select 'payment files', count(*) from payment_files where company_id = ? and bank_account_id = ?
+     union all select 'statements', count(*) from bank_statements where company_id = ? and bank_account_id = ?
+     union all select 'bank rules', count(*) from bank_rules
+      where company_id = ? and conditions->>'bank_account_id' = ?::text
+     union all select 'the company''s invoice bank account', count(*) from companies
+      where id = ? and invoice_bank_account_id = ?`,
+    [companyId, id, companyId, id, companyId, id, companyId, id, companyId, id],
+  );
+  return rows.filter((r) => Number(r.n) > 0).map((r) => (r.what.startsWith('the') ? r.what : `${r.n} ${r.what}`));
+}
+
+export async function deleteBankAccountRow(tx: Tx, companyId: number, id: number): Promise<void> {
+  await tx('bank_accounts').where({ company_id: companyId, id }).delete();
+}

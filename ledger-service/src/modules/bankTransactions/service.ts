@@ -4,6 +4,7 @@ import type { Decimal } from 'decimal.js';
 import type { Tx } from '../../db/knex.ts';
 import { recordAudit } from '../../db/audit.ts';
 import { DomainError, conflict, notFound, ruleInvalid } from '../../domain/errors.ts';
+import { today } from '../../domain/period.ts';
 import type { ServiceContext } from '../serviceContext.ts';
 import {
   findBankAccountByIban,
@@ -25,7 +26,9 @@ import {
   type ParsedStatement,
 } from './rules.ts';
 import {
+  findLine,
   findTransaction,
+  insertStatementBalances,
   insertTransactions,
   listTransactions,
   lockTransaction,
@@ -37,6 +40,7 @@ import {
   type TransactionFilter,
 } from './store.ts';
 import { recordEvent, recordEvents, type EventInput } from '../events/index.ts';
+import { acceptRuleProposal, applyRulesAtImport, chosenProposal, withProposals } from './automation.ts';
 
 /**
  * Bank statement import, matching and booking (docs/bank.md). Every
@@ -74,6 +78,12 @@ async function accountForStatement(
     );
   }
   return given;
+}
+
+/** The last booking date of a statement (its closing balance's date when the file gives none). */
+function lastDate(s: ParsedStatement): string {
+  const dates = s.entries.map((e) => e.date).sort();
+  return dates[dates.length - 1] ?? today();
 }
 
 /** Entries, statement and balances must all be in the account's currency. */
@@ -136,7 +146,37 @@ export async function importStatements(
         bankEvent('bank_transaction.imported', r.id, { ...bankSnapshot(r), bank_account_id: account.id }),
       ),
     );
-    matched += await matchAndBook(c, account, inserted);
+    const matchedIds = await matchAndBook(c, account, inserted);
+    matched += matchedIds.size;
+    // the bank rules after the built-in matching: the lines it left, first matching rule wins
+    matched += await applyRulesAtImport(
+      c,
+      account,
+      inserted
+        .filter((r) => !matchedIds.has(r.id))
+        .map((r) => ({
+          id: r.id,
+          date: r.date,
+          amount: new Money(r.amount),
+          currency: r.currency,
+          bankAccountId: account.id,
+          counterparty: r.counterparty,
+          iban: r.iban,
+          reference: r.reference,
+          text: r.text,
+        })),
+    );
+    if (s.source === 'camt.053' && s.closing) {
+      await insertStatementBalances(c.tx, c.company.id, [
+        {
+          bankAccountId: account.id,
+          statementId: s.id ?? '',
+          date: s.closing.date ?? lastDate(s),
+          closing: s.closing.amount.toFixed(),
+          currency: s.closing.currency,
+        },
+      ]);
+    }
     checks.push({
       source: s.source,
       account_id: account.id,
@@ -266,14 +306,15 @@ async function payAll(
  * All payments are first recorded together, one batch per side (recordPayments: a few
  * statements for the whole batch), in one savepoint, as usually none is refused; if one is,
  * that savepoint is undone and each is tried again alone in its own savepoint, so a refusal
- * undoes only itself. The transactions booked are marked in one statement at the end.
+ * undoes only itself. The transactions booked are marked in one statement at the end. Returns
+ * the ids of the transactions booked.
  */
 async function matchAndBook(
   c: ServiceContext,
   account: BankAccountWithChart,
   rows: readonly InsertedTransaction[],
-): Promise<number> {
-  if (rows.length === 0) return 0;
+): Promise<Set<number>> {
+  if (rows.length === 0) return new Set();
   const candidates = await candidatesFor(c.tx, rows);
   const documents = new Set<OpenDocument>([
     ...candidates.byReference.values(),
@@ -282,7 +323,7 @@ async function matchAndBook(
   ]);
   const openBefore = new Map([...documents].map((d) => [d, d.open]));
   const paired = pairings(rows, candidates);
-  if (paired.length === 0) return 0;
+  if (paired.length === 0) return new Set();
   let booked: { id: number; documentId: number; paymentId: number }[];
   try {
     booked = await c.tx.transaction(async (sp) => payAll({ ...c, tx: sp }, account, paired));
@@ -312,7 +353,7 @@ async function matchAndBook(
       bankEvent('bank_transaction.matched', b.id, { document_id: b.documentId, payment_id: b.paymentId }),
     ),
   );
-  return booked.length;
+  return new Set(booked.map((b) => b.id));
 }
 
 function bankEvent(type: EventInput['type'], id: number, snapshot: Record<string, unknown>): EventInput {
@@ -324,14 +365,22 @@ function bankSnapshot(r: InsertedTransaction): Record<string, unknown> {
   return { date: r.date, amount: new Money(r.amount).toString(), currency: r.currency, reference: r.reference };
 }
 
-export async function bankTransactionById(tx: Tx, id: number): Promise<BankTransactionRead> {
+async function transactionRead(tx: Tx, id: number): Promise<BankTransactionRead> {
   const row = await findTransaction(tx, id);
   if (!row) throw notFound(`No bank transaction with id ${id}.`);
   return row;
 }
 
-export function listBankTransactions(tx: Tx, f: TransactionFilter) {
-  return listTransactions(tx, f);
+/** One transaction with its proposals (unmatched lines only). */
+export async function bankTransactionById(c: ServiceContext, id: number): Promise<BankTransactionRead> {
+  const [row] = await withProposals(c, [await transactionRead(c.tx, id)]);
+  return row!;
+}
+
+/** A page of transactions, the unmatched ones with their proposals. */
+export async function listBankTransactions(c: ServiceContext, f: TransactionFilter) {
+  const page = await listTransactions(c.tx, f);
+  return { ...page, rows: await withProposals(c, page.rows) };
 }
 
 type BookInput = BodyOf<typeof contracts.bookBankTransaction>;
@@ -347,39 +396,77 @@ export async function bookBankTransaction(
   id: number,
   input: BookInput,
 ): Promise<BankTransactionRead> {
-  if ((input.document_id === undefined) === (input.account === undefined)) {
+  if (input.proposal !== undefined) {
+    if (input.account !== undefined) throw ruleInvalid('Send either proposal or account, not both.', '/account');
+  } else if (input.rule_id !== undefined) {
+    throw ruleInvalid('rule_id goes with proposal: it names the rule the proposal must be.', '/rule_id');
+  } else if ((input.document_id === undefined) === (input.account === undefined)) {
     throw ruleInvalid(
-      'Send either document_id (book as a payment of that document) or account (book against that chart account).',
+      'Send either document_id (book as a payment of that document), account (book against that chart account) ' +
+        "or proposal (accept one of the transaction's proposals).",
       input.document_id === undefined ? '/document_id' : '/account',
     );
   }
   const row = await lockTransaction(c.tx, id);
   if (!row) throw notFound(`No bank transaction with id ${id}.`);
   if (row.status !== 'unmatched') throw conflict(`Bank transaction ${id} is already ${row.status}.`);
+  let documentId = input.document_id;
+  if (input.proposal !== undefined) {
+    const line = (await findLine(c.tx, c.company.id, id))!;
+    const expect = {
+      ...(input.document_id === undefined ? {} : { document_id: input.document_id }),
+      ...(input.rule_id === undefined ? {} : { rule_id: input.rule_id }),
+    };
+    const chosen = await chosenProposal(c, line, input.proposal, expect);
+    if (chosen.kind === 'rule') {
+      const memo = input.description ?? row.text ?? row.counterparty ?? undefined;
+      const by = await acceptRuleProposal(c, line, chosen.rule_id, memo);
+      await recordAudit(c.tx, c.company.id, c.actor, 'bank_transaction', id, 'book', {
+        proposal: input.proposal,
+        rule_id: chosen.rule_id,
+        amount: new Money(row.amount).toNumber(),
+        currency: row.currency,
+      });
+      await recordEvent(
+        c.tx,
+        c.company.id,
+        c.actor,
+        bankEvent('bank_transaction.booked', id, {
+          date: row.date,
+          amount: new Money(row.amount).toString(),
+          currency: row.currency,
+          rule_id: chosen.rule_id,
+          ...by,
+        }),
+      );
+      return bankTransactionById(c, id);
+    }
+    documentId = chosen.document_id;
+  }
   const bank = (await findBankAccountWithChart(c.tx, c.company.id, row.bank_account_id))!;
   const amount = new Money(row.amount);
   if (amount.isZero())
     throw ruleInvalid(`Bank transaction ${id} is over 0.00 ${row.currency}; there is nothing to book.`);
   const memo = input.description ?? row.text ?? row.counterparty ?? undefined;
 
-  if (input.document_id !== undefined) {
+  if (documentId !== undefined) {
     const vc = amount.isPositive() ? 'customer' : 'vendor';
-    const currency = await documentCurrency(c.tx, c.company.id, vc, input.document_id);
+    const currency = await documentCurrency(c.tx, c.company.id, vc, documentId);
     if (currency === undefined) {
       throw ruleInvalid(
-        `No ${vc} document with id ${input.document_id}: a ` +
+        `No ${vc} document with id ${documentId}: a ` +
           `${amount.isPositive() ? 'credit pays a customer' : 'debit pays a vendor'} document.`,
         '/document_id',
       );
     }
     if (currency !== row.currency) {
       throw ruleInvalid(
-        `Document ${input.document_id} is in ${currency}, the bank transaction in ${row.currency}.`,
+        `Document ${documentId} is in ${currency}, the bank transaction in ${row.currency}.`,
         '/document_id',
       );
     }
     const { id: paymentId } = await recordPayment(c, vc, {
-      document_id: input.document_id,
+      document_id: documentId,
       date: row.date,
       amount: amount.abs().toFixed(),
       account: bank.account,
@@ -387,7 +474,7 @@ export async function bookBankTransaction(
       memo,
       source: `bank transaction ${id}`,
     });
-    await markBooked(c.tx, id, 'booked', { documentId: input.document_id, paymentId });
+    await markBooked(c.tx, id, 'booked', { documentId: documentId, paymentId });
   } else {
     const accno = input.account!;
     const chart = await findChartAccount(c.tx, c.company.id, accno);
@@ -420,7 +507,7 @@ export async function bookBankTransaction(
     await markBooked(c.tx, id, 'booked', { accountId: Number(chart.id), journalId: journal.id });
   }
   await recordAudit(c.tx, c.company.id, c.actor, 'bank_transaction', id, 'book', {
-    ...(input.document_id !== undefined ? { document_id: input.document_id } : { account: input.account }),
+    ...(documentId !== undefined ? { document_id: documentId } : { account: input.account }),
     amount: amount.toNumber(),
     currency: row.currency,
   });
@@ -432,8 +519,8 @@ export async function bookBankTransaction(
       date: row.date,
       amount: amount.toString(),
       currency: row.currency,
-      ...(input.document_id !== undefined ? { document_id: input.document_id } : { account: input.account }),
+      ...(documentId !== undefined ? { document_id: documentId } : { account: input.account }),
     }),
   );
-  return bankTransactionById(c.tx, id);
+  return bankTransactionById(c, id);
 }

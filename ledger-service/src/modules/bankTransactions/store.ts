@@ -19,6 +19,8 @@ export interface NewBankTransaction extends StatementEntry {
 export interface InsertedTransaction {
   id: number;
   date: string;
+  counterparty: string | null;
+  iban: string | null;
   amount: string;
   currency: string;
   reference: string | null;
@@ -42,7 +44,8 @@ const INSERT_SQL = `
       reference text,
     end_to_end_id text, text text, bank_reference text, reversal boolean, source text)
   on conflict (company_id, bank_account_id, entry_key) do nothing
-  returning id, date::text as date, amount::text as amount, currency, reference, end_to_end_id, text, reversal`;
+  returning id, date::text as date, amount::text as amount, currency, reference, end_to_end_id, text, reversal,
+    counterparty, iban`;
 
 /**
  * Inserts the transactions of one bank account, a batch of rows per statement (one JSON
@@ -236,6 +239,8 @@ interface ReadRow {
   payment_id: number | string | null;
   accno: string | null;
   journal_id: number | string | null;
+  rule_id: number | string | null;
+  reconciled_on: string | null;
 }
 
 const READ_COLUMNS = [
@@ -260,6 +265,8 @@ const READ_COLUMNS = [
   'b.payment_id',
   'a.accno',
   'b.journal_id',
+  'b.rule_id',
+  'b.reconciled_on',
 ];
 
 function readQuery(tx: Tx) {
@@ -292,6 +299,10 @@ function toReadShape(r: ReadRow): BankTransactionRead {
     payment_id: idOrNull(r.payment_id),
     account: r.accno,
     journal_id: idOrNull(r.journal_id),
+    rule_id: idOrNull(r.rule_id),
+    reconciled_on: r.reconciled_on,
+    // filled in by the service for unmatched lines (proposals.ts)
+    proposals: [],
   };
 }
 
@@ -332,4 +343,335 @@ export async function listTransactions(tx: Tx, f: TransactionFilter): Promise<Li
     .offset(f.offset)
     .select<ReadRow[]>(READ_COLUMNS);
   return { rows: rows.map(toReadShape), total: Number(counted?.n ?? 0) };
+}
+
+// --- bank automation: rules, proposals, reconciliation -----------------------------------------
+
+/** A bank line locked for booking, with what rules and proposals look at. */
+export interface LockedLine {
+  id: number;
+  bank_account_id: number;
+  date: string;
+  amount: string;
+  currency: string;
+  counterparty: string | null;
+  iban: string | null;
+  reference: string | null;
+  text: string | null;
+  reversal: boolean;
+  status: 'unmatched' | 'matched' | 'booked';
+  booked_account: string | null;
+  reconciled_on: string | null;
+}
+
+interface LineRow extends Omit<LockedLine, 'id' | 'bank_account_id'> {
+  id: number | string;
+  bank_account_id: number | string;
+}
+
+const LINE_COLUMNS = [
+  'b.id',
+  'b.bank_account_id',
+  'b.date',
+  'b.amount',
+  'b.currency',
+  'b.counterparty',
+  'b.iban',
+  'b.reference',
+  'b.text',
+  'b.reversal',
+  'b.status',
+  'a.accno as booked_account',
+  'b.reconciled_on',
+];
+
+const toLine = (r: LineRow): LockedLine => ({
+  ...r,
+  id: Number(r.id),
+  bank_account_id: Number(r.bank_account_id),
+  currency: r.currency.trim(),
+});
+
+function lineQuery(tx: Tx, companyId: number) {
+  return tx('bank_transactions as b')
+    .leftJoin('accounts as a', (j) => j.on('a.id', 'b.booked_account_id').andOn('a.company_id', 'b.company_id'))
+    .where('b.company_id', companyId);
+}
+
+/** One line, locked (FOR UPDATE of the bank line only) when `lock`. */
+export async function findLine(tx: Tx, companyId: number, id: number, lock = false): Promise<LockedLine | undefined> {
+  const q = lineQuery(tx, companyId).where('b.id', id);
+  if (lock) q.forUpdate('b');
+  const row = await q.first<LineRow | undefined>(LINE_COLUMNS);
+  return row && toLine(row);
+}
+
+/** The unmatched lines (of one bank account, or all), oldest first, at most `limit`. */
+export async function unmatchedLines(
+  tx: Tx,
+  companyId: number,
+  f: { bankAccountId?: number; ids?: readonly number[]; limit: number },
+): Promise<LockedLine[]> {
+  const q = lineQuery(tx, companyId).where('b.status', 'unmatched');
+  if (f.bankAccountId !== undefined) q.where('b.bank_account_id', f.bankAccountId);
+  if (f.ids !== undefined) q.whereIn('b.id', f.ids);
+  const rows = await q
+    .orderBy([{ column: 'b.date' }, { column: 'b.id' }])
+    .limit(f.limit)
+    .select<LineRow[]>(LINE_COLUMNS);
+  return rows.map(toLine);
+}
+
+/** What booked a line: a payment, a journal entry, or both (a settle with a difference), and the rule. */
+export interface LineBooking {
+  documentId?: number;
+  paymentId?: number;
+  accountId?: number;
+  journalId?: number;
+  ruleId?: number;
+}
+
+export async function markLineBooked(
+  tx: Tx,
+  companyId: number,
+  id: number,
+  status: 'matched' | 'booked',
+  by: LineBooking,
+): Promise<void> {
+  await tx('bank_transactions')
+    .where({ company_id: companyId, id })
+    .update({
+      status,
+      document_id: by.documentId ?? null,
+      payment_id: by.paymentId ?? null,
+      booked_account_id: by.accountId ?? null,
+      journal_id: by.journalId ?? null,
+      rule_id: by.ruleId ?? null,
+      booked_at: tx.fn.now(),
+    });
+}
+
+interface ProposalDocumentRow {
+  id: number | string;
+  vc: 'vendor' | 'customer';
+  party_id: number | string;
+  party_name: string;
+  inv_number: string;
+  inv_date: string;
+  qr_reference: string | null;
+  payment_reference: string | null;
+  currency: string;
+  open: string;
+}
+
+export interface OpenDocumentRow {
+  id: number;
+  vc: 'vendor' | 'customer';
+  partyId: number;
+  partyName: string;
+  number: string;
+  date: string;
+  qrReference: string | null;
+  paymentReference: string | null;
+  currency: string;
+  open: string;
+}
+
+/** The open posted documents (not reversals) in these currencies: what proposals and settle rules choose from. */
+export async function openDocuments(
+  tx: Tx,
+  companyId: number,
+  currencies: readonly string[],
+): Promise<OpenDocumentRow[]> {
+  if (currencies.length === 0) return [];
+  const rows = await tx('arap_transactions as t')
+    .join('parties as p', (j) => j.on('p.id', 't.party_id').andOn('p.company_id', 't.company_id'))
+    .where('t.company_id', companyId)
+    .where('t.status', 'posted')
+    .whereNull('t.reversal_of_id')
+    .whereRaw('t.amount - t.paid > 0')
+    .whereIn('t.currency', currencies)
+    .select<ProposalDocumentRow[]>(
+      't.id',
+      't.vc',
+      't.party_id',
+      'p.name as party_name',
+      't.inv_number',
+      tx.raw('t.inv_date::text as inv_date'),
+      't.qr_reference',
+      't.payment_reference',
+      't.currency',
+      tx.raw('(t.amount - t.paid)::text as open'),
+    );
+  return rows.map((r) => ({
+    id: Number(r.id),
+    vc: r.vc,
+    partyId: Number(r.party_id),
+    partyName: r.party_name,
+    number: r.inv_number,
+    date: r.inv_date,
+    qrReference: r.qr_reference,
+    paymentReference: r.payment_reference,
+    currency: r.currency.trim(),
+    open: r.open,
+  }));
+}
+
+/** Keeps each camt.053 statement's closing balance (a statement imported again keeps its first row). */
+export async function insertStatementBalances(
+  tx: Tx,
+  companyId: number,
+  rows: readonly { bankAccountId: number; statementId: string; date: string; closing: string; currency: string }[],
+): Promise<void> {
+  if (rows.length === 0) return;
+  await tx('bank_statements')
+    .insert(
+      rows.map((r) => ({
+        company_id: companyId,
+        bank_account_id: r.bankAccountId,
+        statement_id: r.statementId,
+        date: r.date,
+        closing: r.closing,
+        currency: r.currency,
+      })),
+    )
+    .onConflict(['company_id', 'bank_account_id', 'statement_id', 'date'])
+    .ignore();
+}
+
+/** The last statement balance of the account up to the date (the latest date, then the latest imported). */
+export async function statementBalance(
+  tx: Tx,
+  companyId: number,
+  bankAccountId: number,
+  date: string | null,
+): Promise<{ date: string; closing: string } | undefined> {
+  const q = tx('bank_statements').where({ company_id: companyId, bank_account_id: bankAccountId });
+  if (date !== null) q.where('date', '<=', date);
+  return q
+    .orderBy([
+      { column: 'date', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ])
+    .first<{ date: string; closing: string } | undefined>(
+      tx.raw('date::text as date'),
+      tx.raw('closing::text as closing'),
+    );
+}
+
+/** The sum of the ledger lines on a chart account up to the date (in the account's own currency: fx_amount). */
+export async function ledgerBalance(
+  tx: Tx,
+  companyId: number,
+  accountId: number,
+  date: string,
+  foreign: boolean,
+): Promise<string> {
+  const row = await tx('ledger_entries')
+    .where({ company_id: companyId, account_id: accountId })
+    .where('date', '<=', date)
+    .first<{ s: string | null }>(tx.raw(`coalesce(sum(${foreign ? 'fx_amount' : 'amount'}), 0)::text as s`));
+  return row?.s ?? '0';
+}
+
+export interface UnmatchedLedgerLine {
+  id: number;
+  date: string;
+  amount: string;
+  journal_id: number | null;
+  payment_id: number | null;
+  transaction_id: number | null;
+}
+
+/** Ledger lines on the bank's chart account up to the date that no bank line of the account booked. */
+export async function unmatchedLedgerLines(
+  tx: Tx,
+  companyId: number,
+  bankAccountId: number,
+  accountId: number,
+  date: string,
+  limit: number,
+): Promise<UnmatchedLedgerLine[]> {
+  const { rows } = await tx.raw<{
+    rows: {
+      id: string;
+      date: string;
+      amount: string;
+      journal_id: string | null;
+      payment_id: string | null;
+      transaction_id: string | null;
+    }[];
+  }>(
+    `select e.id, e.date::text as date, e.amount::text as amount, e.journal_id, e.payment_id, e.transaction_id
+       from ledger_entries e
+      where e.company_id = ? and e.account_id = ? and e.date <= ?
+        and not exists (
+          select 1 from bank_transactions b
+           where b.company_id = e.company_id and b.bank_account_id = ?
+             and ((e.journal_id is not null and b.journal_id = e.journal_id)
+               or (e.payment_id is not null and b.payment_id = e.payment_id)))
+      order by e.date, e.id
+      limit ?`,
+    [companyId, accountId, date, bankAccountId, limit],
+  );
+  const id = (v: string | null) => (v === null ? null : Number(v));
+  return rows.map((r) => ({
+    id: Number(r.id),
+    date: r.date,
+    amount: r.amount,
+    journal_id: id(r.journal_id),
+    payment_id: id(r.payment_id),
+    transaction_id: id(r.transaction_id),
+  }));
+}
+
+/** The last date the account was reconciled to, if ever. */
+export async function lastReconciled(tx: Tx, companyId: number, bankAccountId: number): Promise<string | null> {
+  const row = await tx('bank_reconciliations')
+    .where({ company_id: companyId, bank_account_id: bankAccountId })
+    .first<{ d: string | null }>(tx.raw('max(date)::text as d'));
+  return row?.d ?? null;
+}
+
+/** Marks the booked lines of the account up to the date reconciled; the number marked. */
+export async function markReconciled(tx: Tx, companyId: number, bankAccountId: number, date: string): Promise<number> {
+  return tx('bank_transactions')
+    .where({ company_id: companyId, bank_account_id: bankAccountId })
+    .whereNot('status', 'unmatched')
+    .whereNull('reconciled_on')
+    .where('date', '<=', date)
+    .update({ reconciled_on: date });
+}
+
+export async function insertReconciliation(
+  tx: Tx,
+  companyId: number,
+  r: { bankAccountId: number; date: string; statementBalance: string; lines: number; userId: number | null },
+): Promise<void> {
+  await tx('bank_reconciliations').insert({
+    company_id: companyId,
+    bank_account_id: r.bankAccountId,
+    date: r.date,
+    statement_balance: r.statementBalance,
+    lines: r.lines,
+    created_by: r.userId,
+  });
+}
+
+/** Undoes the reconciliations of the account from the date on: their lines unmarked, the records removed. */
+export async function undoReconciliations(
+  tx: Tx,
+  companyId: number,
+  bankAccountId: number,
+  from: string,
+): Promise<number> {
+  const lines = await tx('bank_transactions')
+    .where({ company_id: companyId, bank_account_id: bankAccountId })
+    .where('reconciled_on', '>=', from)
+    .update({ reconciled_on: null });
+  await tx('bank_reconciliations')
+    .where({ company_id: companyId, bank_account_id: bankAccountId })
+    .where('date', '>=', from)
+    .delete();
+  return lines;
 }

@@ -49,6 +49,8 @@ export const BOOK_ACCOUNT_FIELDS = [
   'fx_gain_loss_account',
   'retained_earnings_account',
   'reminder_fee_account',
+  'vat_payable_account',
+  'net_tax_difference_account',
 ] as const;
 export type BookAccountField = (typeof BOOK_ACCOUNT_FIELDS)[number];
 
@@ -57,6 +59,15 @@ export const BOOK_ACCOUNT_RULES: Record<BookAccountField, { what: string; fits: 
   rounding_account: { what: 'an account of the chart', fits: () => true },
   fx_gain_loss_account: { what: 'an income or expense account', fits: (a) => a.category === 'I' || a.category === 'E' },
   retained_earnings_account: { what: 'an equity account', fits: (a) => a.category === 'Q' },
+  vat_payable_account: {
+    what: 'a balance-sheet account without tax or control links',
+    fits: (a) =>
+      (a.category === 'A' || a.category === 'L') && !a.links.some((l) => ['AR', 'AP', 'AR_tax', 'AP_tax'].includes(l)),
+  },
+  net_tax_difference_account: {
+    what: 'an income or expense account',
+    fits: (a) => a.category === 'I' || a.category === 'E',
+  },
   reminder_fee_account: {
     what: 'a revenue account usable on customer lines (link AR_amount)',
     fits: (a) => a.links.includes('AR_amount'),

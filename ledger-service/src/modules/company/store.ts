@@ -1,4 +1,4 @@
-import type { ResponseOf, contracts } from '@ledger/shared';
+import { VAT_BASES, VAT_METHODS, VAT_PERIODS, type ResponseOf, type contracts } from '@ledger/shared';
 import type { Tx } from '../../db/knex.ts';
 import type { CompaniesRow } from '../../db/tables.ts';
 import { findBankAccount, type BankAccount } from '../bank/index.ts';
@@ -46,7 +46,38 @@ export async function getCompanyProfile(tx: Tx, companyId: number): Promise<Comp
     email: row.email,
     invoice_bank_account_id: row.invoice_bank_account_id === null ? null : Number(row.invoice_bank_account_id),
     ...accounts,
+    ...vatSettingsOf(row.settings),
     ai_may_post_without_confirmation: row.settings[AI_MAY_POST] === true,
+  };
+}
+
+type VatSettings = Pick<CompanyProfile, 'vat_method' | 'vat_basis' | 'vat_period' | 'net_tax_rates'>;
+
+/** The VAT settings kept in `settings` (docs/vat.md "Company settings"), with their defaults when never set. */
+export function vatSettingsOf(settings: Record<string, unknown>): VatSettings {
+  const pick = <T extends string>(key: string, allowed: readonly T[], fallback: T): T => {
+    const value = settings[key];
+    return allowed.find((a) => a === value) ?? fallback;
+  };
+  const rates = Array.isArray(settings.net_tax_rates) ? settings.net_tax_rates : [];
+  return {
+    vat_method: pick('vat_method', VAT_METHODS, 'effective'),
+    vat_basis: pick('vat_basis', VAT_BASES, 'agreed'),
+    vat_period: pick('vat_period', VAT_PERIODS, 'quarter'),
+    net_tax_rates: rates.flatMap((r: unknown) =>
+      r && typeof r === 'object' && 'rate' in r && 'description' in r
+        ? [
+            {
+              rate: Number(r.rate),
+              description: String(r.description),
+              ...('activity_code' in r && typeof r.activity_code === 'string'
+                ? { activity_code: r.activity_code }
+                : {}),
+              ...('accounts' in r && Array.isArray(r.accounts) ? { accounts: r.accounts.map(String) } : {}),
+            },
+          ]
+        : [],
+    ),
   };
 }
 
@@ -101,6 +132,10 @@ export async function writeCompanyProfile(tx: Tx, companyId: number, profile: Co
   };
   const settings = {
     ...Object.fromEntries(BOOK_ACCOUNT_FIELDS.map((f) => [f, profile[f]])),
+    vat_method: profile.vat_method,
+    vat_basis: profile.vat_basis,
+    vat_period: profile.vat_period,
+    net_tax_rates: profile.net_tax_rates,
     [AI_MAY_POST]: profile.ai_may_post_without_confirmation,
   };
   await tx('companies')

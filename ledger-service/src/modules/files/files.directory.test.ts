@@ -76,7 +76,7 @@ t.test(
         attachments: [{ filename: 'receipt.pdf', mediaType: 'application/pdf', data: pdf }],
       });
       return {
-        message: await loadOutgoingMessage(tx, id),
+        message: await loadOutgoingMessage(tx, s.co.company.id, id),
         contents: Number((await tx('document_contents').count({ n: '*' }))[0]!.n),
       };
     });

@@ -310,7 +310,10 @@ t.test('the outbox stores the same attachment once: one document, two links, bot
   const { one, two, loaded, contents } = await withTenant(s.ledger.db, s.co.company.id, async (tx) => {
     const one = await insertMessage(tx, s.co.company.id, message('a@b.test'));
     const two = await insertMessage(tx, s.co.company.id, message('c@d.test'));
-    const loaded = [await loadOutgoingMessage(tx, one), await loadOutgoingMessage(tx, two)];
+    const loaded = [
+      await loadOutgoingMessage(tx, s.co.company.id, one),
+      await loadOutgoingMessage(tx, s.co.company.id, two),
+    ];
     return { one, two, loaded, contents: Number((await tx('document_contents').count({ n: '*' }))[0]!.n) };
   });
   t.equal(contents, 1, 'the bytes stored once');

@@ -178,7 +178,7 @@ t.test(
         media_type: 'application/pdf',
         data: legacy,
       });
-      t.same((await loadOutgoingMessage(tx, msg!.id))!.attachments, [
+      t.same((await loadOutgoingMessage(tx, companyId, msg!.id))!.attachments, [
         { filename: 'receipt.pdf', mediaType: 'application/pdf', data: receipt },
       ]);
     });

@@ -21,6 +21,7 @@ import {
   journalLines,
   loadJournalContext,
   lockJournal,
+  reconciledBankLine,
   referenceInUse,
   referenceTaken,
   takenReferences,
@@ -375,6 +376,14 @@ export async function reverseJournalEntry(
   if (opts.date < row.transdate)
     throw ruleInvalid(`The reversal date must not lie before the entry's date ${row.transdate}.`, '/date');
   await assertOpen(c, opts.date, '/date');
+  const line = await reconciledBankLine(c.tx, c.company.id, id);
+  if (line) {
+    throw conflict(
+      `Journal entry ${id} books bank line ${line.id}, reconciled up to ${line.reconciled_on}: ` +
+        `undo that reconciliation first (DELETE /bank/accounts/${line.bank_account_id}/reconciliation` +
+        `?date=${line.reconciled_on}).`,
+    );
+  }
   return reverseEntry(c, row, opts);
 }
 

@@ -233,7 +233,7 @@ t.test('a message found sending after a crash is sent again with the same Messag
   const first = smtpTransport(smtp.url);
   t.teardown(() => first.close());
   const queued = await crashedMidSend(ledger, c, 'Crashed mid-send', async (id) => {
-    const message = await withTenant(ledger.db, c.company.id, (tx) => loadOutgoingMessage(tx, id));
+    const message = await withTenant(ledger.db, c.company.id, (tx) => loadOutgoingMessage(tx, c.company.id, id));
     await first.deliver(message!);
   });
   const row = await waitFor(ledger, c, queued.id, (r) => r.status === 'sent');

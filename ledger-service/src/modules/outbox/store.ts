@@ -71,6 +71,7 @@ export async function insertMessage(tx: Tx, companyId: number, m: NewMessage): P
 
 interface MessageRow {
   id: number;
+  company_id: number;
   from_address: string;
   to_addresses: string[];
   cc_addresses: string[];
@@ -91,12 +92,14 @@ interface AttachmentLink {
   storage: StorageKind;
 }
 
-export async function loadOutgoingMessage(tx: Tx, id: number): Promise<OutgoingMessage | undefined> {
-  const row = await tx<MessageRow>('messages').where({ id }).first();
+export async function loadOutgoingMessage(tx: Tx, companyId: number, id: number): Promise<OutgoingMessage | undefined> {
+  const row = await tx<MessageRow>('messages').where({ company_id: companyId, id }).first();
   if (!row) return undefined;
   const links = await tx('message_attachments as a')
-    .join('documents as d', 'd.id', 'a.document_id')
-    .where({ 'a.message_id': id })
+    .join('documents as d', function sameCompany() {
+      this.on('d.id', '=', 'a.document_id').andOn('d.company_id', '=', 'a.company_id');
+    })
+    .where({ 'a.company_id': companyId, 'a.message_id': id })
     .orderBy('a.position')
     .select<AttachmentLink[]>(
       'a.filename',

@@ -73,7 +73,7 @@ async function sendOne(
   const { companyId, messageId } = job.data;
   const claimed = await withTenant(db, companyId, async (tx) => {
     const claim = await claimForSending(tx, companyId, messageId);
-    return claim && { claim, message: await loadOutgoingMessage(tx, messageId) };
+    return claim && { claim, message: await loadOutgoingMessage(tx, companyId, messageId) };
   });
   if (!claimed?.message) return;
   const { claim, message } = claimed;

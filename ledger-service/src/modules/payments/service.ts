@@ -37,6 +37,7 @@ import {
   lockPayables,
   lockPayment,
   markReversed,
+  reconciledBankLine,
   nextPaymentIds,
   paymentEntryRows,
   paymentLines,
@@ -276,6 +277,14 @@ export async function reversePayment(c: ServiceContext, vc: Vc, id: number): Pro
   await lockPayable(c.tx, c.company.id, vc, Number(current.document_id));
   const payment = (await lockPayment(c.tx, c.company.id, vc, id))!;
   if (payment.reversal_date !== null) throw conflict(`Payment ${id} is already reversed (${payment.reversal_date}).`);
+  const line = await reconciledBankLine(c.tx, c.company.id, id);
+  if (line) {
+    throw conflict(
+      `Payment ${id} books bank line ${line.id}, reconciled up to ${line.reconciled_on}: ` +
+        `undo that reconciliation first (DELETE /bank/accounts/${line.bank_account_id}/reconciliation` +
+        `?date=${line.reconciled_on}).`,
+    );
+  }
   assertOpenPeriod(payment.date, await closedUntil(c.tx, c.company.id), '/date');
   const lines = await paymentLines(c.tx, c.company.id, id);
   await insertPaymentEntries(

@@ -7,6 +7,9 @@
  * - the balance sheet balances at every date asked (total assets = liabilities + equity);
  * - the income statement's result equals the change in equity between two balance sheets
  *   (the journal entries here touch no equity account);
+ * - bank lines booked at import by bank rules (a telephone bill with input tax as a posted
+ *   vendor document, a bank fee as a journal entry, a customer's payment less a discount
+ *   settling its document) tie out like any other booking;
  * - the VAT report's tax equals the movement of the tax accounts: input − output tax plus
  *   the movements it lists as not from documents;
  * - after closing a year, its income and expense accounts are zero in the trial balance of
@@ -52,6 +55,15 @@ const journalOp = fc.record({
     { minLength: 1, maxLength: 2 },
   ),
 });
+// a bank line a rule books at import: 0 telephone (vendor document with input tax), 1 bank fee, 2 settle
+const bankOp = fc.record({
+  op: fc.constant('bank' as const),
+  rule: fc.nat(2),
+  date: day,
+  amount: cents,
+  pick: fc.nat(),
+  days: fc.nat(60),
+});
 const scenario = fc.record({
   ops: fc.array(
     fc.oneof(
@@ -59,6 +71,7 @@ const scenario = fc.record({
       { weight: 2, arbitrary: paymentOp },
       { weight: 1, arbitrary: reversalOp },
       { weight: 2, arbitrary: journalOp },
+      { weight: 2, arbitrary: bankOp },
     ),
     { minLength: 3, maxLength: 12 },
   ),
@@ -102,6 +115,45 @@ t.test('reports tie out after random postings, payments, reversals, journal entr
         customer: (await ok('POST', '/arap/customer', { name: 'Globex Corp' })).id as number,
       };
       const posted: Posted[] = [];
+      const bank = await ok('POST', '/bank/accounts', {
+        name: 'Bank',
+        iban: 'CH93 0076 2011 6238 5295 7',
+        currency: 'CHF',
+        account: '1020',
+      });
+      const rules = [
+        {
+          name: 'Telephone',
+          auto: true,
+          conditions: { direction: 'out', counterparty: 'Telco' },
+          action: { kind: 'book', account: '6570', tax: 'VAT-IN-STD', party_id: parties.vendor },
+        },
+        { name: 'Fees', auto: true, conditions: { text: 'bank fee' }, action: { kind: 'book', account: '6900' } },
+        {
+          name: 'Globex',
+          auto: true,
+          conditions: { counterparty: 'Globex' },
+          action: {
+            kind: 'settle',
+            vc: 'customer',
+            party_id: parties.customer,
+            tolerance_percent: 2,
+            difference_account: '3800',
+          },
+        },
+      ];
+      for (const rule of rules) await ok('POST', '/bank/rules', rule);
+      const importLine = async (date: string, amount: Money, counterparty: string, text: string) => {
+        const csv =
+          'date,amount,currency,counterparty,iban,reference,description\n' +
+          `${date},${amount.toFixed(2)},CHF,${counterparty},,,${text}\n`;
+        const r = await api('POST', `/bank/transactions/import?account=${bank.id}`, csv, {
+          'Content-Type': 'text/csv',
+        });
+        if (r.status !== 200) throw new Error(`import → ${r.status} ${JSON.stringify(r.body)}`);
+        t.equal(r.body.matched, 1, `the rule "${counterparty}" books the line at import`);
+      };
+      let bankLines = 0;
       for (const o of ops) {
         if (o.op === 'document') {
           const lines = o.lines.map((l) => {
@@ -150,6 +202,25 @@ t.test('reports tie out after random postings, payments, reversals, journal entr
           const d = candidates[o.pick % candidates.length]!;
           await ok('POST', `/arap/transaction/${d.vc}/${d.id}/reverse`, { date: later(d.date, o.days) });
           d.reversed = true;
+        } else if (o.op === 'bank') {
+          bankLines++;
+          if (o.rule === 0) await importLine(o.date, new Money(o.amount).negated(), 'Telco AG', `Invoice ${bankLines}`);
+          else if (o.rule === 1)
+            await importLine(o.date, new Money(o.amount).negated(), 'Bank', `bank fee ${bankLines}`);
+          else {
+            const open = posted.filter((d) => d.vc === 'customer' && !d.reversed && d.paid.isZero());
+            if (open.length === 0) continue;
+            const d = open[o.pick % open.length]!;
+            // paid less up to 1.5 % discount: within the rule's 2 % tolerance
+            const paid = d.gross.times('0.985').toDecimalPlaces(2, Money.ROUND_UP);
+            await importLine(later(d.date, o.days), paid, 'Globex Corp', `Payment ${bankLines}`);
+            // the rule settles the closest open document (maybe another one): each it settled is paid in full
+            const settled = await ok('GET', '/bank/transactions?counterparty=Globex&status=matched&limit=1000');
+            for (const line of settled as { document: { id: number } }[]) {
+              const doc = posted.find((p) => p.vc === 'customer' && p.id === line.document.id);
+              if (doc) doc.paid = doc.gross;
+            }
+          }
         } else {
           const legs = o.legs.filter((l) => l.debit !== l.credit);
           if (legs.length === 0) continue;

@@ -54,18 +54,6 @@ async function count(query: Knex.QueryBuilder): Promise<number> {
   return Number(row?.n ?? 0);
 }
 
-/** One page of the tax rates, by tax account, code and validity. */
-export async function listTaxes(tx: Tx, page: Page): Promise<ListPage<TaxRate>> {
-  const query = tx('taxes as t').join('accounts as a', 'a.id', 't.account_id');
-  const rows = await query
-    .clone()
-    .orderBy(['a.accno', 't.code', 't.valid_from', 't.id'])
-    .limit(page.limit)
-    .offset(page.offset)
-    .select(TAX_COLUMNS);
-  return { rows: rows.map(toTaxRate), total: await count(query) };
-}
-
 interface AccountRow {
   accno: string;
   description: string;

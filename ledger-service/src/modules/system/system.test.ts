@@ -66,17 +66,38 @@ t.test('taxes: rate as number, validity, ETag and 304', async (t) => {
   t.equal(res.status, 200);
   t.equal(res.headers.get('cache-control'), 'private, max-age=3600');
   t.same(
-    res.body.find((x: { code: string; valid_to: string | null }) => x.code === 'VAT-IN-STD' && x.valid_to === null),
+    res.body.find((x: { code: string }) => x.code === 'VAT-IN-STD'),
     {
       code: 'VAT-IN-STD',
+      description: 'Input VAT 8.1%',
       accno: '1170',
+      kind: 'input',
+      figure: '400',
       rate: 0.081,
       valid_from: '2024-01-01',
       valid_to: null,
-      description: 'Input VAT 8.1%',
+      rates: [
+        { rate: 0.077, valid_from: '2018-01-01', valid_to: '2023-12-31', description: 'Input VAT 7.7%' },
+        { rate: 0.081, valid_from: '2024-01-01', valid_to: null, description: 'Input VAT 8.1%' },
+      ],
     },
+    'one entry per code: its current rate beside the history',
   );
-  t.equal(res.body.length, 8);
+  t.same(
+    res.body.map((x: { code: string; kind: string; figure: string }) => `${x.code} ${x.kind} ${x.figure}`),
+    [
+      'VAT-ABROAD zero 221',
+      'VAT-EXEMPT zero 230',
+      'VAT-EXPORT zero 220',
+      'VAT-IN-INV input 405',
+      'VAT-IN-RED input 400',
+      'VAT-IN-STD input 400',
+      'VAT-OUT-LODG output 342',
+      'VAT-OUT-RED output 312',
+      'VAT-OUT-STD output 302',
+    ],
+    'the default chart: 2024 and earlier rates, input tax for 400 and 405, zero-rated codes for 220, 221 and 230',
+  );
   const again = await api('GET', '/system/taxes', undefined, { 'If-None-Match': res.headers.get('etag')! });
   t.equal(again.status, 304);
   t.equal((await api('GET', '/system/taxes', undefined, { 'If-None-Match': '*' })).status, 304);

@@ -1,11 +1,22 @@
 /**
- * Bank area (read only: the area has no write scope, docs/assistants.md): the company's own bank accounts (REST
- * `/bank/accounts`) and the imported bank transactions with IBANs and counterparties
- * (REST `/bank/transactions`). Import, booking and payment files are not offered over MCP.
+ * Bank area (docs/assistants.md, docs/bank.md "Assistants"): the company's own bank accounts
+ * (REST `/bank/accounts`), the imported bank transactions with IBANs and counterparties and
+ * their proposals (REST `/bank/transactions`), and with `bank:write` booking a line (a posting
+ * the person confirms: amount, account and party), bank rules (create, from a booked line,
+ * preview) and the reconciliation with the statement balance. Import and payment files are
+ * not offered over MCP.
  */
 import { contracts } from '@ledger/shared';
-import type { ToolDeclaration } from './declare.ts';
-import { summaries } from './summaries.ts';
+import type { ToolDeclaration, ToolInput } from './declare.ts';
+import { isRecord } from './isRecord.ts';
+import { countOf, plural, summaries } from './summaries.ts';
+
+const bookedAs = (result: unknown): string => {
+  if (!isRecord(result)) return '';
+  const document = isRecord(result.document) ? ` as payment of ${String(result.document.number)}` : '';
+  const account = typeof result.account === 'string' ? ` to account ${result.account}` : '';
+  return `${document}${account}`;
+};
 
 export const bankTools: ToolDeclaration[] = [
   {
@@ -28,5 +39,91 @@ export const bankTools: ToolDeclaration[] = [
     contract: contracts.listBankTransactions,
     listKey: 'bank_transactions',
     summary: summaries.list('bank transaction'),
+  },
+  {
+    name: 'list_unbooked_bank_transactions',
+    title: 'List unbooked bank lines',
+    description:
+      'Bank lines not in the books yet, each with its proposals (open documents scored by amount, reference, name ' +
+      'and date, and the bank rule that applies), best first; book one with book_bank_transaction { proposal }.',
+    area: 'bank',
+    access: 'read',
+    contract: contracts.listBankTransactions,
+    fixedBody: { status: 'unmatched' },
+    listKey: 'bank_transactions',
+    summary: (result) => `Found ${plural(countOf(result), 'unbooked bank line')}.`,
+  },
+  {
+    name: 'book_bank_transaction',
+    title: 'Book a bank line',
+    description:
+      'Book an unbooked bank line: { proposal: index } accepts one of its proposals (send its document_id or rule_id ' +
+      "too, so a proposal that changed is refused), { document_id } as that document's payment, or { account } " +
+      'against a chart account. The person confirms the amount, account and party.',
+    area: 'bank',
+    access: 'write',
+    destructive: true,
+    idempotent: false,
+    contract: contracts.bookBankTransaction,
+    params: { id: 'bank transaction id' },
+    summary: (result: unknown, input: ToolInput) => `Booked bank line ${String(input.id)}${bookedAs(result)}.`,
+  },
+  {
+    name: 'create_bank_rule',
+    title: 'Create a bank rule',
+    description:
+      'A bank rule: conditions (direction, bank account, currency, amount range, counterparty, IBAN, text: plain ' +
+      "contains) and an action (book to an account with optional tax code and party, or settle the party's open " +
+      'document within a tolerance); auto: true books at import, else it only proposes. Check with preview_bank_rules.',
+    area: 'bank',
+    access: 'write',
+    destructive: false,
+    idempotent: false,
+    contract: contracts.createBankRule,
+    summary: summaries.created('bank rule'),
+  },
+  {
+    name: 'create_bank_rule_from_transaction',
+    title: 'Make a bank rule from a booked line',
+    description:
+      'A bank rule from a line booked by hand against an account: its counterparty, direction and bank account as ' +
+      'conditions, its account as action.',
+    area: 'bank',
+    access: 'write',
+    destructive: false,
+    idempotent: false,
+    contract: contracts.createBankRuleFromTransaction,
+    params: { id: 'bank transaction id' },
+    summary: summaries.created('bank rule'),
+  },
+  {
+    name: 'preview_bank_rules',
+    title: 'Preview the bank rules',
+    description:
+      'What the bank rules (all, or ids) would book for the unbooked lines, without booking anything: per line the ' +
+      'first matching rule and its booking.',
+    area: 'bank',
+    access: 'write',
+    destructive: false,
+    idempotent: true,
+    contract: contracts.previewBankRules,
+    summary: (result) => `The rules would book ${plural(countOf(result), 'bank line')}.`,
+    listKey: 'bookings',
+  },
+  {
+    name: 'get_bank_reconciliation',
+    title: 'Bank reconciliation',
+    description:
+      "A bank account's statement balance against its ledger balance on a date, the difference, the unbooked bank " +
+      'lines and the ledger lines without a bank line.',
+    area: 'bank',
+    access: 'read',
+    contract: contracts.getBankReconciliation,
+    params: { id: 'bank account id' },
+    summary: (result) =>
+      isRecord(result)
+        ? `Statement ${String(result.statement_balance)}, ledger ${String(result.ledger_balance)}, difference ` +
+          `${String(result.difference)} on ${String(result.date)}.`
+        : 'Reconciliation.',
   },
 ];

@@ -45,7 +45,7 @@ export interface ToolDeclaration {
   /** descriptions of the path's id parameters in the input (`{ id: 'bill id' }`); default the parameter's name */
   params?: Readonly<Record<string, string>>;
   /**
-   * Body fields the tool always sends (e.g. `pending: '0'` to post). They are left out of
+   * Body fields the tool always sends (e.g. `pending: '0'` to post; for a GET, query parameters). They are left out of
    * the input schema, so an assistant never sees a field whose value it cannot choose.
    */
   fixedBody?: Readonly<Record<string, unknown>>;

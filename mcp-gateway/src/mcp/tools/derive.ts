@@ -88,7 +88,8 @@ function checkFit(d: ToolDeclaration, c: Contract): void {
   const params = pathParams(c.path);
   for (const name of Object.keys(d.params ?? {}))
     if (!params.includes(name)) throw fail(`${c.path} has no parameter :${name}`);
-  if (d.fixedBody && c.method !== 'POST') throw fail('fixedBody needs a POST contract');
+  // a GET's fixed fields are query parameters (list_unbooked_bank_transactions: status=unmatched)
+  if (d.fixedBody && c.method !== 'POST' && c.method !== 'GET') throw fail('fixedBody needs a POST or GET contract');
   // the ledger holds an assistant's write by its contract's effect, and the gateway asks by it (mcp/confirm.ts)
   if (d.access === 'write' && c.effect === undefined)
     throw fail(`${c.name} declares no effect (posts, pays, sends, deletes or none); a write tool's contract must`);
@@ -106,7 +107,7 @@ function inputSchema(d: ToolDeclaration, c: Contract): ObjectSchema {
   const fixed = new Set(Object.keys(d.fixedBody ?? {}));
   for (const name of fixed)
     if (!source?.properties[name])
-      throw new ToolDeclarationError(d.name, `fixed field ${name} is not in ${c.name}'s body`);
+      throw new ToolDeclarationError(d.name, `fixed field ${name} is not in ${c.name}'s body or query`);
   // the contract's schema unchanged where nothing is added or taken away (keeps minProperties and the like)
   if (source && params.length === 0 && fixed.size === 0 && !d.sideInInput) return source;
   const fields = Object.entries(source?.properties ?? {}).filter(([name]) => !fixed.has(name));

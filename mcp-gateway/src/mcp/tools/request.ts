@@ -36,7 +36,8 @@ export function buildLedgerRequest(
   });
   const base = `/client/${encodeURIComponent(dataset)}${path}`;
   const { method } = call;
-  if (method === 'GET' || method === 'DELETE') return { method, path: base + queryString(rest) };
+  if (method === 'GET' || method === 'DELETE')
+    return { method, path: base + queryString({ ...rest, ...call.fixedBody }) };
   return { method, path: base, body: { ...rest, ...call.fixedBody } };
 }
 

@@ -14,7 +14,18 @@ import type { GatewayDeps } from '../../deps.ts';
 import { bodyFields } from '../../http/bodyParser.ts';
 import type { LedgerAnswer, LedgerMethod } from '../../ledgerClient.ts';
 import { signInUrl } from '../signin.tsx';
-import { Notice, type PageProps, renderErrorPage, renderPage, type CompanyContext, type Person } from './ui.tsx';
+import { tr } from './language.ts';
+import {
+  type ChartAccount,
+  Notice,
+  type Refused,
+  type PageProps,
+  renderErrorPage,
+  renderPage,
+  roleName,
+  type CompanyContext,
+  type Person,
+} from './ui.tsx';
 
 export interface PersonPage {
   person: Person;
@@ -32,12 +43,13 @@ export interface CompanyPage extends PersonPage {
   ): Promise<LedgerAnswer>;
 }
 
-/** The message of a ledger error answer (`{ error: { code, message } }`). */
-export function ledgerError(answer: LedgerAnswer): { code: string; message: string } {
-  const e = (answer.body as { error?: { code?: unknown; message?: unknown } } | undefined)?.error;
+/** The message of a ledger error answer (`{ error: { code, message, field? } }`). */
+export function ledgerError(answer: LedgerAnswer): { code: string; message: string; field?: string } {
+  const e = (answer.body as { error?: { code?: unknown; message?: unknown; field?: unknown } } | undefined)?.error;
   return {
+    ...(typeof e?.field === 'string' ? { field: e.field } : {}),
     code: typeof e?.code === 'string' ? e.code : 'error',
-    message: typeof e?.message === 'string' ? e.message : `The ledger answered ${answer.status}.`,
+    message: typeof e?.message === 'string' ? e.message : tr('app.access.ledgerAnswered', { status: answer.status }),
   };
 }
 
@@ -49,6 +61,17 @@ export function refusalText(answer: LedgerAnswer): Child {
       <code>{e.code}</code>: {e.message}
     </>
   );
+}
+
+/** A form the ledger refused: the typed `values` to show again and its message at the field it names. */
+export function refusedForm(values: Readonly<Record<string, unknown>>, answer: LedgerAnswer): Refused {
+  const e = ledgerError(answer);
+  return { values, message: e.message, ...(e.field ? { field: e.field } : {}) };
+}
+
+/** The chart's accounts for the pickers (none when the person may not read the chart). */
+export async function chartAccounts(page: CompanyPage): Promise<ChartAccount[]> {
+  return listOf<ChartAccount>(page, '/system/chart/accounts?limit=1000');
 }
 
 /** The ledger's refusal as the page's `#refusal` notice. */
@@ -98,10 +121,8 @@ export function access(deps: GatewayDeps) {
       await renderPage(
         ctx,
         403,
-        { title: 'The form has expired', person: user, csrf, current: ctx.path },
-        <Notice kind="error">
-          The form could not be verified (CSRF check failed). Reload the page and try again.
-        </Notice>,
+        { title: tr('app.access.expiredTitle'), person: user, csrf, current: ctx.path },
+        <Notice kind="error">{tr('app.access.expired')}</Notice>,
       );
       return undefined;
     }
@@ -126,8 +147,8 @@ export function access(deps: GatewayDeps) {
       await renderPage(
         ctx,
         404,
-        { title: 'Not found', ...who, current: ctx.path },
-        <Notice kind="error">You are not a member of a company "{dataset}".</Notice>,
+        { title: tr('app.access.notFoundTitle'), ...who, current: ctx.path },
+        <Notice kind="error">{tr('app.access.notMember', { dataset })}</Notice>,
       );
       return undefined;
     }
@@ -136,11 +157,9 @@ export function access(deps: GatewayDeps) {
       await renderPage(
         ctx,
         403,
-        { title: 'Not allowed', ...who, company, current: ctx.path },
+        { title: tr('app.access.forbiddenTitle'), ...who, company, current: ctx.path },
         <Notice kind="error" id="forbidden">
-          <p>
-            Your role in {company.name} is <strong>{member.role}</strong>, which does not include {page}.
-          </p>
+          <p>{tr('app.access.forbidden', { company: company.name, role: roleName(member.role), page })}</p>
           <p>{why}</p>
         </Notice>,
       );

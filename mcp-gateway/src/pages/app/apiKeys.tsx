@@ -6,9 +6,10 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import type { access as accessOf, CompanyPage } from './access.tsx';
-import { ledgerError, listOf, seeOther } from './access.tsx';
+import { ledgerError, listOf, refusedForm, seeOther } from './access.tsx';
 import { bodyFields } from '../../http/bodyParser.ts';
-import { ColumnHeads, Csrf, NAV, Notice, renderPage, when } from './ui.tsx';
+import { tr } from './language.ts';
+import { ColumnHeads, Csrf, Field, Notice, navEntry, type Refused, renderPage, shown, when } from './ui.tsx';
 
 interface ApiKeyRow {
   id: number;
@@ -26,37 +27,52 @@ interface CreatedKey {
   key: string;
 }
 
-const TITLE = 'System → Management → API Keys';
-const ENTRY = NAV.flatMap((g) => g.entries).find((e) => e.label === 'API Keys')!;
+const title = () => tr('app.apiKeys.title');
+const ENTRY = navEntry('apiKeys');
 
-async function show(ctx: Context, page: CompanyPage, status: number, top: unknown): Promise<void> {
+/** `create`: a refused new key, whose label the form shows again with the message at it. */
+async function show(ctx: Context, page: CompanyPage, status: number, top: unknown, create?: Refused): Promise<void> {
   const rows = await listOf<ApiKeyRow>(page, '/system/api_keys?limit=1000');
   const base = ENTRY.path(page.company.dataset);
   await renderPage(
     ctx,
     status,
-    { title: TITLE, ...page, current: base },
+    { title: title(), ...page, current: base },
     <>
       {top}
-      <p class="hint">
-        An API key lets a program (an ERP, a script) use the REST API as the person who created it, with their role.
-        Treat it like a password.
-      </p>
-      <h2 id="create-heading">Create a key</h2>
+      <p class="hint">{tr('app.apiKeys.hint')}</p>
+      <h2 id="create-heading">{tr('app.apiKeys.create')}</h2>
       <form method="post" action={base} aria-labelledby="create-heading">
         <Csrf token={page.csrf} />
-        <label for="label">Label</label>
-        <input type="text" id="label" name="label" required maxlength={100} placeholder="e.g. ERP export" />
+        <Field
+          id="label"
+          name="label"
+          label={tr('app.apiKeys.label')}
+          required
+          maxlength={100}
+          placeholder={tr('app.apiKeys.labelExample')}
+          value={shown(create, 'label', '')}
+          refused={create}
+        />
         <p>
-          <button type="submit">Create key</button>
+          <button type="submit">{tr('app.apiKeys.createButton')}</button>
         </p>
       </form>
-      <h2>Keys</h2>
+      <h2>{tr('app.apiKeys.keys')}</h2>
       {rows.length ? (
         <div class="table-wrap">
           <table id="api-keys">
-            <caption>API keys of {page.company.name}</caption>
-            <ColumnHeads columns={['Label', 'Prefix', 'Owner', 'Created', 'Last used', 'Action']} />
+            <caption>{tr('app.apiKeys.caption', { company: page.company.name })}</caption>
+            <ColumnHeads
+              columns={[
+                tr('app.apiKeys.label'),
+                tr('app.apiKeys.prefix'),
+                tr('app.apiKeys.owner'),
+                tr('app.common.created'),
+                tr('app.apiKeys.lastUsed'),
+                tr('app.apiKeys.action'),
+              ]}
+            />
             <tbody>
               {rows.map((k) => (
                 <tr data-key={k.id}>
@@ -66,12 +82,16 @@ async function show(ctx: Context, page: CompanyPage, status: number, top: unknow
                   </td>
                   <td>{k.user}</td>
                   <td>{when(k.created_at)}</td>
-                  <td>{k.last_used_at ? when(k.last_used_at) : 'never'}</td>
+                  <td>{k.last_used_at ? when(k.last_used_at) : tr('app.common.never')}</td>
                   <td>
                     <form method="post" action={`${base}/${k.id}/delete`} class="inline">
                       <Csrf token={page.csrf} />
-                      <button type="submit" class="danger" aria-label={`Delete key ${k.label}`}>
-                        Delete
+                      <button
+                        type="submit"
+                        class="danger"
+                        aria-label={tr('app.apiKeys.deleteLabel', { label: k.label })}
+                      >
+                        {tr('app.common.delete')}
                       </button>
                     </form>
                   </td>
@@ -81,20 +101,19 @@ async function show(ctx: Context, page: CompanyPage, status: number, top: unknow
           </table>
         </div>
       ) : (
-        <p id="no-keys">There are no API keys.</p>
+        <p id="no-keys">{tr('app.apiKeys.none')}</p>
       )}
     </>,
   );
 }
 
 export function apiKeysPages(router: Router, access: ReturnType<typeof accessOf>): void {
-  const open = (ctx: Context) => access.companyPage(ctx, TITLE, 'Owners and admins manage API keys.', ENTRY.allowed);
+  const open = (ctx: Context) => access.companyPage(ctx, title(), tr('app.apiKeys.why'), ENTRY.allowed);
 
   router.get('/management/:dataset/api-keys', async (ctx) => {
     const page = await open(ctx);
     if (!page) return;
-    const notice =
-      ctx.query.notice === 'deleted' ? <Notice kind="ok">The key is deleted; it is refused from now on.</Notice> : null;
+    const notice = ctx.query.notice === 'deleted' ? <Notice kind="ok">{tr('app.apiKeys.deleted')}</Notice> : null;
     await show(ctx, page, 200, notice);
   });
 
@@ -109,6 +128,8 @@ export function apiKeysPages(router: Router, access: ReturnType<typeof accessOf>
         page,
         created.status >= 500 ? 502 : 422,
         <Notice kind="error">{ledgerError(created).message}</Notice>,
+        // the label is the form's only field: the ledger's message is about it
+        { ...refusedForm({ label }, created), field: 'label' },
       );
     }
     const key = created.body as CreatedKey;
@@ -118,16 +139,14 @@ export function apiKeysPages(router: Router, access: ReturnType<typeof accessOf>
       page,
       201,
       <div class="notice ok" role="status" id="key-created">
-        <p>
-          The key <strong>{key.label}</strong> is created. Copy it now: it is shown only once.
-        </p>
+        <p>{tr('app.apiKeys.created', { label: key.label })}</p>
         <p>
           <code class="secret" id="new-key">
             {key.key}
           </code>
         </p>
         <button type="button" class="secondary" data-copy="new-key" hidden>
-          Copy key
+          {tr('app.apiKeys.copy')}
         </button>
       </div>,
     );
@@ -143,7 +162,7 @@ export function apiKeysPages(router: Router, access: ReturnType<typeof accessOf>
         ctx,
         page,
         deleted?.status === 404 || !deleted ? 404 : 422,
-        <Notice kind="error">{deleted ? ledgerError(deleted).message : 'No such key.'}</Notice>,
+        <Notice kind="error">{deleted ? ledgerError(deleted).message : tr('app.apiKeys.noSuch')}</Notice>,
       );
     }
     seeOther(ctx, `${ENTRY.path(page.company.dataset)}?notice=deleted`);

@@ -48,6 +48,8 @@ fieldset.row .check{grid-column:1/-1}
 code{background:#f3f3f3;padding:0 .2rem;border-radius:3px;word-break:break-all}
 .secret{font-size:1.05rem;padding:.4rem;background:#fff8d6;border:1px dashed #8a6d00;display:inline-block}
 .hint{font-size:.9rem;color:#4a5560;max-width:40rem}
+.field-error{color:#b3261e;font-weight:600;margin:.2rem 0 .4rem;font-size:.95rem}
+input[aria-invalid=true],select[aria-invalid=true]{border:2px solid #b3261e}
 .cards{display:grid;grid-template-columns:repeat(auto-fill,minmax(16rem,1fr));gap:1rem;list-style:none;padding:0}
 .cards li{border:1px solid #cfd8e3;border-radius:6px;padding:.8rem}
 .side-by-side{display:grid;grid-template-columns:1fr;gap:1rem}
@@ -78,8 +80,25 @@ for (const button of document.querySelectorAll('[data-copy]')) {
 }
 `;
 
+/** The app's icon: a ledger's page in the app's blue, drawn as SVG so it needs no binary file. */
+export const FAVICON =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" fill="#17324d"/>' +
+  '<rect x="8" y="6" width="16" height="20" rx="2" fill="#fff"/><path d="M11 11h10M11 15h10M11 19h6" ' +
+  'stroke="#2a5db0" stroke-width="2"/></svg>';
+
 export function assetsRouter(): Router {
   const router = new Router();
+  router.get('/assets/favicon.svg', (ctx) => {
+    ctx.type = 'image/svg+xml';
+    ctx.set('Cache-Control', 'public, max-age=86400');
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    ctx.body = FAVICON;
+  });
+  // browsers ask for /favicon.ico on their own: the same icon
+  router.get('/favicon.ico', (ctx) => {
+    ctx.status = 301;
+    ctx.redirect('/assets/favicon.svg');
+  });
   router.get('/assets/app.css', (ctx) => {
     ctx.type = 'text/css; charset=utf-8';
     ctx.set('Cache-Control', 'public, max-age=300');

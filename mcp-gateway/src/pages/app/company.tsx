@@ -7,50 +7,68 @@
  */
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import { type contracts, roleHas, type ResponseOf } from '@ledger/shared';
+import { type contracts, formatIban, type MessageKey, roleHas, type ResponseOf } from '@ledger/shared';
 import { bodyFields } from '../../http/bodyParser.ts';
 import type { access as accessOf, CompanyPage } from './access.tsx';
-import { ledgerError, seeOther } from './access.tsx';
-import { ColumnHeads, Csrf, NAV, Notice, renderPage } from './ui.tsx';
+import { chartAccounts, ledgerError, refusedForm, seeOther } from './access.tsx';
+import type { LedgerAnswer } from '../../ledgerClient.ts';
+import { tr } from './language.ts';
+import {
+  ACCOUNT_LIST,
+  AccountList,
+  ColumnHeads,
+  Csrf,
+  Field,
+  Notice,
+  navEntry,
+  type Refused,
+  renderPage,
+  shown,
+} from './ui.tsx';
 
 type Settings = Record<(typeof FIELDS)[number]['name'] | 'invoice_bank_account_id', string | number | null>;
 
 /** A company bank account as the ledger reads it (the contract's answer, not a copy of its fields). */
 type BankAccount = ResponseOf<typeof contracts.getBankAccount>;
 
-const TITLE = 'System → Management → Company';
-const ENTRY = NAV.flatMap((g) => g.entries).find((e) => e.label === 'Company')!;
+const title = () => tr('app.company.title');
+const ENTRY = navEntry('company');
 
-/** The settings' text fields; `keep`: may be changed but never cleared (an empty field is not sent). */
+/**
+ * The settings' text fields (labelled `app.company.field.{name}`); `keep`: may be changed but never
+ * cleared (an empty field is not sent).
+ */
 const FIELDS = [
-  { name: 'name', label: 'Legal name', keep: true },
-  { name: 'street', label: 'Street' },
-  { name: 'house_number', label: 'House number' },
-  { name: 'zip', label: 'Postal code' },
-  { name: 'city', label: 'City' },
-  { name: 'country', label: 'Country (two letters, e.g. CH)' },
-  { name: 'vat_number', label: 'VAT number (e.g. CHE-123.456.788 MWST)' },
-  { name: 'email', label: 'Invoice e-mail' },
-  { name: 'rounding_account', label: 'Rounding account', keep: true },
-  { name: 'fx_gain_loss_account', label: 'Exchange differences account' },
-  { name: 'retained_earnings_account', label: 'Retained earnings account', keep: true },
-  { name: 'reminder_fee_account', label: 'Reminder fee account' },
+  { name: 'name', keep: true },
+  { name: 'street' },
+  { name: 'house_number' },
+  { name: 'zip' },
+  { name: 'city' },
+  { name: 'country' },
+  { name: 'vat_number' },
+  { name: 'email' },
+  { name: 'rounding_account', keep: true },
+  { name: 'fx_gain_loss_account' },
+  { name: 'retained_earnings_account', keep: true },
+  { name: 'reminder_fee_account' },
 ] as const;
+const fieldLabel = (name: (typeof FIELDS)[number]['name']) => tr(`app.company.field.${name}`);
 
+/** A bank account's fields (labelled `app.company.bank.{name}`). */
 const BANK_FIELDS = [
-  { name: 'name', label: 'Name (e.g. UBS current account)', required: true },
-  { name: 'iban', label: 'IBAN', required: true },
-  { name: 'qr_iban', label: 'QR-IBAN (optional)', required: false },
-  { name: 'bic', label: 'BIC (optional)', required: false },
-  { name: 'currency', label: 'Currency', required: true },
-  { name: 'account', label: 'Chart account (e.g. 1020)', required: true },
+  { name: 'name', required: true },
+  { name: 'iban', required: true },
+  { name: 'qr_iban', required: false },
+  { name: 'bic', required: false },
+  { name: 'currency', required: true },
+  { name: 'account', required: true },
 ] as const;
 
-const NOTICES: Record<string, string> = {
-  saved: 'The settings are saved.',
-  bank: 'The bank account is added.',
-  bankSaved: 'The bank account is changed.',
-};
+const NOTICES = {
+  saved: 'app.company.saved',
+  bank: 'app.company.bankAdded',
+  bankSaved: 'app.company.bankSaved',
+} as const satisfies Record<string, MessageKey>;
 const ID = /^[1-9]\d{0,15}$/;
 
 /** A bank form's fields as the ledger takes them: optional ones empty → null (cleared). */
@@ -63,39 +81,50 @@ function bankFields(f: Readonly<Record<string, unknown>>): Record<string, string
   return account;
 }
 
-/** The inputs of a bank account form, filled with `values` (a stored account or what was entered). */
-function BankInputs({ values }: { values?: Partial<Record<string, string | number | null>> }) {
+/** The settings' fields that name an account of the chart (picked from `AccountList`). */
+const ACCOUNT_FIELDS = new Set<string>([
+  'rounding_account',
+  'fx_gain_loss_account',
+  'retained_earnings_account',
+  'reminder_fee_account',
+  'account',
+]);
+
+/**
+ * The inputs of a bank account form, filled with `values` (a stored account; none: a new one in CHF),
+ * or with what a `refused` form had, its message at its field.
+ */
+function BankInputs({ values, refused }: { values?: Partial<Record<string, unknown>>; refused?: Refused }) {
   return (
     <>
       {BANK_FIELDS.map((f) => (
-        <>
-          <label for={`b-${f.name}`}>{f.label}</label>
-          <input
-            type="text"
-            id={`b-${f.name}`}
-            name={f.name}
-            required={f.required}
-            value={values ? String(values[f.name] ?? '') : f.name === 'currency' ? 'CHF' : undefined}
-          />
-        </>
+        <Field
+          id={`b-${f.name}`}
+          name={f.name}
+          label={tr(`app.company.bank.${f.name}`)}
+          required={f.required}
+          value={shown(refused, f.name, values ? String(values[f.name] ?? '') : f.name === 'currency' ? 'CHF' : '')}
+          list={ACCOUNT_FIELDS.has(f.name) ? ACCOUNT_LIST : undefined}
+          refused={refused}
+        />
       ))}
     </>
   );
 }
 
-/** `entered`: the values of a refused settings form, shown again instead of the stored ones. */
-async function show(
-  ctx: Context,
-  page: CompanyPage,
-  status: number,
-  top: unknown,
-  entered?: Partial<Settings>,
-): Promise<void> {
-  const [settingsAnswer, banksAnswer] = await Promise.all([
+/** Which form of the page was refused: its typed values are shown again, its message at its field. */
+interface RefusedOn {
+  settings?: Refused;
+  bank?: Refused;
+}
+
+async function show(ctx: Context, page: CompanyPage, status: number, top: unknown, refused: RefusedOn = {}) {
+  const [settingsAnswer, banksAnswer, accounts] = await Promise.all([
     page.call('GET', '/system/company'),
     page.call('GET', '/bank/accounts?limit=1000'),
+    chartAccounts(page),
   ]);
-  const settings = { ...(settingsAnswer.status === 200 ? (settingsAnswer.body as Partial<Settings>) : {}), ...entered };
+  const settings: Partial<Settings> = settingsAnswer.status === 200 ? (settingsAnswer.body as Partial<Settings>) : {};
   const banks = banksAnswer.status === 200 ? (banksAnswer.body as BankAccount[]) : [];
   const base = ENTRY.path(page.company.dataset);
   const mayChange = roleHas(page.company.role, 'system.company');
@@ -104,76 +133,87 @@ async function show(
   await renderPage(
     ctx,
     status,
-    { title: TITLE, ...page, current: base },
+    { title: title(), ...page, current: base },
     <>
       {top}
-      <h2>Settings</h2>
+      <AccountList accounts={accounts} />
+      <h2>{tr('app.company.settings')}</h2>
       {mayChange ? (
         <form method="post" action={base} id="settings">
           <Csrf token={page.csrf} />
           {FIELDS.map((f) => (
-            <>
-              <label for={`f-${f.name}`}>{f.label}</label>
-              <input
-                type="text"
-                id={`f-${f.name}`}
-                name={f.name}
-                value={String(settings[f.name] ?? '')}
-                required={'keep' in f}
-              />
-            </>
+            <Field
+              id={`f-${f.name}`}
+              name={f.name}
+              label={fieldLabel(f.name)}
+              value={shown(refused.settings, f.name, String(settings[f.name] ?? ''))}
+              required={'keep' in f}
+              list={ACCOUNT_FIELDS.has(f.name) ? ACCOUNT_LIST : undefined}
+              refused={refused.settings}
+            />
           ))}
-          <label for="f-invoice_bank_account_id">Bank account on invoices</label>
+          <label for="f-invoice_bank_account_id">{tr('app.company.invoiceBank')}</label>
           <select id="f-invoice_bank_account_id" name="invoice_bank_account_id">
-            <option value="">none</option>
+            <option value="">{tr('app.common.none')}</option>
             {banks.map((b) => (
               <option value={String(b.id)} selected={b.id === settings.invoice_bank_account_id}>
-                {b.name} ({b.iban})
+                {b.name} ({formatIban(b.iban)})
               </option>
             ))}
           </select>
           <p>
-            <button type="submit">Save settings</button>
+            <button type="submit">{tr('app.company.saveSettings')}</button>
           </p>
         </form>
       ) : (
         <>
-          <p class="hint">Owners and admins change these settings.</p>
+          <p class="hint">{tr('app.company.byManagers')}</p>
           <dl id="settings">
             {FIELDS.map((f) => (
               <>
-                <dt>{f.label}</dt>
+                <dt>{fieldLabel(f.name)}</dt>
                 <dd>{String(settings[f.name] ?? '—')}</dd>
               </>
             ))}
-            <dt>Bank account on invoices</dt>
-            <dd>{invoiceBank ? `${invoiceBank.name} (${invoiceBank.iban})` : '—'}</dd>
+            <dt>{tr('app.company.invoiceBank')}</dt>
+            <dd>{invoiceBank ? `${invoiceBank.name} (${formatIban(invoiceBank.iban)})` : '—'}</dd>
           </dl>
         </>
       )}
-      <h2>Bank accounts</h2>
+      <h2>{tr('app.company.bankAccounts')}</h2>
       {banks.length ? (
         <div class="table-wrap">
           <table id="bank-accounts">
-            <caption>Bank accounts of {page.company.name}</caption>
+            <caption>{tr('app.company.bankCaption', { company: page.company.name })}</caption>
             <ColumnHeads
-              columns={['Name', 'IBAN', 'QR-IBAN', 'BIC', 'Currency', 'Account', ...(mayAddBank ? ['Change'] : [])]}
+              columns={[
+                tr('app.common.name'),
+                'IBAN',
+                'QR-IBAN',
+                'BIC',
+                tr('app.common.currency'),
+                tr('app.company.chartAccount'),
+                ...(mayAddBank ? [tr('app.common.change')] : []),
+              ]}
             />
             <tbody>
               {banks.map((b) => (
                 <tr>
                   <td>{b.name}</td>
                   <td>
-                    <code>{b.iban}</code>
+                    <code>{formatIban(b.iban)}</code>
                   </td>
-                  <td>{b.qr_iban ? <code>{b.qr_iban}</code> : '—'}</td>
+                  <td>{b.qr_iban ? <code>{formatIban(b.qr_iban)}</code> : '—'}</td>
                   <td>{b.bic ?? '—'}</td>
                   <td>{b.currency}</td>
                   <td>{b.account}</td>
                   {mayAddBank ? (
                     <td>
-                      <a href={`${base}/bank-accounts/${b.id}`} aria-label={`Change ${b.name}`}>
-                        Change
+                      <a
+                        href={`${base}/bank-accounts/${b.id}`}
+                        aria-label={tr('app.company.changeLabel', { name: b.name })}
+                      >
+                        {tr('app.common.change')}
                       </a>
                     </td>
                   ) : null}
@@ -183,16 +223,16 @@ async function show(
           </table>
         </div>
       ) : (
-        <p id="no-bank-accounts">There are no bank accounts.</p>
+        <p id="no-bank-accounts">{tr('app.company.noBanks')}</p>
       )}
       {mayAddBank ? (
         <>
-          <h3 id="bank-heading">Add a bank account</h3>
+          <h3 id="bank-heading">{tr('app.company.addBank')}</h3>
           <form method="post" action={`${base}/bank-accounts`} aria-labelledby="bank-heading">
             <Csrf token={page.csrf} />
-            <BankInputs />
+            <BankInputs refused={refused.bank} />
             <p>
-              <button type="submit">Add bank account</button>
+              <button type="submit">{tr('app.company.addBankButton')}</button>
             </p>
           </form>
         </>
@@ -202,24 +242,23 @@ async function show(
 }
 
 export function companyPages(router: Router, access: ReturnType<typeof accessOf>): void {
-  const open = (ctx: Context) =>
-    access.companyPage(ctx, TITLE, 'Every member reads the company settings.', ENTRY.allowed);
-  const refused = (ctx: Context, page: CompanyPage, status: number, message: string, entered?: Partial<Settings>) =>
+  const open = (ctx: Context) => access.companyPage(ctx, title(), tr('app.company.why'), ENTRY.allowed);
+  const refusal = (ctx: Context, page: CompanyPage, answer: LedgerAnswer, on: RefusedOn) =>
     show(
       ctx,
       page,
-      status >= 500 ? 502 : status,
+      answer.status >= 500 ? 502 : answer.status,
       <Notice kind="error" id="refusal">
-        {message}
+        {ledgerError(answer).message}
       </Notice>,
-      entered,
+      on,
     );
 
   router.get('/management/:dataset/company', async (ctx) => {
     const page = await open(ctx);
     if (!page) return;
-    const text = NOTICES[String(ctx.query.notice ?? '')];
-    await show(ctx, page, 200, text ? <Notice kind="ok">{text}</Notice> : null);
+    const key = NOTICES[String(ctx.query.notice ?? '') as keyof typeof NOTICES];
+    await show(ctx, page, 200, key ? <Notice kind="ok">{tr(key)}</Notice> : null);
   });
 
   router.post('/management/:dataset/company', async (ctx) => {
@@ -235,16 +274,16 @@ export function companyPages(router: Router, access: ReturnType<typeof accessOf>
     const bank = String(f.invoice_bank_account_id ?? '');
     update.invoice_bank_account_id = /^[1-9]\d{0,15}$/.test(bank) ? Number(bank) : null;
     const answer = await page.call('POST', '/system/company', update);
-    if (answer.status !== 200) return refused(ctx, page, answer.status, ledgerError(answer).message, update);
+    if (answer.status !== 200) return refusal(ctx, page, answer, { settings: refusedForm(f, answer) });
     seeOther(ctx, `${ENTRY.path(page.company.dataset)}?notice=saved`);
   });
 
   router.post('/management/:dataset/company/bank-accounts', async (ctx) => {
     const page = await open(ctx);
     if (!page) return;
-    const account = bankFields(bodyFields(ctx));
-    const answer = await page.call('POST', '/bank/accounts', account);
-    if (answer.status !== 201) return refused(ctx, page, answer.status, ledgerError(answer).message);
+    const f = bodyFields(ctx);
+    const answer = await page.call('POST', '/bank/accounts', bankFields(f));
+    if (answer.status !== 201) return refusal(ctx, page, answer, { bank: refusedForm(f, answer) });
     seeOther(ctx, `${ENTRY.path(page.company.dataset)}?notice=bank`);
   });
 
@@ -255,7 +294,7 @@ export function companyPages(router: Router, access: ReturnType<typeof accessOf>
     id: string,
     status: number,
     top: unknown,
-    entered?: Record<string, string | null>,
+    refused?: Refused,
   ) {
     const base = ENTRY.path(page.company.dataset);
     const answer = ID.test(id) ? await page.call('GET', `/bank/accounts/${id}`) : undefined;
@@ -263,31 +302,31 @@ export function companyPages(router: Router, access: ReturnType<typeof accessOf>
       return renderPage(
         ctx,
         404,
-        { title: TITLE, ...page, current: base },
-        <Notice kind="error">{answer ? ledgerError(answer).message : 'No such bank account.'}</Notice>,
+        { title: title(), ...page, current: base },
+        <Notice kind="error">{answer ? ledgerError(answer).message : tr('app.company.noSuchBank')}</Notice>,
       );
     }
     const bank = answer.body as BankAccount;
     await renderPage(
       ctx,
       status,
-      { title: `Bank account ${bank.name}`, ...page, current: base },
+      { title: tr('app.company.bankTitle', { name: bank.name }), ...page, current: base },
       <>
         {top}
         <p>
-          <a href={base}>← Company</a>
+          <a href={base}>{tr('app.company.back')}</a>
         </p>
         {roleHas(page.company.role, 'bank.manage_accounts') ? (
           <form method="post" action={`${base}/bank-accounts/${bank.id}`} id="bank-account">
             <Csrf token={page.csrf} />
-            <BankInputs values={entered ?? bank} />
-            <p class="hint">An empty QR-IBAN or BIC is removed.</p>
+            <BankInputs values={bank} refused={refused} />
+            <p class="hint">{tr('app.company.emptyRemoved')}</p>
             <p>
-              <button type="submit">Save bank account</button>
+              <button type="submit">{tr('app.company.saveBank')}</button>
             </p>
           </form>
         ) : (
-          <p class="hint">Owners and admins change bank accounts.</p>
+          <p class="hint">{tr('app.company.banksByManagers')}</p>
         )}
       </>,
     );
@@ -304,8 +343,8 @@ export function companyPages(router: Router, access: ReturnType<typeof accessOf>
     if (!page) return;
     const id = String(ctx.params.id);
     if (!ID.test(id)) return showBank(ctx, page, id, 404, null);
-    const account = bankFields(bodyFields(ctx));
-    const answer = await page.call('POST', `/bank/accounts/${id}`, account);
+    const f = bodyFields(ctx);
+    const answer = await page.call('POST', `/bank/accounts/${id}`, bankFields(f));
     if (answer.status === 404) return showBank(ctx, page, id, 404, null);
     if (answer.status !== 200) {
       return showBank(
@@ -314,9 +353,9 @@ export function companyPages(router: Router, access: ReturnType<typeof accessOf>
         id,
         answer.status >= 500 ? 502 : answer.status,
         <Notice kind="error" id="refusal">
-          {ledgerError(answer).message} Nothing is changed.
+          {ledgerError(answer).message} {tr('app.company.nothingChanged')}
         </Notice>,
-        account,
+        refusedForm(f, answer),
       );
     }
     seeOther(ctx, `${ENTRY.path(page.company.dataset)}?notice=bankSaved`);

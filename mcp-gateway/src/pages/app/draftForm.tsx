@@ -6,7 +6,8 @@
  * from the company's tax codes valid on the document date (GET /system/taxes); the ledger
  * checks the account and applies the rate.
  */
-import { swissAmount } from './ui.tsx';
+import { tr } from './language.ts';
+import { ACCOUNT_LIST, Field, type Refused, shown, swissAmount } from './ui.tsx';
 
 export type Vc = 'vendor' | 'customer';
 
@@ -221,7 +222,7 @@ export function taxChoices(taxes: TaxCode[], date: string, current: (string | un
     byAccount.set(t.accno, [...(byAccount.get(t.accno) ?? []), label]);
   }
   // a row's own tax account stays selectable even when no code is valid on the date (the ledger says why)
-  for (const accno of current) if (accno && !byAccount.has(accno)) byAccount.set(accno, ['not valid on this date']);
+  for (const accno of current) if (accno && !byAccount.has(accno)) byAccount.set(accno, [tr('app.form.notValid')]);
   // the account first: it stays readable where a narrow select cuts the label
   return [...byAccount].map(([accno, labels]) => ({ accno, label: `${accno} · ${labels.join(', ')}` }));
 }
@@ -234,12 +235,12 @@ function TaxSelect({
   label,
   value,
   choices,
-}: Record<'id' | 'name' | 'label', string> & { value?: string; choices: Choices }) {
+}: Record<'id' | 'name' | 'label', string> & { value: string; choices: Choices }) {
   return (
     <>
       <label for={id}>{label}</label>
       <select id={id} name={name}>
-        <option value="">no tax</option>
+        <option value="">{tr('app.form.noTax')}</option>
         {choices.map((c) => (
           <option value={c.accno} selected={c.accno === value}>
             {c.label}
@@ -250,55 +251,55 @@ function TaxSelect({
   );
 }
 
-function Field(p: { id: string; name: string; label: string; value?: string; decimal?: boolean; required?: boolean }) {
-  return (
-    <>
-      <label for={p.id}>{p.label}</label>
-      <input
-        type="text"
-        id={p.id}
-        name={p.name}
-        value={p.value ?? ''}
-        inputmode={p.decimal ? 'decimal' : undefined}
-        required={p.required}
-      />
-    </>
-  );
-}
-
-function RemoveBox({ i, what }: { i: number; what: string }) {
+function RemoveBox({ i, what }: { i: number; what: 'line' | 'item' }) {
   return (
     <label for={`remove-${i}`} class="check">
-      <input type="checkbox" id={`remove-${i}`} name={`remove_${i}`} value="1" /> Remove {what} {i + 1}
+      <input type="checkbox" id={`remove-${i}`} name={`remove_${i}`} value="1" />{' '}
+      {tr(what === 'line' ? 'app.form.removeLine' : 'app.form.removeItem', { n: i + 1 })}
     </label>
   );
 }
 
 /** The rows of a transaction's lines: the existing ones and an empty one to add. */
-export function LineRows({ lines, choices }: { lines: ReadLine[]; choices: Choices }) {
+/** `refused`: a refused change, whose typed values the rows show again (and its message at its field). */
+export function LineRows({ lines, choices, refused }: { lines: ReadLine[]; choices: Choices; refused?: Refused }) {
   const rows: (ReadLine | undefined)[] = [...lines, undefined];
   return (
     <>
       <input type="hidden" name="rows" value={String(rows.length)} />
       {rows.map((l, i) => {
-        const n = l ? `line ${i + 1}` : 'the new line';
+        const row = l ? tr('app.form.lineRow', { n: i + 1 }) : tr('app.form.newLine');
         return (
           <fieldset class="row" data-row={String(i)}>
-            <legend>{l ? `Line ${i + 1}` : 'Add a line (leave empty to add none)'}</legend>
-            <Field id={`account-${i}`} name={`account_${i}`} label={`Account of ${n}`} value={l?.account} />
-            <Field id={`ldesc-${i}`} name={`description_${i}`} label={`Text of ${n}`} value={l?.description} />
+            <legend>{l ? tr('app.form.line', { n: i + 1 }) : tr('app.form.addLine')}</legend>
+            <Field
+              id={`account-${i}`}
+              name={`account_${i}`}
+              label={tr('app.form.accountOf', { row })}
+              value={shown(refused, `account_${i}`, l?.account)}
+              list={ACCOUNT_LIST}
+              refused={refused}
+            />
+            <Field
+              id={`ldesc-${i}`}
+              name={`description_${i}`}
+              label={tr('app.form.textOf', { row })}
+              value={shown(refused, `description_${i}`, l?.description)}
+              refused={refused}
+            />
             <Field
               id={`amount-${i}`}
               name={`amount_${i}`}
-              label={`Amount of ${n}`}
-              value={l ? swissAmount(l.amount) : ''}
+              label={tr('app.form.amountOf', { row })}
+              value={shown(refused, `amount_${i}`, l ? swissAmount(l.amount) : '')}
               decimal
+              refused={refused}
             />
             <TaxSelect
               id={`tax-${i}`}
               name={`tax_${i}`}
-              label={`Tax of ${n}`}
-              value={l?.taxAccount}
+              label={tr('app.form.taxOf', { row })}
+              value={shown(refused, `tax_${i}`, l?.taxAccount)}
               choices={choices}
             />
             {l ? <RemoveBox i={i} what="line" /> : null}
@@ -310,46 +311,62 @@ export function LineRows({ lines, choices }: { lines: ReadLine[]; choices: Choic
 }
 
 /** The rows of an invoice's items: the existing ones and an empty one to add. */
-export function ItemRows({ items, choices }: { items: ReadItem[]; choices: Choices }) {
+export function ItemRows({ items, choices, refused }: { items: ReadItem[]; choices: Choices; refused?: Refused }) {
   const rows: (ReadItem | undefined)[] = [...items, undefined];
   const num = (v: number | undefined) => (v === undefined ? '' : String(v));
   return (
     <>
       <input type="hidden" name="rows" value={String(rows.length)} />
       {rows.map((it, i) => {
-        const n = it ? `item ${i + 1}` : 'the new item';
+        const row = it ? tr('app.form.itemRow', { n: i + 1 }) : tr('app.form.newItem');
         return (
           <fieldset class="row" data-row={String(i)}>
-            <legend>{it ? `Item ${i + 1}` : 'Add an item (leave empty to add none)'}</legend>
-            <Field id={`idesc-${i}`} name={`description_${i}`} label={`Text of ${n}`} value={it?.description} />
+            <legend>{it ? tr('app.form.item', { n: i + 1 }) : tr('app.form.addItem')}</legend>
+            <Field
+              id={`idesc-${i}`}
+              name={`description_${i}`}
+              label={tr('app.form.textOf', { row })}
+              value={shown(refused, `description_${i}`, it?.description)}
+              refused={refused}
+            />
             <Field
               id={`qty-${i}`}
               name={`quantity_${i}`}
-              label={`Quantity of ${n}`}
-              value={num(it?.quantity)}
+              label={tr('app.form.quantityOf', { row })}
+              value={shown(refused, `quantity_${i}`, num(it?.quantity))}
               decimal
+              refused={refused}
             />
-            <Field id={`unit-${i}`} name={`unit_${i}`} label={`Unit of ${n}`} value={it?.unit} />
+            <Field id={`unit-${i}`} name={`unit_${i}`} label={tr('app.form.unitOf', { row })} value={it?.unit} />
             <Field
               id={`price-${i}`}
               name={`price_${i}`}
-              label={`Price of ${n}`}
-              value={it?.price === undefined ? '' : swissAmount(it.price)}
+              label={tr('app.form.priceOf', { row })}
+              value={shown(refused, `price_${i}`, it?.price === undefined ? '' : swissAmount(it.price))}
               decimal
+              refused={refused}
             />
             <Field
               id={`discount-${i}`}
               name={`discount_${i}`}
-              label={`Discount % of ${n}`}
-              value={it?.discount ? String(it.discount) : ''}
+              label={tr('app.form.discountOf', { row })}
+              value={shown(refused, `discount_${i}`, it?.discount ? String(it.discount) : '')}
               decimal
+              refused={refused}
             />
-            <Field id={`iaccount-${i}`} name={`account_${i}`} label={`Account of ${n}`} value={it?.account} />
+            <Field
+              id={`iaccount-${i}`}
+              name={`account_${i}`}
+              label={tr('app.form.accountOf', { row })}
+              value={shown(refused, `account_${i}`, it?.account)}
+              list={ACCOUNT_LIST}
+              refused={refused}
+            />
             <TaxSelect
               id={`tax-${i}`}
               name={`tax_${i}`}
-              label={`Tax of ${n}`}
-              value={it?.taxAccount}
+              label={tr('app.form.taxOf', { row })}
+              value={shown(refused, `tax_${i}`, it?.taxAccount)}
               choices={choices}
             />
             {it ? <RemoveBox i={i} what="item" /> : null}
@@ -361,7 +378,7 @@ export function ItemRows({ items, choices }: { items: ReadItem[]; choices: Choic
 }
 
 /** What the form posted: the rows or the first problem, in words for the page. */
-type Parsed<T> = { rows: Edited<T>[] } | { problem: string };
+type Parsed<T> = { rows: Edited<T>[] } | { problem: string; field?: string };
 
 const MAX_ROWS = 500;
 
@@ -383,9 +400,9 @@ export function parseLines(f: Readonly<Record<string, unknown>>, originals: numb
     const isNew = i >= originals;
     if (isNew && !account && !amountText && !description) continue;
     const amount = parseAmount(amountText);
-    const label = isNew ? 'The new line' : `Line ${i + 1}`;
-    if (!account) return { problem: `${label} needs an account.` };
-    if (amount === undefined) return { problem: `${label} needs an amount such as 1'234.50.` };
+    const row = isNew ? tr('app.form.theNewLine') : tr('app.form.line', { n: i + 1 });
+    if (!account) return { problem: tr('app.form.needsAccount', { row }), field: `account_${i}` };
+    if (amount === undefined) return { problem: tr('app.form.needsAmount', { row }), field: `amount_${i}` };
     rows.push({
       from: isNew ? undefined : i,
       value: {
@@ -396,7 +413,7 @@ export function parseLines(f: Readonly<Record<string, unknown>>, originals: numb
       },
     });
   }
-  return rows.length ? { rows } : { problem: 'A draft keeps at least one line.' };
+  return rows.length ? { rows } : { problem: tr('app.form.keepLine') };
 }
 
 export function parseItems(f: Readonly<Record<string, unknown>>, originals: number): Parsed<ItemInput> {
@@ -414,16 +431,17 @@ export function parseItems(f: Readonly<Record<string, unknown>>, originals: numb
     ].map((k) => text(f, `${k}_${i}`)) as [string, string, string, string, string, string, string];
     const isNew = i >= originals;
     if (isNew && !description && !quantityText && !priceText && !account) continue;
-    const label = isNew ? 'The new item' : `Item ${i + 1}`;
+    const row = isNew ? tr('app.form.theNewItem') : tr('app.form.item', { n: i + 1 });
     const quantity = parseAmount(quantityText);
     const price = parseAmount(priceText);
     const discount = discountText ? parseAmount(discountText, 4) : '0';
-    if (!description) return { problem: `${label} needs a text.` };
-    if (quantity === undefined || Number(quantity) === 0) return { problem: `${label} needs a quantity other than 0.` };
-    if (price === undefined) return { problem: `${label} needs a price such as 1'234.50.` };
+    if (!description) return { problem: tr('app.form.needsText', { row }), field: `description_${i}` };
+    if (quantity === undefined || Number(quantity) === 0)
+      return { problem: tr('app.form.needsQuantity', { row }), field: `quantity_${i}` };
+    if (price === undefined) return { problem: tr('app.form.needsPrice', { row }), field: `price_${i}` };
     if (discount === undefined || Number(discount) < 0 || Number(discount) > 100)
-      return { problem: `${label}: the discount is a percentage from 0 to 100.` };
-    if (!account) return { problem: `${label} needs an account.` };
+      return { problem: tr('app.form.badDiscount', { row }), field: `discount_${i}` };
+    if (!account) return { problem: tr('app.form.needsAccount', { row }), field: `account_${i}` };
     rows.push({
       from: isNew ? undefined : i,
       value: {
@@ -437,5 +455,5 @@ export function parseItems(f: Readonly<Record<string, unknown>>, originals: numb
       },
     });
   }
-  return rows.length ? { rows } : { problem: 'An invoice keeps at least one item.' };
+  return rows.length ? { rows } : { problem: tr('app.form.keepItem') };
 }

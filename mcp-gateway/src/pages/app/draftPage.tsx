@@ -8,11 +8,12 @@ import type { Child } from 'hono/jsx';
 import type { LedgerAnswer } from '../../ledgerClient.ts';
 import { type CompanyPage, refusalText } from './access.tsx';
 import { type AttachedFile, FilePreview } from './files.tsx';
+import { tr } from './language.ts';
 import { Csrf, Notice } from './ui.tsx';
 
 export const AllDraftsLink = ({ href }: { href: string }) => (
   <p>
-    <a href={href}>← All drafts</a>
+    <a href={href}>{tr('app.draft.all')}</a>
   </p>
 );
 
@@ -29,8 +30,8 @@ export async function preparedBy(page: CompanyPage, query: string, id: number): 
 export function AttachedFiles({ files, href }: { files: AttachedFile[]; href: (file: AttachedFile) => string }) {
   return (
     <>
-      <h2>Attached files</h2>
-      {files.length ? files.map((f) => <FilePreview file={f} href={href(f)} />) : <p>No files are attached.</p>}
+      <h2>{tr('app.draft.files')}</h2>
+      {files.length ? files.map((f) => <FilePreview file={f} href={href(f)} />) : <p>{tr('app.draft.noFiles')}</p>}
     </>
   );
 }
@@ -40,7 +41,7 @@ export const ApproveForm = ({ action, csrf }: { action: string; csrf: string }) 
     <Csrf token={csrf} />
     <p>
       <button type="submit" id="approve">
-        Approve and post
+        {tr('app.draft.approve')}
       </button>
     </p>
   </form>
@@ -50,15 +51,15 @@ export const ApproveForm = ({ action, csrf }: { action: string; csrf: string }) 
 export function ChangeForm(props: { action: string; csrf: string; description?: string; children: Child }) {
   return (
     <>
-      <h2 id="edit-heading">Change the draft</h2>
+      <h2 id="edit-heading">{tr('app.draft.change')}</h2>
       <form method="post" action={props.action} aria-labelledby="edit-heading" id="edit">
         <Csrf token={props.csrf} />
-        <label for="description">Description</label>
+        <label for="description">{tr('app.common.description')}</label>
         <input type="text" id="description" name="description" maxlength={2000} value={props.description ?? ''} />
         {props.children}
         <p>
           <button type="submit" class="secondary">
-            Save changes
+            {tr('app.draft.saveChanges')}
           </button>
         </p>
       </form>
@@ -71,7 +72,7 @@ export const DeleteForm = ({ action, csrf }: { action: string; csrf: string }) =
     <Csrf token={csrf} />
     <p>
       <button type="submit" class="danger">
-        Delete draft
+        {tr('app.draft.delete')}
       </button>
     </p>
   </form>
@@ -81,13 +82,13 @@ export const DeleteForm = ({ action, csrf }: { action: string; csrf: string }) =
 export const Refusal = ({ answer, stays }: { answer: LedgerAnswer; stays?: boolean }) => (
   <Notice kind="error" id="refusal">
     <p>{refusalText(answer)}</p>
-    {stays ? <p>The draft stays as it is.</p> : null}
+    {stays ? <p>{tr('app.draft.stays')}</p> : null}
   </Notice>
 );
 
 /** A change the form itself refuses (`problem`, in words), before the ledger is asked. */
 export const NothingSaved = ({ problem }: { problem: string }) => (
   <Notice kind="error" id="refusal">
-    {problem} Nothing is saved.
+    {problem} {tr('app.draft.nothingSaved')}
   </Notice>
 );

@@ -4,6 +4,7 @@
  */
 import type { Context } from 'koa';
 import type { LedgerFile } from '../../ledgerClient.ts';
+import { tr } from './language.ts';
 import { type PageProps, renderErrorPage } from './ui.tsx';
 
 /**
@@ -23,9 +24,9 @@ export function FilePreview({ file, href }: { file: AttachedFile; href: string }
   return (
     <figure data-file={file.name}>
       {file.mediaType.startsWith('image/') && PREVIEWABLE.has(file.mediaType) ? (
-        <img class="preview" src={href} alt={`Attached file ${file.name}`} />
+        <img class="preview" src={href} alt={tr('app.draft.attached', { name: file.name })} />
       ) : file.mediaType === 'application/pdf' ? (
-        <iframe class="preview" src={href} title={`Attached file ${file.name}`}></iframe>
+        <iframe class="preview" src={href} title={tr('app.draft.attached', { name: file.name })}></iframe>
       ) : null}
       <figcaption>
         <a href={href} download={PREVIEWABLE.has(file.mediaType) ? undefined : file.name}>
@@ -65,6 +66,6 @@ export async function sendFileOr404(
   file: LedgerFile | undefined,
   fallbackName: string,
 ): Promise<void> {
-  if (!file) return renderErrorPage(ctx, 404, props, 'No such file.');
+  if (!file) return renderErrorPage(ctx, 404, props, tr('app.access.noFile'));
   sendFile(ctx, file, fallbackName);
 }

@@ -6,7 +6,8 @@ import type Router from '@koa/router';
 import { isRole } from '@ledger/shared';
 import type { GatewayDeps } from '../../deps.ts';
 import type { access as accessOf } from './access.tsx';
-import { NAV, Notice, renderPage } from './ui.tsx';
+import { tr } from './language.ts';
+import { NAV, Notice, renderPage, roleName } from './ui.tsx';
 
 export function homePage(router: Router, deps: GatewayDeps, access: ReturnType<typeof accessOf>): void {
   router.get('/', async (ctx) => {
@@ -17,15 +18,15 @@ export function homePage(router: Router, deps: GatewayDeps, access: ReturnType<t
     const invited = invitations.length ? (
       <Notice kind="ok" id="open-invitations">
         {invitations.length === 1
-          ? `${invitations[0]!.company.name} invites you to become a member. `
-          : `${invitations.length} companies invite you to become a member. `}
-        <a href="/invitations">See and accept</a>
+          ? tr('app.home.invitedOne', { company: invitations[0]!.company.name })
+          : tr('app.home.invitedMany', { count: invitations.length })}{' '}
+        <a href="/invitations">{tr('app.home.seeInvitations')}</a>
       </Notice>
     ) : null;
     await renderPage(
       ctx,
       200,
-      { title: 'Your companies', ...who, current: '/' },
+      { title: tr('app.home.title'), ...who, current: '/' },
       <>
         {invited}
         {memberships.length ? (
@@ -37,12 +38,13 @@ export function homePage(router: Router, deps: GatewayDeps, access: ReturnType<t
                 <li data-company={m.dataset}>
                   <h2>{m.name}</h2>
                   <p>
-                    Your role: <strong data-role>{m.role}</strong> · dataset <code>{m.dataset}</code>
+                    {tr('app.home.yourRole')} <strong data-role>{role ? roleName(role) : m.role}</strong> ·{' '}
+                    {tr('app.home.dataset')} <code>{m.dataset}</code>
                   </p>
                   <ul>
                     {pages.map((e) => (
                       <li>
-                        <a href={e.path(m.dataset)}>{e.label}</a>
+                        <a href={e.path(m.dataset)}>{tr(e.label)}</a>
                       </li>
                     ))}
                   </ul>
@@ -51,9 +53,7 @@ export function homePage(router: Router, deps: GatewayDeps, access: ReturnType<t
             })}
           </ul>
         ) : (
-          <p id="no-companies">
-            You are not a member of any company yet. An owner or admin of a company can invite you.
-          </p>
+          <p id="no-companies">{tr('app.home.none')}</p>
         )}
       </>,
     );

@@ -5,11 +5,12 @@
  */
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import { roleHas } from '@ledger/shared';
+import { formatIban, roleHas } from '@ledger/shared';
 import type { access as accessOf, CompanyPage } from './access.tsx';
 import { LedgerRefusal, listOf, readOr404, refusalStatus, seeOther } from './access.tsx';
 import { FilePreview, sendFileOr404 } from './files.tsx';
-import { ColumnHeads, Csrf, NAV, Notice, numeric, renderPage, swissAmount, when } from './ui.tsx';
+import { tr } from './language.ts';
+import { ColumnHeads, Csrf, day, NAV, Notice, navEntry, numeric, renderPage, swissAmount, when } from './ui.tsx';
 
 interface ProposedBill {
   invDate: string;
@@ -49,28 +50,20 @@ interface InboxEntry {
   };
 }
 
-const TITLE = 'Books → Inbox';
-const ENTRY = NAV.flatMap((g) => g.entries).find((e) => e.label === 'Inbox')!;
+const title = () => tr('app.inbox.title');
+const ENTRY = navEntry('inbox');
 const ID = /^[1-9]\d{0,15}$/;
 
-const STATE: Record<InboxEntry['status'], string> = {
-  new: 'Waiting to be read',
-  extracted: 'QR-bill read: bill proposed',
-  failed: 'Nothing could be read',
-  booked: 'Booked as a draft',
-  discarded: 'Dismissed',
-};
-
-const NOTICES: Record<string, string> = { discarded: 'The entry is dismissed; its file stays among the documents.' };
+const stateText = (status: InboxEntry['status']) => tr(`app.inbox.state.${status}`);
 
 export function inboxPages(router: Router, access: ReturnType<typeof accessOf>): void {
-  const open = (ctx: Context) => access.companyPage(ctx, TITLE, 'Every member reads the inbox.', ENTRY.allowed);
-  const listProps = (page: CompanyPage) => ({ title: TITLE, ...page, current: ENTRY.path(page.company.dataset) });
+  const open = (ctx: Context) => access.companyPage(ctx, title(), tr('app.inbox.why'), ENTRY.allowed);
+  const listProps = (page: CompanyPage) => ({ title: title(), ...page, current: ENTRY.path(page.company.dataset) });
 
   async function entryOf(ctx: Context, page: CompanyPage): Promise<InboxEntry | undefined> {
     const id = String(ctx.params.id);
     const read = ID.test(id) ? `/documents/inbox/${id}` : undefined;
-    return (await readOr404(ctx, page, listProps(page), read, 'No such inbox entry.')) as InboxEntry | undefined;
+    return (await readOr404(ctx, page, listProps(page), read, tr('app.inbox.noSuch'))) as InboxEntry | undefined;
   }
 
   async function showEntry(
@@ -90,58 +83,68 @@ export function inboxPages(router: Router, access: ReturnType<typeof accessOf>):
     await renderPage(
       ctx,
       status,
-      { title: `Inbox: ${e.name}`, ...page, current: ENTRY.path(page.company.dataset) },
+      { title: tr('app.inbox.entryTitle', { name: e.name }), ...page, current: ENTRY.path(page.company.dataset) },
       <>
         {top}
         <p>
-          <a href={ENTRY.path(page.company.dataset)}>← Inbox</a>
+          <a href={ENTRY.path(page.company.dataset)}>{tr('app.inbox.back')}</a>
         </p>
         <p>
-          State: <strong id="entry-state">{STATE[e.status]}</strong>
+          {tr('app.inbox.state')} <strong id="entry-state">{stateText(e.status)}</strong>
           {e.reason ? ` (${e.reason})` : ''}
         </p>
         <div class="side-by-side">
           <section aria-labelledby="document-heading">
-            <h2 id="document-heading">Document</h2>
+            <h2 id="document-heading">{tr('app.inbox.document')}</h2>
             <FilePreview
               file={{ id: e.document_id, name: e.name, mediaType: e.media_type, size: e.size }}
               href={`${base}/file`}
             />
           </section>
           <section aria-labelledby="proposal-heading">
-            <h2 id="proposal-heading">Proposed bill</h2>
+            <h2 id="proposal-heading">{tr('app.inbox.proposed')}</h2>
             {x && bill ? (
               <>
                 <dl id="proposal">
-                  <dt>Vendor</dt>
+                  <dt>{tr('app.inbox.vendor')}</dt>
                   <dd>
                     {x.vendor
-                      ? `${x.vendor.name} (matched by ${x.vendor.matched_by})`
+                      ? tr('app.inbox.matchedBy', { name: x.vendor.name, how: x.vendor.matched_by })
                       : x.proposal.creditor_is_company
-                        ? `none: the creditor ${x.creditor.name} is this company itself (its own invoice, not a bill)`
-                        : `${x.proposal.new_vendor?.name ?? x.creditor.name} (new vendor)`}
+                        ? tr('app.inbox.ownInvoice', { name: x.creditor.name })
+                        : tr('app.inbox.newVendor', { name: x.proposal.new_vendor?.name ?? x.creditor.name })}
                   </dd>
                   <dt>IBAN</dt>
                   <dd>
-                    <code>{x.iban}</code>
+                    <code>{formatIban(x.iban)}</code>
                   </dd>
-                  <dt>Amount</dt>
+                  <dt>{tr('app.common.amount')}</dt>
                   <dd id="proposed-amount">
-                    {x.amount === undefined ? 'open' : `${x.currency} ${swissAmount(x.amount)}`}
+                    {x.amount === undefined ? tr('app.inbox.open') : `${x.currency} ${swissAmount(x.amount)}`}
                   </dd>
-                  <dt>Reference</dt>
+                  <dt>{tr('app.inbox.reference')}</dt>
                   <dd>{x.reference ?? '—'}</dd>
-                  <dt>Their document number</dt>
+                  <dt>{tr('app.workstation.theirNumber')}</dt>
                   <dd>{bill.documentNumber ?? '—'}</dd>
-                  <dt>Date</dt>
-                  <dd>{bill.invDate}</dd>
-                  <dt>Due</dt>
-                  <dd>{bill.dueDate ?? '—'}</dd>
+                  <dt>{tr('app.common.date')}</dt>
+                  <dd>{day(bill.invDate)}</dd>
+                  <dt>{tr('app.common.due')}</dt>
+                  <dd>{bill.dueDate ? day(bill.dueDate) : '—'}</dd>
                 </dl>
                 {bill.lines?.length ? (
                   <table id="proposed-lines">
-                    <caption>Lines ({bill.taxincluded ? 'amounts include tax' : 'amounts without tax'})</caption>
-                    <ColumnHeads columns={['Account', 'Tax account', numeric('Amount')]} />
+                    <caption>
+                      {tr('app.inbox.proposedLines', {
+                        tax: tr(bill.taxincluded ? 'app.common.inclTax' : 'app.common.exclTax'),
+                      })}
+                    </caption>
+                    <ColumnHeads
+                      columns={[
+                        tr('app.common.account'),
+                        tr('app.common.taxAccount'),
+                        numeric(tr('app.common.amount')),
+                      ]}
+                    />
                     <tbody>
                       {bill.lines.map((l) => (
                         <tr>
@@ -153,22 +156,16 @@ export function inboxPages(router: Router, access: ReturnType<typeof accessOf>):
                     </tbody>
                   </table>
                 ) : (
-                  <p>
-                    No lines: the QR-bill leaves the amount open. Book it and complete the draft on the workstation.
-                  </p>
+                  <p>{tr('app.inbox.noLines')}</p>
                 )}
               </>
             ) : (
-              <p>
-                {e.status === 'new'
-                  ? 'The file is being read; reload the page in a moment.'
-                  : 'No Swiss QR-bill was found on this file.'}
-              </p>
+              <p>{e.status === 'new' ? tr('app.inbox.reading') : tr('app.inbox.noQr')}</p>
             )}
             {e.transaction_id ? (
               <p>
                 <a href={`${NAV[0]!.entries[0]!.path(page.company.dataset)}/vendor/${e.transaction_id}`}>
-                  Open the draft bill on the workstation
+                  {tr('app.inbox.openDraft')}
                 </a>
               </p>
             ) : null}
@@ -176,7 +173,7 @@ export function inboxPages(router: Router, access: ReturnType<typeof accessOf>):
               <form method="post" action={`${base}/book`}>
                 <Csrf token={page.csrf} />
                 <p>
-                  <button type="submit">Book as draft</button>
+                  <button type="submit">{tr('app.inbox.book')}</button>
                 </p>
               </form>
             ) : null}
@@ -185,7 +182,7 @@ export function inboxPages(router: Router, access: ReturnType<typeof accessOf>):
                 <Csrf token={page.csrf} />
                 <p>
                   <button type="submit" class="danger">
-                    Dismiss
+                    {tr('app.inbox.dismiss')}
                   </button>
                 </p>
               </form>
@@ -201,22 +198,26 @@ export function inboxPages(router: Router, access: ReturnType<typeof accessOf>):
     if (!page) return;
     const rows = await listOf<InboxEntry>(page, '/documents/inbox?limit=200');
     const base = ENTRY.path(page.company.dataset);
-    const text = NOTICES[String(ctx.query.notice ?? '')];
     await renderPage(
       ctx,
       200,
-      { title: TITLE, ...page, current: base },
+      { title: title(), ...page, current: base },
       <>
-        {text ? <Notice kind="ok">{text}</Notice> : null}
-        <p class="hint">
-          Bills uploaded as PDF or image (through the REST API or an assistant). A Swiss QR-bill on them is read and
-          turned into a proposed bill.
-        </p>
+        {ctx.query.notice === 'discarded' ? <Notice kind="ok">{tr('app.inbox.discarded')}</Notice> : null}
+        <p class="hint">{tr('app.inbox.hint')}</p>
         {rows.length ? (
           <div class="table-wrap">
             <table id="inbox">
-              <caption>Inbox, newest first</caption>
-              <ColumnHeads columns={['File', 'Uploaded', 'State', 'Creditor', numeric('Amount')]} />
+              <caption>{tr('app.inbox.caption')}</caption>
+              <ColumnHeads
+                columns={[
+                  tr('app.inbox.file'),
+                  tr('app.inbox.uploaded'),
+                  tr('app.common.status'),
+                  tr('app.inbox.creditor'),
+                  numeric(tr('app.common.amount')),
+                ]}
+              />
               <tbody>
                 {rows.map((e) => (
                   <tr data-entry={e.id} data-status={e.status}>
@@ -224,7 +225,7 @@ export function inboxPages(router: Router, access: ReturnType<typeof accessOf>):
                       <a href={`${base}/${e.id}`}>{e.name}</a>
                     </td>
                     <td>{when(e.created_at)}</td>
-                    <td>{STATE[e.status]}</td>
+                    <td>{stateText(e.status)}</td>
                     <td>{e.extracted?.creditor.name ?? ''}</td>
                     <td class="num">
                       {e.extracted?.amount === undefined
@@ -237,7 +238,7 @@ export function inboxPages(router: Router, access: ReturnType<typeof accessOf>):
             </table>
           </div>
         ) : (
-          <p id="empty-inbox">The inbox is empty.</p>
+          <p id="empty-inbox">{tr('app.inbox.empty')}</p>
         )}
       </>,
     );

@@ -11,10 +11,10 @@ import type { GatewayDeps } from '../../deps.ts';
 import type { PersonInvitations } from '../../ledgerClient.ts';
 import type { access as accessOf, PersonPage } from './access.tsx';
 import { seeOther } from './access.tsx';
-import { ColumnHeads, Csrf, Notice, renderPage, swissAmount, when } from './ui.tsx';
+import { tr } from './language.ts';
+import { ColumnHeads, Csrf, Notice, renderPage, roleName, swissAmount, when } from './ui.tsx';
 
 const PATH = '/invitations';
-const TITLE = 'Invitations';
 
 type Invitation = PersonInvitations['invitations'][number];
 
@@ -22,8 +22,15 @@ function InvitationRows({ rows, linked, csrf }: { rows: Invitation[]; linked: nu
   return (
     <div class="table-wrap">
       <table id="invitations">
-        <caption>Open invitations to your address</caption>
-        <ColumnHeads columns={['Company', 'Role and approval limit', 'Open until', 'Accept']} />
+        <caption>{tr('app.invitations.caption')}</caption>
+        <ColumnHeads
+          columns={[
+            tr('app.invitations.company'),
+            tr('app.common.roleAndLimit'),
+            tr('app.common.openUntil'),
+            tr('app.invitations.accept'),
+          ]}
+        />
         <tbody>
           {rows.map((i) => (
             <tr data-invitation={i.company.dataset} class={i.id === linked ? 'linked' : undefined}>
@@ -32,22 +39,22 @@ function InvitationRows({ rows, linked, csrf }: { rows: Invitation[]; linked: nu
                 {i.id === linked ? (
                   <>
                     <br />
-                    <small>the invitation of your link</small>
+                    <small>{tr('app.invitations.ofLink')}</small>
                   </>
                 ) : null}
               </td>
               <td>
-                {i.role}
+                {roleName(i.role)},{' '}
                 {i.approval_limit === null
-                  ? ', no approval limit'
-                  : `, approval limit ${swissAmount(i.approval_limit)}`}
+                  ? tr('app.common.noLimit')
+                  : tr('app.common.limit', { amount: swissAmount(i.approval_limit) })}
               </td>
               <td>{when(i.expires_at)}</td>
               <td>
                 <form method="post" action={`${PATH}/${i.id}/accept`} class="inline">
                   <Csrf token={csrf} />
-                  <button type="submit" aria-label={`Accept the invitation of ${i.company.name}`}>
-                    Accept
+                  <button type="submit" aria-label={tr('app.invitations.acceptLabel', { company: i.company.name })}>
+                    {tr('app.invitations.accept')}
                   </button>
                 </form>
               </td>
@@ -65,20 +72,18 @@ async function show(ctx: Context, deps: GatewayDeps, who: PersonPage, status: nu
   await renderPage(
     ctx,
     status,
-    { title: TITLE, ...who, current: PATH },
+    { title: tr('app.invitations.title'), ...who, current: PATH },
     <>
       {top}
       {token !== undefined && linked === null ? (
         <Notice kind="warn" id="link-not-open">
-          The invitation of this link is not open for {who.person.email}: it was sent to another address, or it was
-          withdrawn, accepted or has expired. Sign in with the address the invitation was sent to, or ask the company
-          for a new one.
+          {tr('app.invitations.linkNotOpen', { email: who.person.email })}
         </Notice>
       ) : null}
       {invitations.length ? (
         <InvitationRows rows={invitations} linked={linked} csrf={who.csrf} />
       ) : (
-        <p id="no-invitations">There is no open invitation to {who.person.email}.</p>
+        <p id="no-invitations">{tr('app.invitations.none', { email: who.person.email })}</p>
       )}
     </>,
   );
@@ -96,7 +101,7 @@ export function invitationsPages(router: Router, deps: GatewayDeps, access: Retu
       200,
       joined ? (
         <Notice kind="ok" id="joined">
-          You are now a member. <a href="/">Your companies</a>
+          {tr('app.invitations.joined')} <a href="/">{tr('app.home.title')}</a>
         </Notice>
       ) : null,
     );
@@ -108,10 +113,7 @@ export function invitationsPages(router: Router, deps: GatewayDeps, access: Retu
     const id = /^[1-9]\d{0,15}$/.test(String(ctx.params.id)) ? Number(ctx.params.id) : undefined;
     const answer = id === undefined ? 'gone' : await deps.ledger.acceptInvitation(who.person.id, id);
     if (typeof answer === 'object') return seeOther(ctx, `${PATH}?joined=${encodeURIComponent(answer.dataset)}`);
-    const message =
-      answer === 'member'
-        ? 'You are already a member of this company.'
-        : 'This invitation is not open for your address (withdrawn, accepted, expired, or sent to another address).';
+    const message = answer === 'member' ? tr('app.invitations.already') : tr('app.invitations.gone');
     await show(
       ctx,
       deps,

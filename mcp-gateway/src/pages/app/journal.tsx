@@ -10,11 +10,28 @@ import type { Context } from 'koa';
 import { money, roleHas } from '@ledger/shared';
 import { bodyFields } from '../../http/bodyParser.ts';
 import type { access as accessOf, CompanyPage } from './access.tsx';
-import { readOr404, refusalStatus, seeOther } from './access.tsx';
+import { chartAccounts, readOr404, refusalStatus, refusedForm, seeOther } from './access.tsx';
 import { parseAmount } from './draftForm.tsx';
 import * as DraftPage from './draftPage.tsx';
 import { type AttachedFile, sendFileOr404 } from './files.tsx';
-import { ColumnHeads, NAV, Notice, numeric, renderPage, swissAmount } from './ui.tsx';
+import { tr } from './language.ts';
+import {
+  ACCOUNT_LIST,
+  AccountList,
+  accountName,
+  type ChartAccount,
+  ColumnHeads,
+  day,
+  Field,
+  Notice,
+  navEntry,
+  numeric,
+  type Refused,
+  renderPage,
+  shown,
+  statusName,
+  swissAmount,
+} from './ui.tsx';
 
 interface JournalLine {
   account: string;
@@ -45,8 +62,8 @@ interface LineInput {
   description?: string;
 }
 
-const TITLE = 'Books → Workstation';
-const ENTRY = NAV.flatMap((g) => g.entries).find((e) => e.label === 'Workstation')!;
+const title = () => tr('app.workstation.title');
+const ENTRY = navEntry('workstation');
 const ID = /^[1-9]\d{0,15}$/;
 
 /** The complete write body of a journal draft (the update replaces the entry). */
@@ -77,7 +94,7 @@ export function journalBody(
 export function parseJournalLines(
   f: Readonly<Record<string, unknown>>,
   originals: number,
-): { lines: LineInput[] } | { problem: string } {
+): { lines: LineInput[] } | { problem: string; field?: string } {
   const n = Number(f.rows);
   const rows = Number.isInteger(n) && n > 0 ? Math.min(n, 501) : 0;
   const lines: LineInput[] = [];
@@ -88,45 +105,47 @@ export function parseJournalLines(
     ) as [string, string, string, string];
     const isNew = i >= originals;
     if (isNew && !account && !debitText && !creditText && !description) continue;
-    const label = isNew ? 'The new line' : `Line ${i + 1}`;
+    const row = isNew ? tr('app.form.theNewLine') : tr('app.form.line', { n: i + 1 });
     const debit = debitText ? parseAmount(debitText) : '0';
     const credit = creditText ? parseAmount(creditText) : '0';
-    if (!account) return { problem: `${label} needs an account.` };
+    if (!account) return { problem: tr('app.form.needsAccount', { row }), field: `account_${i}` };
     if (debit === undefined || credit === undefined || debit.startsWith('-') || credit.startsWith('-'))
-      return { problem: `${label}: debit and credit are amounts such as 1'234.50, not below 0.` };
+      return {
+        problem: tr('app.form.badDebitCredit', { row }),
+        field: debit === undefined ? `debit_${i}` : `credit_${i}`,
+      };
     if (Number(debit) > 0 === Number(credit) > 0)
-      return { problem: `${label} needs either a debit or a credit above 0.` };
+      return { problem: tr('app.form.debitOrCredit', { row }), field: `debit_${i}` };
     lines.push({ account, debit: Number(debit), credit: Number(credit), ...(description ? { description } : {}) });
   }
-  return lines.length >= 2 ? { lines } : { problem: 'A journal entry keeps at least two lines.' };
+  return lines.length >= 2 ? { lines } : { problem: tr('app.form.keepTwo') };
 }
 
-function LineFields({ l, i }: { l?: JournalLine; i: number }) {
-  const n = l ? `line ${i + 1}` : 'the new line';
+/** A line's inputs; `refused`: a refused change, whose typed values they show again. */
+function LineFields({ l, i, refused }: { l?: JournalLine; i: number; refused?: Refused }) {
+  const row = l ? tr('app.form.lineRow', { n: i + 1 }) : tr('app.form.newLine');
   const field = (key: string, label: string, value: string, decimal = false) => (
-    <>
-      <label for={`j${key}-${i}`}>
-        {label} of {n}
-      </label>
-      <input
-        type="text"
-        id={`j${key}-${i}`}
-        name={`${key}_${i}`}
-        value={value}
-        inputmode={decimal ? 'decimal' : undefined}
-      />
-    </>
+    <Field
+      id={`j${key}-${i}`}
+      name={`${key}_${i}`}
+      label={label}
+      value={shown(refused, `${key}_${i}`, value)}
+      decimal={decimal}
+      list={key === 'account' ? ACCOUNT_LIST : undefined}
+      refused={refused}
+    />
   );
   return (
     <fieldset class="row" data-row={String(i)}>
-      <legend>{l ? `Line ${i + 1}` : 'Add a line (leave empty to add none)'}</legend>
-      {field('account', 'Account', l?.account ?? '')}
-      {field('description', 'Text', l?.description ?? '')}
-      {field('debit', 'Debit', l?.debit ? swissAmount(l.debit) : '', true)}
-      {field('credit', 'Credit', l?.credit ? swissAmount(l.credit) : '', true)}
+      <legend>{l ? tr('app.form.line', { n: i + 1 }) : tr('app.form.addLine')}</legend>
+      {field('account', tr('app.form.accountOf', { row }), l?.account ?? '')}
+      {field('description', tr('app.form.textOf', { row }), l?.description ?? '')}
+      {field('debit', tr('app.form.debitOf', { row }), l?.debit ? swissAmount(l.debit) : '', true)}
+      {field('credit', tr('app.form.creditOf', { row }), l?.credit ? swissAmount(l.credit) : '', true)}
       {l ? (
         <label for={`remove-${i}`} class="check">
-          <input type="checkbox" id={`remove-${i}`} name={`remove_${i}`} value="1" /> Remove line {i + 1}
+          <input type="checkbox" id={`remove-${i}`} name={`remove_${i}`} value="1" />{' '}
+          {tr('app.form.removeLine', { n: i + 1 })}
         </label>
       ) : null}
     </fieldset>
@@ -134,53 +153,73 @@ function LineFields({ l, i }: { l?: JournalLine; i: number }) {
 }
 
 export function journalPages(router: Router, access: ReturnType<typeof accessOf>): void {
-  const open = (ctx: Context) =>
-    access.companyPage(ctx, TITLE, 'Every member reviews drafts; approving needs a role that approves.', ENTRY.allowed);
+  const open = (ctx: Context) => access.companyPage(ctx, title(), tr('app.workstation.why'), ENTRY.allowed);
   const path = (page: CompanyPage, id: number) => `${ENTRY.path(page.company.dataset)}/journal/${id}`;
-  const listProps = (page: CompanyPage) => ({ title: TITLE, ...page, current: ENTRY.path(page.company.dataset) });
+  const listProps = (page: CompanyPage) => ({ title: title(), ...page, current: ENTRY.path(page.company.dataset) });
 
   async function entryOf(ctx: Context, page: CompanyPage): Promise<JournalDraft | undefined> {
     const id = String(ctx.params.id);
     const read = ID.test(id) ? `/gl/transactions/${id}` : undefined;
-    return (await readOr404(ctx, page, listProps(page), read, 'No such draft.')) as JournalDraft | undefined;
+    return (await readOr404(ctx, page, listProps(page), read, tr('app.workstation.noSuch'))) as
+      | JournalDraft
+      | undefined;
   }
 
-  async function show(ctx: Context, page: CompanyPage, d: JournalDraft, status: number, top: unknown) {
+  async function show(
+    ctx: Context,
+    page: CompanyPage,
+    d: JournalDraft,
+    status: number,
+    top: unknown,
+    refused?: Refused,
+  ) {
     const base = path(page, d.id);
     const preparer = await DraftPage.preparedBy(page, 'kind=journal', d.id);
     const mayWrite = d.status === 'draft' && roleHas(page.company.role, 'gl.add_journal_entry');
+    const accounts: ChartAccount[] = await chartAccounts(page);
     const sum = (k: 'debit' | 'credit') => d.lines.reduce((s, l) => s.plus(l[k]), money(0)).toFixed();
     await renderPage(
       ctx,
       status,
-      { title: `Journal entry ${d.reference}`, ...page, current: ENTRY.path(page.company.dataset) },
+      {
+        title: tr('app.journal.title', { reference: d.reference }),
+        ...page,
+        current: ENTRY.path(page.company.dataset),
+      },
       <>
         {top}
         <DraftPage.AllDraftsLink href={ENTRY.path(page.company.dataset)} />
         <dl id="draft-header">
-          <dt>Status</dt>
-          <dd id="draft-status">{d.status}</dd>
-          <dt>Date</dt>
-          <dd>{d.transdate}</dd>
-          <dt>Description</dt>
+          <dt>{tr('app.common.status')}</dt>
+          <dd id="draft-status">{statusName(d.status)}</dd>
+          <dt>{tr('app.common.date')}</dt>
+          <dd>{day(d.transdate)}</dd>
+          <dt>{tr('app.common.description')}</dt>
           <dd>{d.description || '—'}</dd>
-          <dt>Currency</dt>
+          <dt>{tr('app.common.currency')}</dt>
           <dd>
             {d.currency}
-            {d.exchangerate !== 1 ? ` (rate ${d.exchangerate})` : ''}
+            {d.exchangerate !== 1 ? ` ${tr('app.journal.rate', { rate: d.exchangerate })}` : ''}
           </dd>
-          <dt>Prepared by</dt>
+          <dt>{tr('app.workstation.preparedBy')}</dt>
           <dd id="prepared-by">{preparer}</dd>
         </dl>
         <div class="table-wrap">
           <table id="lines">
-            <caption>Lines ({d.currency})</caption>
-            <ColumnHeads columns={['Account', 'Text', numeric('Debit'), numeric('Credit')]} />
+            <caption>{tr('app.journal.lines', { currency: d.currency })}</caption>
+            <ColumnHeads
+              columns={[
+                tr('app.common.account'),
+                tr('app.common.text'),
+                numeric(tr('app.common.debit')),
+                numeric(tr('app.common.credit')),
+              ]}
+            />
             <tbody>
               {d.lines.map((l) => (
                 <tr>
                   <td>
-                    {l.account} {l.accountDescription ?? ''}
+                    {l.accountDescription ? `${l.account} ${l.accountDescription}` : accountName(accounts, l.account)}
                   </td>
                   <td>{l.description ?? ''}</td>
                   <td class="num">{l.debit ? swissAmount(l.debit) : ''}</td>
@@ -191,7 +230,7 @@ export function journalPages(router: Router, access: ReturnType<typeof accessOf>
             <tfoot>
               <tr>
                 <th scope="row" colspan={2}>
-                  Total
+                  {tr('app.common.total')}
                 </th>
                 <td class="num" id="total-debit">
                   {swissAmount(sum('debit'))}
@@ -207,14 +246,26 @@ export function journalPages(router: Router, access: ReturnType<typeof accessOf>
         {mayWrite ? (
           <>
             <DraftPage.ApproveForm action={`${base}/approve`} csrf={page.csrf} />
-            <DraftPage.ChangeForm action={`${base}/update`} csrf={page.csrf} description={d.description}>
-              <label for="transdate">Date</label>
-              <input type="date" id="transdate" name="transdate" required value={d.transdate} />
+            <DraftPage.ChangeForm
+              action={`${base}/update`}
+              csrf={page.csrf}
+              description={shown(refused, 'description', d.description)}
+            >
+              <Field
+                type="date"
+                id="transdate"
+                name="transdate"
+                label={tr('app.common.date')}
+                required
+                value={shown(refused, 'transdate', d.transdate)}
+                refused={refused}
+              />
               <input type="hidden" name="rows" value={String(d.lines.length + 1)} />
+              <AccountList accounts={accounts} />
               {[...d.lines, undefined].map((l, i) => (
-                <LineFields l={l} i={i} />
+                <LineFields l={l} i={i} refused={refused} />
               ))}
-              <p class="hint">Each line has a debit or a credit (such as 1'234.50); the debits equal the credits.</p>
+              <p class="hint">{tr('app.journal.hint')}</p>
             </DraftPage.ChangeForm>
             <DraftPage.DeleteForm action={`${base}/delete`} csrf={page.csrf} />
           </>
@@ -228,7 +279,13 @@ export function journalPages(router: Router, access: ReturnType<typeof accessOf>
     if (!page) return;
     const d = await entryOf(ctx, page);
     if (!d) return;
-    await show(ctx, page, d, 200, ctx.query.notice === 'saved' ? <Notice kind="ok">The draft is saved.</Notice> : null);
+    await show(
+      ctx,
+      page,
+      d,
+      200,
+      ctx.query.notice === 'saved' ? <Notice kind="ok">{tr('app.workstation.saved')}</Notice> : null,
+    );
   });
 
   router.get('/books/:dataset/workstation/journal/:id/files/:fileId', async (ctx) => {
@@ -258,14 +315,20 @@ export function journalPages(router: Router, access: ReturnType<typeof accessOf>
     if (!d) return;
     const f = bodyFields(ctx);
     const parsed = parseJournalLines(f, d.lines.length);
-    if ('problem' in parsed) return show(ctx, page, d, 400, <DraftPage.NothingSaved problem={parsed.problem} />);
+    if ('problem' in parsed) {
+      const refused = { values: f, message: parsed.problem, field: parsed.field };
+      return show(ctx, page, d, 400, <DraftPage.NothingSaved problem={parsed.problem} />, refused);
+    }
     const body = journalBody(d, {
       description: String(f.description ?? '').trim(),
       transdate: String(f.transdate ?? ''),
       lines: parsed.lines,
     });
     const answer = await page.call('POST', `/gl/transactions/${d.id}`, body);
-    if (answer.status !== 200) return show(ctx, page, d, refusalStatus(answer), <DraftPage.Refusal answer={answer} />);
+    if (answer.status !== 200) {
+      const top = <DraftPage.Refusal answer={answer} />;
+      return show(ctx, page, d, refusalStatus(answer), top, refusedForm(f, answer));
+    }
     seeOther(ctx, `${path(page, d.id)}?notice=saved`);
   });
 

@@ -8,11 +8,24 @@
  */
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import { ROLES } from '@ledger/shared';
+import { type MessageKey, ROLES } from '@ledger/shared';
 import { bodyFields } from '../../http/bodyParser.ts';
 import type { access as accessOf, CompanyPage } from './access.tsx';
-import { ledgerError, listOf, seeOther } from './access.tsx';
-import { ColumnHeads, Csrf, NAV, Notice, renderPage, swissAmount, when } from './ui.tsx';
+import { ledgerError, listOf, refusedForm, seeOther } from './access.tsx';
+import { tr } from './language.ts';
+import {
+  ColumnHeads,
+  Csrf,
+  Field,
+  Notice,
+  navEntry,
+  type Refused,
+  renderPage,
+  roleName,
+  shown,
+  swissAmount,
+  when,
+} from './ui.tsx';
 
 interface Invitation {
   id: number;
@@ -30,22 +43,22 @@ interface Member {
   approval_limit: number | null;
 }
 
-const TITLE = 'System → Management → Members';
-const ENTRY = NAV.flatMap((g) => g.entries).find((e) => e.label === 'Members')!;
+const title = () => tr('app.members.title');
+const ENTRY = navEntry('members');
 
-const NOTICES: Record<string, string> = {
-  invited: 'The invitation is sent; the person becomes a member on accepting it.',
-  withdrawn: 'The invitation is withdrawn; its link no longer works.',
-  changed: 'The member is changed.',
-  removed: 'The member is removed; their API keys and AI connections stop working.',
-};
+const NOTICES = {
+  invited: 'app.members.invited',
+  withdrawn: 'app.members.withdrawn',
+  changed: 'app.members.changed',
+  removed: 'app.members.removed',
+} as const satisfies Record<string, MessageKey>;
 
 function RoleSelect({ id, value }: { id: string; value?: string }) {
   return (
     <select id={id} name="role">
       {ROLES.map((r) => (
         <option value={r} selected={r === value}>
-          {r}
+          {roleName(r)}
         </option>
       ))}
     </select>
@@ -60,14 +73,15 @@ export function parseLimit(value: unknown): number | null | undefined {
 }
 
 const limitText = (limit: number | null) =>
-  limit === null ? 'no approval limit' : `approval limit ${swissAmount(limit)}`;
+  limit === null ? tr('app.common.noLimit') : tr('app.common.limit', { amount: swissAmount(limit) });
 
 /** The form's approval limit: absent when the form has no such field (a non-owner's form), else as parseLimit. */
 function formLimit(fields: Record<string, unknown>): number | null | undefined | 'absent' {
   return 'approval_limit' in fields ? parseLimit(fields.approval_limit) : 'absent';
 }
 
-async function show(ctx: Context, page: CompanyPage, status: number, top: unknown): Promise<void> {
+/** `invite`: a refused invitation, whose typed values the form shows again with its message at its field. */
+async function show(ctx: Context, page: CompanyPage, status: number, top: unknown, invite?: Refused): Promise<void> {
   const rows = await listOf<Member>(page, '/system/members?limit=1000');
   const invitations = await listOf<Invitation>(page, '/system/invitations?limit=1000');
   const base = ENTRY.path(page.company.dataset);
@@ -75,55 +89,74 @@ async function show(ctx: Context, page: CompanyPage, status: number, top: unknow
   await renderPage(
     ctx,
     status,
-    { title: TITLE, ...page, current: base },
+    { title: title(), ...page, current: base },
     <>
       {top}
-      <p class="hint">
-        Roles: owner and admin manage the company; accountant approves and posts; clerk records drafts; viewer reads.
-        The approval limit is the highest document total (in the company's currency) a member may approve and post;
-        empty = no limit. Only owners change approval limits, and nobody changes their own role or limit. A person
-        becomes a member by accepting the invitation e-mailed to them, after signing in with that address.
-      </p>
-      <h2 id="invite-heading">Invite a person</h2>
+      <p class="hint">{tr('app.members.hint')}</p>
+      <h2 id="invite-heading">{tr('app.members.invite')}</h2>
       <form method="post" action={`${base}/invitations`} aria-labelledby="invite-heading">
         <Csrf token={page.csrf} />
-        <label for="new-email">E-mail</label>
-        <input type="email" id="new-email" name="email" required maxlength={320} autocomplete="off" />
-        <label for="new-role">Role</label>
-        <RoleSelect id="new-role" value="viewer" />
+        <Field
+          type="email"
+          id="new-email"
+          name="email"
+          label={tr('app.common.email')}
+          required
+          maxlength={320}
+          value={shown(invite, 'email', '')}
+          refused={invite}
+        />
+        <label for="new-role">{tr('app.common.role')}</label>
+        <RoleSelect id="new-role" value={shown(invite, 'role', 'viewer')} />
         {owner ? (
-          <>
-            <label for="new-limit">Approval limit</label>
-            <input type="text" id="new-limit" name="approval_limit" inputmode="decimal" placeholder="no limit" />
-          </>
+          <Field
+            id="new-limit"
+            name="approval_limit"
+            label={tr('app.members.limitLabel')}
+            decimal
+            placeholder={tr('app.members.noLimitPlaceholder')}
+            value={shown(invite, 'approval_limit', '')}
+            refused={invite}
+          />
         ) : (
           <p class="hint" id="limit-by-owners">
-            Only owners set approval limits: the invited person approves nothing until an owner sets one.
+            {tr('app.members.limitByOwners')}
           </p>
         )}
         <p>
-          <button type="submit">Send invitation</button>
+          <button type="submit">{tr('app.members.send')}</button>
         </p>
       </form>
-      <h2>Open invitations</h2>
+      <h2>{tr('app.members.openInvitations')}</h2>
       {invitations.length ? (
         <div class="table-wrap">
           <table id="invitations">
-            <caption>Invitations not yet accepted</caption>
-            <ColumnHeads columns={['E-mail', 'Role and approval limit', 'Open until', 'Withdraw']} />
+            <caption>{tr('app.members.notAccepted')}</caption>
+            <ColumnHeads
+              columns={[
+                tr('app.common.email'),
+                tr('app.common.roleAndLimit'),
+                tr('app.common.openUntil'),
+                tr('app.members.withdraw'),
+              ]}
+            />
             <tbody>
               {invitations.map((i) => (
                 <tr data-invitation={i.email}>
                   <td>{i.email}</td>
                   <td>
-                    {i.role}, {limitText(i.approval_limit)}
+                    {roleName(i.role)}, {limitText(i.approval_limit)}
                   </td>
                   <td>{when(i.expires_at)}</td>
                   <td>
                     <form method="post" action={`${base}/invitations/${i.id}/withdraw`} class="inline">
                       <Csrf token={page.csrf} />
-                      <button type="submit" class="danger" aria-label={`Withdraw the invitation to ${i.email}`}>
-                        Withdraw
+                      <button
+                        type="submit"
+                        class="danger"
+                        aria-label={tr('app.members.withdrawLabel', { email: i.email })}
+                      >
+                        {tr('app.members.withdraw')}
                       </button>
                     </form>
                   </td>
@@ -133,13 +166,13 @@ async function show(ctx: Context, page: CompanyPage, status: number, top: unknow
           </table>
         </div>
       ) : (
-        <p id="no-invitations">No open invitations.</p>
+        <p id="no-invitations">{tr('app.members.noInvitations')}</p>
       )}
-      <h2>Members</h2>
+      <h2>{tr('app.members.members')}</h2>
       <div class="table-wrap">
         <table id="members">
-          <caption>Members of {page.company.name}</caption>
-          <ColumnHeads columns={['Person', 'Role and approval limit', 'Remove']} />
+          <caption>{tr('app.members.caption', { company: page.company.name })}</caption>
+          <ColumnHeads columns={[tr('app.members.person'), tr('app.common.roleAndLimit'), tr('app.members.remove')]} />
           <tbody>
             {rows.map((m) => (
               <tr data-member={m.email}>
@@ -151,22 +184,22 @@ async function show(ctx: Context, page: CompanyPage, status: number, top: unknow
                 <td>
                   {m.user_id === page.person.id ? (
                     <p data-own>
-                      {m.role}, {limitText(m.approval_limit)} <small>(yours: another owner changes it)</small>
+                      {roleName(m.role)}, {limitText(m.approval_limit)} <small>{tr('app.members.yours')}</small>
                     </p>
                   ) : (
                     <form method="post" action={`${base}/${m.user_id}`}>
                       <Csrf token={page.csrf} />
-                      <label for={`role-${m.user_id}`}>Role of {m.email}</label>
+                      <label for={`role-${m.user_id}`}>{tr('app.members.roleOf', { email: m.email })}</label>
                       <RoleSelect id={`role-${m.user_id}`} value={m.role} />
                       {owner ? (
                         <>
-                          <label for={`limit-${m.user_id}`}>Approval limit of {m.email}</label>
+                          <label for={`limit-${m.user_id}`}>{tr('app.members.limitOf', { email: m.email })}</label>
                           <input
                             type="text"
                             id={`limit-${m.user_id}`}
                             name="approval_limit"
                             inputmode="decimal"
-                            placeholder="no limit"
+                            placeholder={tr('app.members.noLimitPlaceholder')}
                             value={m.approval_limit === null ? '' : swissAmount(m.approval_limit)}
                           />
                         </>
@@ -174,8 +207,12 @@ async function show(ctx: Context, page: CompanyPage, status: number, top: unknow
                         <p data-limit>{limitText(m.approval_limit)}</p>
                       )}
                       <p>
-                        <button type="submit" class="secondary" aria-label={`Save ${m.email}`}>
-                          Save
+                        <button
+                          type="submit"
+                          class="secondary"
+                          aria-label={tr('app.members.saveLabel', { email: m.email })}
+                        >
+                          {tr('app.common.save')}
                         </button>
                       </p>
                     </form>
@@ -184,8 +221,8 @@ async function show(ctx: Context, page: CompanyPage, status: number, top: unknow
                 <td>
                   <form method="post" action={`${base}/${m.user_id}/remove`} class="inline">
                     <Csrf token={page.csrf} />
-                    <button type="submit" class="danger" aria-label={`Remove ${m.email}`}>
-                      Remove
+                    <button type="submit" class="danger" aria-label={tr('app.members.removeLabel', { email: m.email })}>
+                      {tr('app.members.remove')}
                     </button>
                   </form>
                 </td>
@@ -199,8 +236,8 @@ async function show(ctx: Context, page: CompanyPage, status: number, top: unknow
 }
 
 export function membersPages(router: Router, access: ReturnType<typeof accessOf>): void {
-  const open = (ctx: Context) => access.companyPage(ctx, TITLE, 'Owners and admins manage the members.', ENTRY.allowed);
-  const refused = (ctx: Context, page: CompanyPage, status: number, message: string) =>
+  const open = (ctx: Context) => access.companyPage(ctx, title(), tr('app.members.why'), ENTRY.allowed);
+  const refused = (ctx: Context, page: CompanyPage, status: number, message: string, invite?: Refused) =>
     show(
       ctx,
       page,
@@ -208,6 +245,7 @@ export function membersPages(router: Router, access: ReturnType<typeof accessOf>
       <Notice kind="error" id="refusal">
         {message}
       </Notice>,
+      invite,
     );
   const userIdOf = (ctx: Context) =>
     /^[1-9]\d{0,15}$/.test(String(ctx.params.userId)) ? String(ctx.params.userId) : undefined;
@@ -215,26 +253,29 @@ export function membersPages(router: Router, access: ReturnType<typeof accessOf>
   router.get('/management/:dataset/members', async (ctx) => {
     const page = await open(ctx);
     if (!page) return;
-    const text = NOTICES[String(ctx.query.notice ?? '')];
-    await show(ctx, page, 200, text ? <Notice kind="ok">{text}</Notice> : null);
+    const key = NOTICES[String(ctx.query.notice ?? '') as keyof typeof NOTICES];
+    await show(ctx, page, 200, key ? <Notice kind="ok">{tr(key)}</Notice> : null);
   });
-
-  const badLimit = "The approval limit must be an amount such as 1'000.00, or empty for no limit.";
 
   router.post('/management/:dataset/members/invitations', async (ctx) => {
     const page = await open(ctx);
     if (!page) return;
     const f = bodyFields(ctx);
     const limit = formLimit(f);
-    if (limit === undefined) return refused(ctx, page, 400, badLimit);
+    if (limit === undefined) {
+      const message = tr('app.members.badLimit');
+      return refused(ctx, page, 400, message, { values: f, message, field: 'approval_limit' });
+    }
     // an empty limit is left out: no limit from an owner, 0 from an admin (the ledger decides)
     const answer = await page.call('POST', '/system/invitations', {
       email: String(f.email ?? '').trim(),
       role: String(f.role ?? ''),
       ...(limit === 'absent' || limit === null ? {} : { approval_limit: limit }),
     });
-    if (answer.status !== 201)
-      return refused(ctx, page, answer.status >= 500 ? 502 : answer.status, ledgerError(answer).message);
+    if (answer.status !== 201) {
+      const status = answer.status >= 500 ? 502 : answer.status;
+      return refused(ctx, page, status, ledgerError(answer).message, refusedForm(f, answer));
+    }
     seeOther(ctx, `${ENTRY.path(page.company.dataset)}?notice=invited`);
   });
 
@@ -242,7 +283,7 @@ export function membersPages(router: Router, access: ReturnType<typeof accessOf>
     const page = await open(ctx);
     if (!page) return;
     const id = /^[1-9]\d{0,15}$/.test(String(ctx.params.id)) ? String(ctx.params.id) : undefined;
-    if (!id) return refused(ctx, page, 404, 'No such invitation.');
+    if (!id) return refused(ctx, page, 404, tr('app.members.noSuchInvitation'));
     const answer = await page.call('DELETE', `/system/invitations/${id}`);
     if (answer.status !== 204)
       return refused(ctx, page, answer.status >= 500 ? 502 : answer.status, ledgerError(answer).message);
@@ -255,8 +296,8 @@ export function membersPages(router: Router, access: ReturnType<typeof accessOf>
     const userId = userIdOf(ctx);
     const f = bodyFields(ctx);
     const limit = formLimit(f);
-    if (!userId) return refused(ctx, page, 404, 'No such member.');
-    if (limit === undefined) return refused(ctx, page, 400, badLimit);
+    if (!userId) return refused(ctx, page, 404, tr('app.members.noSuchMember'));
+    if (limit === undefined) return refused(ctx, page, 400, tr('app.members.badLimit'));
     const answer = await page.call('POST', `/system/members/${userId}`, {
       role: String(f.role ?? ''),
       ...(limit === 'absent' ? {} : { approval_limit: limit }),
@@ -270,7 +311,7 @@ export function membersPages(router: Router, access: ReturnType<typeof accessOf>
     const page = await open(ctx);
     if (!page) return;
     const userId = userIdOf(ctx);
-    if (!userId) return refused(ctx, page, 404, 'No such member.');
+    if (!userId) return refused(ctx, page, 404, tr('app.members.noSuchMember'));
     const answer = await page.call('DELETE', `/system/members/${userId}`);
     if (answer.status !== 204)
       return refused(ctx, page, answer.status >= 500 ? 502 : answer.status, ledgerError(answer).message);

@@ -3,6 +3,9 @@
  * and VAT report for a chosen period (a plain GET form), each account drilling down to its
  * ledger lines (`/books/{dataset}/reports/ledger`) and from there to the source documents;
  * the same report as CSV or PDF (the ledger renders both; the gateway passes the file on).
+ * On screen the income statement and the balance sheet read as a Swiss fiduciary reads them:
+ * income, liabilities and equity positive, the year's profit positive (`fiduciary`); the JSON API
+ * keeps the ledger's signs (credit balances negative), only this presentation turns them.
  */
 import type Router from '@koa/router';
 import type { Context } from 'koa';
@@ -10,18 +13,16 @@ import type { contracts, ResponseOf } from '@ledger/shared';
 import type { Child } from 'hono/jsx';
 import type { access as accessOf, CompanyPage } from './access.tsx';
 import { ledgerError, readOr404 } from './access.tsx';
-import { ColumnHeads, NAV, Notice, numeric, renderErrorPage, renderPage, swissAmount } from './ui.tsx';
+import { tr } from './language.ts';
+import { ColumnHeads, day, Notice, navEntry, numeric, renderErrorPage, renderPage, swissAmount } from './ui.tsx';
 
-const REPORTS = {
-  trial_balance: 'Trial balance',
-  income_statement: 'Income statement',
-  balance_sheet: 'Balance sheet',
-  vat: 'VAT report',
-} as const;
-type ReportName = keyof typeof REPORTS;
+const REPORTS = ['trial_balance', 'income_statement', 'balance_sheet', 'vat'] as const;
+type ReportName = (typeof REPORTS)[number];
+const isReport = (value: string): value is ReportName => (REPORTS as readonly string[]).includes(value);
+const reportName = (r: ReportName) => tr(`app.reports.${r}`);
 
-const TITLE = 'Books → Reports';
-const ENTRY = NAV.flatMap((g) => g.entries).find((e) => e.label === 'Reports')!;
+const title = () => tr('app.reports.title');
+const ENTRY = navEntry('reports');
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const ACCNO = /^[0-9A-Za-z._-]{1,20}$/;
 
@@ -47,7 +48,8 @@ interface Period {
 /** The period of the query, defaulting to this year up to today. */
 function periodOf(ctx: Context): Period {
   const today = new Date().toISOString().slice(0, 10);
-  const report = (String(ctx.query.report ?? '') in REPORTS ? String(ctx.query.report) : 'trial_balance') as ReportName;
+  const asked = String(ctx.query.report ?? '');
+  const report = isReport(asked) ? asked : 'trial_balance';
   const to = DATE.test(String(ctx.query.to ?? '')) ? String(ctx.query.to) : today;
   const from = DATE.test(String(ctx.query.from ?? '')) ? String(ctx.query.from) : `${to.slice(0, 4)}-01-01`;
   return { report, from, to };
@@ -66,12 +68,18 @@ function sourceHref(dataset: string, source: { kind: string; id: number }): stri
   return vc ? `/books/${dataset}/workstation/${vc}/${source.id}` : undefined;
 }
 
+/**
+ * A credit-side figure (income, a liability, equity) as a Swiss fiduciary reads it: the ledger keeps
+ * credit balances negative, the statement shows them positive (and a debit balance there negative).
+ */
+export const fiduciary = (ledgerAmount: number): number => (ledgerAmount === 0 ? 0 : -ledgerAmount);
+
 /** A report of one amount per account (income statement, balance sheet): `children` are its rows. */
 function AmountTable({ caption, children }: { caption: Child; children: Child }) {
   return (
     <table id="report-table">
       <caption>{caption}</caption>
-      <ColumnHeads columns={['Account', numeric('Amount')]} />
+      <ColumnHeads columns={[tr('app.common.account'), numeric(tr('app.common.amount'))]} />
       <tbody>{children}</tbody>
     </table>
   );
@@ -90,25 +98,25 @@ function LabelledAmount({ label, amount, id }: { label: Child; amount: string; i
 }
 
 export function reportsPages(router: Router, access: ReturnType<typeof accessOf>): void {
-  const open = (ctx: Context) => access.companyPage(ctx, TITLE, 'Reports need the reports permission.', ENTRY.allowed);
+  const open = (ctx: Context) => access.companyPage(ctx, title(), tr('app.reports.why'), ENTRY.allowed);
 
   function PeriodForm({ p }: { p: Period }) {
     return (
       <form method="get" id="period">
-        <label for="report">Report</label>
+        <label for="report">{tr('app.reports.report')}</label>
         <select id="report" name="report">
-          {(Object.keys(REPORTS) as ReportName[]).map((r) => (
+          {REPORTS.map((r) => (
             <option value={r} selected={r === p.report}>
-              {REPORTS[r]}
+              {reportName(r)}
             </option>
           ))}
         </select>
-        <label for="from">From (not used by the balance sheet)</label>
+        <label for="from">{tr('app.reports.from')}</label>
         <input type="date" id="from" name="from" value={p.from} />
-        <label for="to">To (the balance sheet's date)</label>
+        <label for="to">{tr('app.reports.to')}</label>
         <input type="date" id="to" name="to" value={p.to} />
         <p>
-          <button type="submit">Show</button>
+          <button type="submit">{tr('app.reports.show')}</button>
         </p>
       </form>
     );
@@ -126,7 +134,10 @@ export function reportsPages(router: Router, access: ReturnType<typeof accessOf>
       </a>
     );
     const n = (v: unknown) => swissAmount(typeof v === 'number' ? v : undefined);
-    const accountRows = (s: Section, label: string) => (
+    // the fiduciary's sign of a credit-side figure (income, liabilities, equity): the ledger's, turned
+    const turned = (v: unknown) => n(typeof v === 'number' ? fiduciary(v) : undefined);
+    const [from, to] = [day(p.from), day(p.to)];
+    const accountRows = (s: Section, label: string, credit = false) => (
       <>
         <tr>
           <th scope="rowgroup" colspan={2}>
@@ -136,15 +147,15 @@ export function reportsPages(router: Router, access: ReturnType<typeof accessOf>
         {s.accounts.map((a) => (
           <tr>
             <td>{ledgerLink(a.accno, `${a.accno} ${a.description}`)}</td>
-            <td class="num">{n(a.amount)}</td>
+            <td class="num">{credit ? turned(a.amount) : n(a.amount)}</td>
           </tr>
         ))}
       </>
     );
-    const sectionRows = (s: Section, label: string) => (
+    const sectionRows = (s: Section, label: string, total: string, credit = false) => (
       <>
-        {accountRows(s, label)}
-        <LabelledAmount label={`Total ${label.toLowerCase()}`} amount={n(s.total)} />
+        {accountRows(s, label, credit)}
+        <LabelledAmount label={total} amount={credit ? turned(s.total) : n(s.total)} />
       </>
     );
     if (p.report === 'trial_balance') {
@@ -159,10 +170,18 @@ export function reportsPages(router: Router, access: ReturnType<typeof accessOf>
       const totals = data.totals as Record<string, number>;
       return (
         <table id="report-table">
-          <caption>
-            Trial balance {p.from} – {p.to} ({String(data.currency)})
-          </caption>
-          <ColumnHeads columns={['Account', ...['Opening', 'Debit', 'Credit', 'Closing'].map(numeric)]} />
+          <caption>{tr('app.reports.trialCaption', { from, to, currency: String(data.currency) })}</caption>
+          <ColumnHeads
+            columns={[
+              tr('app.common.account'),
+              ...[
+                tr('app.reports.opening'),
+                tr('app.common.debit'),
+                tr('app.common.credit'),
+                tr('app.reports.closing'),
+              ].map(numeric),
+            ]}
+          />
           <tbody>
             {accounts.map((a) => (
               <tr data-account={a.accno}>
@@ -176,7 +195,7 @@ export function reportsPages(router: Router, access: ReturnType<typeof accessOf>
           </tbody>
           <tfoot>
             <tr>
-              <th scope="row">Total</th>
+              <th scope="row">{tr('app.common.total')}</th>
               <td class="num">{n(totals.opening)}</td>
               <td class="num">{n(totals.debit)}</td>
               <td class="num">{n(totals.credit)}</td>
@@ -188,35 +207,45 @@ export function reportsPages(router: Router, access: ReturnType<typeof accessOf>
     }
     if (p.report === 'income_statement') {
       return (
-        <AmountTable
-          caption={`Income statement ${p.from} – ${p.to} (${String(data.currency)}; ledger signs: revenue negative)`}
-        >
-          {sectionRows(data.income as Section, 'Income')}
-          {sectionRows(data.expenses as Section, 'Expenses')}
-          <LabelledAmount label="Net income (a profit is positive)" amount={n(data.net_income)} id="net-income" />
+        <AmountTable caption={tr('app.reports.incomeCaption', { from, to, currency: String(data.currency) })}>
+          {sectionRows(data.income as Section, tr('app.reports.income'), tr('app.reports.totalIncome'), true)}
+          {sectionRows(data.expenses as Section, tr('app.reports.expenses'), tr('app.reports.totalExpenses'))}
+          <LabelledAmount
+            label={tr(Number(data.net_income) < 0 ? 'app.reports.loss' : 'app.reports.profit')}
+            amount={n(data.net_income)}
+            id="net-income"
+          />
         </AmountTable>
       );
     }
     if (p.report === 'balance_sheet') {
       const equity = data.equity as Section & { current_year_result: number; earlier_years_result: number };
       return (
-        <AmountTable
-          caption={`Balance sheet at ${p.to} (${String(data.currency)}; ledger signs: liabilities and equity negative)`}
-        >
-          {sectionRows(data.assets as Section, 'Assets')}
-          {sectionRows(data.liabilities as Section, 'Liabilities')}
-          {accountRows(equity, 'Equity')}
+        <AmountTable caption={tr('app.reports.balanceCaption', { date: to, currency: String(data.currency) })}>
+          {sectionRows(data.assets as Section, tr('app.reports.assets'), tr('app.reports.totalAssets'))}
+          {sectionRows(
+            data.liabilities as Section,
+            tr('app.reports.liabilities'),
+            tr('app.reports.totalLiabilities'),
+            true,
+          )}
+          {accountRows(equity, tr('app.reports.equity'), true)}
           <tr>
-            <td>Current year's result</td>
-            <td class="num">{n(equity.current_year_result)}</td>
+            <td>{tr('app.reports.yearResult')}</td>
+            <td class="num" id="year-result">
+              {turned(equity.current_year_result)}
+            </td>
           </tr>
           <tr>
-            <td>Earlier years' result not closed</td>
-            <td class="num">{n(equity.earlier_years_result)}</td>
+            <td>{tr('app.reports.earlierResult')}</td>
+            <td class="num">{turned(equity.earlier_years_result)}</td>
           </tr>
-          <LabelledAmount label="Total equity" amount={n(equity.total)} />
-          <LabelledAmount label="Total assets" amount={n(data.total_assets)} />
-          <LabelledAmount label="Total liabilities and equity" amount={n(data.total_liabilities_and_equity)} />
+          <LabelledAmount label={tr('app.reports.totalEquity')} amount={turned(equity.total)} />
+          <LabelledAmount
+            label={tr('app.reports.totalLiabilitiesEquity')}
+            // the ledger answers this total as the balance of the assets it equals: positive already
+            amount={n(data.total_liabilities_and_equity)}
+          />
         </AmountTable>
       );
     }
@@ -233,10 +262,14 @@ export function reportsPages(router: Router, access: ReturnType<typeof accessOf>
     const input = data.input as { base: number; tax: number };
     return (
       <table id="report-table">
-        <caption>
-          VAT report {p.from} – {p.to} ({String(data.currency)})
-        </caption>
-        <ColumnHeads columns={['Tax code', 'Side', ...['Rate', 'Base', 'Tax'].map(numeric)]} />
+        <caption>{tr('app.reports.vatCaption', { from, to, currency: String(data.currency) })}</caption>
+        <ColumnHeads
+          columns={[
+            tr('app.reports.taxCode'),
+            tr('app.reports.side'),
+            ...[tr('app.common.rate'), tr('app.reports.base'), tr('app.common.tax')].map(numeric),
+          ]}
+        />
         <tbody>
           {codes.map((c) => (
             <tr>
@@ -251,21 +284,21 @@ export function reportsPages(router: Router, access: ReturnType<typeof accessOf>
         <tfoot>
           <tr>
             <th scope="row" colspan={3}>
-              Output tax
+              {tr('app.reports.outputTax')}
             </th>
             <td class="num">{n(output.base)}</td>
             <td class="num">{n(output.tax)}</td>
           </tr>
           <tr>
             <th scope="row" colspan={3}>
-              Input tax
+              {tr('app.reports.inputTax')}
             </th>
             <td class="num">{n(input.base)}</td>
             <td class="num">{n(input.tax)}</td>
           </tr>
           <tr>
             <th scope="row" colspan={4}>
-              Net due (a credit when negative)
+              {tr('app.reports.netDue')}
             </th>
             <td class="num">{n(data.net_due)}</td>
           </tr>
@@ -285,16 +318,19 @@ export function reportsPages(router: Router, access: ReturnType<typeof accessOf>
     await renderPage(
       ctx,
       answer.status === 200 ? 200 : 422,
-      { title: TITLE, ...page, current: base },
+      { title: title(), ...page, current: base },
       <>
         <PeriodForm p={p} />
-        <h2>{REPORTS[p.report]}</h2>
+        <h2>{reportName(p.report)}</h2>
+        {p.report === 'income_statement' || p.report === 'balance_sheet' ? (
+          <p class="hint">{tr('app.reports.signs')}</p>
+        ) : null}
         <p>
           <a class="button secondary" href={download('csv')}>
-            Download CSV
+            {tr('app.reports.csv')}
           </a>
           <a class="button secondary" href={download('pdf')}>
-            Download PDF
+            {tr('app.reports.pdf')}
           </a>
         </p>
         {answer.status === 200 ? (
@@ -315,7 +351,7 @@ export function reportsPages(router: Router, access: ReturnType<typeof accessOf>
     const mediaType = ctx.query.format === 'pdf' ? 'application/pdf' : 'text/csv';
     const answer = await page.call('GET', `/reports/${p.report}?${reportQuery(p)}`, undefined, { accept: mediaType });
     if (answer.status !== 200) {
-      const props = { title: TITLE, ...page, current: ENTRY.path(page.company.dataset) };
+      const props = { title: title(), ...page, current: ENTRY.path(page.company.dataset) };
       return renderErrorPage(ctx, 422, props, ledgerError(answer).message);
     }
     const name =
@@ -338,30 +374,32 @@ export function reportsPages(router: Router, access: ReturnType<typeof accessOf>
     const read = ACCNO.test(account)
       ? `/gl/ledger?account=${encodeURIComponent(account)}&from=${p.from}&to=${p.to}&limit=1000`
       : undefined;
-    const l = (await readOr404(ctx, page, { title: TITLE, ...page, current: base }, read, 'No such account.')) as
-      | LedgerLines
-      | undefined;
+    const props = { title: title(), ...page, current: base };
+    const l = (await readOr404(ctx, page, props, read, tr('app.reports.noSuchAccount'))) as LedgerLines | undefined;
     if (!l) return;
     await renderPage(
       ctx,
       200,
-      { title: `Account ${l.account} ${l.description}`, ...page, current: base },
+      { title: tr('app.reports.accountTitle', { accno: l.account, name: l.description }), ...page, current: base },
       <>
         <p>
-          <a href={`${base}?report=trial_balance&from=${p.from}&to=${p.to}`}>← Reports</a>
+          <a href={`${base}?report=trial_balance&from=${p.from}&to=${p.to}`}>{tr('app.reports.back')}</a>
         </p>
         <div class="table-wrap">
           <table id="ledger-lines">
-            <caption>
-              Ledger lines {p.from} – {p.to}
-            </caption>
+            <caption>{tr('app.reports.ledgerCaption', { from: day(p.from), to: day(p.to) })}</caption>
             <ColumnHeads
-              columns={['Date', 'Source document', 'Description', ...['Debit', 'Credit', 'Balance'].map(numeric)]}
+              columns={[
+                tr('app.common.date'),
+                tr('app.reports.source'),
+                tr('app.common.description'),
+                ...[tr('app.common.debit'), tr('app.common.credit'), tr('app.common.balance')].map(numeric),
+              ]}
             />
             <tbody>
               <tr>
-                <td>{p.from}</td>
-                <td colspan={4}>Opening balance</td>
+                <td>{day(p.from)}</td>
+                <td colspan={4}>{tr('app.reports.openingBalance')}</td>
                 <td class="num">{swissAmount(l.opening)}</td>
               </tr>
               {l.lines.map((x) => {
@@ -369,7 +407,7 @@ export function reportsPages(router: Router, access: ReturnType<typeof accessOf>
                 const label = `${x.source.kind.replace('_', ' ')} ${x.source.number ?? x.source.id}`;
                 return (
                   <tr>
-                    <td>{x.date}</td>
+                    <td>{day(x.date)}</td>
                     <td>{href ? <a href={href}>{label}</a> : label}</td>
                     <td>{x.description ?? ''}</td>
                     <td class="num">{x.debit ? swissAmount(x.debit) : ''}</td>
@@ -382,7 +420,7 @@ export function reportsPages(router: Router, access: ReturnType<typeof accessOf>
             <tfoot>
               <tr>
                 <th scope="row" colspan={3}>
-                  Period
+                  {tr('app.reports.period')}
                 </th>
                 <td class="num">{swissAmount(l.debit)}</td>
                 <td class="num">{swissAmount(l.credit)}</td>

@@ -1,6 +1,7 @@
 /**
  * The app: the pages people use after sign-in on the gateway's public origin (docs/app.md).
- * Each page calls the ledger's REST API as the signed-in person (ledgerClient.callAsPerson).
+ * Each page calls the ledger's REST API as the signed-in person (ledgerClient.callAsPerson), in the
+ * person's language (language.ts).
  */
 import Router from '@koa/router';
 import type { GatewayDeps } from '../../deps.ts';
@@ -8,29 +9,36 @@ import { parseBody } from '../../http/bodyParser.ts';
 import { errorBoundary, pageErrors } from '../../http/errors.ts';
 import { access } from './access.tsx';
 import { apiKeysPages } from './apiKeys.tsx';
+import { bankAccountPages } from './bankAccount.tsx';
 import { companyPages } from './company.tsx';
 import { fixedAssetsPages } from './fixedAssets.tsx';
 import { homePage } from './home.tsx';
 import { inboxPages } from './inbox.tsx';
 import { invitationsPages } from './invitations.tsx';
+import { inPageLanguage } from './language.ts';
 import { membersPages } from './members.tsx';
+import { partiesPages } from './parties.tsx';
+import { profilePages } from './profile.tsx';
 import { reportsPages } from './reports.tsx';
 import { revaluationPages } from './revaluation.tsx';
 import { workstationPages } from './workstation.tsx';
 
 export function appRouter(deps: GatewayDeps): Router {
   const router = new Router();
-  router.use(errorBoundary(pageErrors, deps.log), parseBody);
+  router.use(errorBoundary(pageErrors, deps.log), parseBody, inPageLanguage(deps));
   const pages = access(deps);
   homePage(router, deps, pages);
   invitationsPages(router, deps, pages);
+  profilePages(router, deps, pages);
   apiKeysPages(router, pages);
   membersPages(router, pages);
   companyPages(router, pages);
   workstationPages(router, pages);
   inboxPages(router, pages);
+  partiesPages(router, pages);
   reportsPages(router, pages);
   fixedAssetsPages(router, pages);
   revaluationPages(router, pages);
+  bankAccountPages(router, pages);
   return router;
 }

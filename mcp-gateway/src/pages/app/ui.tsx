@@ -2,12 +2,22 @@
  * The app's shared layout, navigation and small parts, in hono's JSX (rendered to a string on
  * the server; every interpolated value is escaped). Pages answer with `renderPage`, which also
  * sets the headers every page gets: not frameable, not cached, a Content-Security-Policy that
- * allows the app's own stylesheet and script only.
+ * allows the app's own stylesheet and script only. Every text is the catalogue's, in the page's
+ * language (`tr`, language.ts); dates, times and amounts are written the Swiss way in every language.
  */
 import type { Child } from 'hono/jsx';
 import type { Context } from 'koa';
-import { roleHas, type Permission, type Role } from '@ledger/shared';
+import {
+  formatDate,
+  formatDateTime,
+  isRole,
+  type MessageKey,
+  roleHas,
+  type Permission,
+  type Role,
+} from '@ledger/shared';
 import { Document, sendDocument } from '../../http/page.tsx';
+import { pageLanguage, tr } from './language.ts';
 
 /** The pages' policy: the shared one plus forms that only post to the gateway itself. */
 export const APP_CSP =
@@ -36,8 +46,23 @@ export interface PageProps {
   current: string;
 }
 
+/** The company pages of the navigation, by the key pages find their entry with (`navEntry`). */
+export type PageKey =
+  | 'workstation'
+  | 'inbox'
+  | 'parties'
+  | 'reports'
+  | 'assets'
+  | 'revaluation'
+  | 'apiKeys'
+  | 'members'
+  | 'company'
+  | 'aiConnections';
+
 interface NavEntry {
-  label: string;
+  key: PageKey;
+  /** the catalogue key of the entry's label (`tr(label)`) */
+  label: MessageKey;
   path: (dataset: string) => string;
   /** who sees the entry (and may open the page) */
   allowed: (role: Role) => boolean;
@@ -50,33 +75,72 @@ export const isManager = (role: Role) => role === 'owner' || role === 'admin';
  * The company's pages by group, each with who may open it. The same predicates guard the
  * routes (`NAV_RULES`), so a page the navigation hides answers 403.
  */
-export const NAV: { group: string; entries: NavEntry[] }[] = [
+export const NAV: { group: MessageKey; entries: NavEntry[] }[] = [
   {
-    group: 'Books',
+    group: 'app.nav.books',
     entries: [
       // the workstation stays first: other pages link to its drafts through NAV[0].entries[0]
-      { label: 'Workstation', path: (d) => `/books/${d}/workstation`, allowed: may('workstation.workstation') },
-      { label: 'Inbox', path: (d) => `/books/${d}/inbox`, allowed: may('documents.documents') },
-      { label: 'Reports', path: (d) => `/books/${d}/reports`, allowed: may('reports.reports') },
-      { label: 'Fixed assets', path: (d) => `/books/${d}/assets`, allowed: may('gl.journal_entries') },
-      { label: 'Revaluation', path: (d) => `/books/${d}/revaluation`, allowed: may('gl.add_journal_entry') },
+      {
+        key: 'workstation',
+        label: 'app.nav.workstation',
+        path: (d) => `/books/${d}/workstation`,
+        allowed: may('workstation.workstation'),
+      },
+      { key: 'inbox', label: 'app.nav.inbox', path: (d) => `/books/${d}/inbox`, allowed: may('documents.documents') },
+      {
+        key: 'parties',
+        label: 'app.nav.parties',
+        path: (d) => `/books/${d}/parties`,
+        allowed: (role) => may('customers.customers')(role) || may('vendors.vendors')(role),
+      },
+      { key: 'reports', label: 'app.nav.reports', path: (d) => `/books/${d}/reports`, allowed: may('reports.reports') },
+      { key: 'assets', label: 'app.nav.assets', path: (d) => `/books/${d}/assets`, allowed: may('gl.journal_entries') },
+      {
+        key: 'revaluation',
+        label: 'app.nav.revaluation',
+        path: (d) => `/books/${d}/revaluation`,
+        allowed: may('gl.add_journal_entry'),
+      },
     ],
   },
   {
-    group: 'System → Management',
+    group: 'app.nav.management',
     entries: [
-      { label: 'API Keys', path: (d) => `/management/${d}/api-keys`, allowed: may('system.management.api_keys') },
-      { label: 'Members', path: (d) => `/management/${d}/members`, allowed: may('system.management.members') },
-      // every member reads the settings; the forms are for owners and admins (system.company)
-      { label: 'Company', path: (d) => `/management/${d}/company`, allowed: () => true },
       {
-        label: 'AI connections',
+        key: 'apiKeys',
+        label: 'app.nav.apiKeys',
+        path: (d) => `/management/${d}/api-keys`,
+        allowed: may('system.management.api_keys'),
+      },
+      {
+        key: 'members',
+        label: 'app.nav.members',
+        path: (d) => `/management/${d}/members`,
+        allowed: may('system.management.members'),
+      },
+      // every member reads the settings; the forms are for owners and admins (system.company)
+      { key: 'company', label: 'app.nav.company', path: (d) => `/management/${d}/company`, allowed: () => true },
+      {
+        key: 'aiConnections',
+        label: 'app.nav.aiConnections',
         path: (d) => `/management/${d}/ai-connections`,
         allowed: may('system.management.ai_connections'),
       },
     ],
   },
 ];
+
+/** The navigation entry of a page. */
+export function navEntry(key: PageKey): NavEntry {
+  return NAV.flatMap((g) => g.entries).find((e) => e.key === key)!;
+}
+
+/** A document's status (draft, posted) as the page's language names it; others as they are. */
+export const statusName = (status: string): string =>
+  status === 'draft' || status === 'posted' ? tr(`app.status.${status}`) : status;
+
+/** A role as the page's language names it. */
+export const roleName = (role: string): string => (isRole(role) ? tr(`app.role.${role}`) : role);
 
 /** Amounts the Swiss way: apostrophe thousands separator, two decimals (`1'234.50`, `-80.00`). */
 export function swissAmount(value: string | number | null | undefined, decimals = 2): string {
@@ -90,12 +154,14 @@ export function swissAmount(value: string | number | null | undefined, decimals 
   return `${sign}${grouped}${frac ? `.${frac}` : ''}`;
 }
 
-/** A timestamp as `yyyy-mm-dd hh:mm UTC` (the app's pages are language-neutral). */
+/** A timestamp as Zurich's wall clock, `28.11.2026, 14:05` (every language of the app writes it so). */
 export function when(value: string | number | Date | null | undefined): string {
   if (value === null || value === undefined) return '';
-  const d = new Date(value);
-  return Number.isNaN(d.getTime()) ? String(value) : `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+  return formatDateTime(typeof value === 'number' ? new Date(value) : value);
 }
+
+/** A date (`2026-11-28`) as `28.11.2026`; empty for none. */
+export const day = (value: string | null | undefined): string => (value ? formatDate(value) : '');
 
 export const Csrf = ({ token }: { token: string }) => <input type="hidden" name="csrf" value={token} />;
 
@@ -132,7 +198,7 @@ export function ColumnHeads({ columns }: { columns: Column[] }) {
 
 function Navigation({ person, csrf, company, current }: PageProps) {
   const groups = company
-    ? NAV.map((g) => ({ group: g.group, entries: g.entries.filter((e) => e.allowed(company.role)) })).filter(
+    ? NAV.map((g) => ({ group: tr(g.group), entries: g.entries.filter((e) => e.allowed(company.role)) })).filter(
         (g) => g.entries.length > 0,
       )
     : [];
@@ -151,28 +217,29 @@ function Navigation({ person, csrf, company, current }: PageProps) {
         </a>
         {company ? (
           <span id="current-company">
-            {company.name} · {company.role}
+            {company.name} · {roleName(company.role)}
           </span>
         ) : null}
         <form method="post" action="/signout" class="inline">
           <Csrf token={csrf} />
           <button type="submit" class="secondary">
-            Sign out {person.email}
+            {tr('app.signOut', { email: person.email })}
           </button>
         </form>
       </header>
-      <nav class="app" aria-label="Main">
+      <nav class="app" aria-label={tr('app.nav.main')}>
         <ul>
-          {link('/', 'Companies')}
+          {link('/', tr('app.nav.companies'))}
           {groups.map((g) => (
             <>
               <li class="group" aria-hidden="true">
                 {g.group}
               </li>
-              {g.entries.map((e) => link(e.path(company!.dataset), e.label))}
+              {g.entries.map((e) => link(e.path(company!.dataset), tr(e.label)))}
             </>
           ))}
-          {link('/account/ai-connections', 'My Profile → AI connections')}
+          {link('/account/profile', tr('app.nav.profile'))}
+          {link('/account/ai-connections', tr('app.nav.accountAiConnections'))}
         </ul>
       </nav>
     </>
@@ -185,6 +252,8 @@ export async function renderPage(ctx: Context, status: number, props: PageProps,
     <Document
       title={props.company ? `${props.title} · ${props.company.name}` : props.title}
       heading={props.title}
+      lang={pageLanguage()}
+      skipText={tr('app.skip')}
       script
       top={<Navigation {...props} />}
     >
@@ -197,4 +266,106 @@ export async function renderPage(ctx: Context, status: number, props: PageProps,
 /** Sends a page whose body is only an error notice (no such draft, file or account; a refused download). */
 export function renderErrorPage(ctx: Context, status: number, props: PageProps, message: Child): Promise<void> {
   return renderPage(ctx, status, props, <Notice kind="error">{message}</Notice>);
+}
+
+/**
+ * A form the ledger (or the page) refused: what was typed, shown again in its fields, and the
+ * message, shown at the field it is about (`field`: the form's input name) as well as above the form.
+ */
+export interface Refused {
+  values: Readonly<Record<string, unknown>>;
+  message: string;
+  field?: string;
+}
+
+/**
+ * The form's input a ledger error's `field` is about: `iban` → `iban`, `lines[1].account` or
+ * `lines.1.account` → `account_1` (the forms name a row's inputs `{field}_{row}`).
+ */
+export function formField(ledgerField: string | undefined): string | undefined {
+  if (!ledgerField) return undefined;
+  const row = /^(?:lines|items)(?:\[(\d+)\]|\.(\d+))\.(\w+)$/.exec(ledgerField);
+  return row ? `${row[3]}_${row[1] ?? row[2]}` : ledgerField.replace(/^\//, '');
+}
+
+/** What a refused form had in `name`, else `stored` (the value the page would show anyway). */
+export function shown(refused: Refused | undefined, name: string, stored: string | undefined): string {
+  const typed = refused?.values[name];
+  return typed === undefined ? (stored ?? '') : String(typed);
+}
+
+export interface FieldProps {
+  id: string;
+  name: string;
+  label: string;
+  value?: string;
+  required?: boolean;
+  /** a decimal keyboard on phones (amounts) */
+  decimal?: boolean;
+  type?: 'text' | 'email' | 'date';
+  placeholder?: string;
+  maxlength?: number;
+  /** the id of a `<datalist>` to pick from (`AccountList`: the chart's accounts, number and name) */
+  list?: string;
+  /** the refusal, when it is about this field: its message is shown under the input */
+  refused?: Refused;
+}
+
+/** A labelled input that carries a refusal's message about it (`aria-invalid`, `aria-describedby`). */
+export function Field(p: FieldProps) {
+  const error = p.refused && formField(p.refused.field) === p.name ? p.refused.message : undefined;
+  return (
+    <>
+      <label for={p.id}>{p.label}</label>
+      <input
+        type={p.type ?? 'text'}
+        id={p.id}
+        name={p.name}
+        value={p.value ?? ''}
+        required={p.required}
+        inputmode={p.decimal ? 'decimal' : undefined}
+        placeholder={p.placeholder}
+        maxlength={p.maxlength}
+        list={p.list}
+        autocomplete={p.list ? 'off' : undefined}
+        aria-invalid={error ? 'true' : undefined}
+        aria-describedby={error ? `${p.id}-error` : undefined}
+      />
+      {error ? (
+        <p class="field-error" id={`${p.id}-error`}>
+          {error}
+        </p>
+      ) : null}
+    </>
+  );
+}
+
+/** An account of the chart as the pickers show it. */
+export interface ChartAccount {
+  accno: string;
+  description: string;
+}
+
+/** The id of the page's account list (`Field`'s `list`). */
+export const ACCOUNT_LIST = 'chart-accounts';
+
+/**
+ * The chart's accounts to pick from in every account field of the page: typing a number or a
+ * word of the name offers `6500 · Büromaterial`; the field keeps the number the ledger takes.
+ */
+export function AccountList({ accounts }: { accounts: readonly ChartAccount[] }) {
+  return (
+    <datalist id={ACCOUNT_LIST}>
+      {accounts.map((a) => (
+        <option value={a.accno}>{`${a.accno} · ${a.description}`}</option>
+      ))}
+    </datalist>
+  );
+}
+
+/** `6500 Büromaterial` for an account number the chart knows, else the number alone. */
+export function accountName(accounts: readonly ChartAccount[], accno: string | undefined): string {
+  if (!accno) return '';
+  const found = accounts.find((a) => a.accno === accno);
+  return found ? `${found.accno} ${found.description}` : accno;
 }

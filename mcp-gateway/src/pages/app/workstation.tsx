@@ -12,7 +12,7 @@ import type { Context } from 'koa';
 import { roleHas, type Permission } from '@ledger/shared';
 import { bodyFields } from '../../http/bodyParser.ts';
 import type { access as accessOf, CompanyPage } from './access.tsx';
-import { LedgerRefusal, listOf, readOr404, refusalStatus, seeOther } from './access.tsx';
+import { chartAccounts, LedgerRefusal, listOf, readOr404, refusalStatus, refusedForm, seeOther } from './access.tsx';
 import {
   type Draft,
   ItemRows,
@@ -28,7 +28,23 @@ import {
 import * as DraftPage from './draftPage.tsx';
 import { sendFileOr404 } from './files.tsx';
 import { journalPages } from './journal.tsx';
-import { ColumnHeads, NAV, Notice, numeric, renderPage, swissAmount, when } from './ui.tsx';
+import { tr } from './language.ts';
+import {
+  AccountList,
+  accountName,
+  ColumnHeads,
+  day,
+  Field,
+  Notice,
+  navEntry,
+  numeric,
+  type Refused,
+  renderPage,
+  shown,
+  statusName,
+  swissAmount,
+  when,
+} from './ui.tsx';
 
 interface WorkstationRow {
   id: number;
@@ -46,8 +62,8 @@ interface WorkstationRow {
   createdBy?: { email: string | null; via_text: string };
 }
 
-const TITLE = 'Books → Workstation';
-const ENTRY = NAV.flatMap((g) => g.entries).find((e) => e.label === 'Workstation')!;
+const title = () => tr('app.workstation.title');
+const ENTRY = navEntry('workstation');
 const ID = /^[1-9]\d{0,15}$/;
 
 const approvePermission = (vc: Vc): Permission =>
@@ -61,13 +77,19 @@ const writePermission = (vc: Vc, kind: Draft['kind']): Permission =>
       ? 'vendors.postings.vendor_transaction'
       : 'customers.postings.customer_transaction';
 const sideLabel = (vc: Vc, kind: Draft['kind']) =>
-  vc === 'vendor'
-    ? kind === 'invoice'
-      ? 'Vendor invoice'
-      : 'Bill'
-    : kind === 'invoice'
-      ? 'Sales invoice'
-      : 'Customer transaction';
+  tr(
+    vc === 'vendor'
+      ? kind === 'invoice'
+        ? 'app.workstation.vendorInvoice'
+        : 'app.workstation.bill'
+      : kind === 'invoice'
+        ? 'app.workstation.salesInvoice'
+        : 'app.workstation.customerTransaction',
+  );
+
+/** What a workstation row is: its side's document or a journal entry. */
+const kindLabel = (r: WorkstationRow) =>
+  r.vc && r.kind !== 'journal' ? sideLabel(r.vc, r.kind) : tr('app.workstation.journalEntry');
 
 /** The REST path of a draft by its kind (transactions and invoices have their own endpoints). */
 const restPath = (d: { kind: Draft['kind']; vc: Vc; id: number }) => `/arap/${d.kind}/${d.vc}/${d.id}`;
@@ -78,31 +100,42 @@ const wholeBody = (d: Draft) => (d.kind === 'invoice' ? invoiceBody(d) : transac
 export function workstationPages(router: Router, access: ReturnType<typeof accessOf>): void {
   // before the AR/AP routes: `/workstation/journal/{id}` would match `/workstation/{vc}/{id}` too
   journalPages(router, access);
-  const open = (ctx: Context) =>
-    access.companyPage(ctx, TITLE, 'Every member reviews drafts; approving needs a role that approves.', ENTRY.allowed);
-  const listProps = (page: CompanyPage) => ({ title: TITLE, ...page, current: ENTRY.path(page.company.dataset) });
+  const open = (ctx: Context) => access.companyPage(ctx, title(), tr('app.workstation.why'), ENTRY.allowed);
+  const listProps = (page: CompanyPage) => ({ title: title(), ...page, current: ENTRY.path(page.company.dataset) });
 
   /** The draft of the path, or undefined after a 404 page. */
   async function draftOf(ctx: Context, page: CompanyPage): Promise<Draft | undefined> {
     const vc = String(ctx.params.vc);
     const id = String(ctx.params.id);
     const path = (vc === 'vendor' || vc === 'customer') && ID.test(id) ? `/arap/document/${vc}/${id}` : undefined;
-    return (await readOr404(ctx, page, listProps(page), path, 'No such draft.')) as Draft | undefined;
+    return (await readOr404(ctx, page, listProps(page), path, tr('app.workstation.noSuch'))) as Draft | undefined;
   }
 
-  async function showDraft(ctx: Context, page: CompanyPage, d: Draft, status: number, top: unknown): Promise<void> {
+  /** `refused`: a refused change, shown again as typed with its message at its field. */
+  async function showDraft(
+    ctx: Context,
+    page: CompanyPage,
+    d: Draft,
+    status: number,
+    top: unknown,
+    refused?: Refused,
+  ): Promise<void> {
     const base = `${ENTRY.path(page.company.dataset)}/${d.vc}/${d.id}`;
     const preparer = await DraftPage.preparedBy(page, `vc=${d.vc}&kind=${d.kind}`, d.id);
     const isDraft = d.status === 'draft';
     const mayApprove = isDraft && roleHas(page.company.role, approvePermission(d.vc));
     const mayWrite = isDraft && roleHas(page.company.role, writePermission(d.vc, d.kind));
-    const taxes = mayWrite ? await page.call('GET', '/system/taxes') : undefined;
+    const [taxes, accounts] = await Promise.all([
+      mayWrite ? page.call('GET', '/system/taxes') : undefined,
+      chartAccounts(page),
+    ]);
     const choices = taxChoices(
       taxes?.status === 200 ? (taxes.body as TaxCode[]) : [],
       d.invDate,
       [...(d.lines ?? []), ...(d.items ?? [])].map((l) => l.taxAccount),
     );
     const money = (n: number | undefined) => swissAmount(n);
+    const taxNote = tr(d.taxincluded ? 'app.common.inclTax' : 'app.common.exclTax');
     await renderPage(
       ctx,
       status,
@@ -111,40 +144,38 @@ export function workstationPages(router: Router, access: ReturnType<typeof acces
         {top}
         <DraftPage.AllDraftsLink href={ENTRY.path(page.company.dataset)} />
         <dl id="draft-header">
-          <dt>Status</dt>
-          <dd id="draft-status">{d.status}</dd>
-          <dt>Party</dt>
+          <dt>{tr('app.common.status')}</dt>
+          <dd id="draft-status">{statusName(d.status)}</dd>
+          <dt>{tr('app.common.party')}</dt>
           <dd>{d.name}</dd>
-          <dt>Their document number</dt>
+          <dt>{tr('app.workstation.theirNumber')}</dt>
           <dd>{d.documentNumber || '—'}</dd>
-          <dt>Date</dt>
-          <dd>{d.invDate}</dd>
-          <dt>Due</dt>
-          <dd>{d.dueDate ?? '—'}</dd>
-          <dt>Description</dt>
+          <dt>{tr('app.common.date')}</dt>
+          <dd>{day(d.invDate)}</dd>
+          <dt>{tr('app.common.due')}</dt>
+          <dd>{d.dueDate ? day(d.dueDate) : '—'}</dd>
+          <dt>{tr('app.common.description')}</dt>
           <dd>{d.description || '—'}</dd>
-          <dt>Prepared by</dt>
+          <dt>{tr('app.workstation.preparedBy')}</dt>
           <dd id="prepared-by">{preparer}</dd>
         </dl>
         {d.lines ? (
           <div class="table-wrap">
             <table id="lines">
-              <caption>
-                Lines ({d.taxincluded ? 'amounts include tax' : 'amounts without tax'}, {d.currency})
-              </caption>
+              <caption>{tr('app.workstation.lines', { tax: taxNote, currency: d.currency })}</caption>
               <ColumnHeads
                 columns={[
-                  'Account',
-                  'Description',
-                  numeric('Amount'),
-                  'Tax account',
-                  ...['Rate', 'Tax', 'Gross'].map(numeric),
+                  tr('app.common.account'),
+                  tr('app.common.description'),
+                  numeric(tr('app.common.amount')),
+                  tr('app.common.taxAccount'),
+                  ...[tr('app.common.rate'), tr('app.common.tax'), tr('app.common.gross')].map(numeric),
                 ]}
               />
               <tbody>
                 {d.lines.map((l) => (
                   <tr>
-                    <td>{l.account}</td>
+                    <td>{accountName(accounts, l.account)}</td>
                     <td>{l.description ?? ''}</td>
                     <td class="num">{money(l.amount)}</td>
                     <td>{l.taxAccount ?? '—'}</td>
@@ -160,16 +191,16 @@ export function workstationPages(router: Router, access: ReturnType<typeof acces
         {d.items ? (
           <div class="table-wrap">
             <table id="items">
-              <caption>
-                Items ({d.taxincluded ? 'amounts include tax' : 'amounts without tax'}, {d.currency})
-              </caption>
+              <caption>{tr('app.workstation.items', { tax: taxNote, currency: d.currency })}</caption>
               <ColumnHeads
                 columns={[
-                  'Text',
-                  ...['Quantity', 'Price', 'Discount'].map(numeric),
-                  'Account',
-                  'Tax account',
-                  ...['Amount', 'Tax'].map(numeric),
+                  tr('app.common.text'),
+                  ...[tr('app.workstation.quantity'), tr('app.workstation.price'), tr('app.workstation.discount')].map(
+                    numeric,
+                  ),
+                  tr('app.common.account'),
+                  tr('app.common.taxAccount'),
+                  ...[tr('app.common.amount'), tr('app.common.tax')].map(numeric),
                 ]}
               />
               <tbody>
@@ -181,7 +212,7 @@ export function workstationPages(router: Router, access: ReturnType<typeof acces
                     </td>
                     <td class="num">{money(it.price)}</td>
                     <td class="num">{it.discount ? `${it.discount} %` : ''}</td>
-                    <td>{it.account ?? ''}</td>
+                    <td>{accountName(accounts, it.account)}</td>
                     <td>{it.taxAccount ?? '—'}</td>
                     <td class="num">{money(it.amount)}</td>
                     <td class="num">{money(it.tax)}</td>
@@ -192,22 +223,26 @@ export function workstationPages(router: Router, access: ReturnType<typeof acces
           </div>
         ) : null}
         <table id="totals">
-          <caption>Totals ({d.currency})</caption>
+          <caption>{tr('app.workstation.totals', { currency: d.currency })}</caption>
           <tbody>
             <tr>
-              <th scope="row">Net</th>
+              <th scope="row">{tr('app.common.net')}</th>
               <td class="num">{money(d.netAmount)}</td>
             </tr>
             {(d.taxes ?? []).map((x) => (
               <tr>
                 <th scope="row">
-                  Tax {x.taxAccount} ({(x.rate * 100).toFixed(1)} % of {money(x.base)})
+                  {tr('app.workstation.taxOf', {
+                    account: x.taxAccount,
+                    rate: `${(x.rate * 100).toFixed(1)} %`,
+                    base: money(x.base),
+                  })}
                 </th>
                 <td class="num">{money(x.amount)}</td>
               </tr>
             ))}
             <tr>
-              <th scope="row">Total</th>
+              <th scope="row">{tr('app.common.total')}</th>
               <td class="num" id="gross">
                 {money(d.grossAmount)}
               </td>
@@ -217,20 +252,35 @@ export function workstationPages(router: Router, access: ReturnType<typeof acces
         <DraftPage.AttachedFiles files={d.files ?? []} href={(f) => `${base}/files/${f.id}?kind=${d.kind}`} />
         {mayApprove ? <DraftPage.ApproveForm action={`${base}/approve`} csrf={page.csrf} /> : null}
         {mayWrite ? (
-          <DraftPage.ChangeForm action={`${base}/update`} csrf={page.csrf} description={d.description}>
-            <label for="invDate">Date</label>
-            <input type="date" id="invDate" name="invDate" required value={d.invDate} />
-            <label for="dueDate">Due date</label>
-            <input type="date" id="dueDate" name="dueDate" value={d.dueDate ?? ''} />
+          <DraftPage.ChangeForm
+            action={`${base}/update`}
+            csrf={page.csrf}
+            description={shown(refused, 'description', d.description)}
+          >
+            <Field
+              type="date"
+              id="invDate"
+              name="invDate"
+              label={tr('app.common.date')}
+              required
+              value={shown(refused, 'invDate', d.invDate)}
+              refused={refused}
+            />
+            <Field
+              type="date"
+              id="dueDate"
+              name="dueDate"
+              label={tr('app.common.dueDate')}
+              value={shown(refused, 'dueDate', d.dueDate)}
+              refused={refused}
+            />
+            <AccountList accounts={accounts} />
             {d.kind === 'invoice' ? (
-              <ItemRows items={d.items ?? []} choices={choices} />
+              <ItemRows items={d.items ?? []} choices={choices} refused={refused} />
             ) : (
-              <LineRows lines={d.lines ?? []} choices={choices} />
+              <LineRows lines={d.lines ?? []} choices={choices} refused={refused} />
             )}
-            <p class="hint">
-              Amounts such as 1'234.50. A line's tax is calculated from the tax code valid on the date; a tax entered by
-              hand stays only while its line is unchanged.
-            </p>
+            <p class="hint">{tr('app.workstation.amountsHint')}</p>
           </DraftPage.ChangeForm>
         ) : null}
         {mayWrite ? <DraftPage.DeleteForm action={`${base}/delete?kind=${d.kind}`} csrf={page.csrf} /> : null}
@@ -252,31 +302,37 @@ export function workstationPages(router: Router, access: ReturnType<typeof acces
     const base = ENTRY.path(page.company.dataset);
     const notice =
       ctx.query.notice === 'posted' ? (
-        <Notice kind="ok">The draft is approved and posted.</Notice>
+        <Notice kind="ok">{tr('app.workstation.posted')}</Notice>
       ) : ctx.query.notice === 'deleted' ? (
-        <Notice kind="ok">The draft is deleted.</Notice>
+        <Notice kind="ok">{tr('app.workstation.deleted')}</Notice>
       ) : null;
     await renderPage(
       ctx,
       200,
-      { title: TITLE, ...page, current: base },
+      { title: title(), ...page, current: base },
       <>
         {notice}
-        <p class="hint">
-          Drafts saved by people, integrations (API keys) and assistants (AI connections), oldest first. Open one to
-          review it.
-        </p>
+        <p class="hint">{tr('app.workstation.hint')}</p>
         {rows.length ? (
           <div class="table-wrap">
             <table id="drafts">
-              <caption>Drafts awaiting review</caption>
-              <ColumnHeads columns={['Draft', 'Prepared by', 'Date', 'Party', numeric('Amount'), numeric('Files')]} />
+              <caption>{tr('app.workstation.caption')}</caption>
+              <ColumnHeads
+                columns={[
+                  tr('app.workstation.draft'),
+                  tr('app.workstation.preparedBy'),
+                  tr('app.common.date'),
+                  tr('app.common.party'),
+                  numeric(tr('app.common.amount')),
+                  numeric(tr('app.common.files')),
+                ]}
+              />
               <tbody>
                 {rows.map((r, i) => (
                   <tr data-draft={`${r.vc ?? 'journal'}-${r.id}`}>
                     <td>
                       <a href={`${base}/${r.vc ?? 'journal'}/${r.id}`}>
-                        {r.vc && r.kind !== 'journal' ? sideLabel(r.vc, r.kind) : 'Journal entry'} {r.invNumber}
+                        {kindLabel(r)} {r.invNumber}
                       </a>
                       {r.documentNumber ? (
                         <>
@@ -296,7 +352,7 @@ export function workstationPages(router: Router, access: ReturnType<typeof acces
                       <br />
                       <small>{when(r.createdAt)}</small>
                     </td>
-                    <td>{r.invDate}</td>
+                    <td>{day(r.invDate)}</td>
                     <td>{r.name ?? '—'}</td>
                     <td class="num">
                       {r.currency} {swissAmount(r.grossAmount)}
@@ -308,7 +364,7 @@ export function workstationPages(router: Router, access: ReturnType<typeof acces
             </table>
           </div>
         ) : (
-          <p id="no-drafts">There are no drafts awaiting review.</p>
+          <p id="no-drafts">{tr('app.workstation.none')}</p>
         )}
       </>,
     );
@@ -321,9 +377,9 @@ export function workstationPages(router: Router, access: ReturnType<typeof acces
     if (!d) return;
     const notice =
       ctx.query.notice === 'saved'
-        ? 'The draft is saved.'
+        ? tr('app.workstation.saved')
         : ctx.query.notice === 'booked'
-          ? 'The inbox entry is booked as this draft.'
+          ? tr('app.workstation.booked')
           : undefined;
     await showDraft(ctx, page, d, 200, notice ? <Notice kind="ok">{notice}</Notice> : null);
   });
@@ -366,19 +422,25 @@ export function workstationPages(router: Router, access: ReturnType<typeof acces
       dueDate: String(f.dueDate ?? '') || undefined,
     };
     let body: ReturnType<typeof wholeBody> | undefined;
-    let problem: string | undefined;
+    let problem: { problem: string; field?: string } | undefined;
     if (d.kind === 'invoice') {
       const parsed = parseItems(f, d.items?.length ?? 0);
-      if ('problem' in parsed) problem = parsed.problem;
+      if ('problem' in parsed) problem = parsed;
       else body = invoiceBody(d, { ...header, items: parsed.rows });
     } else {
       const parsed = parseLines(f, d.lines?.length ?? 0);
-      if ('problem' in parsed) problem = parsed.problem;
+      if ('problem' in parsed) problem = parsed;
       else body = transactionBody(d, { ...header, lines: parsed.rows });
     }
-    if (!body) return showDraft(ctx, page, d, 400, <DraftPage.NothingSaved problem={problem!} />);
+    if (!body || problem) {
+      const refused = { values: f, message: problem?.problem ?? '', field: problem?.field };
+      return showDraft(ctx, page, d, 400, <DraftPage.NothingSaved problem={refused.message} />, refused);
+    }
     const answer = await page.call('POST', restPath(d), body);
-    if (answer.status !== 200) return showDraft(ctx, page, d, refusalStatus(answer), <LedgerRefusal answer={answer} />);
+    if (answer.status !== 200) {
+      const top = <LedgerRefusal answer={answer} />;
+      return showDraft(ctx, page, d, refusalStatus(answer), top, refusedForm(f, answer));
+    }
     seeOther(ctx, `${ENTRY.path(page.company.dataset)}/${d.vc}/${d.id}?notice=saved`);
   });
 
