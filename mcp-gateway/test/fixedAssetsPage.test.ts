@@ -15,7 +15,7 @@ t.test('the fixed assets page', async (t) => {
   const page = await browser.get(path);
   t.equal(page.status, 200);
   t.match(page.html, /id="no-assets"/);
-  t.match(page.html, /Anlagen/, 'German by default');
+  t.match(page.html, /Fixed assets/, 'the test browser asks for English');
 
   const refused = await browser.submit(page, path, {
     name: 'Van',
@@ -68,11 +68,11 @@ t.test('the revaluation page', async (t) => {
   const path = `/books/${a.dataset}/revaluation`;
   const page = await browser.get(path);
   t.equal(page.status, 200);
-  t.match(page.html, /Stichtagskurs EUR/);
+  t.match(page.html, /Closing rate EUR/);
   const done = await browser.submit(page, path, { date: '2026-12-31', rate_EUR: '0.93', reverse_next_day: '1' });
   t.equal(done.status, 200);
   t.match(done.html, /id="revalued"/);
-  t.match(done.html, /keine Buchung/, 'no foreign-currency item: nothing booked');
+  t.match(done.html, /nothing booked/, 'no foreign-currency item: nothing booked');
   const refused = await browser.submit(page, path, { date: '2026-12-31', rate_EUR: '0' });
   t.equal(refused.status, 422, 'the ledger refuses a rate of 0');
 });

@@ -2,15 +2,15 @@
  * Books → Fixed assets (`/books/{dataset}/assets`, docs/app.md, docs/year-end.md): the asset
  * register with book values, a form to book depreciation up to a date (one journal entry; the
  * same date again books nothing) and one to add an asset. Texts from the message catalogue in
- * the language the browser asks for.
+ * the page's language.
  */
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import { languageFromAcceptLanguage, translatorFor } from '@ledger/shared';
 import type { access as accessOf, CompanyPage } from './access.tsx';
 import { ledgerError, listOf, seeOther } from './access.tsx';
 import { bodyFields } from '../../http/bodyParser.ts';
-import { ColumnHeads, Csrf, navEntry, Notice, numeric, renderPage, swissAmount } from './ui.tsx';
+import { tr } from './language.ts';
+import { ColumnHeads, Csrf, NAV, Notice, numeric, renderPage, swissAmount } from './ui.tsx';
 
 interface AssetRow {
   id: number;
@@ -24,9 +24,10 @@ interface AssetRow {
   disposed: string | null;
 }
 
-const ENTRY = navEntry('assets');
+const ENTRY = NAV.flatMap((g) => g.entries).find((e) => e.key === 'assets')!;
 
-const textsOf = (ctx: Context) => translatorFor(languageFromAcceptLanguage(ctx.get('accept-language')));
+/** The page's texts in its language (the person's choice, else the browser's: language.ts). */
+const textsOf = (_ctx: Context) => tr;
 
 async function show(ctx: Context, page: CompanyPage, status: number, top: unknown): Promise<void> {
   const t = textsOf(ctx);

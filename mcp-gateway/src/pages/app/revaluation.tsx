@@ -6,11 +6,11 @@
  */
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import { languageFromAcceptLanguage, translatorFor } from '@ledger/shared';
 import type { access as accessOf, CompanyPage } from './access.tsx';
 import { ledgerError } from './access.tsx';
 import { bodyFields } from '../../http/bodyParser.ts';
-import { ColumnHeads, Csrf, navEntry, Notice, numeric, renderPage, swissAmount } from './ui.tsx';
+import { tr } from './language.ts';
+import { ColumnHeads, Csrf, NAV, Notice, numeric, renderPage, swissAmount } from './ui.tsx';
 
 /** The currencies the form offers a rate for (a rate left empty is not sent). */
 const CURRENCIES = ['EUR', 'USD', 'GBP'] as const;
@@ -28,8 +28,9 @@ interface RevaluationAnswer {
   }[];
 }
 
-const ENTRY = navEntry('revaluation');
-const textsOf = (ctx: Context) => translatorFor(languageFromAcceptLanguage(ctx.get('accept-language')));
+const ENTRY = NAV.flatMap((g) => g.entries).find((e) => e.key === 'revaluation')!;
+/** The page's texts in its language (the person's choice, else the browser's: language.ts). */
+const textsOf = (_ctx: Context) => tr;
 
 async function show(ctx: Context, page: CompanyPage, status: number, result: unknown): Promise<void> {
   const t = textsOf(ctx);
