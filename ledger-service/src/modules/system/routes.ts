@@ -13,7 +13,7 @@ const taxCodeParam = (raw: string | undefined): string => (raw ?? '').slice(0, 3
 
 /** Chart of accounts (read, add, change), taxes (cacheable), API keys, the audit log and the books' closing date. */
 export const systemRoutes = [
-  route(contracts.listChartAccounts, async (req) => listAccounts(req.tx, req.query)),
+  route(contracts.listChartAccounts, async (req) => listAccounts(req.tx, req.company.id, req.query)),
   route(contracts.createChartAccount, async (req) => addChartAccount(req, req.body)),
   route(contracts.updateChartAccount, async (req) => changeChartAccount(req, accnoParam(req.params.accno), req.body)),
   route(contracts.listTaxes, async (req) => taxCodePage(req, req.query)),

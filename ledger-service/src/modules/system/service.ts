@@ -143,7 +143,7 @@ function accountUses(c: ServiceContext, accno: string, refs: AccountReferences):
 }
 
 async function accountRead(c: ServiceContext, accno: string): Promise<ChartAccount> {
-  const account = await chartAccount(c.tx, accno);
+  const account = await chartAccount(c.tx, c.company.id, accno);
   if (!account) throw new Error(`account ${accno} vanished within its own transaction`);
   return account;
 }
@@ -153,7 +153,7 @@ export async function addChartAccount(
   c: ServiceContext,
   input: BodyOf<typeof contracts.createChartAccount>,
 ): Promise<ChartAccount> {
-  if (await lockAccount(c.tx, input.accno)) throw conflict(`Account ${input.accno} already exists.`, '/accno');
+  if (await lockAccount(c.tx, c.company.id, input.accno)) throw conflict(`Account ${input.accno} already exists.`, '/accno');
   const account = {
     accno: input.accno,
     description: input.description,
@@ -175,7 +175,7 @@ export async function changeChartAccount(
   accno: string,
   input: BodyOf<typeof contracts.updateChartAccount>,
 ): Promise<ChartAccount> {
-  const stored = await lockAccount(c.tx, accno);
+  const stored = await lockAccount(c.tx, c.company.id, accno);
   if (!stored) throw notFound(`No account ${accno} in the chart.`);
   const before: AccountShape = {
     accno,
@@ -189,10 +189,10 @@ export async function changeChartAccount(
     category: input.category ?? before.category,
     links: input.links ?? before.links,
   };
-  const refs = await accountReferences(c.tx, stored.id);
+  const refs = await accountReferences(c.tx, c.company.id, stored.id);
   checkAccountChange(before, after, refs.posted, accountUses(c, accno, refs));
   const link = linkString(after.links);
-  await updateAccount(c.tx, stored.id, { description: after.description, category: after.category, link });
+  await updateAccount(c.tx, c.company.id, stored.id, { description: after.description, category: after.category, link });
   const changes = Object.fromEntries(
     [
       ['description', before.description, after.description],

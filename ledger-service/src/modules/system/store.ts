@@ -2,7 +2,10 @@ import type { Knex } from 'knex';
 import type { Tx } from '../../db/knex.ts';
 import type { ListPage } from '../../db/listOrder.ts';
 
-/** The chart of accounts and the tax rates, in their API shapes. Runs inside a tenant transaction. */
+/**
+ * The chart of accounts and the tax rates, in their API shapes. Runs inside a tenant transaction,
+ * and every query names its company as well (row-level security is the second line).
+ */
 
 export interface TaxRate {
   code: string;
@@ -62,10 +65,11 @@ interface AccountRow {
 }
 
 /** Accounts in their read shape, each with the tax rates booked to it. */
-async function withTaxes(tx: Tx, accounts: readonly AccountRow[]): Promise<ChartAccount[]> {
+async function withTaxes(tx: Tx, companyId: number, accounts: readonly AccountRow[]): Promise<ChartAccount[]> {
   const taxes = (
     await tx('taxes as t')
       .join('accounts as a', 'a.id', 't.account_id')
+      .where({ 't.company_id': companyId, 'a.company_id': companyId })
       .whereIn(
         'a.accno',
         accounts.map((a) => a.accno),
@@ -84,19 +88,25 @@ async function withTaxes(tx: Tx, accounts: readonly AccountRow[]): Promise<Chart
 }
 
 /** One page of the chart, by account number, each account with the tax rates booked to it. */
-export async function listAccounts(tx: Tx, page: Page): Promise<ListPage<ChartAccount>> {
+export async function listAccounts(tx: Tx, companyId: number, page: Page): Promise<ListPage<ChartAccount>> {
   const accounts = await tx('accounts')
+    .where({ company_id: companyId })
     .orderBy('accno')
     .limit(page.limit)
     .offset(page.offset)
     .select('accno', 'description', 'category', 'link');
-  return { rows: await withTaxes(tx, accounts), total: await count(tx('accounts')) };
+  return {
+    rows: await withTaxes(tx, companyId, accounts),
+    total: await count(tx('accounts').where({ company_id: companyId })),
+  };
 }
 
 /** One account in the read shape of the chart. */
-export async function chartAccount(tx: Tx, accno: string): Promise<ChartAccount | undefined> {
-  const row = await tx('accounts').where({ accno }).first('accno', 'description', 'category', 'link');
-  return row && (await withTaxes(tx, [row]))[0];
+export async function chartAccount(tx: Tx, companyId: number, accno: string): Promise<ChartAccount | undefined> {
+  const row = await tx('accounts')
+    .where({ company_id: companyId, accno })
+    .first('accno', 'description', 'category', 'link');
+  return row && (await withTaxes(tx, companyId, [row]))[0];
 }
 
 export interface StoredAccount extends AccountRow {
@@ -108,8 +118,10 @@ export interface StoredAccount extends AccountRow {
  * takes a key-share lock on this row) waits until the change is committed, and one that
  * already did has committed before the lock is granted, so accountUses sees its lines.
  */
-export async function lockAccount(tx: Tx, accno: string): Promise<StoredAccount | undefined> {
-  const row = await tx('accounts').where({ accno }).forUpdate().first('id', 'accno', 'description', 'category', 'link');
+export async function lockAccount(tx: Tx, companyId: number, accno: string): Promise<StoredAccount | undefined> {
+  const row = await tx('accounts')
+    .where({ company_id: companyId, accno })
+    .forUpdate().first('id', 'accno', 'description', 'category', 'link');
   return row && { ...row, id: Number(row.id), category: row.category.trim() };
 }
 
@@ -120,8 +132,13 @@ export async function insertAccount(tx: Tx, companyId: number, account: AccountR
   return Number(row!.id);
 }
 
-export async function updateAccount(tx: Tx, id: number, account: Omit<AccountRow, 'accno'>): Promise<void> {
-  await tx('accounts').where({ id }).update(account);
+export async function updateAccount(
+  tx: Tx,
+  companyId: number,
+  id: number,
+  account: Omit<AccountRow, 'accno'>,
+): Promise<void> {
+  await tx('accounts').where({ company_id: companyId, id }).update(account);
 }
 
 /** What refers to an account besides the company settings: its postings and the records that book to it. */
@@ -135,14 +152,21 @@ export interface AccountReferences {
   services: { income: string[]; expense: string[]; tax: string[] };
 }
 
-export async function accountReferences(tx: Tx, accountId: number): Promise<AccountReferences> {
-  const posted = await tx('ledger_entries').where({ account_id: accountId }).first(tx.raw('1 as x'));
-  const taxRates = await tx('taxes').where({ account_id: accountId }).distinct('code').orderBy('code');
-  const banks = await tx('bank_accounts').where({ account_id: accountId }).orderBy('id').select('name');
+export async function accountReferences(tx: Tx, companyId: number, accountId: number): Promise<AccountReferences> {
+  const own = { company_id: companyId };
+  const posted = await tx('ledger_entries')
+    .where({ ...own, account_id: accountId })
+    .first(tx.raw('1 as x'));
+  const taxRates = await tx('taxes').where({ ...own, account_id: accountId }).distinct('code').orderBy('code');
+  const banks = await tx('bank_accounts').where({ ...own, account_id: accountId }).orderBy('id').select('name');
   const services = await tx('services')
-    .where({ income_account_id: accountId })
-    .orWhere({ expense_account_id: accountId })
-    .orWhere({ tax_account_id: accountId })
+    .where(own)
+    .andWhere((q) =>
+      q
+        .where({ income_account_id: accountId })
+        .orWhere({ expense_account_id: accountId })
+        .orWhere({ tax_account_id: accountId }),
+    )
     .orderBy('partnumber')
     .select('partnumber', 'income_account_id', 'expense_account_id', 'tax_account_id');
   const naming = (column: 'income_account_id' | 'expense_account_id' | 'tax_account_id') =>

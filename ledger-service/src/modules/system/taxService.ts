@@ -71,7 +71,7 @@ function periodsOf(rates: readonly RateInput[], description: string): RatePeriod
 
 /** The tax account: it exists, carries the kind's tax link and books no other code. */
 async function taxAccount(c: ServiceContext, accno: string, kind: string, code: string): Promise<number> {
-  const account = await lockAccount(c.tx, accno);
+  const account = await lockAccount(c.tx, c.company.id, accno);
   if (!account) throw ruleInvalid(`Account ${accno} does not exist in the chart of accounts.`, '/accno');
   const link = taxLinkOf(kind);
   if (!account.link.split(':').includes(link))
