@@ -153,7 +153,8 @@ export async function addChartAccount(
   c: ServiceContext,
   input: BodyOf<typeof contracts.createChartAccount>,
 ): Promise<ChartAccount> {
-  if (await lockAccount(c.tx, c.company.id, input.accno)) throw conflict(`Account ${input.accno} already exists.`, '/accno');
+  if (await lockAccount(c.tx, c.company.id, input.accno))
+    throw conflict(`Account ${input.accno} already exists.`, '/accno');
   const account = {
     accno: input.accno,
     description: input.description,
@@ -192,7 +193,11 @@ export async function changeChartAccount(
   const refs = await accountReferences(c.tx, c.company.id, stored.id);
   checkAccountChange(before, after, refs.posted, accountUses(c, accno, refs));
   const link = linkString(after.links);
-  await updateAccount(c.tx, c.company.id, stored.id, { description: after.description, category: after.category, link });
+  await updateAccount(c.tx, c.company.id, stored.id, {
+    description: after.description,
+    category: after.category,
+    link,
+  });
   const changes = Object.fromEntries(
     [
       ['description', before.description, after.description],

@@ -121,7 +121,8 @@ export interface StoredAccount extends AccountRow {
 export async function lockAccount(tx: Tx, companyId: number, accno: string): Promise<StoredAccount | undefined> {
   const row = await tx('accounts')
     .where({ company_id: companyId, accno })
-    .forUpdate().first('id', 'accno', 'description', 'category', 'link');
+    .forUpdate()
+    .first('id', 'accno', 'description', 'category', 'link');
   return row && { ...row, id: Number(row.id), category: row.category.trim() };
 }
 
@@ -157,8 +158,14 @@ export async function accountReferences(tx: Tx, companyId: number, accountId: nu
   const posted = await tx('ledger_entries')
     .where({ ...own, account_id: accountId })
     .first(tx.raw('1 as x'));
-  const taxRates = await tx('taxes').where({ ...own, account_id: accountId }).distinct('code').orderBy('code');
-  const banks = await tx('bank_accounts').where({ ...own, account_id: accountId }).orderBy('id').select('name');
+  const taxRates = await tx('taxes')
+    .where({ ...own, account_id: accountId })
+    .distinct('code')
+    .orderBy('code');
+  const banks = await tx('bank_accounts')
+    .where({ ...own, account_id: accountId })
+    .orderBy('id')
+    .select('name');
   const services = await tx('services')
     .where(own)
     .andWhere((q) =>
