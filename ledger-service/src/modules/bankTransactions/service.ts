@@ -201,7 +201,11 @@ export async function importStatements(
 }
 
 /** The candidates the new transactions could pay, in three indexed lookups. */
-async function candidatesFor(tx: Tx, rows: readonly InsertedTransaction[]): Promise<MatchCandidates> {
+async function candidatesFor(
+  tx: Tx,
+  companyId: number,
+  rows: readonly InsertedTransaction[],
+): Promise<MatchCandidates> {
   const references = new Set<string>();
   const numbers = new Set<string>();
   const endToEndIds = new Set<string>();
@@ -212,7 +216,7 @@ async function candidatesFor(tx: Tx, rows: readonly InsertedTransaction[]): Prom
       if (r.text !== null) for (const t of numberTokens(r.text)) numbers.add(t);
     } else if (r.end_to_end_id !== null) endToEndIds.add(r.end_to_end_id);
   }
-  const found = await matchCandidates(tx, {
+  const found = await matchCandidates(tx, companyId, {
     references: [...references],
     numbers: [...numbers],
     endToEndIds: [...endToEndIds],
@@ -315,7 +319,7 @@ async function matchAndBook(
   rows: readonly InsertedTransaction[],
 ): Promise<Set<number>> {
   if (rows.length === 0) return new Set();
-  const candidates = await candidatesFor(c.tx, rows);
+  const candidates = await candidatesFor(c.tx, c.company.id, rows);
   const documents = new Set<OpenDocument>([
     ...candidates.byReference.values(),
     ...candidates.byNumber.values(),
@@ -344,7 +348,7 @@ async function matchAndBook(
       }
     }
   }
-  await markMatched(c.tx, booked);
+  await markMatched(c.tx, c.company.id, booked);
   await recordEvents(
     c.tx,
     c.company.id,
@@ -365,21 +369,21 @@ function bankSnapshot(r: InsertedTransaction): Record<string, unknown> {
   return { date: r.date, amount: new Money(r.amount).toString(), currency: r.currency, reference: r.reference };
 }
 
-async function transactionRead(tx: Tx, id: number): Promise<BankTransactionRead> {
-  const row = await findTransaction(tx, id);
+async function transactionRead(tx: Tx, companyId: number, id: number): Promise<BankTransactionRead> {
+  const row = await findTransaction(tx, companyId, id);
   if (!row) throw notFound(`No bank transaction with id ${id}.`);
   return row;
 }
 
 /** One transaction with its proposals (unmatched lines only). */
 export async function bankTransactionById(c: ServiceContext, id: number): Promise<BankTransactionRead> {
-  const [row] = await withProposals(c, [await transactionRead(c.tx, id)]);
+  const [row] = await withProposals(c, [await transactionRead(c.tx, c.company.id, id)]);
   return row!;
 }
 
 /** A page of transactions, the unmatched ones with their proposals. */
 export async function listBankTransactions(c: ServiceContext, f: TransactionFilter) {
-  const page = await listTransactions(c.tx, f);
+  const page = await listTransactions(c.tx, c.company.id, f);
   return { ...page, rows: await withProposals(c, page.rows) };
 }
 
@@ -407,7 +411,7 @@ export async function bookBankTransaction(
       input.document_id === undefined ? '/document_id' : '/account',
     );
   }
-  const row = await lockTransaction(c.tx, id);
+  const row = await lockTransaction(c.tx, c.company.id, id);
   if (!row) throw notFound(`No bank transaction with id ${id}.`);
   if (row.status !== 'unmatched') throw conflict(`Bank transaction ${id} is already ${row.status}.`);
   let documentId = input.document_id;
@@ -474,7 +478,7 @@ export async function bookBankTransaction(
       memo,
       source: `bank transaction ${id}`,
     });
-    await markBooked(c.tx, id, 'booked', { documentId: documentId, paymentId });
+    await markBooked(c.tx, c.company.id, id, 'booked', { documentId: documentId, paymentId });
   } else {
     const accno = input.account!;
     const chart = await findChartAccount(c.tx, c.company.id, accno);
@@ -504,7 +508,7 @@ export async function bookBankTransaction(
         throw new DomainError(err.code, err.message);
       throw err;
     }
-    await markBooked(c.tx, id, 'booked', { accountId: Number(chart.id), journalId: journal.id });
+    await markBooked(c.tx, c.company.id, id, 'booked', { accountId: Number(chart.id), journalId: journal.id });
   }
   await recordAudit(c.tx, c.company.id, c.actor, 'bank_transaction', id, 'book', {
     ...(documentId !== undefined ? { document_id: documentId } : { account: input.account }),

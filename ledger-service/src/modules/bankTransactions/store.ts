@@ -108,10 +108,15 @@ interface DocumentRow {
  */
 export async function matchCandidates(
   tx: Tx,
+  companyId: number,
   q: { references: string[]; numbers: string[]; endToEndIds: string[] },
 ): Promise<{ documents: OpenDocument[]; payments: { endToEndId: string; amount: string; documentId: number }[] }> {
   const open = (query: ReturnType<Tx>) =>
-    query.where('t.status', 'posted').whereNull('t.reversal_of_id').whereRaw('t.amount - t.paid > 0');
+    query
+      .where('t.company_id', companyId)
+      .where('t.status', 'posted')
+      .whereNull('t.reversal_of_id')
+      .whereRaw('t.amount - t.paid > 0');
   const documents: OpenDocument[] = [];
   const toDocument = (r: DocumentRow): OpenDocument => ({
     id: Number(r.id),
@@ -139,7 +144,9 @@ export async function matchCandidates(
   let payments: { endToEndId: string; amount: string; documentId: number }[] = [];
   if (q.endToEndIds.length > 0) {
     const rows = (await open(
-      tx('payment_file_items as i').join('arap_transactions as t', 't.id', 'i.document_id').where('t.vc', 'vendor'),
+      tx('payment_file_items as i')
+        .join('arap_transactions as t', 't.id', 'i.document_id')
+        .where({ 'i.company_id': companyId, 't.vc': 'vendor' }),
     )
       .whereIn('i.end_to_end_id', q.endToEndIds)
       .select([...columns, 'i.end_to_end_id', tx.raw('i.amount::text as file_amount')])) as (DocumentRow & {
@@ -154,12 +161,13 @@ export async function matchCandidates(
 
 export async function markBooked(
   tx: Tx,
+  companyId: number,
   id: number,
   status: 'matched' | 'booked',
   by: { documentId: number; paymentId: number } | { accountId: number; journalId: number },
 ): Promise<void> {
   await tx('bank_transactions')
-    .where({ id })
+    .where({ company_id: companyId, id })
     .update({
       status,
       ...('documentId' in by
@@ -172,6 +180,7 @@ export async function markBooked(
 /** Marks transactions booked by matching as `matched`, naming the document and payment, in one statement. */
 export async function markMatched(
   tx: Tx,
+  companyId: number,
   rows: readonly { id: number; documentId: number; paymentId: number }[],
 ): Promise<void> {
   if (rows.length === 0) return;
@@ -180,8 +189,8 @@ export async function markMatched(
     update bank_transactions b set status = 'matched', document_id = x.document_id, payment_id = x.payment_id,
       booked_at = now()
     from jsonb_to_recordset(?::jsonb) as x(id bigint, document_id bigint, payment_id bigint)
-    where b.id = x.id`,
-    [JSON.stringify(rows.map((r) => ({ id: r.id, document_id: r.documentId, payment_id: r.paymentId })))],
+    where b.company_id = ? and b.id = x.id`,
+    [JSON.stringify(rows.map((r) => ({ id: r.id, document_id: r.documentId, payment_id: r.paymentId }))), companyId],
   );
 }
 
@@ -196,9 +205,9 @@ export interface LockedTransaction {
   status: string;
 }
 
-export async function lockTransaction(tx: Tx, id: number): Promise<LockedTransaction | undefined> {
+export async function lockTransaction(tx: Tx, companyId: number, id: number): Promise<LockedTransaction | undefined> {
   const row = await tx('bank_transactions')
-    .where({ id })
+    .where({ company_id: companyId, id })
     .forUpdate()
     .first<LockedTransaction | undefined>(
       'id',
@@ -269,10 +278,15 @@ const READ_COLUMNS = [
   'b.reconciled_on',
 ];
 
-function readQuery(tx: Tx) {
+function readQuery(tx: Tx, companyId: number) {
   return tx('bank_transactions as b')
-    .leftJoin('arap_transactions as t', 't.id', 'b.document_id')
-    .leftJoin('accounts as a', 'a.id', 'b.booked_account_id');
+    .leftJoin('arap_transactions as t', function sameCompany() {
+      this.on('t.id', '=', 'b.document_id').andOn('t.company_id', '=', 'b.company_id');
+    })
+    .leftJoin('accounts as a', function sameCompany() {
+      this.on('a.id', '=', 'b.booked_account_id').andOn('a.company_id', '=', 'b.company_id');
+    })
+    .where('b.company_id', companyId);
 }
 
 const idOrNull = (v: number | string | null) => (v === null ? null : Number(v));
@@ -306,8 +320,8 @@ function toReadShape(r: ReadRow): BankTransactionRead {
   };
 }
 
-export async function findTransaction(tx: Tx, id: number): Promise<BankTransactionRead | undefined> {
-  const row = await readQuery(tx).where('b.id', id).first<ReadRow | undefined>(READ_COLUMNS);
+export async function findTransaction(tx: Tx, companyId: number, id: number): Promise<BankTransactionRead | undefined> {
+  const row = await readQuery(tx, companyId).where('b.id', id).first<ReadRow | undefined>(READ_COLUMNS);
   return row && toReadShape(row);
 }
 
@@ -325,8 +339,12 @@ export interface TransactionFilter {
 
 const ORDER = { date: 'b.date', id: 'b.id' };
 
-export async function listTransactions(tx: Tx, f: TransactionFilter): Promise<ListPage<BankTransactionRead>> {
-  const q = readQuery(tx);
+export async function listTransactions(
+  tx: Tx,
+  companyId: number,
+  f: TransactionFilter,
+): Promise<ListPage<BankTransactionRead>> {
+  const q = readQuery(tx, companyId);
   if (f.account !== undefined) q.where('b.bank_account_id', f.account);
   if (f.from !== undefined) q.where('b.date', '>=', f.from);
   if (f.to !== undefined) q.where('b.date', '<=', f.to);
