@@ -126,6 +126,10 @@ const externalPackages = {
 };
 
 /** Our own files keep their source location (see the header). */
+// spelled in parts: this file is bundled too (e2e/test/testRun.test.ts builds with it), and the plugin
+// below must not rewrite its own search strings
+const META = ['import', 'meta'].join('.');
+
 const sourceLocations = (outdir) => ({
   name: 'source-locations',
   setup(build) {
@@ -133,13 +137,13 @@ const sourceLocations = (outdir) => ({
       if (args.path.includes('/node_modules/')) return undefined;
       const loader = args.path.endsWith('.mjs') ? 'js' : args.path.endsWith('x') ? 'tsx' : 'ts';
       let text = readFileSync(args.path, 'utf8');
-      if (!text.includes('import.meta.')) return { contents: text, loader };
+      if (!text.includes(`${META}.`)) return { contents: text, loader };
       const jobsFolder = pathToFileURL(join(outdir, 'jobs', 'caller.js')).href;
       text = text
-        .replaceAll('jobModule(import.meta.url,', `jobModule(${JSON.stringify(jobsFolder)},`)
-        .replaceAll('import.meta.url', JSON.stringify(pathToFileURL(args.path).href))
-        .replaceAll('import.meta.dirname', JSON.stringify(dirname(args.path)))
-        .replaceAll('import.meta.filename', JSON.stringify(args.path));
+        .replaceAll(`jobModule(${META}.url,`, `jobModule(${JSON.stringify(jobsFolder)},`)
+        .replaceAll(`${META}.url`, JSON.stringify(pathToFileURL(args.path).href))
+        .replaceAll(`${META}.dirname`, JSON.stringify(dirname(args.path)))
+        .replaceAll(`${META}.filename`, JSON.stringify(args.path));
       return { contents: text, loader };
     });
   },
@@ -167,7 +171,7 @@ export async function buildTests(files = partition().compiled, outdir = TEST_BUI
       js: [
         '// compiled by scripts/build-tests.mjs for npm test; do not edit',
         "import { createRequire as __bundleCreateRequire } from 'node:module';",
-        'const require = __bundleCreateRequire(import.meta.url);',
+        `const require = __bundleCreateRequire(${META}.url);`,
       ].join('\n'),
     },
     legalComments: 'none',

@@ -142,6 +142,8 @@ t.test('MCP endpoint refusals', async (t) => {
         'get_chart_of_accounts',
         'list_tax_codes',
         'list_changes',
+        'list_dimensions',
+        'list_assets',
         'list_fiscal_years',
         'list_journal_entries',
         'get_journal_entry',
