@@ -65,6 +65,8 @@ const EXTERNAL_PACKAGES = new Set([
   '@redocly/cli',
   '@redocly/openapi-core',
   'fast-check',
+  // reads its JSON schemas beside its own code
+  '@seriousme/openapi-schema-validator',
 ]);
 
 const packageOf = (specifier) =>

@@ -115,6 +115,42 @@ t.test('every list: a page of limit rows, X-Total-Count of all, Link next and pr
     const to = from === '2024-01-01' ? '2024-03-31' : '2024-06-30';
     await ok('VAT return', s.api('POST', '/reports/vat/returns', { from, to }));
   }
+  for (const description of ['Audit', 'Tax return']) {
+    await ok(
+      'quote',
+      s.api('POST', '/arap/quote/customer', {
+        customer_id: s.parties.customer.id,
+        invDate: '2024-03-15',
+        valid_until: '2024-04-30',
+        items: [{ description, quantity: 1, price: 100, account: '3400' }],
+      }),
+    );
+  }
+  // two dunning runs: a posted, overdue invoice reaches level 1, then level 2
+  await ok(
+    'overdue invoice',
+    s.api('POST', '/arap/invoice/customer', {
+      customer_id: s.parties.customer.id,
+      invDate: '2024-03-15',
+      dueDate: '2024-04-14',
+      pending: '0',
+      items: [{ description: 'Overdue', quantity: 1, price: 80, account: '3400' }],
+    }),
+  );
+  const text = { de: 'Bitte zahlen', fr: 'Merci de payer', it: 'Si prega di pagare', en: 'Please pay' };
+  await ok(
+    'dunning levels',
+    s.api('POST', '/system/company', {
+      dunning: {
+        levels: [
+          { days: 10, fee: 0, text },
+          { days: 40, fee: 0, text },
+        ],
+      },
+    }),
+  );
+  for (const date of ['2025-01-01', '2025-06-01'])
+    await ok('dunning run', s.api('POST', '/arap/dunning/run', { date, dry_run: false }));
   const csv =
     'date,amount,currency,counterparty,iban,reference,description\n2024-06-01,10.00,CHF,Anna,,,one\n' +
     '2024-06-02,20.00,CHF,Beat,,,two\n';

@@ -86,12 +86,19 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   events: 'The change feed: every change an integration cares about, in order, as CloudEvents (docs/events.md).',
 };
 
+/** Path parameters that are not numeric ids: an account number, a tax code, a VAT form figure. */
+const PATH_TEXT_PARAMETERS: Record<string, Json> = {
+  accno: accountNumberSchema,
+  code: { type: 'string', minLength: 1, maxLength: 32 },
+  figure: { type: 'string', minLength: 1, maxLength: 32 },
+};
+
 function pathParameters(path: string, example: ContractExample | undefined): Json[] {
   return [...path.matchAll(/\{([A-Za-z_]+)\}/g)].map(([, name]) => ({
     name: name!,
     in: 'path',
     required: true,
-    schema: name === 'accno' ? accountNumberSchema : { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER },
+    schema: PATH_TEXT_PARAMETERS[name!] ?? { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER },
     ...(example?.params?.[name!] !== undefined ? { example: example.params[name!] } : {}),
   }));
 }

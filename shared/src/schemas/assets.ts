@@ -25,7 +25,12 @@ const assetFields = {
       'accumulated depreciation (category A, a contra account); omitted: depreciated directly on asset_account',
   },
   acquired: { ...dateSchema, description: 'acquisition date: depreciation starts with its month' },
-  cost: { ...money('acquisition cost'), exclusiveMinimum: 0 },
+  cost: {
+    type: 'number',
+    exclusiveMinimum: 0,
+    maximum: MAX_AMOUNT,
+    description: 'acquisition cost, base currency; more than 0',
+  },
   residual: money('residual value the asset is not depreciated below; default 0'),
   method: {
     type: 'string',
