@@ -65,8 +65,9 @@ const EXTERNAL_PACKAGES = new Set([
   '@redocly/cli',
   '@redocly/openapi-core',
   'fast-check',
-  // reads its JSON schemas beside its own code
+  // read their own files beside their code (JSON schemas, WebAssembly through __dirname)
   '@seriousme/openapi-schema-validator',
+  'xmllint-wasm',
 ]);
 
 const packageOf = (specifier) =>

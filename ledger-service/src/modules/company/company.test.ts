@@ -57,6 +57,8 @@ t.test('company settings: read, partial update, VAT number, invoice bank account
       vat_period: 'quarter',
       net_tax_rates: [],
       ai_may_post_without_confirmation: false,
+      language: 'de',
+      dunning: { levels: [] },
     },
     'a new company: its name and the accounts of its chart template; AI connections ask before posting',
   );
@@ -100,6 +102,8 @@ t.test('company settings: read, partial update, VAT number, invoice bank account
       vat_period: 'quarter',
       net_tax_rates: [],
       ai_may_post_without_confirmation: false,
+      language: 'de',
+      dunning: { levels: [] },
     },
     'answers the settings; the UID in canonical form',
   );
