@@ -31,7 +31,7 @@ t.test('vendors: create, read, search, update, delete', async (t) => {
   t.equal(read.status, 200);
   t.same(
     read.body,
-    { id: created.body.id, vendornumber: 'V-00001', ...acmeRead },
+    { id: created.body.id, vendornumber: 'V-00001', ...acmeRead, language: null },
     'read shape carries every stored field, curr as currency',
   );
 
