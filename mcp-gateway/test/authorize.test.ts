@@ -144,8 +144,8 @@ t.test('authorization endpoint', async (t) => {
 
   t.test('consent form tampering', async (t) => {
     const page = await browser.get(authorizePath(good));
-    const bankWrite = await browser.submit(page, '/oauth/authorize', { decision: 'allow', area_bank: 'write' });
-    t.equal(bankWrite.status, 400, 'bank cannot be granted write');
+    const unknownLevel = await browser.submit(page, '/oauth/authorize', { decision: 'allow', area_bank: 'admin' });
+    t.equal(unknownLevel.status, 400, 'an area cannot be granted a level the form does not offer');
     const nothing = await browser.submit(page, '/oauth/authorize', {
       decision: 'allow',
       area_accounting: 'none',

@@ -33,6 +33,8 @@ t.test('bank account page: upload, proposals accepted, rule from a line, reconci
   t.equal(rule.status, 201);
 
   const browser = new Browser(stack.url);
+  // a German-speaking bookkeeper (the test browser asks for English unless told)
+  browser.language = 'de';
   await browser.signIn(company);
   const path = `/books/${company.dataset}/bank/${account.body.id}`;
   const empty = await browser.get(path);
@@ -54,7 +56,6 @@ t.test('bank account page: upload, proposals accepted, rule from a line, reconci
   });
   t.equal(uploaded.status, 303, await uploaded.clone().text());
   const after = await browser.get(uploaded.headers.get('location')!);
-  // German unless the browser asks for another language
   t.match(after.html, /7 Buchungen importiert, 0 bereits vorhanden/);
   t.match(after.html, /id="unbooked"/);
   t.match(after.html, /Regel «Papeterie»: auf Konto 6500 buchen/);
