@@ -23,7 +23,7 @@ t.test('a VAT return in the app: prepare, figures, drill-down, settle', async (t
   t.equal(sale.status, 201, JSON.stringify(sale.body));
   const browser = await launchChromium();
   t.teardown(() => browser.close());
-  const { context, page } = await personWindow(stack, browser, a);
+  const { context, page } = await personWindow(stack, browser, a, 1100, undefined, 'de-CH');
   await context.setExtraHTTPHeaders({ 'Accept-Language': 'de-CH' });
 
   await page.goto(`${stack.url}/books/${a.dataset}/vat`);
