@@ -38,7 +38,7 @@ function ok(r: ToolResult): Record<string, any> {
   return r.structuredContent;
 }
 
-const WRITE_ALL = { accounting: 'write', invoices: 'write', contacts: 'write', bank: 'read', documents: 'write' };
+const WRITE_ALL = { accounting: 'write', invoices: 'write', contacts: 'write', bank: 'write', documents: 'write' };
 
 t.test('MCP endpoint with every tool', async (t) => {
   const stack: Stack = await startStack(t);
@@ -46,7 +46,7 @@ t.test('MCP endpoint with every tool', async (t) => {
   const { resource, tokens } = await connect(stack, company, { choices: WRITE_ALL });
   t.same(
     tokens.scope.split(' ').sort(),
-    ALL_SCOPES.filter((s) => s.endsWith(':write') || s === 'bank:read').sort(),
+    ALL_SCOPES.filter((s) => s.endsWith(':write')).sort(),
     'every area granted (write implies read)',
   );
   const { client, call } = await mcpClient(t, resource, tokens.access_token);
