@@ -128,7 +128,7 @@ t.test('bank:write over MCP: rules, their preview, booking a line by its proposa
   // a client that cannot ask the person: booking is a posting with no draft, so nothing is booked
   const notAsked = await call('book_bank_transaction', { id: debit.id, proposal: 0, rule_id: ruleId });
   t.notOk(notAsked.isError, JSON.stringify(notAsked));
-  t.match(notAsked.content![0]!.text, /Bank line \d+ was not booked: this client cannot ask the person/);
+  t.match(notAsked.content![0]!.text, /Nothing was posted for \d+: this client cannot ask the person/);
   t.equal((await rest('GET', `/bank/transactions/${debit.id}`)).body.status, 'unmatched', 'nothing booked');
 
   // the company lets assistants post without asking (confirmation.test.ts tests the question)

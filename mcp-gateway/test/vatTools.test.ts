@@ -62,9 +62,10 @@ t.test('VAT tools through the gateway', async (t) => {
     lines: [{ id: sale.body.id, tax: 81 }],
   });
 
+  // settling posts: a client that cannot ask the person gets nothing done, and is told why
   const asked = await call('settle_vat_return', { id });
-  t.ok(asked.isError, 'settling posts: the person is asked first');
-  t.match(JSON.stringify(asked.structuredContent), /confirmation_required/);
+  t.match(asked.structuredContent, { confirmation: { outcome: 'not_done', reason: 'not_asked' } });
+  t.match(asked.content![0]!.text, /Nothing was posted for \d+: this client cannot ask the person/);
   t.equal((await rest('GET', `/reports/vat/returns/${id}`)).body.status, 'draft', 'nothing posted yet');
 
   t.equal((await rest('POST', '/system/company', { ai_may_post_without_confirmation: true })).status, 200);

@@ -317,7 +317,8 @@ export async function safePath(
     };
   }
   const what: Record<Exclude<Consequence, 'post'>, string> = {
-    book: `Bank line ${String(input.id)} was not booked`,
+    // a posting that has no draft form (a bank line's booking, a VAT return's settlement)
+    book: `Nothing was posted for ${String(input.id)}`,
     delete: 'Nothing was deleted',
     approve: `Bill ${String(input.id)} was not approved and stays a draft in the app's workstation (list_workstation)`,
     payment: 'The payment was not recorded',
