@@ -25,6 +25,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { builtinModules } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { EXTERNAL_PACKAGES as SERVICE_EXTERNALS, packageOf } from './build.mjs';
 import { ROOT } from './compiled.mjs';
 
 export const TEST_BUILD = join(ROOT, '.test-build');
@@ -36,25 +37,12 @@ const JOBS = {
   extractJob: 'ledger-service/src/modules/inbox/extractJob.ts',
 };
 
-/** scripts/build.mjs's external packages, and the test tools (tap keeps one copy of itself). */
+/**
+ * scripts/build.mjs's external packages, the test tools (tap keeps one copy of itself), and
+ * packages that read their own files beside their code (JSON schemas, WebAssembly through __dirname).
+ */
 const EXTERNAL_PACKAGES = new Set([
-  'better-sqlite3',
-  '@napi-rs/canvas',
-  '@electric-sql/pglite',
-  '@electric-sql/pglite-socket',
-  'pdfjs-dist',
-  'zxing-wasm',
-  'pdfkit',
-  'swissqrbill',
-  '@scalar/api-reference',
-  'piscina',
-  'pino',
-  'knex',
-  'pg-native',
-  'pg',
-  'pg-boss',
-  'nodemailer',
-  'ioredis',
+  ...SERVICE_EXTERNALS,
   'tap',
   '@tapjs/core',
   'playwright-core',
@@ -65,16 +53,9 @@ const EXTERNAL_PACKAGES = new Set([
   '@redocly/cli',
   '@redocly/openapi-core',
   'fast-check',
-  // read their own files beside their code (JSON schemas, WebAssembly through __dirname)
   '@seriousme/openapi-schema-validator',
   'xmllint-wasm',
 ]);
-
-const packageOf = (specifier) =>
-  specifier
-    .split('/')
-    .slice(0, specifier.startsWith('@') ? 2 : 1)
-    .join('/');
 
 /** The test files tap's `include` names (package.json), by walking the folders those globs start in. */
 export function testFiles() {

@@ -67,7 +67,7 @@ const PACKAGE_ENTRIES = {
  * state an external one shares (pg), and packages read only when first needed (they stay out
  * of every bundle's start).
  */
-const EXTERNAL_PACKAGES = new Set([
+export const EXTERNAL_PACKAGES = new Set([
   'better-sqlite3',
   '@napi-rs/canvas',
   '@electric-sql/pglite',
@@ -89,7 +89,7 @@ const EXTERNAL_PACKAGES = new Set([
   'ioredis',
 ]);
 
-const packageOf = (specifier) =>
+export const packageOf = (specifier) =>
   specifier
     .split('/')
     .slice(0, specifier.startsWith('@') ? 2 : 1)
