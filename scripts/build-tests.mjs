@@ -163,11 +163,7 @@ export async function buildTests(files = partition().compiled, outdir = TEST_BUI
     plugins: [externalPackages, sourceLocations(outdir)],
   });
   mkdirSync(outdir, { recursive: true });
-  // tap's configuration for the compiled files: no tsx, everything else as package.json says
-  const tap = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).tap;
-  const { 'node-arg': _tsx, include: _include, before: _before, ...rest } = tap;
   writeFileSync(join(outdir, 'package.json'), '{ "type": "module" }\n');
-  writeFileSync(join(outdir, '.taprc'), `${JSON.stringify(rest, null, 2)}\n`);
   return { files: files.length, ms: performance.now() - started };
 }
 

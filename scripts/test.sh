@@ -8,13 +8,15 @@
 # suite: the tests still run, then the run fails and its last line says so — as `# lint: failed`,
 # which .ci/run counts as one failed test (so `tests: N passed, N failed` stays right).
 # The test database is set up once (scripts/test-setup.ts: migrations run once, on a template the
-# databases are copied from), then two tap runs:
-#   - every test file, as many at once as tap's jobs (the machine's cores), except
+# databases are copied from), the services and the test files are compiled, then the test files
+# run, each a plain node process started by scripts/run-tests.mjs:
+#   - every test file, as many at once as the machine's cores (TEST_JOBS), except
+#   - the one file that runs from source (`// npm test: runs from source (why)`), through tsx, and
 #   - the files that need the machine to themselves (timing bounds, killed processes, heap
 #     measures), which say so in a line `// npm test: runs alone (why)` and run one by one after.
 # The gateway's tests whose behaviour depends on its store run on both stores within the first
 # run (eachStore, mcp-gateway/test/helpers.ts); nothing runs a second time.
-# Each tap run ends with its own `# { total: … }` line; .ci/run adds them up.
+# Each run ends with its own `# { total: … }` line; .ci/run adds them up.
 # `npm test -- <files or tap options>` runs tap with those alone, as `npx tap` would.
 set -u
 cd "$(dirname "$0")/.."
@@ -51,10 +53,6 @@ else
   node scripts/build.mjs || exit 1
   # the test files compiled (scripts/build-tests.mjs), but those marked to run from source
   node scripts/build-tests.mjs || exit 1
-  # tap's Test class with the configured plugins (no @tapjs/typescript: it would put tsx's loader
-  # in every compiled file's process). A fresh install has tap's default set, and tap rebuilds it
-  # only after its runner has started the first files with the old set's loaders.
-  npx tap build >/dev/null 2>&1 || echo "# tap build failed: the compiled files run with tap's installed plugins"
   mapfile -t alone < <(grep -rl --include='*.test.ts' '^// npm test: runs alone' shared ledger-service mcp-gateway e2e \
     | grep -v node_modules | sort)
   mapfile -t source < <(grep -rl --include='*.test.ts' '^// npm test: runs from source' shared ledger-service \
@@ -66,22 +64,20 @@ else
     for (const file of partition().compiled)
       if (!alone.has(file)) console.log('.test-build/' + file.replace(/ts\$/, 'js'));
   " "${alone[@]}")
-  step "tap: the compiled files, side by side"
-  # TEST_JOBS: how many files at once (default: tap's, the machine's cores)
-  jobs=()
-  [ -n "${TEST_JOBS:-}" ] && jobs=(--jobs="$TEST_JOBS")
-  # the compiled files with tap's settings less tsx (.test-build/.taprc)
-  TAP_RCFILE=.test-build/.taprc npx tap "${jobs[@]}" "${together[@]}" | tee "$logs/together"
+  # every file as a plain node process (scripts/run-tests.mjs: tap's own runner adds two module hooks
+  # to each), as many at once as TEST_JOBS says (default: the machine's cores)
+  step "the compiled files, side by side"
+  node scripts/run-tests.mjs "${together[@]}" | tee "$logs/together"
   first=${PIPESTATUS[0]}
   second=0
   if [ "${#source[@]}" -gt 0 ]; then
-    step "tap: the files that run from source, through tsx"
-    npx tap "${jobs[@]}" "${source[@]}" | tee "$logs/source"
+    step "the files that run from source, through tsx"
+    node scripts/run-tests.mjs --node-arg=--import=tsx "${source[@]}" | tee "$logs/source"
     [ "${PIPESTATUS[0]}" -eq 0 ] || first=1
   fi
   if [ "${#alone[@]}" -gt 0 ]; then
-    step "tap: the files that need the machine to themselves, one by one"
-    TAP_RCFILE=.test-build/.taprc npx tap --jobs=1 $(compiled "${alone[@]}") | tee "$logs/alone"
+    step "the files that need the machine to themselves, one by one"
+    node scripts/run-tests.mjs --jobs=1 $(compiled "${alone[@]}") | tee "$logs/alone"
     second=${PIPESTATUS[0]}
   fi
   step "done"

@@ -134,7 +134,7 @@ t.test('a compiled test file finds what its source would, and is reported by its
   );
   t.equal(seen.job, pathToFileURL(join(outdir, 'jobs', 'statementJob.js')).href, 'a parsing job is the compiled one');
   t.ok(existsSync(join(outdir, 'jobs', 'statementJob.js')), 'which is built');
-  t.notOk(readFileSync(join(outdir, '.taprc'), 'utf8').includes('tsx'), 'tap runs the compiled files without tsx');
+  t.equal(readFileSync(join(outdir, 'package.json'), 'utf8').trim(), '{ "type": "module" }', 'as ES modules');
 
   const { compiled: many, fromSource } = partition() as { compiled: string[]; fromSource: string[] };
   t.ok(fromSource.includes('ledger-service/src/untrusted/fairShare.test.ts'), 'a file marked to run from source does');
