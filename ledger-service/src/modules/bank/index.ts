@@ -9,5 +9,7 @@ export {
   findBankAccountByIban,
   findBankAccountWithChart,
   findChartAccount,
+  type BankLineBooking,
 } from './store.ts';
+export { refuseIfReconciled } from './service.ts';
 export { bankRoutes } from './routes.ts';

@@ -11,9 +11,11 @@ import {
   findChartAccount,
   insertBankAccount,
   lockBankAccount,
+  reconciledBankLine,
   takenBy,
   updateBankAccount,
   type BankAccount,
+  type BankLineBooking,
 } from './store.ts';
 
 /** The company's bank accounts: checked by rules.ts, one IBAN / QR-IBAN per account, every change audited. */
@@ -91,4 +93,24 @@ export async function removeBankAccount(c: ServiceContext, id: number): Promise<
     name: account.name,
     iban: account.iban,
   });
+}
+
+/**
+ * A booking of a reconciled bank line stays until that reconciliation is undone (docs/bank.md
+ * "Reconciliation"): reversing the journal entry or payment (`what`, e.g. "Journal entry 12")
+ * is refused with 409, naming the line and how to undo the reconciliation.
+ */
+export async function refuseIfReconciled(
+  tx: Tx,
+  companyId: number,
+  what: string,
+  booking: BankLineBooking,
+): Promise<void> {
+  const line = await reconciledBankLine(tx, companyId, booking);
+  if (!line) return;
+  throw conflict(
+    `${what} books bank line ${line.id}, reconciled up to ${line.reconciled_on}: ` +
+      `undo that reconciliation first (DELETE /bank/accounts/${line.bank_account_id}/reconciliation` +
+      `?date=${line.reconciled_on}).`,
+  );
 }

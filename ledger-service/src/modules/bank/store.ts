@@ -166,3 +166,24 @@ export async function bankAccountUses(tx: Tx, companyId: number, id: number): Pr
 export async function deleteBankAccountRow(tx: Tx, companyId: number, id: number): Promise<void> {
   await tx('bank_accounts').where({ company_id: companyId, id }).delete();
 }
+
+/** What booked a bank line: a journal entry or a payment (each books at most one line). */
+export type BankLineBooking = { journal_id: number } | { payment_id: number };
+
+/**
+ * The reconciled bank line (docs/bank.md "Reconciliation") a journal entry or payment booked, if
+ * any.
+ */
+export async function reconciledBankLine(
+  tx: Tx,
+  companyId: number,
+  booking: BankLineBooking,
+): Promise<{ id: number; bank_account_id: number; reconciled_on: string } | undefined> {
+  const row = await tx('bank_transactions')
+    .where({ company_id: companyId, ...booking })
+    .whereNotNull('reconciled_on')
+    .first('id', 'bank_account_id', 'reconciled_on');
+  return row && row.reconciled_on !== null
+    ? { id: row.id, bank_account_id: row.bank_account_id, reconciled_on: row.reconciled_on }
+    : undefined;
+}

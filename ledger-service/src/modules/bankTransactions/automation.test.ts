@@ -251,6 +251,14 @@ t.test('settle rule: a payment less 2 % cash discount settles the invoice and bo
   const blocked = await s.api('POST', `/gl/transactions/${journalId}/reverse`, { date: '2024-04-02' });
   t.equal(blocked.status, 409, JSON.stringify(blocked.body));
   t.match(blocked.body.error.message, /reconciled up to 2024-03-31: undo that reconciliation first/);
+  // so does a payment's: the rule's settlement of the invoice
+  t.ok(settled.payment_id, 'the rule settled the invoice by a payment');
+  const paymentBlocked = await s.api('DELETE', `/arap/payment/customer/${settled.payment_id}`);
+  t.equal(paymentBlocked.status, 409, JSON.stringify(paymentBlocked.body));
+  t.match(
+    paymentBlocked.body.error.message,
+    new RegExp(`^Payment ${settled.payment_id} books bank line ${settled.id}, reconciled up to 2024-03-31`),
+  );
   const undone = await s.api('DELETE', `/bank/accounts/${s.bankAccountId}/reconciliation?date=2024-03-31`);
   t.equal(undone.status, 204);
   t.equal((await s.api('GET', `/bank/transactions/${open.id}`)).body.reconciled_on, null);

@@ -6,6 +6,7 @@ import { BatchRefused, conflict, DomainError, notFound, ruleInvalid } from '../.
 import { assertOpenPeriod } from '../../domain/period.ts';
 import type { FileContent } from '../arap/index.ts';
 import { namesDimensions } from '../dimensions/index.ts';
+import { refuseIfReconciled } from '../bank/index.ts';
 import type { ServiceContext } from '../serviceContext.ts';
 import { readJournal, readJournalFile, type JournalRead } from './reads.ts';
 import { referencedAccounts, resolveJournal, type ResolvedJournal } from './rules.ts';
@@ -21,7 +22,6 @@ import {
   journalLines,
   loadJournalContext,
   lockJournal,
-  reconciledBankLine,
   referenceInUse,
   referenceTaken,
   takenReferences,
@@ -376,14 +376,7 @@ export async function reverseJournalEntry(
   if (opts.date < row.transdate)
     throw ruleInvalid(`The reversal date must not lie before the entry's date ${row.transdate}.`, '/date');
   await assertOpen(c, opts.date, '/date');
-  const line = await reconciledBankLine(c.tx, c.company.id, id);
-  if (line) {
-    throw conflict(
-      `Journal entry ${id} books bank line ${line.id}, reconciled up to ${line.reconciled_on}: ` +
-        `undo that reconciliation first (DELETE /bank/accounts/${line.bank_account_id}/reconciliation` +
-        `?date=${line.reconciled_on}).`,
-    );
-  }
+  await refuseIfReconciled(c.tx, c.company.id, `Journal entry ${id}`, { journal_id: id });
   return reverseEntry(c, row, opts);
 }
 

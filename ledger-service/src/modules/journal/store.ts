@@ -428,21 +428,3 @@ export async function insertJournalBatch(
   }
   return ids;
 }
-
-/**
- * The reconciled bank line (docs/bank.md "Reconciliation") this journal entry booked, if any: such a
- * booking stays until the reconciliation is undone.
- */
-export async function reconciledBankLine(
-  tx: Tx,
-  companyId: number,
-  id: number,
-): Promise<{ id: number; bank_account_id: number; reconciled_on: string } | undefined> {
-  const row = await tx('bank_transactions')
-    .where({ company_id: companyId, journal_id: id })
-    .whereNotNull('reconciled_on')
-    .first('id', 'bank_account_id', 'reconciled_on');
-  return row && row.reconciled_on !== null
-    ? { id: row.id, bank_account_id: row.bank_account_id, reconciled_on: row.reconciled_on }
-    : undefined;
-}

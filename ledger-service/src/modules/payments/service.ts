@@ -4,6 +4,7 @@ import type { Tx } from '../../db/knex.ts';
 import { closedUntil } from '../../db/companies.ts';
 import { auditRow, recordAudit } from '../../db/audit.ts';
 import { conflict, forbidden, notFound, ruleInvalid } from '../../domain/errors.ts';
+import { refuseIfReconciled } from '../bank/index.ts';
 import type { ServiceContext } from '../serviceContext.ts';
 import { recordEvent } from '../events/index.ts';
 import { assertOpenPeriod } from '../../domain/period.ts';
@@ -40,7 +41,6 @@ import {
   lockPayables,
   lockPayment,
   markReversed,
-  reconciledBankLine,
   nextPaymentIds,
   paymentEntryRows,
   paymentLines,
@@ -283,14 +283,7 @@ export async function reversePayment(c: ServiceContext, vc: Vc, id: number): Pro
   await lockPayable(c.tx, c.company.id, vc, Number(current.document_id));
   const payment = (await lockPayment(c.tx, c.company.id, vc, id))!;
   if (payment.reversal_date !== null) throw conflict(`Payment ${id} is already reversed (${payment.reversal_date}).`);
-  const line = await reconciledBankLine(c.tx, c.company.id, id);
-  if (line) {
-    throw conflict(
-      `Payment ${id} books bank line ${line.id}, reconciled up to ${line.reconciled_on}: ` +
-        `undo that reconciliation first (DELETE /bank/accounts/${line.bank_account_id}/reconciliation` +
-        `?date=${line.reconciled_on}).`,
-    );
-  }
+  await refuseIfReconciled(c.tx, c.company.id, `Payment ${id}`, { payment_id: id });
   if (payment.kind === 'allocation')
     throw conflict(`Payment ${id} is a credit note's allocation; it stands with the credit note.`);
   assertOpenPeriod(payment.date, await closedUntil(c.tx, c.company.id), '/date');
