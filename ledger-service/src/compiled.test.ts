@@ -93,9 +93,13 @@ t.test('statements and inbox documents are parsed on threads of the compiled led
     .filter((tid) => tid !== pid)
     .map((tid) => [tid, used(tid)] as const)
     .reduce((a, b) => (b[1] > a[1] ? b : a), [0, 0] as const);
+  // CPU ticks (1/100 s) of one other thread: rendering the PDF and decoding its QR-bill takes some
+  // 0.3–0.5 s of CPU, which a parse on the serving thread would leave there (Node's other threads
+  // use a few ticks in that time). Not compared with the serving thread's own ticks: those grow
+  // with the wall time of the wait (the polls above), which a loaded machine stretches.
   t.ok(
-    busiestTicks > used(pid),
-    `the PDF was read on thread ${busiest}: ${busiestTicks} CPU ticks, the serving thread ${used(pid)}`,
+    busiestTicks >= 15,
+    `the PDF was read on thread ${busiest}: ${busiestTicks} CPU ticks (the serving thread ${used(pid)})`,
   );
 
   platform.child.kill('SIGTERM');
