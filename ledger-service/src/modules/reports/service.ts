@@ -1,13 +1,15 @@
 import type { Tx } from '../../db/knex.ts';
 import type { Company } from '../../db/companies.ts';
 import { ruleInvalid } from '../../domain/errors.ts';
+import { fiscalCalendarOf, fiscalYearOf } from '../../domain/fiscalYear.ts';
 import { dimensionByCode } from '../dimensions/index.ts';
 import { bucketSums, compactBalances, dimensionBucketSums, vatReads } from './reads.ts';
+import { firstLineDate } from '../company/index.ts';
 import { type DimensionColumn, incomeStatementByDimension, trialBalanceByDimension } from './byDimension.ts';
 import {
   addDays,
   balanceSheetOf,
-  fiscalYearStart,
+  calendarYearStart,
   incomeStatementOf,
   period,
   trialBalanceOf,
@@ -26,6 +28,16 @@ export interface ReportContext {
 }
 
 type Period = { from?: string; to?: string };
+
+/**
+ * The first day of the company's fiscal year of a date (domain/fiscalYear.ts); the first posted line is read only
+ * when the company has a first year of its own (it begins with the books).
+ */
+async function yearStartOf(c: ReportContext): Promise<(date: string) => string> {
+  const cal = fiscalCalendarOf(c.company.settings);
+  const firstLine = cal.firstEnd === null ? null : await firstLineDate(c.tx, c.company.id);
+  return (date) => fiscalYearOf(cal, date, firstLine).start;
+}
 
 /** A report's dimension query: the dimension's code and optionally one of its values. */
 type ByDimension = { dimension?: string; value?: string };
@@ -48,7 +60,7 @@ async function dimensionOf(c: ReportContext, query: ByDimension) {
 }
 
 export async function trialBalance(c: ReportContext, query: Period & ByDimension) {
-  const range = period(query, c.today);
+  const range = period(query, c.today, await yearStartOf(c));
   const dimension = await dimensionOf(c, query);
   if (dimension) {
     const buckets = { opening: { from: null, to: addDays(range.from, -1) }, period: range };
@@ -70,7 +82,7 @@ export async function trialBalance(c: ReportContext, query: Period & ByDimension
 }
 
 export async function incomeStatement(c: ReportContext, query: Period & ByDimension) {
-  const range = period(query, c.today);
+  const range = period(query, c.today, await yearStartOf(c));
   const dimension = await dimensionOf(c, query);
   if (dimension) {
     const rows = await dimensionBucketSums(
@@ -100,17 +112,17 @@ export async function incomeStatement(c: ReportContext, query: Period & ByDimens
 
 export async function balanceSheet(c: ReportContext, query: { date?: string }) {
   const date = query.date ?? c.today;
-  const start = fiscalYearStart(date);
+  const start = (await yearStartOf(c))(date);
   await compactBalances(c.tx, c.company.id);
   const rows = await bucketSums(c.tx, c.company.id, {
     earlier: { from: null, to: addDays(start, -1) },
     current: { from: start, to: date },
   });
-  return balanceSheetOf(rows, date, c.company.base_currency);
+  return balanceSheetOf(rows, date, start, c.company.base_currency);
 }
 
 export async function vatReport(c: ReportContext, query: Period) {
-  const range = period(query, c.today);
+  const range = period(query, c.today, calendarYearStart);
   const currency = c.company.base_currency;
   const reads = await vatReads(c.tx, c.company.id, range, currency);
   const swiss =
