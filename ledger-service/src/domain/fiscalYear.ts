@@ -30,7 +30,10 @@ const iso = (d: Date) => formatISO(d, { representation: 'date' });
 const yearOf = (date: string) => Number(date.slice(0, 4));
 const monthOf = (date: string) => Number(date.slice(5, 7));
 
-/** The calendar kept in the company's settings (`fiscal_year_start`, `first_fiscal_year_end`); calendar years when unset. */
+/**
+ * The calendar kept in the company's settings (`fiscal_year_start`, `first_fiscal_year_end`); calendar years when
+ * unset.
+ */
 export function fiscalCalendarOf(settings: Record<string, unknown>): FiscalCalendar {
   const start = settings.fiscal_year_start;
   const firstEnd = settings.first_fiscal_year_end;

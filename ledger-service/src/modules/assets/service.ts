@@ -37,7 +37,10 @@ import {
 
 const ENTITY = 'asset';
 
-/** An asset's terms; `yearStartMonth` from the company's fiscal years (regular years: a first year of its own is not). */
+/**
+ * An asset's terms; `yearStartMonth` from the company's fiscal years (the regular years: a first year of its own
+ * is not followed).
+ */
 const termsOf = (a: AssetsRow, yearStartMonth = 1): AssetTerms => ({
   acquired: a.acquired,
   cost: new Money(a.cost),

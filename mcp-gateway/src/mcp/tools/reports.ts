@@ -32,8 +32,9 @@ export const reportTools: ToolDeclaration[] = [
     name: 'trial_balance',
     title: 'Trial balance',
     description:
-      'Per account: opening balance, debit, credit and closing balance of a period (default: the fiscal year to date). ' +
-      'Debit positive. dimension (list_dimensions): one column per value plus unassigned; with value: that value only.',
+      'Per account: opening balance, debit, credit and closing balance of a period (default: the fiscal year to ' +
+      'date). Debit positive. dimension (list_dimensions): one column per value plus unassigned; with value: that ' +
+      'value only.',
     area: 'accounting',
     access: 'read',
     contract: contracts.trialBalance,
