@@ -75,7 +75,13 @@ export async function createTestCompany(
   opts: { role?: Role; approvalLimit?: string | null; currency?: string; swissInvoicing?: boolean } = {},
 ): Promise<TestCompany> {
   const dataset = uniqueDataset();
-  const company = await createCompany(ledger.db, { dataset, name: `Test ${dataset}`, currency: opts.currency });
+  // the accounts' names in English (the tests name them so); the company's own language stays the default
+  const company = await createCompany(ledger.db, {
+    dataset,
+    name: `Test ${dataset}`,
+    currency: opts.currency,
+    accountLanguage: 'en',
+  });
   const key = loadEncryptionKey(ledger.config);
   const addMemberFn = async (role: Role, approvalLimit: string | null = null): Promise<TestMember> => {
     const email = `${role}-${randomBytes(4).toString('hex')}@${dataset}.test`;

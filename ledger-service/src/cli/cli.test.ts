@@ -76,6 +76,24 @@ t.test('company, user, member and keys from the command line', async (t) => {
   t.match(company.json, { id: Number, dataset, name: 'CLI Test AG', currency: 'EUR' });
   const accounts = await db('accounts').where({ company_id: company.json.id }).count<{ count: string }[]>('* as count');
   t.ok(Number(accounts[0]!.count) > 10, 'with the chart of accounts');
+  const french = `${dataset}-fr`;
+  const fr = await ledger([
+    'company',
+    'create',
+    french,
+    '--name',
+    'CLI SA',
+    '--chart',
+    'kmu',
+    '--language',
+    'fr',
+    '--json',
+  ]);
+  t.equal(fr.code, 0, fr.stderr);
+  const frAccount = await db('accounts').where({ company_id: fr.json.id, accno: '1100' }).first('description');
+  t.equal(frAccount?.description, 'Créances résultant de livraisons et prestations', 'the SME chart in French');
+  const frCompany = await db('companies').where({ id: fr.json.id }).first('settings');
+  t.equal(frCompany?.settings.language, 'fr', "and the company's language");
 
   const again = await ledger(['company', 'create', dataset, '--name', 'Again']);
   t.equal(again.code, 1, 'an existing dataset is refused');
@@ -242,6 +260,7 @@ t.test('bad arguments and bad configuration exit with code 2 and one line', asyn
     [['company', 'create', 'Bad Name!', '--name', 'n'], /dataset must be/],
     [['company', 'create', 'okname', '--name', 'n', '--currency', 'XXQ'], /currency/],
     [['company', 'create', 'okname', '--name', 'n', '--chart', 'nope'], /unknown chart template/],
+    [['company', 'create', 'okname', '--name', 'n', '--language', 'rm'], /language must be de, fr, it or en/],
     [['company', 'create', 'okname', '--name', 'n', '--colour', 'red'], /Unknown option '--colour'/],
     [
       ['member', 'add', 'okname', 'a@b.example', '--role', 'boss'],

@@ -27,7 +27,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
 export const USAGE = `usage: ledger <command> [--json]
   migrate
   serve
-  company create <dataset> --name <name> [--currency CHF] [--chart <template>]
+  company create <dataset> --name <name> [--currency CHF] [--chart kmu] [--language de|fr|it|en]
   user create <email> --name <name> --password-stdin
   member add <dataset> <email> --role <owner|admin|accountant|clerk|viewer> [--approval-limit <amount>]
   key create <dataset> --user <email> --label <label>

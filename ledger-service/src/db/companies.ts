@@ -1,7 +1,7 @@
 import type { Db, Tx } from './knex.ts';
 import { enterTenant } from './tenantTransaction.ts';
 import { CHART_TEMPLATES, DEFAULT_CHART } from '../domain/chartTemplates.ts';
-import { DATASET_PATTERN, isRole, type Role } from '@ledger/shared';
+import { DATASET_PATTERN, DEFAULT_LANGUAGE, isLanguage, isRole, type Language, type Role } from '@ledger/shared';
 
 import type { CompanySettings } from './tables.ts';
 
@@ -48,7 +48,16 @@ export class CompanyInputError extends Error {}
 /** Creates a company with its chart of accounts and taxes from a template, in one transaction. */
 export async function createCompany(
   db: Db,
-  input: { dataset: string; name: string; currency?: string; chart?: string },
+  input: {
+    dataset: string;
+    name: string;
+    currency?: string;
+    chart?: string;
+    /** the company's language (documents, e-mails) and its accounts' names; default de */
+    language?: string;
+    /** the accounts' names only, when they should differ from `language` (the tests' English chart) */
+    accountLanguage?: Language;
+  },
 ): Promise<Company> {
   if (!DATASET_PATTERN.test(input.dataset)) {
     throw new CompanyInputError(
@@ -60,6 +69,9 @@ export async function createCompany(
     throw new CompanyInputError(
       `unknown chart template "${input.chart}"; known: ${Object.keys(CHART_TEMPLATES).join(', ')}`,
     );
+  const language = input.language ?? DEFAULT_LANGUAGE;
+  if (!isLanguage(language)) throw new CompanyInputError(`language must be de, fr, it or en, got "${language}"`);
+  const accountLanguage = input.accountLanguage ?? language;
   const currency = input.currency ?? 'CHF';
   if (!/^[A-Z]{3}$/.test(currency) || !Intl.supportedValuesOf('currency').includes(currency)) {
     throw new CompanyInputError(`currency must be an ISO 4217 code, got "${currency}"`);
@@ -79,6 +91,7 @@ export async function createCompany(
       vat_payable_account: template.defaults.vatPayable,
       net_tax_difference_account: template.defaults.netTaxDifference,
       chart_template: template.name,
+      language,
     };
     const [company] = await tx('companies')
       .insert({ dataset: input.dataset, name: input.name, base_currency: currency, settings })
@@ -89,7 +102,8 @@ export async function createCompany(
         template.accounts.map((a) => ({
           company_id: company!.id,
           accno: a.accno,
-          description: a.description,
+          description: a.names[accountLanguage],
+          names: a.names,
           category: a.category,
           link: a.link.join(':'),
         })),

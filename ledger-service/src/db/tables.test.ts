@@ -13,7 +13,7 @@ const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@
 
 /** Every column of every row type, by table; the types below make it complete and exact. */
 const COLUMNS = {
-  accounts: ['id', 'company_id', 'accno', 'description', 'category', 'link'],
+  accounts: ['id', 'company_id', 'accno', 'description', 'category', 'link', 'names'],
   api_keys: ['id', 'company_id', 'user_id', 'label', 'key_hash', 'key_prefix', 'created_at', 'last_used_at'],
   assistant_confirmations: ['company_id', 'token_hash', 'connection_id', 'tool', 'used_at', 'expires_at'],
   arap_files: [

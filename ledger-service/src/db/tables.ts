@@ -41,6 +41,7 @@ export type AccountsRow = {
   description: string;
   category: string;
   link: string;
+  names: Record<string, string> | null;
 };
 
 export type ApiKeysRow = {

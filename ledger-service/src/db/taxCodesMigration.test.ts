@@ -42,10 +42,13 @@ async function before026(): Promise<Knex.MigrationSource<string>> {
 t.test('026: new codes and settlement accounts for existing companies, posted figures unchanged', async (t) => {
   const db = await scratchDb(t);
   await migrateSerialised(db, await before026(), 'before 026');
-  // today's createCompany writes kind and figure: the columns exist only while the company is made
+  // today's createCompany writes kind and figure, and the accounts' names (045): the columns exist only while the
+  // company is made
   await db.raw('alter table taxes add column kind text, add column figure text');
+  await db.raw('alter table accounts add column names jsonb');
   const co = await createCompany(db, { dataset: `m-${randomBytes(3).toString('hex')}`, name: 'M' });
   await db.raw('alter table taxes drop column kind, drop column figure');
+  await db.raw('alter table accounts drop column names');
   // the company as 025 knew it: the old chart's codes, without the new ones
   await db('taxes')
     .where({ company_id: co.id })

@@ -68,13 +68,16 @@ t.test('a database migrated to the latest migration is ready to shard by company
 
 /**
  * Two companies made by today's createCompany on a schema before migration 026, whose tax codes
- * carry kind and figure: the two columns exist only while the companies are made.
+ * carry kind and figure and whose accounts carry their names (045): the columns exist only while
+ * the companies are made.
  */
 async function companiesBefore026(db: Parameters<typeof createCompany>[0]) {
   await db.raw('alter table taxes add column kind text, add column figure text');
+  await db.raw('alter table accounts add column names jsonb');
   const a = await createCompany(db, { dataset: `a-${randomBytes(3).toString('hex')}`, name: 'A' });
   const b = await createCompany(db, { dataset: `b-${randomBytes(3).toString('hex')}`, name: 'B' });
   await db.raw('alter table taxes drop column kind, drop column figure');
+  await db.raw('alter table accounts drop column names');
   return [a, b] as const;
 }
 

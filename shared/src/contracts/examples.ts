@@ -315,6 +315,8 @@ export const examples = {
       ai_may_post_without_confirmation: false,
       language: 'de',
       dunning: { levels: [] },
+      fiscal_year_start: '01-01',
+      first_fiscal_year_end: null,
     },
   },
   updateCompany: {
@@ -342,6 +344,8 @@ export const examples = {
       ai_may_post_without_confirmation: false,
       language: 'de',
       dunning: { levels: [] },
+      fiscal_year_start: '01-01',
+      first_fiscal_year_end: null,
     },
   },
   listBankAccounts: {

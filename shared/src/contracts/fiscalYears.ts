@@ -9,7 +9,8 @@ export const listFiscalYears = contract({
   path: '/system/fiscal_years',
   summary: 'List fiscal years',
   description:
-    'Fiscal years (calendar years) from the first posted line to the current year, oldest first, each with whether ' +
+    "Fiscal years (the company's: any start month, a first year of its own; numbered by the calendar year they end " +
+    'in) from the first posted line to the current year, oldest first, each with whether ' +
     'it is closed',
   example: examples.listFiscalYears,
   permission: 'system.fiscal_years',

@@ -7,6 +7,7 @@ import {
   balanceSheetQuerySchema,
   dimensionPeriodQuerySchema,
   balanceSheetSchema,
+  incomeStatementQuerySchema,
   incomeStatementSchema,
   periodQuerySchema,
   trialBalanceSchema,
@@ -46,11 +47,12 @@ export const incomeStatement = contract({
   description:
     'Income statement from `from` to `to`: income and expense accounts with their movement in the period (closing ' +
     'entries left out) and net_income (a profit is positive). `dimension` (and `value`): by cost centre or ' +
-    'project. Accept: text/csv or application/pdf for a file',
+    "project. `language`: the accounts' names in de, fr, it or en; `layout=or`: the items of Art. 959b CO. Accept: " +
+    'text/csv or application/pdf for a file',
   example: examples.incomeStatement,
   permission: 'reports.reports',
   scope: 'accounting:read',
-  query: dimensionPeriodQuerySchema,
+  query: incomeStatementQuerySchema,
   response: incomeStatementSchema,
   download: REPORT_FORMATS,
   errors: ['not_acceptable'],
@@ -63,8 +65,9 @@ export const balanceSheet = contract({
   summary: 'Balance sheet',
   description:
     "Balance sheet at `date`: assets, liabilities and equity accounts, the current year's result and the results of " +
-    'earlier years not yet closed as their own lines; total assets = total liabilities and equity. Accept: text/csv ' +
-    'or application/pdf for a file',
+    'earlier years not yet closed as their own lines; total assets = total liabilities and equity. `language`: the ' +
+    "accounts' names in de, fr, it or en; `layout=or`: the items of Art. 959a CO. Accept: text/csv or " +
+    'application/pdf for a file',
   example: examples.balanceSheet,
   permission: 'reports.reports',
   scope: 'accounting:read',

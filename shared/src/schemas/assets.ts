@@ -47,7 +47,7 @@ const assetFields = {
   frequency: {
     type: 'string',
     enum: ASSET_FREQUENCIES,
-    description: 'how often depreciation is booked: each month, quarter or (calendar) year',
+    description: "how often depreciation is booked: each calendar month, or the company's fiscal quarter or year",
   },
 } as const;
 

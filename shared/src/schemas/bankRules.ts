@@ -3,6 +3,7 @@
  * company's bank rules, what they would book, the proposals on a bank transaction, and the
  * reconciliation of a bank account with its statement balance.
  */
+import { lineDimensionsSchema } from './dimensions.ts';
 import { accountNumberSchema, currencySchema, dateSchema, idSchema } from './common.ts';
 
 /** At most this many rules per company: each import checks every unbooked line against all of them. */
@@ -55,6 +56,11 @@ export const bankRuleBookActionSchema = {
       ...idSchema,
       description:
         'a vendor (money out) or customer (money in): the line becomes a posted document of that party, paid at once',
+    },
+    dimensions: {
+      ...lineDimensionsSchema,
+      description:
+        'dimension code → value code (GET /system/dimensions), e.g. { "cc": "admin" }: the booked line (the account side, not the bank) carries them',
     },
   },
 } as const;
@@ -152,6 +158,11 @@ export const bankRuleBookingSchema = {
     tax: { type: ['string', 'null'], description: 'book: the tax code' },
     party_id: { type: ['integer', 'null'] },
     description: { type: ['string', 'null'] },
+    dimensions: {
+      type: ['object', 'null'],
+      additionalProperties: { type: 'string' },
+      description: 'book: the dimensions of the booked line (null: none)',
+    },
     document_id: { type: 'integer', description: 'settle: the document settled' },
     document_number: { type: 'string' },
     open: { type: 'number', description: 'settle: its open amount' },

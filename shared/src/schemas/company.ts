@@ -3,7 +3,7 @@
  * Field lengths of the address follow the Swiss QR-bill (creditor: street 70, house number
  * 16, postal code 16, town 35), so whatever is stored fits the payment slip.
  */
-import { accountNumberSchema, currencySchema, idSchema, languageSchema } from './common.ts';
+import { accountNumberSchema, currencySchema, dateSchema, idSchema, languageSchema } from './common.ts';
 import { pageQueryProperties, sortSchema } from './list.ts';
 import { netTaxRateSchema, VAT_BASES, VAT_METHODS, VAT_PERIODS } from './vat.ts';
 
@@ -139,6 +139,20 @@ const companyLanguage = {
   },
 } as const;
 
+/** The shape of the company's fiscal years (docs/year-end.md "Fiscal years"). */
+const companyFiscalYear = {
+  fiscal_year_start: {
+    type: 'string',
+    pattern: '^(0[1-9]|1[0-2])-01$',
+    description: 'MM-01: the first day of every fiscal year (default 01-01, calendar years; 07-01: July to June)',
+  },
+  first_fiscal_year_end: nullable({
+    ...dateSchema,
+    description:
+      'the last day of the first fiscal year when it is shorter or longer than 12 months (at most 23, from the first posted line); the day before a fiscal_year_start',
+  } as const),
+} as const;
+
 /** Settings of the company's AI connections. */
 const companyAiSettings = {
   ai_may_post_without_confirmation: {
@@ -171,6 +185,8 @@ const COMPANY_FIELDS = [
   'ai_may_post_without_confirmation',
   'language',
   'dunning',
+  'fiscal_year_start',
+  'first_fiscal_year_end',
 ] as const satisfies readonly (
   | keyof typeof companyVatSettings
   | keyof typeof companyOptionalFields
@@ -178,6 +194,7 @@ const COMPANY_FIELDS = [
   | keyof typeof companyAiSettings
   | keyof typeof companyLanguage
   | keyof typeof companyDunning
+  | keyof typeof companyFiscalYear
   | 'name'
 )[];
 
@@ -197,6 +214,7 @@ export const companyUpdateSchema = {
     ...companyAiSettings,
     ...companyLanguage,
     ...companyDunning,
+    ...companyFiscalYear,
   },
 } as const;
 
@@ -214,6 +232,7 @@ export const companySchema = {
     ...companyAiSettings,
     ...companyLanguage,
     ...companyDunning,
+    ...companyFiscalYear,
   },
 } as const;
 

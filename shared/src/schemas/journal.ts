@@ -249,7 +249,7 @@ export const fiscalYearSchema = {
   type: 'object',
   required: ['year', 'start', 'end', 'closed'],
   properties: {
-    year: { type: 'integer' },
+    year: { type: 'integer', description: 'the calendar year the fiscal year ends in (July 2025 – June 2026: 2026)' },
     start: dateSchema,
     end: dateSchema,
     closed: {

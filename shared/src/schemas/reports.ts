@@ -8,7 +8,7 @@
  * (the right-hand side of the balance sheet, equal to total assets), and the VAT figures
  * (as on the tax form: tax owed and input tax claimed are both positive).
  */
-import { currencySchema, dateSchema } from './common.ts';
+import { currencySchema, dateSchema, languageSchema } from './common.ts';
 
 const amount = { type: 'number', description: 'base currency, ledger sign (debit positive, credit negative)' } as const;
 const category = {
@@ -21,8 +21,30 @@ export const periodQuerySchema = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    from: { ...dateSchema, description: 'first day (yyyy-mm-dd); default 1 January of the year of `to`' },
+    from: {
+      ...dateSchema,
+      description: "first day (yyyy-mm-dd); default the first day of the company's fiscal year of `to`",
+    },
     to: { ...dateSchema, description: 'last day (yyyy-mm-dd); default today' },
+  },
+} as const;
+
+/** The language of the accounts' names (and of the layout's items); default: the names as the chart has them. */
+const reportLanguage = {
+  language: {
+    ...languageSchema,
+    description:
+      "the accounts' names in this language (de, fr, it, en) where the chart has them (the Swiss SME chart: every account the company did not rename); default the chart's own names",
+  },
+} as const;
+
+/** `layout=or`: the items of the Swiss Code of Obligations (Art. 959a balance sheet, 959b income statement). */
+const reportLayout = {
+  layout: {
+    type: 'string',
+    enum: ['or'],
+    description:
+      'or: besides the accounts, `or` lays the report out as Art. 959a/959b of the Swiss Code of Obligations require, every item in order (docs/year-end.md)',
   },
 } as const;
 
@@ -32,6 +54,7 @@ export const dimensionPeriodQuerySchema = {
   additionalProperties: false,
   properties: {
     ...periodQuerySchema.properties,
+    ...reportLanguage,
     dimension: {
       type: 'string',
       minLength: 1,
@@ -80,10 +103,19 @@ const tbColumns = columnOf(
   'by dimension: the figures of the lines of each value (null: without the dimension)',
 );
 
+/** The income statement's query: the trial balance's, and the layout of the Code of Obligations. */
+export const incomeStatementQuerySchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { ...dimensionPeriodQuerySchema.properties, ...reportLayout },
+} as const;
+
 export const balanceSheetQuerySchema = {
   type: 'object',
   additionalProperties: false,
   properties: {
+    ...reportLanguage,
+    ...reportLayout,
     date: {
       ...dateSchema,
       description: 'the balance sheet date (yyyy-mm-dd), lines dated on it included; default today',
@@ -158,6 +190,49 @@ const section = (description: string) =>
     },
   }) as const;
 
+/** An item of the law's layout: its number, its label in the report's language, its amount and its accounts. */
+const orItem = {
+  type: 'object',
+  required: ['key', 'number', 'label', 'amount', 'accounts'],
+  properties: {
+    key: { type: 'string', description: 'the item, e.g. trade_receivables, net_revenue' },
+    number: { type: 'string', description: "the law's numbering, e.g. 1.b" },
+    label: { type: 'string' },
+    amount: { type: 'number', description: 'everyday sign: assets, liabilities, equity, revenue positive' },
+    accounts: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['accno', 'description', 'amount'],
+        properties: { accno: { type: 'string' }, description: { type: 'string' }, amount: { type: 'number' } },
+      },
+    },
+  },
+} as const;
+
+const orSide = {
+  type: 'object',
+  required: ['label', 'groups', 'total'],
+  properties: {
+    label: { type: 'string' },
+    total: { type: 'number' },
+    groups: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['key', 'number', 'label', 'total', 'items'],
+        properties: {
+          key: { type: 'string' },
+          number: { type: 'string' },
+          label: { type: 'string' },
+          total: { type: 'number' },
+          items: { type: 'array', items: orItem },
+        },
+      },
+    },
+  },
+} as const;
+
 export const incomeStatementSchema = {
   type: 'object',
   required: ['from', 'to', 'currency', 'income', 'expenses', 'net_income'],
@@ -172,6 +247,13 @@ export const incomeStatementSchema = {
     net_income: { type: 'number', description: 'the result: −(income.total + expenses.total); a profit is positive' },
     dimension: dimensionHead,
     columns: columnOf({ net_income: { type: 'number' } }, 'by dimension: the net income of each value'),
+    or: {
+      type: 'object',
+      description:
+        '`layout=or`: the items of Art. 959b CO (1 net revenue … 10 direct taxes, 11 the result) in order; revenue positive, expenses negative',
+      required: ['language', 'items'],
+      properties: { language: languageSchema, items: { type: 'array', items: orItem } },
+    },
   },
 } as const;
 
@@ -190,7 +272,7 @@ export const balanceSheetSchema = {
   properties: {
     date: dateSchema,
     currency: currencySchema,
-    fiscal_year_start: { ...dateSchema, description: 'first day of the fiscal (calendar) year of `date`' },
+    fiscal_year_start: { ...dateSchema, description: "first day of the company's fiscal year of `date`" },
     assets: section('asset accounts (category A), balance at the end of `date`'),
     liabilities: section('liability accounts (category L), negative'),
     equity: {
@@ -215,6 +297,13 @@ export const balanceSheetSchema = {
     total_liabilities_and_equity: {
       type: 'number',
       description: '−(liabilities.total + equity.total): the right-hand side as printed; always equal to total_assets',
+    },
+    or: {
+      type: 'object',
+      description:
+        '`layout=or`: the items of Art. 959a CO in order, assets and liabilities and equity both positive; the results not yet closed in equity 3.f and 3.g',
+      required: ['language', 'assets', 'liabilities_and_equity'],
+      properties: { language: languageSchema, assets: orSide, liabilities_and_equity: orSide },
     },
   },
 } as const;

@@ -7,16 +7,19 @@ import { CLI_ACTOR, cliActor } from '../actor.ts';
 import { optional, parse, required, UsageError } from '../args.ts';
 import { companyOrFail, type CliContext, userOrFail } from '../context.ts';
 
-/** ledger company create <dataset> --name <name> [--currency CHF] [--chart <template>] */
+/** ledger company create <dataset> --name <name> [--currency CHF] [--chart kmu] [--language de|fr|it|en] */
 export async function companyCreate(ctx: CliContext, args: string[]): Promise<void> {
-  const p = parse(args, { name: { type: 'string' }, currency: { type: 'string' }, chart: { type: 'string' } }, [
-    'dataset',
-  ]);
+  const p = parse(
+    args,
+    { name: { type: 'string' }, currency: { type: 'string' }, chart: { type: 'string' }, language: { type: 'string' } },
+    ['dataset'],
+  );
   const input = {
     dataset: p.positionals[0]!,
     name: required(p, 'name'),
     currency: optional(p, 'currency'),
     chart: optional(p, 'chart'),
+    language: optional(p, 'language'),
   };
   const db = await ctx.db();
   const company = await createCompany(db, input).catch((err: unknown) => {
@@ -28,6 +31,7 @@ export async function companyCreate(ctx: CliContext, args: string[]): Promise<vo
       name: company.name,
       currency: company.base_currency,
       chart: input.chart ?? null,
+      language: input.language ?? null,
     }),
   );
   ctx.out.result(

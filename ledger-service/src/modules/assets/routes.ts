@@ -1,6 +1,7 @@
 import { contracts } from '@ledger/shared';
 import { ruleInvalid } from '../../domain/errors.ts';
 import { today } from '../../domain/period.ts';
+import { fiscalCalendarOf, fiscalYearOf } from '../../domain/fiscalYear.ts';
 import { idParam } from '../../kernel/params.ts';
 import { route } from '../../kernel/route.ts';
 import {
@@ -25,7 +26,7 @@ export const assetRoutes = [
   route(contracts.disposeAsset, async (req) => disposeAsset(req, idParam(req.params.id, 'asset'), req.body)),
   route(contracts.assetSchedule, async (req) => {
     const to = req.query.to ?? today();
-    const from = req.query.from ?? `${to.slice(0, 4)}-01-01`;
+    const from = req.query.from ?? fiscalYearOf(fiscalCalendarOf(req.company.settings), to, null).start;
     if (from > to) throw ruleInvalid(`from (${from}) is after to (${to}).`, '/from');
     return assetSchedule(req, { from, to });
   }),

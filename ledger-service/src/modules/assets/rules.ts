@@ -5,8 +5,9 @@ import { ruleInvalid } from '../../domain/errors.ts';
 /**
  * The depreciation of a fixed asset (docs/year-end.md "Fixed assets"), pure and exact.
  *
- * Depreciation is booked per period of the asset's frequency (calendar months, quarters or
- * years); the first period starts with the month of acquisition and counts its months from
+ * Depreciation is booked per period of the asset's frequency (calendar months, or the quarters
+ * and years of the company's fiscal year: a year starting in July has quarters ending in September,
+ * December, March and June); the first period starts with the month of acquisition and counts its months from
  * there. A period is due once a run's date reaches its last day.
  *
  * - linear: after M months, round((cost − residual) × M / life_months), at most cost − residual;
@@ -28,6 +29,8 @@ export interface AssetTerms {
   lifeMonths: number | null;
   rate: Decimal | null;
   frequency: Frequency;
+  /** 1–12: the month the company's fiscal years start in (quarters and years are counted from it) */
+  yearStartMonth: number;
 }
 
 /** Months counted from year 0: 2026-03 → 2026 × 12 + 2. */
@@ -40,11 +43,12 @@ function lastDayOf(month: number): string {
   return `${String(year).padStart(4, '0')}-${String(m + 1).padStart(2, '0')}-${String(last).padStart(2, '0')}`;
 }
 
-/** The last month of the period `month` lies in. */
-function periodEnd(month: number, frequency: Frequency): number {
+/** The last month of the period `month` lies in; quarters and years are the fiscal year's, from `yearStartMonth`. */
+function periodEnd(month: number, frequency: Frequency, yearStartMonth: number): number {
   if (frequency === 'month') return month;
   const size = frequency === 'quarter' ? 3 : 12;
-  return month + (size - 1 - (month % size));
+  const into = (((month - (yearStartMonth - 1)) % size) + size) % size;
+  return month + (size - 1 - into);
 }
 
 /** Each due period ending on or before `to`: its last day and its depreciation. */
@@ -56,7 +60,7 @@ export function depreciationPeriods(a: AssetTerms, to: string, currency: string)
   let booked = new Money(0);
   // a life longer than 100 years is refused on input: the loop ends
   for (let guard = 0; guard < 1300 && booked.lessThan(depreciable); guard++) {
-    const end = periodEnd(start, a.frequency);
+    const end = periodEnd(start, a.frequency, a.yearStartMonth);
     const endDate = lastDayOf(end);
     if (endDate > to) break;
     let amount: Decimal;

@@ -15,6 +15,7 @@ import { postEntry, type JournalLineRow } from '../journal/index.ts';
 import { accountBalance } from '../reports/index.ts';
 import type { ServiceContext } from '../serviceContext.ts';
 import { checkTerms, depreciationUpTo, type AssetTerms } from './rules.ts';
+import { fiscalCalendarOf } from '../../domain/fiscalYear.ts';
 import {
   accountNumbers,
   accountsByNumber,
@@ -36,7 +37,11 @@ import {
 
 const ENTITY = 'asset';
 
-const termsOf = (a: AssetsRow): AssetTerms => ({
+/**
+ * An asset's terms; `yearStartMonth` from the company's fiscal years (the regular years: a first year of its own
+ * is not followed).
+ */
+const termsOf = (a: AssetsRow, yearStartMonth = 1): AssetTerms => ({
   acquired: a.acquired,
   cost: new Money(a.cost),
   residual: new Money(a.residual),
@@ -44,6 +49,7 @@ const termsOf = (a: AssetsRow): AssetTerms => ({
   lifeMonths: a.life_months,
   rate: a.rate === null ? null : new Money(a.rate),
   frequency: a.frequency === 'month' || a.frequency === 'quarter' ? a.frequency : 'year',
+  yearStartMonth,
 });
 
 const sumOf = (rows: readonly BookedRow[], keep: (r: BookedRow) => boolean) =>
@@ -212,7 +218,9 @@ export async function runDepreciation(c: ServiceContext, to: string) {
   const currency = c.company.base_currency;
   const due = assets.flatMap((a) => {
     if (a.disposed !== null && a.disposed <= to) return [];
-    const amount = depreciationUpTo(termsOf(a), to, currency).minus(sumOf(booked, (b) => b.asset_id === a.id));
+    const amount = depreciationUpTo(termsOf(a, fiscalCalendarOf(c.company.settings).startMonth), to, currency).minus(
+      sumOf(booked, (b) => b.asset_id === a.id),
+    );
     return amount.greaterThan(0) ? [{ asset: a, amount }] : [];
   });
   if (due.length === 0) return { journal_id: null, assets: [] };

@@ -54,6 +54,8 @@ export type RuleBooking =
       tax: string | null;
       party_id: number | null;
       description: string | null;
+      /** the dimensions of the booked line (the account side), null: unassigned */
+      dimensions: Record<string, string> | null;
     }
   | {
       kind: 'settle';
@@ -179,6 +181,7 @@ export function bookingOf(
       tax: a.tax ?? null,
       party_id: a.party_id ?? null,
       description: a.description ?? null,
+      dimensions: a.dimensions && Object.keys(a.dimensions).length > 0 ? a.dimensions : null,
     };
   }
   const target = settleTarget(a, line, candidates);

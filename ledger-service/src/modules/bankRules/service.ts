@@ -4,6 +4,7 @@ import { conflict, notFound, ruleInvalid } from '../../domain/errors.ts';
 import type { ServiceContext } from '../serviceContext.ts';
 import { findBankAccount, findChartAccount } from '../bank/index.ts';
 import { getParty } from '../parties/index.ts';
+import { checkDimensions, loadDimensionCatalogue, namesDimensions } from '../dimensions/index.ts';
 import { checkRuleShape, partySide, type BankRule, type BankRuleInput } from './rules.ts';
 import {
   countRules,
@@ -20,7 +21,7 @@ import {
 
 /**
  * The company's bank rules (docs/bank.md "Bank rules"): checked (rules.ts for their shape, here
- * for what they name: accounts, tax code, party, bank account), stored in order, audited.
+ * for what they name: accounts, tax code, party, bank account, dimensions), stored in order, audited.
  */
 
 async function chartAccount(c: ServiceContext, accno: string, field: string): Promise<void> {
@@ -44,6 +45,8 @@ async function checkRule(c: ServiceContext, input: BankRuleInput): Promise<void>
     await chartAccount(c, action.account, '/action/account');
     if (action.tax !== undefined && (await taxCodeAccount(c.tx, c.company.id, action.tax)) === undefined)
       throw ruleInvalid(`No tax code ${action.tax} (GET /system/taxes).`, '/action/tax');
+    if (namesDimensions([action]))
+      checkDimensions(action.dimensions, await loadDimensionCatalogue(c.tx, c.company.id), '/action/dimensions');
   } else {
     await chartAccount(c, action.difference_account, '/action/difference_account');
   }

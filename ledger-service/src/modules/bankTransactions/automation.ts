@@ -91,10 +91,15 @@ async function journalAgainst(
   signed: Money,
   account: string,
   description: string | undefined,
+  dimensions: Record<string, string> | null = null,
 ): Promise<number> {
   const value = signed.abs().toNumber();
   const bankLine = { account: bank.account, ...(signed.isPositive() ? { debit: value } : { credit: value }) };
-  const otherLine = { account, ...(signed.isPositive() ? { credit: value } : { debit: value }) };
+  const otherLine = {
+    account,
+    ...(signed.isPositive() ? { credit: value } : { debit: value }),
+    ...(dimensions ? { dimensions } : {}),
+  };
   const { id } = await createJournalEntry(c, {
     input: { transdate: line.date, description, curr: line.currency, pending: '0', lines: [bankLine, otherLine] },
     files: [],
@@ -122,7 +127,15 @@ export async function bookByRule(
     const chart = await findChartAccount(c.tx, c.company.id, booking.account);
     if (!chart) throw ruleInvalid(`Account ${booking.account} of the bank rule does not exist any more.`);
     if (booking.party_id === null) {
-      const journalId = await journalAgainst(c, bank, line, line.amount, booking.account, description);
+      const journalId = await journalAgainst(
+        c,
+        bank,
+        line,
+        line.amount,
+        booking.account,
+        description,
+        booking.dimensions,
+      );
       return { accountId: chart.id, journalId, ruleId };
     }
     const vc = line.amount.isPositive() ? 'customer' : 'vendor';
@@ -130,7 +143,12 @@ export async function bookByRule(
     if (booking.tax !== null && taxAccount === undefined)
       throw ruleInvalid(`Tax code ${booking.tax} of the bank rule does not exist any more.`);
     const lines = [
-      { account: booking.account, amount: booking.amount.toNumber(), ...(taxAccount ? { taxAccount } : {}) },
+      {
+        account: booking.account,
+        amount: booking.amount.toNumber(),
+        ...(taxAccount ? { taxAccount } : {}),
+        ...(booking.dimensions ? { dimensions: booking.dimensions } : {}),
+      },
     ];
     const header = { invDate: line.date, curr: line.currency, pending: '0' as const, taxincluded: true, description };
     const input =
@@ -246,10 +264,20 @@ export async function applyRulesAtImport(
 }
 
 /** The journal entry of a line booked to an account: bank against the account, money in debits the bank. */
-function journalInput(bank: BankAccountWithChart, line: BookedLine, account: string, description: string | undefined) {
+function journalInput(
+  bank: BankAccountWithChart,
+  line: BookedLine,
+  account: string,
+  description: string | undefined,
+  dimensions: Record<string, string> | null,
+) {
   const value = line.amount.abs().toNumber();
   const bankLine = { account: bank.account, ...(line.amount.isPositive() ? { debit: value } : { credit: value }) };
-  const otherLine = { account, ...(line.amount.isPositive() ? { credit: value } : { debit: value }) };
+  const otherLine = {
+    account,
+    ...(line.amount.isPositive() ? { credit: value } : { debit: value }),
+    ...(dimensions ? { dimensions } : {}),
+  };
   return {
     transdate: line.date,
     description,
@@ -282,7 +310,7 @@ async function bookJournalsTogether(
   }
   const bookable = items.filter((i) => chartIds.has(i.booking.account));
   const inputs = bookable.map((i) =>
-    journalInput(bank, i.line, i.booking.account, i.booking.description ?? memoOf(i.line)),
+    journalInput(bank, i.line, i.booking.account, i.booking.description ?? memoOf(i.line), i.booking.dimensions),
   );
   const done: { id: number; by: LineBooking }[] = [];
   const byOf = (i: (typeof bookable)[number], journalId: number): LineBooking => ({

@@ -59,6 +59,8 @@ t.test('company settings: read, partial update, VAT number, invoice bank account
       ai_may_post_without_confirmation: false,
       language: 'de',
       dunning: { levels: [] },
+      fiscal_year_start: '01-01',
+      first_fiscal_year_end: null,
     },
     'a new company: its name and the accounts of its chart template; AI connections ask before posting',
   );
@@ -104,6 +106,8 @@ t.test('company settings: read, partial update, VAT number, invoice bank account
       ai_may_post_without_confirmation: false,
       language: 'de',
       dunning: { levels: [] },
+      fiscal_year_start: '01-01',
+      first_fiscal_year_end: null,
     },
     'answers the settings; the UID in canonical form',
   );

@@ -8,6 +8,7 @@ import {
   type contracts,
 } from '@ledger/shared';
 import type { Tx } from '../../db/knex.ts';
+import { fiscalCalendarOf, fiscalYearStartText } from '../../domain/fiscalYear.ts';
 import type { CompaniesRow } from '../../db/tables.ts';
 import { findBankAccount, type BankAccount } from '../bank/index.ts';
 import { BOOK_ACCOUNT_FIELDS, type BookAccount, type BookAccountField } from './rules.ts';
@@ -64,6 +65,8 @@ export async function getCompanyProfile(tx: Tx, companyId: number): Promise<Comp
     ai_may_post_without_confirmation: row.settings[AI_MAY_POST] === true,
     language: isLanguage(row.settings.language) ? row.settings.language : DEFAULT_LANGUAGE,
     dunning: dunningOf(row.settings.dunning),
+    fiscal_year_start: fiscalYearStartText(fiscalCalendarOf(row.settings)),
+    first_fiscal_year_end: fiscalCalendarOf(row.settings).firstEnd,
   };
 }
 
@@ -155,8 +158,28 @@ export async function writeCompanyProfile(tx: Tx, companyId: number, profile: Co
     [AI_MAY_POST]: profile.ai_may_post_without_confirmation,
     language: profile.language,
     dunning: profile.dunning,
+    fiscal_year_start: profile.fiscal_year_start,
+    first_fiscal_year_end: profile.first_fiscal_year_end,
   };
   await tx('companies')
     .where({ id: companyId })
     .update({ ...columns, settings: tx.raw('settings || ?::jsonb', [JSON.stringify(settings)]) });
+}
+
+/** The date of the company's first posted ledger line (where its first fiscal year begins), or null. */
+export async function firstLineDate(tx: Tx, companyId: number): Promise<string | null> {
+  const { rows } = await tx.raw<{ rows: { first: string | null }[] }>(
+    `select min(date)::text as first from ledger_entries where company_id = ?`,
+    [companyId],
+  );
+  return rows[0]?.first ?? null;
+}
+
+/** Whether any fiscal year of the company is closed (a closing entry in force). */
+export async function hasClosedFiscalYear(tx: Tx, companyId: number): Promise<boolean> {
+  const row = await tx('gl_transactions')
+    .where({ company_id: companyId, closing: true, status: 'posted' })
+    .whereNull('reversal_of_id')
+    .first('id');
+  return row !== undefined;
 }

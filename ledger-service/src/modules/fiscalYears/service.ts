@@ -6,12 +6,21 @@ import { today } from '../../domain/period.ts';
 import { pageOf, type ListPage } from '../../db/listOrder.ts';
 import type { ServiceContext } from '../serviceContext.ts';
 import { postEntry, reverseEntry, lockJournal, type JournalLineRow } from '../journal/index.ts';
-import { accountByNumber, closingEntries, postedYearSpan, resultBalances } from './store.ts';
+import { accountByNumber, closingEntries, postedDateSpan, resultBalances } from './store.ts';
+import {
+  fiscalCalendarOf,
+  fiscalYearNumberOf,
+  fiscalYearNumbered,
+  MAX_FIRST_YEAR_MONTHS,
+  monthsOf,
+  type FiscalYearSpan,
+} from '../../domain/fiscalYear.ts';
 import { recordEvent } from '../events/index.ts';
 
 /**
- * Fiscal years (docs/journal.md): calendar years. Closing one books its
- * income statement to retained earnings with one closing journal entry dated 31 December
+ * Fiscal years (docs/journal.md, docs/year-end.md "Fiscal years"): the company's shape
+ * (domain/fiscalYear.ts), calendar years unless set. Closing one books its
+ * income statement to retained earnings with one closing journal entry dated the year's last day
  * and closes the books up to that day; reopening (moving the closing date back before a
  * closed year's end with POST /system/close_books) reverses that entry.
  */
@@ -27,9 +36,11 @@ export const FISCAL_YEAR_ENTITY = 'fiscal_year';
 const FIRST_YEAR = 1900;
 const LAST_YEAR = 9999;
 
-const startOf = (year: number) => `${String(year).padStart(4, '0')}-01-01`;
-const endOf = (year: number) => `${String(year).padStart(4, '0')}-12-31`;
-const thisYear = () => new Date().getUTCFullYear();
+/** The company's fiscal year numbered `year` (null before its first year), with the first posted line's date. */
+async function yearOf(c: ServiceContext, year: number): Promise<FiscalYearSpan | null> {
+  const span = await postedDateSpan(c.tx, c.company.id);
+  return fiscalYearNumbered(fiscalCalendarOf(c.company.settings), year, span?.first ?? null);
+}
 
 /**
  * Every year from the first posted line (or closing entry) to the current year or the last posted line, oldest first;
@@ -39,18 +50,23 @@ export async function listFiscalYears(
   c: ServiceContext,
   page: { limit: number; offset: number },
 ): Promise<ListPage<FiscalYear>> {
-  const span = await postedYearSpan(c.tx, c.company.id);
+  const span = await postedDateSpan(c.tx, c.company.id);
+  const cal = fiscalCalendarOf(c.company.settings);
   const closings = new Map((await closingEntries(c.tx, c.company.id)).map((r) => [r.fiscal_year, r.id]));
-  const years = [thisYear(), ...closings.keys(), ...(span ? [span.first, span.last] : [])];
+  const years = [
+    fiscalYearNumberOf(cal, today()),
+    ...closings.keys(),
+    ...(span ? [fiscalYearNumberOf(cal, span.first), fiscalYearNumberOf(cal, span.last)] : []),
+  ];
   const first = Math.min(...years);
   const last = Math.max(...years);
   const rows: FiscalYear[] = [];
   for (let year = first; year <= last; year++) {
     const entry = closings.get(year);
+    const shape = fiscalYearNumbered(cal, year, span?.first ?? null);
+    if (!shape) continue;
     rows.push({
-      year,
-      start: startOf(year),
-      end: endOf(year),
+      ...shape,
       closed: entry !== undefined,
       ...(entry !== undefined ? { closing_entry_id: entry } : {}),
     });
@@ -71,8 +87,17 @@ export async function closeFiscalYear(c: ServiceContext, year: number): Promise<
   if (year < FIRST_YEAR || year > LAST_YEAR) throw notFound(`No fiscal year ${year}.`);
   // concurrent closings and close_books calls see each other's result
   const books = await lockClosingDate(c.tx, c.company.id);
-  const start = startOf(year);
-  const end = endOf(year);
+  const shape = await yearOf(c, year);
+  if (!shape)
+    throw notFound(
+      `No fiscal year ${year}: the first fiscal year ends on ${c.company.settings.first_fiscal_year_end}.`,
+    );
+  const { start, end } = shape;
+  if (monthsOf(shape) > MAX_FIRST_YEAR_MONTHS)
+    throw conflict(
+      `Fiscal year ${year} would run from ${start} (the first posted line) to ${end}, more than ` +
+        `${MAX_FIRST_YEAR_MONTHS} months; set a first_fiscal_year_end that fits (POST /system/company).`,
+    );
   if ((await closingEntries(c.tx, c.company.id)).some((r) => r.fiscal_year === year))
     throw conflict(`Fiscal year ${year} is already closed.`);
   if (end > today()) throw conflict(`Fiscal year ${year} ends on ${end}; it can be closed from that day on.`);
@@ -140,8 +165,8 @@ function line(accountId: number, amount: Money, description: string | null): Jou
 export async function reopenFiscalYearsAfter(c: ServiceContext, date: string): Promise<number[]> {
   const reopened: number[] = [];
   for (const closing of await closingEntries(c.tx, c.company.id)) {
-    const end = endOf(closing.fiscal_year);
-    if (end <= date) continue;
+    const end = (await yearOf(c, closing.fiscal_year))?.end;
+    if (end === undefined || end <= date) continue;
     const row = await lockJournal(c.tx, c.company.id, closing.id);
     if (!row) continue;
     const reversal = await reverseEntry(c, row, {

@@ -5,10 +5,10 @@ import type { Tx } from '../../db/knex.ts';
  * account.
  */
 
-/** First and last year with posted ledger lines (min/max over the (company_id, date) index); null without any. */
-export async function postedYearSpan(tx: Tx, companyId: number): Promise<{ first: number; last: number } | null> {
-  const { rows } = await tx.raw<{ rows: { first: number | null; last: number | null }[] }>(
-    `select extract(year from min(date))::int as first, extract(year from max(date))::int as last
+/** First and last date of posted ledger lines (min/max over the (company_id, date) index); null without any. */
+export async function postedDateSpan(tx: Tx, companyId: number): Promise<{ first: string; last: string } | null> {
+  const { rows } = await tx.raw<{ rows: { first: string | null; last: string | null }[] }>(
+    `select min(date)::text as first, max(date)::text as last
        from ledger_entries where company_id = ?`,
     [companyId],
   );

@@ -6,7 +6,7 @@
 import t from 'tap';
 import { apiClient, createTestCompany, startTestLedger } from '../../../test/helpers.ts';
 import { rentEntry } from '../../../test/fixtures/journal.ts';
-import { accountByNumber, closingEntries, postedYearSpan, resultBalances } from './store.ts';
+import { accountByNumber, closingEntries, postedDateSpan, resultBalances } from './store.ts';
 
 t.test("company B's store calls never reach A's books", async (t) => {
   const ledger = await startTestLedger(t);
@@ -21,8 +21,8 @@ t.test("company B's store calls never reach A's books", async (t) => {
   const A = a.company.id;
   const B = b.company.id;
   await ledger.db.transaction(async (tx) => {
-    t.same(await postedYearSpan(tx, A), { first: 2024, last: 2024 }, 'A has posted lines in 2024');
-    t.equal(await postedYearSpan(tx, B), null, "B's span counts none of A's lines");
+    t.same(await postedDateSpan(tx, A), { first: '2024-03-15', last: '2024-03-15' }, 'A has posted lines in 2024');
+    t.equal(await postedDateSpan(tx, B), null, "B's span counts none of A's lines");
     t.ok((await resultBalances(tx, A, '2024-01-01', '2024-12-31')).length > 0, 'A has a result');
     t.same(await resultBalances(tx, B, '2024-01-01', '2024-12-31'), [], "B's result has none of A's lines");
     t.same(await closingEntries(tx, B), []);

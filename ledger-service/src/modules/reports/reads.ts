@@ -308,3 +308,13 @@ export async function dimensionBucketSums(
     credit: new Money(r.credit),
   }));
 }
+
+/** Each account's name in `language` where the chart template gave it names (accounts.names), by accno. */
+export async function accountNames(tx: Tx, companyId: number, language: string): Promise<Map<string, string>> {
+  const { rows } = await tx.raw<{ rows: { accno: string; name: string }[] }>(
+    `select accno, names ->> ? as name from accounts
+      where company_id = ? and names ->> ? is not null`,
+    [language, companyId, language],
+  );
+  return new Map(rows.map((r) => [r.accno, r.name]));
+}

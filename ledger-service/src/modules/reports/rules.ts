@@ -53,8 +53,8 @@ export function monthEnd(date: string): string {
   return addDays(addMonths(monthStart(date), 1), -1);
 }
 
-/** The fiscal year is the calendar year (as GET /system/fiscal_years). */
-export function fiscalYearStart(date: string): string {
+/** The calendar year's first day (the VAT report's default start: VAT periods are calendar periods). */
+export function calendarYearStart(date: string): string {
   return `${date.slice(0, 4)}-01-01`;
 }
 
@@ -72,10 +72,17 @@ export function splitRange(range: DateRange): RangeSplit {
   return { months: { from: firstFull, to: lastFull }, days };
 }
 
-/** `from`/`to` of a period report: to defaults to today, from to 1 January of to's year; from after to → 400. */
-export function period(query: { from?: string; to?: string }, today: string): { from: string; to: string } {
+/**
+ * `from`/`to` of a period report: to defaults to today, from to the first day of to's fiscal year (`yearStart`, the
+ * company's fiscal years); from after to → 400.
+ */
+export function period(
+  query: { from?: string; to?: string },
+  today: string,
+  yearStart: (date: string) => string,
+): { from: string; to: string } {
   const to = query.to ?? today;
-  const from = query.from ?? fiscalYearStart(to);
+  const from = query.from ?? yearStart(to);
   if (from > to) throw ruleInvalid(`from (${from}) is after to (${to}).`, '/from');
   return { from, to };
 }
@@ -204,7 +211,7 @@ export function incomeStatementOf(
  * the date), closing entries included: a closed year's closing entry has moved its result
  * to equity, so what is left on income and expense accounts is what no closing booked.
  */
-export function balanceSheetOf(rows: readonly BucketSums[], date: string, currency: string) {
+export function balanceSheetOf(rows: readonly BucketSums[], date: string, fiscalYearStart: string, currency: string) {
   const sections: Record<'A' | 'L' | 'Q', { account: AccountRef; amount: Decimal }[]> = { A: [], L: [], Q: [] };
   let current = new Money(0);
   let earlier = new Money(0);
@@ -227,7 +234,7 @@ export function balanceSheetOf(rows: readonly BucketSums[], date: string, curren
   return {
     date,
     currency,
-    fiscal_year_start: fiscalYearStart(date),
+    fiscal_year_start: fiscalYearStart,
     assets,
     liabilities,
     equity: {

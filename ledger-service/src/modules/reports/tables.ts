@@ -66,7 +66,38 @@ function sectionRows(name: string, label: string, s: Section, currency: string):
   ];
 }
 
+type OrItem = {
+  number: string;
+  label: string;
+  amount: number;
+  accounts: readonly { accno: string; description: string; amount: number }[];
+};
+
+/** The rows of the law's items (layout=or): each item, its accounts under it. */
+function orRows(section: string, items: readonly OrItem[], currency: string): ReportTable['rows'] {
+  return items.flatMap((i) => [
+    { cells: [section, i.number, i.label, amount(i.amount, currency)], total: true },
+    ...i.accounts.map((x) => ({ cells: [section, x.accno, x.description, amount(x.amount, currency)] })),
+  ]);
+}
+
+const orColumns = [
+  { title: 'Section', numeric: false, width: 80 },
+  { title: 'Item / account', numeric: false, width: 60 },
+  { title: 'Description', numeric: false, width: 280 },
+  { title: 'Amount', numeric: true, width: 90 },
+];
+
 export function incomeStatementTable(r: IncomeStatement): ReportTable {
+  if (r.or) {
+    return {
+      title: 'Income statement (Art. 959b CO)',
+      facts: [`Period: ${r.from} – ${r.to}`, `Currency: ${r.currency}`, 'Signs: revenue positive, expenses negative'],
+      fileName: `income_statement_or_${r.from}_${r.to}`,
+      columns: orColumns,
+      rows: orRows('result', r.or.items, r.currency),
+    };
+  }
   return {
     title: 'Income statement',
     facts: [
@@ -86,6 +117,33 @@ export function incomeStatementTable(r: IncomeStatement): ReportTable {
 
 export function balanceSheetTable(r: BalanceSheet): ReportTable {
   const a = (v: number) => amount(v, r.currency);
+  if (r.or) {
+    const side = (s: NonNullable<BalanceSheet['or']>['assets']) =>
+      s.groups.flatMap((g) => [
+        ...orRows(s.label, g.items, r.currency),
+        { cells: [s.label, g.number, g.label, a(g.total)], total: true },
+      ]);
+    return {
+      title: 'Balance sheet (Art. 959a CO)',
+      facts: [`Date: ${r.date}`, `Currency: ${r.currency}`, 'Signs: both sides positive'],
+      fileName: `balance_sheet_or_${r.date}`,
+      columns: orColumns,
+      rows: [
+        ...side(r.or.assets),
+        { cells: [r.or.assets.label, '', r.or.assets.label, a(r.or.assets.total)], total: true },
+        ...side(r.or.liabilities_and_equity),
+        {
+          cells: [
+            r.or.liabilities_and_equity.label,
+            '',
+            r.or.liabilities_and_equity.label,
+            a(r.or.liabilities_and_equity.total),
+          ],
+          total: true,
+        },
+      ],
+    };
+  }
   return {
     title: 'Balance sheet',
     facts: [`Date: ${r.date}`, `Currency: ${r.currency}`, 'Signs: debit positive, credit negative'],

@@ -139,7 +139,13 @@ export async function updateAccount(
   id: number,
   account: Omit<AccountRow, 'accno'>,
 ): Promise<void> {
-  await tx('accounts').where({ company_id: companyId, id }).update(account);
+  // a new name replaces the template's names in every language (reports' ?language= then show it)
+  await tx('accounts')
+    .where({ company_id: companyId, id })
+    .update({
+      ...account,
+      names: tx.raw('case when description = ? then names else null end', [account.description]),
+    });
 }
 
 /** What refers to an account besides the company settings: its postings and the records that book to it. */

@@ -15,7 +15,8 @@ const field = (result: unknown, name: string): unknown => (isRecord(result) ? re
 function csvOf(report: string, title: string) {
   return (input: ToolInput): ToolLink => {
     const query = new URLSearchParams();
-    for (const key of ['from', 'to', 'date']) if (typeof input[key] === 'string') query.set(key, input[key]);
+    for (const key of ['from', 'to', 'date', 'language', 'layout'])
+      if (typeof input[key] === 'string') query.set(key, input[key]);
     const q = query.toString();
     return {
       path: `reports/${report}.csv${q ? `?${q}` : ''}`,
@@ -31,8 +32,9 @@ export const reportTools: ToolDeclaration[] = [
     name: 'trial_balance',
     title: 'Trial balance',
     description:
-      'Per account: opening balance, debit, credit and closing balance of a period (default: the year to date). ' +
-      'Debit positive. dimension (list_dimensions): one column per value plus unassigned; with value: that value only.',
+      'Per account: opening balance, debit, credit and closing balance of a period (default: the fiscal year to ' +
+      'date). Debit positive. dimension (list_dimensions): one column per value plus unassigned; with value: that ' +
+      'value only.',
     area: 'accounting',
     access: 'read',
     contract: contracts.trialBalance,
@@ -49,8 +51,9 @@ export const reportTools: ToolDeclaration[] = [
     name: 'income_statement',
     title: 'Income statement',
     description:
-      'Income and expenses of a period (default: the year to date) and net_income, profit positive. dimension ' +
-      '(list_dimensions): one column per value plus unassigned; with value: that value only.',
+      'Income and expenses of a period (default: the fiscal year to date) and net_income, profit positive. dimension ' +
+      '(list_dimensions): one column per value plus unassigned; with value: that value only. layout "or": the items ' +
+      'of Art. 959b CO; language: account names in de/fr/it/en.',
     area: 'accounting',
     access: 'read',
     contract: contracts.incomeStatement,
@@ -62,7 +65,9 @@ export const reportTools: ToolDeclaration[] = [
   {
     name: 'balance_sheet',
     title: 'Balance sheet',
-    description: 'Assets, liabilities and equity at a date (default today). Debit positive.',
+    description:
+      'Assets, liabilities and equity at a date (default today). Debit positive. layout "or": the items of Art. ' +
+      '959a CO; language: account names in de/fr/it/en.',
     area: 'accounting',
     access: 'read',
     contract: contracts.balanceSheet,

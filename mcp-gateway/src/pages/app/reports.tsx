@@ -13,7 +13,7 @@ import type { contracts, ResponseOf } from '@ledger/shared';
 import type { Child } from 'hono/jsx';
 import type { access as accessOf, CompanyPage } from './access.tsx';
 import { ledgerError, readOr404 } from './access.tsx';
-import { tr } from './language.ts';
+import { pageLanguage, tr } from './language.ts';
 import { ColumnHeads, day, Notice, navEntry, numeric, renderErrorPage, renderPage, swissAmount } from './ui.tsx';
 
 const REPORTS = ['trial_balance', 'income_statement', 'balance_sheet', 'vat'] as const;
@@ -36,27 +36,55 @@ interface Section {
   total: number;
 }
 
+/** An item of the layout of the Code of Obligations (`layout=or`), as the ledger answers it. */
+interface OrItem {
+  key: string;
+  number: string;
+  label: string;
+  amount: number;
+  accounts: AccountAmount[];
+}
+interface OrSide {
+  label: string;
+  total: number;
+  groups: { number: string; label: string; total: number; items: OrItem[] }[];
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
+
 /** An account's ledger lines, as the ledger answers them. */
 type LedgerLines = ResponseOf<typeof contracts.getLedger>;
 
 interface Period {
   report: ReportName;
+  /** empty until the ledger answers: its default is the first day of the company's fiscal year of `to` */
   from: string;
   to: string;
+  /** the income statement or balance sheet laid out per Art. 959a/959b CO, in the page's language */
+  or: boolean;
 }
 
-/** The period of the query, defaulting to this year up to today. */
+/** The period of the query, defaulting to the company's fiscal year up to today (the ledger's default). */
 function periodOf(ctx: Context): Period {
   const today = new Date().toISOString().slice(0, 10);
   const asked = String(ctx.query.report ?? '');
   const report = isReport(asked) ? asked : 'trial_balance';
   const to = DATE.test(String(ctx.query.to ?? '')) ? String(ctx.query.to) : today;
-  const from = DATE.test(String(ctx.query.from ?? '')) ? String(ctx.query.from) : `${to.slice(0, 4)}-01-01`;
-  return { report, from, to };
+  const from = DATE.test(String(ctx.query.from ?? '')) ? String(ctx.query.from) : '';
+  const or = ctx.query.layout === 'or' && (report === 'income_statement' || report === 'balance_sheet');
+  return { report, from, to, or };
 }
 
 /** The ledger query of a report: the balance sheet is at a date (`to`), the others for a period. */
-const reportQuery = (p: Period) => (p.report === 'balance_sheet' ? `date=${p.to}` : `from=${p.from}&to=${p.to}`);
+const reportQuery = (p: Period) =>
+  (p.report === 'balance_sheet' ? `date=${p.to}` : `${p.from ? `from=${p.from}&` : ''}to=${p.to}`) +
+  (p.or ? `&layout=or&language=${pageLanguage()}` : '');
+
+/** The period with the ledger's `from` once it answered (the fiscal year's first day when none was asked). */
+const answered = (p: Period, body: unknown): Period =>
+  !p.from && typeof body === 'object' && body !== null && 'from' in body && typeof body.from === 'string'
+    ? { ...p, from: body.from }
+    : p;
 
 /** Where a ledger line's source document is shown in the app (AR/AP documents on their page). */
 function sourceHref(dataset: string, source: { kind: string; id: number }): string | undefined {
@@ -115,6 +143,9 @@ export function reportsPages(router: Router, access: ReturnType<typeof accessOf>
         <input type="date" id="from" name="from" value={p.from} />
         <label for="to">{tr('app.reports.to')}</label>
         <input type="date" id="to" name="to" value={p.to} />
+        <label>
+          <input type="checkbox" name="layout" value="or" checked={p.or} /> {tr('app.reports.orLayout')}
+        </label>
         <p>
           <button type="submit">{tr('app.reports.show')}</button>
         </p>
@@ -137,6 +168,53 @@ export function reportsPages(router: Router, access: ReturnType<typeof accessOf>
     // the fiduciary's sign of a credit-side figure (income, liabilities, equity): the ledger's, turned
     const turned = (v: unknown) => n(typeof v === 'number' ? fiduciary(v) : undefined);
     const [from, to] = [day(p.from), day(p.to)];
+    if (p.or && isRecord(data.or)) {
+      const period = p.report === 'balance_sheet' ? to : `${from} – ${to}`;
+      const caption = tr('app.reports.orCaption', {
+        report: reportName(p.report),
+        period,
+        currency: String(data.currency),
+      });
+      const itemRows = (items: OrItem[]) =>
+        items.map((i) => (
+          <>
+            <tr data-item={i.key}>
+              <th scope="row">{`${i.number} ${i.label}`}</th>
+              <td class="num">{n(i.amount)}</td>
+            </tr>
+            {i.accounts.map((a) => (
+              <tr>
+                <td>{ledgerLink(a.accno, `${a.accno} ${a.description}`)}</td>
+                <td class="num">{n(a.amount)}</td>
+              </tr>
+            ))}
+          </>
+        ));
+      if (p.report === 'income_statement') {
+        return <AmountTable caption={caption}>{itemRows((data.or as { items: OrItem[] }).items)}</AmountTable>;
+      }
+      const or = data.or as { assets: OrSide; liabilities_and_equity: OrSide };
+      return (
+        <AmountTable caption={caption}>
+          {[or.assets, or.liabilities_and_equity].map((side) => (
+            <>
+              <tr>
+                <th scope="rowgroup" colspan={2}>
+                  {side.label}
+                </th>
+              </tr>
+              {side.groups.map((g) => (
+                <>
+                  {itemRows(g.items)}
+                  <LabelledAmount label={`${g.number} ${g.label}`} amount={n(g.total)} />
+                </>
+              ))}
+              <LabelledAmount label={side.label} amount={n(side.total)} />
+            </>
+          ))}
+        </AmountTable>
+      );
+    }
     const accountRows = (s: Section, label: string, credit = false) => (
       <>
         <tr>
@@ -310,11 +388,12 @@ export function reportsPages(router: Router, access: ReturnType<typeof accessOf>
   router.get('/books/:dataset/reports', async (ctx) => {
     const page = await open(ctx);
     if (!page) return;
-    const p = periodOf(ctx);
-    const answer = await page.call('GET', `/reports/${p.report}?${reportQuery(p)}`);
+    const asked = periodOf(ctx);
+    const answer = await page.call('GET', `/reports/${asked.report}?${reportQuery(asked)}`);
+    const p = answered(asked, answer.body);
     const base = ENTRY.path(page.company.dataset);
     const download = (format: 'csv' | 'pdf') =>
-      `${base}/download?report=${p.report}&from=${p.from}&to=${p.to}&format=${format}`;
+      `${base}/download?report=${p.report}&from=${p.from}&to=${p.to}${p.or ? '&layout=or' : ''}&format=${format}`;
     await renderPage(
       ctx,
       answer.status === 200 ? 200 : 422,
@@ -368,7 +447,9 @@ export function reportsPages(router: Router, access: ReturnType<typeof accessOf>
   router.get('/books/:dataset/reports/ledger', async (ctx) => {
     const page = await open(ctx);
     if (!page) return;
-    const p = periodOf(ctx);
+    const asked = periodOf(ctx);
+    // the report's links name `from`; a bare address reads the calendar year to date
+    const p = asked.from ? asked : { ...asked, from: `${asked.to.slice(0, 4)}-01-01` };
     const account = String(ctx.query.account ?? '');
     const base = ENTRY.path(page.company.dataset);
     const read = ACCNO.test(account)

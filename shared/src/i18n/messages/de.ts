@@ -376,6 +376,8 @@ export const de: Messages = {
   'app.reports.source': 'Beleg',
   'app.reports.openingBalance': 'Anfangssaldo',
   'app.reports.period': 'Periode',
+  'app.reports.orLayout': 'Gliederung nach Obligationenrecht (Art. 959a/959b)',
+  'app.reports.orCaption': '{report} nach Obligationenrecht, {period} ({currency})',
   'app.reports.signs':
     'Dargestellt, wie ein Treuhänder sie liest: Aktiven, Fremd- und Eigenkapital positiv, ein Gewinn ' +
     'positiv. Die JSON-API behält die Vorzeichen der Buchhaltung.',

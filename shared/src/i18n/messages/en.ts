@@ -367,6 +367,8 @@ export const en = {
   'app.reports.source': 'Source document',
   'app.reports.openingBalance': 'Opening balance',
   'app.reports.period': 'Period',
+  'app.reports.orLayout': 'Layout of the Code of Obligations (Art. 959a/959b)',
+  'app.reports.orCaption': '{report} per the Code of Obligations, {period} ({currency})',
   'app.reports.signs':
     'Shown as a Swiss fiduciary reads them: assets, liabilities and equity positive, a profit positive. ' +
     "The JSON API keeps the ledger's signs.",

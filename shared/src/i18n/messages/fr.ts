@@ -377,6 +377,8 @@ export const fr: Messages = {
   'app.reports.source': 'Pièce',
   'app.reports.openingBalance': "Solde d'ouverture",
   'app.reports.period': 'Période',
+  'app.reports.orLayout': 'Structure du Code des obligations (art. 959a/959b)',
+  'app.reports.orCaption': '{report} selon le Code des obligations, {period} ({currency})',
   'app.reports.signs':
     'Présentés comme une fiduciaire les lit : actifs, capitaux étrangers et propres positifs, un bénéfice ' +
     "positif. L'API JSON garde les signes de la comptabilité.",

@@ -373,6 +373,8 @@ export const it: Messages = {
   'app.reports.source': 'Documento',
   'app.reports.openingBalance': 'Saldo iniziale',
   'app.reports.period': 'Periodo',
+  'app.reports.orLayout': 'Struttura secondo il Codice delle obbligazioni (art. 959a/959b)',
+  'app.reports.orCaption': '{report} secondo il Codice delle obbligazioni, {period} ({currency})',
   'app.reports.signs':
     'Presentati come li legge una fiduciaria: attivi, capitale di terzi e proprio positivi, un utile ' +
     "positivo. L'API JSON mantiene i segni della contabilità.",
