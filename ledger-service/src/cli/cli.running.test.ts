@@ -34,11 +34,11 @@ interface Started {
 }
 
 /**
- * `npm start` (scripts/start.ts through tsx), loaded into this node process directly rather
- * than through the tsx wrapper, so the child's pid is the server's pid.
+ * `npm start` as its script runs it (scripts/start.mjs: the compiled build, made first when it is
+ * stale), started as node directly rather than through npm, so the child's pid is the server's pid.
  */
 async function start(env: NodeJS.ProcessEnv): Promise<Started> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts/start.ts')], {
+  const child = spawn(process.execPath, [join(ROOT, 'scripts/start.mjs')], {
     cwd: ROOT,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
