@@ -9,11 +9,19 @@
  * database takes several). Tests isolate themselves by creating their own companies, so a test
  * database is reused between runs (and only migrated forward); TEST_DB_RESET=1 (set by CI)
  * makes the template afresh and the test database a new copy of it. Dropping is opt-in because
- * a forced drop would kill another test run using the same database.
+ * a forced drop would kill another test run using the same database. Both are set for commits
+ * that do not wait for the disk (`synchronous_commit = off`, scripts/database.ts relaxCommits).
  */
 import { createDb } from '../ledger-service/src/db/knex.ts';
 import { migrateLatest } from '../ledger-service/src/db/migrate.ts';
-import { copyOfTemplate, databaseExists, ensureDatabase, recreateDatabase, templateUrl } from './database.ts';
+import {
+  copyOfTemplate,
+  databaseExists,
+  ensureDatabase,
+  recreateDatabase,
+  relaxCommits,
+  templateUrl,
+} from './database.ts';
 
 const url = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/ledger_test';
 const name = new URL(url).pathname.slice(1);
@@ -34,10 +42,16 @@ if (process.env.TEST_SETUP_DONE === '1') {
   const reset = process.env.TEST_DB_RESET === '1';
   if (reset) await recreateDatabase(template);
   else await ensureDatabase(template);
+  // commits that do not wait for the disk, in the template's migrations and in the test database
+  // (scripts/database.ts relaxCommits)
+  await relaxCommits(template);
   await migrate(template);
   const copied = reset || !(await databaseExists(url));
   if (copied) await copyOfTemplate(url, template);
-  else await migrate(url);
+  else {
+    await relaxCommits(url);
+    await migrate(url);
+  }
   const how = copied ? `a copy of ${new URL(template).pathname.slice(1)}` : 'migrated forward';
   console.log(`test database ${name} ready (${how})`);
 }
