@@ -6,7 +6,7 @@ import { createLogger, type Logger } from './logger.ts';
 import type { Db } from './db/knex.ts';
 import { openDatabase, type Database } from './db/database.ts';
 import { migrateLatest } from './db/migrate.ts';
-import { DEFAULT_RETRY_POLICY, ensureQueueOn } from './db/queue.ts';
+import { DEFAULT_RETRY_POLICY, ensureQueue } from './db/queue.ts';
 import { servingRole, UnsafeServingRole } from './db/tenantTransaction.ts';
 import { createApp } from './kernel/app.ts';
 import { loadEncryptionKey } from './secretKey.ts';
@@ -75,7 +75,7 @@ export async function startLedger(
     // the mail queue is there before the first request: an e-mail asked for the moment the ledger
     // answers is queued, whatever its name (MAIL_QUEUE), instead of waiting for the worker to make it
     if (reachable && opts.mail !== false)
-      await ensureQueueOn(database.db, config.mailQueue, opts.mail?.retry ?? DEFAULT_RETRY_POLICY);
+      await ensureQueue(database.db, config.mailQueue, opts.mail?.retry ?? DEFAULT_RETRY_POLICY);
   } catch (err) {
     if (!opts.database) await database.close();
     throw err;

@@ -93,29 +93,46 @@ export async function createQueueClient(databaseUrl: string, workers = 1): Promi
   });
 }
 
-export async function ensureQueue(boss: PgBoss, queue: string, policy: RetryPolicy): Promise<void> {
-  await boss.createQueue(queue, {
-    name: queue,
-    retryLimit: policy.retryLimit,
-    retryDelay: policy.retryDelaySeconds,
-    retryBackoff: true,
-    expireInSeconds: 300,
+/**
+ * Queue DDL, one at a time across every process on the database. pg-boss keeps each queue as a
+ * partition of pgboss.job (create_queue makes and attaches a table, delete_queue drops it), and
+ * two of these at once can deadlock on pgboss.job and pgboss.queue (seen: test ledgers starting
+ * and stopping side by side, each with queues of its own; possible for replicas starting at
+ * once). One transaction-scoped advisory lock serialises them; a queue already there costs one
+ * read and no lock.
+ */
+async function withQueueDdl<T>(db: Db, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  return db.transaction(async (tx) => {
+    await tx.raw('select pg_advisory_xact_lock(hashtext(?))', ['ledger: pg-boss queue ddl']);
+    return fn(tx);
+  });
+}
+
+/** Makes the queue unless it is there; `options` as pg-boss's createQueue takes them. */
+export async function makeQueue(db: Db, queue: string, options: object): Promise<void> {
+  const made = await db.raw(`select 1 from ${PGBOSS_SCHEMA}.queue where name = ?`, [queue]);
+  if (made.rows.length > 0) return;
+  await withQueueDdl(db, (tx) => createQueueUnlessPresent(tx, queue, options));
+}
+
+/** Removes a queue with its jobs (a test's own queue, at its end). */
+export async function dropQueue(db: Db, queue: string): Promise<void> {
+  await withQueueDdl(db, async (tx) => {
+    await tx.raw(`delete from ${PGBOSS_SCHEMA}.job where name = ?`, [queue]);
+    await tx.raw(`select ${PGBOSS_SCHEMA}.delete_queue(?)`, [queue]);
   });
 }
 
 /**
- * Makes the queue unless it is there, with the worker's options, on the ledger's own pool: the
- * start does this for the mail queue before it listens. Two ledgers starting at once may both
- * try; the loser finds the queue made.
+ * Makes the mail queue unless it is there, with the worker's retry policy: the start does this
+ * before it listens (so an e-mail asked for at once finds its queue), and the worker again.
  */
-export async function ensureQueueOn(db: Db, queue: string, policy: RetryPolicy): Promise<void> {
-  const options = { ...MAIL_QUEUE_OPTIONS, retryLimit: policy.retryLimit, retryDelay: policy.retryDelaySeconds };
-  try {
-    await createQueueUnlessPresent(db, queue, options);
-  } catch (err) {
-    const made = await db.raw(`select 1 from ${PGBOSS_SCHEMA}.queue where name = ?`, [queue]);
-    if (made.rows.length === 0) throw err;
-  }
+export async function ensureQueue(db: Db, queue: string, policy: RetryPolicy): Promise<void> {
+  await makeQueue(db, queue, {
+    ...MAIL_QUEUE_OPTIONS,
+    retryLimit: policy.retryLimit,
+    retryDelay: policy.retryDelaySeconds,
+  });
 }
 
 export interface QueueWorker {

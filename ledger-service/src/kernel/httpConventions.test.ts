@@ -14,6 +14,7 @@ import { startLedger } from '../server.ts';
 import { apiClient, createTestCompany, testConfig, type ApiResponse } from '../../test/helpers.ts';
 import { fixture as inboxFixture, VECTOR } from '../../test/fixtures/inbox/fixtures.ts';
 import { buildOpenApi } from './openapi.ts';
+import { dropQueue } from '../db/queue.ts';
 
 const CREATED = CONTRACTS.filter((c) => c.status === 201);
 
@@ -48,9 +49,8 @@ t.test('every 201 answers Location, and the URL reads what was created', async (
   const ledger = await startLedger({ config, mail: false, inbox: { pollingIntervalSeconds: 0.5 } });
   await ledger.workersReady;
   t.teardown(async () => {
+    await dropQueue(ledger.db, queue);
     await ledger.close();
-    await ledger.db.raw('delete from pgboss.job where name = ?', [queue]).catch(() => {});
-    await ledger.db.raw('select pgboss.delete_queue(?)', [queue]).catch(() => {});
   });
   const co = await createTestCompany({ ...ledger, config }, { swissInvoicing: true });
   const api = apiClient(ledger.url, co.dataset, co.apiKey);

@@ -23,6 +23,7 @@ import { fixture as bankFixture } from '../../test/fixtures/bank/support.ts';
 import { fixture as inboxFixture, IMAGE_PDF, VECTOR } from '../../test/fixtures/inbox/fixtures.ts';
 import { startMailScenario } from '../../test/support/mailLedger.ts';
 import { CHART } from '../../test/arapHelpers.ts';
+import { dropQueue } from '../db/queue.ts';
 
 const KEY = 'Idempotency-Key';
 let serial = 0;
@@ -316,9 +317,8 @@ async function inboxScenario(t: Test) {
   const ledger = await startLedger({ config, mail: false, inbox: { pollingIntervalSeconds: 0.5 } });
   await ledger.workersReady;
   t.teardown(async () => {
+    await dropQueue(ledger.db, queue);
     await ledger.close();
-    await ledger.db.raw('delete from pgboss.job where name = ?', [queue]).catch(() => {});
-    await ledger.db.raw('select pgboss.delete_queue(?)', [queue]).catch(() => {});
   });
   const co = await createTestCompany({ ...ledger, config });
   return { ledger, config, queue, co, api: apiClient(ledger.url, co.dataset, co.apiKey) };

@@ -27,7 +27,7 @@ t.test(
     const boss = await createQueueClient(TEST_DATABASE_URL);
     await boss.start();
     t.teardown(() => boss.stop({ graceful: false }));
-    await ensureQueue(boss, queue, DEFAULT_RETRY_POLICY);
+    await ensureQueue(ledger.db, queue, DEFAULT_RETRY_POLICY);
     await boss.send(queue, { companyId: 0, messageId: 0 });
     await boss.send(queue, { companyId: 0, messageId: 1 });
 

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { LedgerConfig } from '../../src/config.ts';
 import { startLedger } from '../../src/server.ts';
 import { testConfig } from '../helpers.ts';
+import { dropQueue } from '../../src/db/queue.ts';
 
 interface Teardown {
   teardown(fn: () => unknown): void;
@@ -17,9 +18,9 @@ export async function startInboxLedger(t: Teardown, overrides: Partial<LedgerCon
   const ledger = await startLedger({ config, mail: false, inbox: { pollingIntervalSeconds: 0.5 } });
   await ledger.workersReady;
   t.teardown(async () => {
+    // before the close, which ends the ledger's pool (the worker finds no jobs meanwhile)
+    await dropQueue(ledger.db, config.inboxQueue!);
     await ledger.close();
-    await ledger.db.raw('delete from pgboss.job where name = ?', [config.inboxQueue!]).catch(() => {});
-    await ledger.db.raw('select pgboss.delete_queue(?)', [config.inboxQueue!]).catch(() => {});
   });
   return { ...ledger, config };
 }

@@ -8,6 +8,7 @@ import { startLedger } from '../../src/server.ts';
 import type { MailWorkerOptions } from '../../src/modules/outbox/index.ts';
 import { apiClient, createTestCompany, testConfig } from '../helpers.ts';
 import { startSmtpTestServer } from './smtpServer.ts';
+import { dropQueue } from '../../src/db/queue.ts';
 
 export const FAST_RETRY: MailWorkerOptions = {
   retry: { retryLimit: 5, retryDelaySeconds: 1 },
@@ -23,8 +24,7 @@ export async function startMailTestLedger(
   const ledger = await startLedger({ config, mail });
   t.teardown(async () => {
     // pg-boss keeps one partition table per queue: the test's goes with it
-    await ledger.db.raw('delete from pgboss.job where name = ?', [config.mailQueue]);
-    await ledger.db.raw('select pgboss.delete_queue(?)', [config.mailQueue]);
+    await dropQueue(ledger.db, config.mailQueue);
     await ledger.close();
   });
   return { ...ledger, config };

@@ -8,7 +8,8 @@
  */
 import type PgBoss from 'pg-boss';
 import type pg from 'pg';
-import type { Tx } from '../../db/knex.ts';
+import type { Db, Tx } from '../../db/knex.ts';
+import { makeQueue } from '../../db/queue.ts';
 import { PGBOSS_SCHEMA } from '../../db/migrations/008_mail.ts';
 
 export interface WakeJob {
@@ -47,9 +48,8 @@ export async function wake(boss: PgBoss, queue: string, job: WakeJob, seconds = 
  * The queue: `short` (one waiting job per key). A sender that dies mid-job is taken up again
  * by pg-boss once the job expires; its work is in the rows, so nothing is lost.
  */
-export async function ensureWebhookQueue(boss: PgBoss, queue: string): Promise<void> {
-  await boss.createQueue(queue, {
-    name: queue,
+export async function ensureWebhookQueue(db: Db, queue: string): Promise<void> {
+  await makeQueue(db, queue, {
     policy: 'short',
     retryLimit: 20,
     retryDelay: 5,

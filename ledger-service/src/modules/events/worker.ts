@@ -97,7 +97,7 @@ export function startWebhookWorker(deps: Deps): WebhookWorker {
     what: 'webhook',
     workers: senders,
     async setup(b) {
-      await ensureWebhookQueue(b, deps.events.webhookQueue);
+      await ensureWebhookQueue(deps.db, deps.events.webhookQueue);
       for (let i = 0; i < senders; i++) {
         await b.work<WakeJob>(
           deps.events.webhookQueue,

@@ -1,9 +1,8 @@
-import type PgBoss from 'pg-boss';
 import { withTenant, type Db } from '../../db/knex.ts';
 import { INBOX_QUEUE, INBOX_QUEUE_OPTIONS } from '../../db/migrations/013_documents.ts';
 import type { Logger } from '../../logger.ts';
 import type { FileJobs } from '../../untrusted/index.ts';
-import { startQueueWorker, type QueueWorker } from '../../db/queue.ts';
+import { makeQueue, startQueueWorker, type QueueWorker } from '../../db/queue.ts';
 import { today } from '../../domain/period.ts';
 import { loadForExtraction, readInboxFile, recordExtraction, type ExtractJob } from './service.ts';
 
@@ -39,7 +38,7 @@ export function startInboxWorker(deps: {
     log,
     what: 'inbox',
     async setup(client) {
-      await client.createQueue(queue, { name: queue, ...INBOX_QUEUE_OPTIONS } as PgBoss.Queue);
+      await makeQueue(db, queue, INBOX_QUEUE_OPTIONS);
       await client.work<ExtractJob>(
         queue,
         { batchSize: 1, pollingIntervalSeconds: deps.options?.pollingIntervalSeconds ?? 1 },

@@ -9,7 +9,7 @@ import { CHART } from '../../../test/arapHelpers.ts';
 import { apiClient, createTestCompany, testConfig } from '../../../test/helpers.ts';
 import { startMailScenario } from '../../../test/support/mailLedger.ts';
 import { startLedger } from '../../server.ts';
-import { QUEUE_NAMES } from '../../db/queue.ts';
+import { dropQueue, QUEUE_NAMES } from '../../db/queue.ts';
 import { createQueueUnlessPresent, MAIL_QUEUE_OPTIONS } from '../../db/migrations/025_mail_queue.ts';
 
 t.test('concurrent e-mails and reminders on one invoice and across invoices never answer 500', async (t) => {
@@ -86,8 +86,7 @@ t.test('the mail queue exists from the migrations on, before any mail worker sta
   await createQueueUnlessPresent(db, queue, MAIL_QUEUE_OPTIONS);
   await createQueueUnlessPresent(db, queue, MAIL_QUEUE_OPTIONS); // a queue already there is kept
   t.teardown(async () => {
-    await db.raw('delete from pgboss.job where name = ?', [queue]);
-    await db.raw('select pgboss.delete_queue(?)', [queue]);
+    await dropQueue(db, queue);
   });
   const sent = await api('POST', `/arap/invoice/customer/${invoiceId}/email`, {});
   t.equal(sent.status, 202, JSON.stringify(sent.body));

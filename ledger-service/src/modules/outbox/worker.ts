@@ -46,7 +46,7 @@ export function startMailWorker(deps: {
     log,
     what: 'mail',
     async setup(client) {
-      await ensureQueue(client, config.mailQueue, deps.options?.retry ?? DEFAULT_RETRY_POLICY);
+      await ensureQueue(db, config.mailQueue, deps.options?.retry ?? DEFAULT_RETRY_POLICY);
       await client.work<SendJob>(
         config.mailQueue,
         { includeMetadata: true, batchSize: 1, pollingIntervalSeconds: deps.options?.pollingIntervalSeconds ?? 2 },
