@@ -74,11 +74,6 @@ export async function prepareReturn(
   const settings = vatSettingsOf(c.company.settings);
   if (settings.vat_method === 'none')
     throw ruleInvalid('The company is not registered for VAT (vat_method none); set vat_method first.');
-  if (settings.vat_basis === 'received') {
-    throw ruleInvalid(
-      'Returns on received considerations (vat_basis received) are not computed yet; docs/vat.md says what is.',
-    );
-  }
   const method: VatMethod = settings.vat_method;
   if (method === 'net_tax' && settings.net_tax_rates.length === 0)
     throw ruleInvalid('The net tax rate method needs the approved net_tax_rates in the company settings.');
@@ -105,9 +100,15 @@ export async function prepareReturn(
     net_tax_rates: rates,
     created_by: c.actor.userId,
   });
-  await collectLines(c.tx, c.company.id, id, input, minorUnits(currency));
+  await collectLines(c.tx, c.company.id, id, { ...input, basis: settings.vat_basis }, minorUnits(currency));
   if (original && type === 'correction') await copyNegated(c.tx, c.company.id, Number(original.id), id);
-  const { figures, payable } = computeFigures(await returnLineSums(c.tx, c.company.id, id), method, rates, currency);
+  const { figures, payable } = computeFigures(
+    await returnLineSums(c.tx, c.company.id, id),
+    method,
+    rates,
+    currency,
+    input.from,
+  );
   await writeFigures(c.tx, c.company.id, id, decimals(figures, currency), payable.toFixed(minorUnits(currency)));
   await recordAudit(c.tx, c.company.id, c.actor, 'vat_return', id, 'prepare', {
     from: input.from,
@@ -132,7 +133,7 @@ export async function figureLines(c: ServiceContext, id: number, figure: string)
   const row = await loadReturn(c, id);
   const currency = row.currency.trim();
   const lines = await returnLines(c.tx, c.company.id, id);
-  const members = figureMembers(figure, lines, row.method, row.net_tax_rates, currency);
+  const members = figureMembers(figure, lines, row.method, row.net_tax_rates, currency, row.from_date);
   if (!members) throw notFound(`The VAT return ${id} has no figure ${figure}.`);
   const total = members.reduce((s, m) => s.plus(m.amount), new Money(0));
   return {
