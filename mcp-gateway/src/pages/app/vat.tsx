@@ -27,7 +27,7 @@ const METHOD_KEY = { effective: 'vat.method.effective', net_tax: 'vat.method.net
 
 const textsOf = (ctx: Context) => translatorFor(languageFromAcceptLanguage(ctx.get('accept-language')));
 
-/** The wording of a figure key: "302_tax" is the tax of figure 302. */
+/** The wording of a figure key: "303_tax" is the tax of figure 303. */
 function figureLabel(t: ReturnType<typeof textsOf>, key: string): string {
   const figure = key.slice(0, 3);
   const label = t(`vat.figure.${figure}` as MessageKey);
