@@ -18,7 +18,7 @@ export async function up(knex: Knex): Promise<void> {
        include (id, vc, type, inv_number, exchangerate) where status in ('posted', 'reversed')`,
   );
   await knex.raw(
-    `create index ledger_entries_document_tax on ledger_entries (transaction_id, account_id)
+    `create index ledger_entries_document_tax on ledger_entries (company_id, transaction_id, account_id)
        include (amount) where kind = 'tax' and transaction_id is not null`,
   );
   await knex.raw('create index arap_payments_company_date on arap_payments (company_id, date)');

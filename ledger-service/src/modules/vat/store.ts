@@ -52,35 +52,43 @@ with docs as (
      and ev.date between :from and :to
      and (p.date between :from and :to or p.reversal_date between :from and :to)
 ),
+-- per document (and payment), tax account and revenue account: the net, the tax, the rate the lines used
 doc_lines as (
-  select d.id, d.event, d.vc, d.type, d.inv_number, d.inv_date, d.date, d.share, l.tax_account_id, l.account_id,
-         round(sum(l.net) * d.exchangerate * d.share, :scale) as base,
-         round(sum(l.tax_amount) * d.exchangerate * d.share, :scale) as line_tax,
-         row_number() over (partition by d.id, d.event, l.tax_account_id order by l.account_id) as nth
+  select d.id, d.event, l.tax_account_id, l.account_id, sum(l.net) as net, sum(l.tax_amount) as tax,
+         max(l.tax_rate) as rate
     from docs d join arap_lines l on l.company_id = :company and l.transaction_id = d.id
-   group by d.id, d.event, d.vc, d.type, d.inv_number, d.inv_date, d.date, d.exchangerate, d.share,
-            l.tax_account_id, l.account_id
+   group by d.id, d.event, l.tax_account_id, l.account_id
 ),
-doc_tax as (
-  select e.transaction_id as id, e.account_id, sum(e.amount) as amount
-    from ledger_entries e
-   where e.company_id = :company and e.kind = 'tax' and e.transaction_id in (select id from docs)
-   group by e.transaction_id, e.account_id
+lines as (
+  select d.id, d.event, d.vc, d.type, d.inv_number, d.inv_date, d.date, d.share, dl.tax_account_id, dl.account_id,
+         dl.rate, round(dl.net * d.exchangerate * d.share, :scale) as base,
+         round(dl.tax * d.exchangerate * d.share, :scale) as line_tax
+    from doc_lines dl join docs d on d.id = dl.id and d.event = dl.event
 ),
-split as (
-  select dl.*,
-         case when dl.tax_account_id is null then 0
-              else dl.line_tax + case when dl.nth = 1
-                     then round((case when dl.vc = 'vendor' then 1 else -1 end) * coalesce(x.amount, 0) * dl.share,
-                                :scale)
-                          - sum(dl.line_tax) over (partition by dl.id, dl.event, dl.tax_account_id)
-                     else 0 end
-         end as tax
-    from doc_lines dl left join doc_tax x on x.id = dl.id and x.account_id = dl.tax_account_id
+-- per document (and payment) and tax account: what its lines' tax must sum to, the tax ledger line (× share)
+per_tax as (
+  select ln.id, ln.event, ln.tax_account_id, min(ln.account_id) as first_account, sum(ln.line_tax) as line_tax,
+         round((case when min(ln.vc) = 'vendor' then 1 else -1 end) * coalesce(min(x.amount), 0) * min(ln.share),
+               :scale) as target
+    from lines ln
+    left join (select e.transaction_id, e.account_id, sum(e.amount) as amount
+                 from ledger_entries e
+                where e.company_id = :company and e.kind = 'tax' and e.transaction_id is not null
+                  and e.transaction_id in (select id from docs)
+                group by e.transaction_id, e.account_id) x
+           on x.transaction_id = ln.id and x.account_id = ln.tax_account_id
+   where ln.tax_account_id is not null
+   group by ln.id, ln.event, ln.tax_account_id
 ),
 codes as (
   select distinct on (account_id) account_id, code, kind, figure
     from taxes where company_id = :company order by account_id, valid_from desc
+),
+tax_accounts as (
+  select a.id, a.accno, c.code, coalesce(c.kind, case when a.link ~ '(^|:)AP_tax(:|$)' then 'input' else 'output' end)
+         as kind, c.figure
+    from accounts a left join codes c on c.account_id = a.id
+   where a.company_id = :company and (c.code is not null or a.link ~ '(^|:)(AR_tax|AP_tax)(:|$)')
 ),
 settlements as (
   select settlement_id as id from vat_returns where company_id = :company and settlement_id is not null
@@ -88,30 +96,28 @@ settlements as (
 insert into vat_return_lines
   (company_id, return_id, side, kind, source_id, number, date, code, code_kind, figure, tax_accno, revenue_accno,
    base, tax, rate)
-select cast(:company as bigint), cast(:return as bigint), s.vc, s.type, s.id, s.inv_number, s.date,
-       c.code, c.kind, ${formFigure('c.figure', 's.inv_date')}, ta.accno, ra.accno, s.base, s.tax,
-       case when s.tax_account_id is not null then ${rateOn('s.tax_account_id', 's.inv_date')} end
-  from split s
-  left join codes c on c.account_id = s.tax_account_id
-  left join accounts ta on ta.company_id = :company and ta.id = s.tax_account_id
-  join accounts ra on ra.company_id = :company and ra.id = s.account_id
+select cast(:company as bigint), cast(:return as bigint), ln.vc, ln.type, ln.id, ln.inv_number, ln.date,
+       c.code, c.kind, ${formFigure('c.figure', 'ln.inv_date')}, ta.accno, ra.accno, ln.base,
+       case when ln.tax_account_id is null then 0
+            when ln.account_id = pt.first_account then ln.line_tax + pt.target - pt.line_tax
+            else ln.line_tax end,
+       case when ln.tax_account_id is not null then coalesce(ln.rate, ${rateOn('ln.tax_account_id', 'ln.inv_date')}) end
+  from lines ln
+  left join per_tax pt on pt.id = ln.id and pt.event = ln.event and pt.tax_account_id = ln.tax_account_id
+  left join codes c on c.account_id = ln.tax_account_id
+  left join accounts ta on ta.company_id = :company and ta.id = ln.tax_account_id
+  join accounts ra on ra.company_id = :company and ra.id = ln.account_id
 union all
 select cast(:company as bigint), cast(:return as bigint), 'ledger', case when e.journal_id is not null then 'journal'
                                          when e.payment_id is not null then 'payment' else 'transaction' end,
-       coalesce(e.journal_id, e.payment_id, e.transaction_id, e.id), g.reference, e.date, c.code,
-       coalesce(c.kind, case when a.link ~ '(^|:)AP_tax(:|$)' then 'input' else 'output' end),
-       ${formFigure('c.figure', 'e.date')}, a.accno, null,
-       0::numeric,
-       case when coalesce(c.kind, case when a.link ~ '(^|:)AP_tax(:|$)' then 'input' else 'output' end) = 'input'
-            then e.amount else -e.amount end,
+       coalesce(e.journal_id, e.payment_id, e.transaction_id, e.id), g.reference, e.date, a.code, a.kind,
+       ${formFigure('a.figure', 'e.date')}, a.accno, null, 0::numeric,
+       case when a.kind = 'input' then e.amount else -e.amount end,
        ${rateOn('e.account_id', 'e.date')}
-  from ledger_entries e
-  join accounts a on a.company_id = :company and a.id = e.account_id
-  left join codes c on c.account_id = e.account_id
+  from tax_accounts a
+  join ledger_entries e on e.company_id = :company and e.account_id = a.id and e.date between :from and :to
   left join gl_transactions g on g.company_id = :company and g.id = e.journal_id
- where e.company_id = :company and e.date between :from and :to
-   and (c.code is not null or a.link ~ '(^|:)(AR_tax|AP_tax)(:|$)')
-   and not (e.kind = 'tax' and e.transaction_id is not null)
+ where not (e.kind = 'tax' and e.transaction_id is not null)
    and (e.journal_id is null or e.journal_id not in (select id from settlements))`;
 
 export async function collectLines(
@@ -121,6 +127,8 @@ export async function collectLines(
   range: { from: string; to: string; basis: 'agreed' | 'received' },
   scale: number,
 ): Promise<void> {
+  // the statement sorts and hashes a quarter's documents: room for that in memory, not on disk
+  await tx.raw(`set local work_mem = '64MB'`);
   await tx.raw(COLLECT_SQL, {
     company: companyId,
     return: returnId,
