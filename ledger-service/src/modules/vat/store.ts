@@ -84,7 +84,7 @@ codes as (
   select distinct on (account_id) account_id, code, kind, figure
     from taxes where company_id = :company order by account_id, valid_from desc
 ),
-tax_accounts as (
+tax_accounts as materialized (
   select a.id, a.accno, c.code, coalesce(c.kind, case when a.link ~ '(^|:)AP_tax(:|$)' then 'input' else 'output' end)
          as kind, c.figure
     from accounts a left join codes c on c.account_id = a.id
@@ -115,10 +115,13 @@ select cast(:company as bigint), cast(:return as bigint), 'ledger', case when e.
        case when a.kind = 'input' then e.amount else -e.amount end,
        ${rateOn('e.account_id', 'e.date')}
   from tax_accounts a
-  join ledger_entries e on e.company_id = :company and e.account_id = a.id and e.date between :from and :to
+  -- per tax account through its index: the few tax accounts first, not every line of the period
+  cross join lateral (
+    select e.* from ledger_entries e
+     where e.company_id = :company and e.account_id = a.id and e.date between :from and :to
+       and not (e.kind = 'tax' and e.transaction_id is not null)) e
   left join gl_transactions g on g.company_id = :company and g.id = e.journal_id
- where not (e.kind = 'tax' and e.transaction_id is not null)
-   and (e.journal_id is null or e.journal_id not in (select id from settlements))`;
+ where e.journal_id is null or e.journal_id not in (select id from settlements)`;
 
 export async function collectLines(
   tx: Tx,
