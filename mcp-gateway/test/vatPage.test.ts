@@ -42,7 +42,10 @@ t.test('a VAT return in the app: prepare, figures, drill-down, downloads, settle
   t.match(figures, /Leistungen zum Normalsatz/, 'the figures in German');
   t.match(figures, /Total geschuldete Steuer\s*81\.00/);
 
-  await page.locator('#figures tbody tr', { hasText: 'Leistungen zum Normalsatz 8,1 % (ab 1.1.2024): Steuer' }).getByRole('link').click();
+  await page
+    .locator('#figures tbody tr', { hasText: 'Leistungen zum Normalsatz 8,1 % (ab 1.1.2024): Steuer' })
+    .getByRole('link')
+    .click();
   await page.locator('#lines').waitFor();
   t.match(await page.locator('#lines').textContent(), /INV-VAT-1/, 'the document behind the figure');
   t.equal((await page.locator('#lines-total').textContent())?.trim(), '81.00');

@@ -31,7 +31,8 @@ const ratePeriod = {
 const figure = {
   type: 'string',
   pattern: '^[0-9]{3}$',
-  description: 'the VAT return figure its lines report under, e.g. "302" (its figure for the rates to 2023; lines from 2024-01-01 report under the next, 303), "400", "405", "220"',
+  description:
+    'the VAT return figure its lines report under, e.g. "302" (its figure for the rates to 2023; lines from 2024-01-01 report under the next, 303), "400", "405", "220"',
 } as const;
 
 const taxCodeWriteFields = {

@@ -25,7 +25,8 @@ export async function up(knex: Knex): Promise<void> {
     create function vat_return_lines_have_return() returns trigger language plpgsql as $$
     begin
       if exists (select 1 from new_rows n
-                  where not exists (select 1 from vat_returns r where r.company_id = n.company_id and r.id = n.return_id))
+                  where not exists (select 1 from vat_returns r
+                                     where r.company_id = n.company_id and r.id = n.return_id))
       then
         raise exception using errcode = '23503', message = 'vat_return_lines: a line without its VAT return';
       end if;
@@ -53,7 +54,8 @@ export async function up(knex: Knex): Promise<void> {
   );
   await knex.raw('create index arap_payments_company_date on arap_payments (company_id, date)');
   await knex.raw(
-    'create index arap_payments_company_reversal on arap_payments (company_id, reversal_date) where reversal_date is not null',
+    `create index arap_payments_company_reversal on arap_payments (company_id, reversal_date)
+       where reversal_date is not null`,
   );
   await knex.raw(`
     create or replace function vat_period_lock() returns trigger language plpgsql as $$

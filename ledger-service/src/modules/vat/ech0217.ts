@@ -49,10 +49,10 @@ export function uidOf(vatNumber: string | null): string {
   return `CHE${uid[1]}`;
 }
 
-const escape = (s: string) =>
+const escapeXml = (s: string) =>
   s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 /** xs:token with a length limit: collapsed whitespace, cut to `max` characters. */
-const token = (s: string, max: number) => escape(s.replace(/\s+/g, ' ').trim().slice(0, max));
+const token = (s: string, max: number) => escapeXml(s.replace(/\s+/g, ' ').trim().slice(0, max));
 const amount = (d: Decimal) => d.toFixed(2);
 /** percentType: the rate in percent with two decimals (0.081 → 8.10). */
 const percent = (rate: Decimal) => rate.times(100).toFixed(2);

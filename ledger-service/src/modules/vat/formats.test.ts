@@ -73,7 +73,11 @@ async function download(s: ArapSetup, id: number, accept: string) {
   const res = await fetch(`${s.ledger.url}/client/${s.co.dataset}/reports/vat/returns/${id}`, {
     headers: { 'X-API-Key': s.co.apiKey, Accept: accept },
   });
-  return { status: res.status, type: res.headers.get('content-type') ?? '', body: Buffer.from(await res.arrayBuffer()) };
+  return {
+    status: res.status,
+    type: res.headers.get('content-type') ?? '',
+    body: Buffer.from(await res.arrayBuffer()),
+  };
 }
 
 /** The text of one element of the file (the first), or undefined. */
@@ -167,7 +171,12 @@ t.test('eCH-0217: the net tax rate method and received consideration', async (t)
   const s2 = await arapSetup(t, { currency: 'CHF' });
   await s2.api('POST', '/system/company', { vat_number: 'CHE-123.456.789', vat_basis: 'received' });
   const sale = await post(s2, 'customer', '2025-02-10', [{ account: '3400', amount: 1000, taxAccount: '2200' }]);
-  await s2.api('POST', '/arap/payment/customer', { account: '1020', document_id: sale, amount: 540.5, date: '2025-03-05' });
+  await s2.api('POST', '/arap/payment/customer', {
+    account: '1020',
+    document_id: sale,
+    amount: 540.5,
+    date: '2025-03-05',
+  });
   const q1 = (await s2.api('POST', '/reports/vat/returns', { from: '2025-01-01', to: '2025-03-31' })).body;
   const received = (await download(s2, q1.id, 'application/xml')).body.toString('utf8');
   t.ok((await validate(received)).valid);

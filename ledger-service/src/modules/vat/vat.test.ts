@@ -170,12 +170,14 @@ t.test('the return is frozen; a correction reports the differences against the o
     Number((await tx('vat_return_lines').where({ return_id: correction.body.id }).count({ n: '*' }).first())?.n),
   );
   t.equal(left, 0, 'with its frozen lines');
-  const orphan = await s.q(async (tx) =>
-    tx.raw(
-      `insert into vat_return_lines (company_id, return_id, side, kind, source_id, date, base, tax)
+  const orphan = await s
+    .q(async (tx) =>
+      tx.raw(
+        `insert into vat_return_lines (company_id, return_id, side, kind, source_id, date, base, tax)
        select company_id, 999999, 'ledger', 'journal', 1, '2025-04-01', 0, 0 from vat_returns limit 1`,
-    ),
-  ).catch((e: { code?: string }) => e.code);
+      ),
+    )
+    .catch((e: { code?: string }) => e.code);
   t.equal(orphan, '23503', 'a line without its return is refused');
 });
 

@@ -1,8 +1,9 @@
 /**
  * Books → VAT (`/books/{dataset}/vat`): the company's VAT returns, a form to prepare one, and a
  * page per return with its form figures, the ledger lines behind a figure (drill-down), the
- * settle button and the downloads of the form (PDF) and the eCH-0217 file (XML) (docs/vat.md). Texts from the shared catalogue (`vat.*`) in the person's
- * language (Accept-Language); the ledger computes, freezes and settles.
+ * settle button and the downloads of the form (PDF) and the eCH-0217 file (XML) (docs/vat.md).
+ * Texts from the shared catalogue (`vat.*`) in the person's language (Accept-Language); the
+ * ledger computes, freezes and settles and writes the files.
  */
 import type Router from '@koa/router';
 import type { Context } from 'koa';
@@ -230,7 +231,12 @@ export function vatPages(router: Router, access: ReturnType<typeof accessOf>): v
       : undefined;
     if (answer?.status !== 200 || !answer.file) {
       const props = { title: textsOf(ctx)('vat.return'), ...page, current: ENTRY.path(page.company.dataset) };
-      return renderErrorPage(ctx, answer ? 422 : 404, props, answer ? ledgerError(answer).message : 'No such VAT return.');
+      return renderErrorPage(
+        ctx,
+        answer ? 422 : 404,
+        props,
+        answer ? ledgerError(answer).message : 'No such VAT return.',
+      );
     }
     ctx.set('Cache-Control', 'no-store');
     ctx.set('X-Content-Type-Options', 'nosniff');
