@@ -407,3 +407,25 @@ t.test('received considerations: turnover and input tax count on the payment dat
   t.equal(late.body.error.code, 'vat_period_filed');
   t.equal((await pay('customer', unpaid, 10, '2025-04-01')).status, 201, 'the next quarter is open');
 });
+
+t.test('received considerations: a reversed payment counts for nothing', async (t) => {
+  const s = await arapSetup(t, { currency: 'CHF' });
+  await s.api('POST', '/system/company', { vat_basis: 'received' });
+  const sale = await post(s, 'customer', '2025-02-10', [{ account: '3400', amount: 200, taxAccount: '2200' }]);
+  const paid = await s.api('POST', '/arap/payment/customer', {
+    account: '1020',
+    document_id: sale,
+    amount: 216.2,
+    date: '2025-02-20',
+  });
+  t.equal(paid.status, 201, JSON.stringify(paid.body));
+  t.equal((await s.api('DELETE', `/arap/payment/customer/${paid.body.id}`)).status, 200);
+  const r = await s.api('POST', '/reports/vat/returns', { from: '2025-01-01', to: '2025-03-31' });
+  t.match(r.body.figures, { '200': 0, '303': 0, '303_tax': 0, '399': 0 });
+  const lines = await s.api('GET', `/reports/vat/returns/${r.body.id}/figures/303`);
+  t.same(
+    (lines.body.lines as { base: number }[]).map((l) => l.base),
+    [200, -200],
+    'the payment and its reversal, both behind the figure',
+  );
+});
