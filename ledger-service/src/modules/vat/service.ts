@@ -141,7 +141,7 @@ export async function figureLines(c: ServiceContext, id: number, figure: string)
   return {
     figure,
     total: amountJson(total, currency),
-    column: members[0]?.column ?? (figure.endsWith('_tax') || Number(figure) >= 300 ? 'tax' : 'base'),
+    column: members[0]?.column ?? (figure.endsWith('_tax') || Number(figure) >= 399 ? 'tax' : 'base'),
     lines: members.map((m) => ({
       kind: m.line.kind,
       id: m.line.sourceId,

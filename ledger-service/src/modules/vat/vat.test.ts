@@ -337,6 +337,8 @@ t.test('the rates valid to 2023 report under 302/312, the 2024 rates under 303/3
   await post(s, 'customer', '2023-12-01', [{ account: '3000', amount: 200, taxAccount: '2201' }]);
   const r = await s.api('POST', '/reports/vat/returns', { from: '2023-10-01', to: '2023-12-31' });
   t.equal(r.status, 201, JSON.stringify(r.body));
+  const empty = await s.api('GET', `/reports/vat/returns/${r.body.id}/figures/303`);
+  t.match(empty.body, { figure: '303', total: 0, column: 'base', lines: [] }, 'an empty turnover figure sums its base');
   t.match(r.body.figures, {
     '302': 1000,
     '302_tax': 77,
