@@ -102,7 +102,13 @@ export async function prepareReturn(
     net_tax_rates: rates,
     created_by: c.actor.userId,
   });
-  await collectLines(c.tx, c.company.id, id, { ...input, basis: settings.vat_basis }, minorUnits(currency));
+  await collectLines(
+    c.tx,
+    c.company.id,
+    id,
+    { ...input, basis: settings.vat_basis },
+    { currency, scale: minorUnits(currency) },
+  );
   if (original && type === 'correction') await copyNegated(c.tx, c.company.id, Number(original.id), id);
   const { figures, payable } = computeFigures(
     await returnLineSums(c.tx, c.company.id, id),

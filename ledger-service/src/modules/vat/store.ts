@@ -38,13 +38,13 @@ const rateOn = (account: string, date: string) =>
 const COLLECT_SQL = `
 with docs as (
   select t.id, 0::bigint as event, t.vc, t.type, t.inv_number, t.inv_date, t.inv_date as date, t.exchangerate,
-         1::numeric as share
+         t.currency, 1::numeric as share
     from arap_transactions t
    where :basis = 'agreed' and t.company_id = :company and t.status in ('posted', 'reversed')
      and t.inv_date between :from and :to
   union all
   select t.id, p.id * 2 + ev.reversal, t.vc, t.type, t.inv_number, t.inv_date, ev.date, t.exchangerate,
-         (1 - 2 * ev.reversal) * p.amount / t.amount
+         t.currency, (1 - 2 * ev.reversal) * p.amount / t.amount
     from arap_payments p
     join arap_transactions t on t.company_id = :company and t.id = p.transaction_id
     cross join lateral (values (p.date, 0), (p.reversal_date, 1)) as ev(date, reversal)
@@ -62,22 +62,28 @@ doc_lines as (
 lines as (
   select d.id, d.event, d.vc, d.type, d.inv_number, d.inv_date, d.date, d.share, dl.tax_account_id, dl.account_id,
          dl.rate, round(dl.net * d.exchangerate * d.share, :scale) as base,
-         round(dl.tax * d.exchangerate * d.share, :scale) as line_tax
+         round(dl.tax * d.exchangerate * d.share, :scale) as line_tax, dl.tax as doc_tax,
+         -- the tax ledger line of a document in the base currency at rate 1 is the sum of its lines' tax
+         -- (arap/posting.ts); only a converted document's ledger line carries a rounding of its own
+         (d.exchangerate <> 1 or d.currency <> :base) as converted
     from doc_lines dl join docs d on d.id = dl.id and d.event = dl.event
 ),
--- per document (and payment) and tax account: what its lines' tax must sum to, the tax ledger line (× share)
+-- per document (and payment) and tax account whose lines' rounded tax may miss what they must sum to
+-- (a converted document's tax ledger line, or the rounded share of a payment): that target
 per_tax as (
   select ln.id, ln.event, ln.tax_account_id, min(ln.account_id) as first_account, sum(ln.line_tax) as line_tax,
-         round((case when min(ln.vc) = 'vendor' then 1 else -1 end) * coalesce(min(x.amount), 0) * min(ln.share),
-               :scale) as target
+         case when bool_or(ln.converted)
+              then round((case when min(ln.vc) = 'vendor' then 1 else -1 end) * coalesce(min(x.amount), 0)
+                         * min(ln.share), :scale)
+              else round(sum(ln.doc_tax) * min(ln.share), :scale) end as target
     from lines ln
     left join (select e.transaction_id, e.account_id, sum(e.amount) as amount
                  from ledger_entries e
                 where e.company_id = :company and e.kind = 'tax' and e.transaction_id is not null
-                  and e.transaction_id in (select id from docs)
+                  and e.transaction_id in (select id from docs where exchangerate <> 1 or currency <> :base)
                 group by e.transaction_id, e.account_id) x
            on x.transaction_id = ln.id and x.account_id = ln.tax_account_id
-   where ln.tax_account_id is not null
+   where ln.tax_account_id is not null and (ln.converted or ln.share <> 1)
    group by ln.id, ln.event, ln.tax_account_id
 ),
 codes as (
@@ -128,7 +134,7 @@ export async function collectLines(
   companyId: number,
   returnId: number,
   range: { from: string; to: string; basis: 'agreed' | 'received' },
-  scale: number,
+  base: { currency: string; scale: number },
 ): Promise<void> {
   // the statement sorts and hashes a quarter's documents: room for that in memory, not on disk
   await tx.raw(`set local work_mem = '64MB'`);
@@ -138,7 +144,8 @@ export async function collectLines(
     from: range.from,
     to: range.to,
     basis: range.basis,
-    scale,
+    base: base.currency,
+    scale: base.scale,
   });
 }
 

@@ -431,3 +431,30 @@ t.test('received considerations: a reversed payment counts for nothing', async (
     'the payment and its reversal, both behind the figure',
   );
 });
+
+t.test('a document in a foreign currency: its tax as booked in CHF, the lines tied to the ledger', async (t) => {
+  const s = await arapSetup(t, { currency: 'CHF' });
+  // three lines of 123.46 EUR at 8.1 % (10.00 each) at 1.0005: the tax ledger line is round(30.00 × 1.0005) =
+  // 30.02, the lines' own conversions 3 × round(10.005) = 30.03: the first line carries the −0.01
+  const lines = [
+    { account: '3400', amount: 123.46, taxAccount: '2200' },
+    { account: '3000', amount: 123.46, taxAccount: '2200' },
+    { account: '3800', amount: 123.46, taxAccount: '2200' },
+  ];
+  const r0 = await s.api(
+    'POST',
+    '/arap/transaction/customer',
+    s.doc('customer', { invDate: '2025-02-15', curr: 'EUR', exchangerate: 1.0005, lines, pending: '0' }),
+  );
+  t.equal(r0.status, 201, JSON.stringify(r0.body));
+  const r = (await s.api('POST', '/reports/vat/returns', { from: '2025-01-01', to: '2025-03-31' })).body;
+  t.equal(
+    Math.round(r.figures['399'] * 100),
+    -(await change(s, '2025-01-01', '2025-03-31', OUTPUT_ACCOUNTS)),
+    "399 is the change of the output tax account, the conversion's rounding included",
+  );
+  const drill = await s.api('GET', `/reports/vat/returns/${r.id}/figures/303_tax`);
+  const sum = (drill.body.lines as { tax: number }[]).reduce((a, l) => a + Math.round(l.tax * 100), 0);
+  t.equal(sum, Math.round(r.figures['303_tax'] * 100), 'the lines sum to the figure');
+  t.equal(r.figures['303_tax'], 30.02, 'the tax as booked, not the sum of the converted lines (30.03)');
+});
