@@ -2,8 +2,9 @@ import type { Knex } from 'knex';
 
 /**
  * VAT returns in the ESTV's formats and on received considerations (docs/vat.md):
- * - `vat_return_lines.rate`: the tax rate of the line's code on the document's date, frozen
- *   with the line (the eCH-0217 file reports turnover per tax rate, the form per rate figure);
+ * - `vat_return_lines.rate`: the tax rate the document's lines were posted with (for a line
+ *   posted without one, its code's rate on the document's date), frozen with the line (the
+ *   eCH-0217 file reports turnover per tax rate);
  * - indexes for preparing a return in one aggregate statement: the documents of a period
  *   (`arap_transactions` by company and date, posted ones), their tax ledger lines (by
  *   document, tax lines only), the payments of a period (received considerations);
@@ -12,7 +13,8 @@ import type { Knex } from 'knex';
  *   and to `vat_returns`), about 1.7 s of the 2 s target on the shared machine. One check per
  *   inserting statement refuses lines without their return (SQLSTATE 23503, as the foreign key
  *   did); deleting returns deletes their lines (the cascade), and so does deleting a company
- *   (its returns cascade from `companies`);
+ *   (its returns cascade from `companies`). Like the lock's trigger (028), these statement
+ *   triggers with transition tables have not been run on a Citus cluster;
  * - the lock of a settled period also refuses a payment of a document with tax when the
  *   settled return counted payments (basis `received`): under received considerations a
  *   payment is what moves turnover and tax into a period.
