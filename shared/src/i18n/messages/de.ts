@@ -641,7 +641,6 @@ export const de: Messages = {
   'vat.basis.agreed': 'Vereinbarte Entgelte',
   'vat.basis.received': 'Vereinnahmte Entgelte',
   'vat.uid': 'UID',
-  'vat.rate': 'Satz',
   'vat.form.turnover': 'Umsatz',
   'vat.form.tax': 'Steuerberechnung',
   'vat.form.prepared': 'Abrechnung {id}, am {date} aus der Buchhaltung erstellt; Beträge in {currency}.',

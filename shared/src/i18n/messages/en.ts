@@ -622,7 +622,6 @@ export const en = {
   'vat.basis.agreed': 'Agreed consideration',
   'vat.basis.received': 'Received consideration',
   'vat.uid': 'UID',
-  'vat.rate': 'Rate',
   'vat.form.turnover': 'Turnover',
   'vat.form.tax': 'Tax calculation',
   'vat.form.prepared': 'Return {id}, prepared on {date} from the books; figures in {currency}.',

@@ -640,7 +640,6 @@ export const fr: Messages = {
   'vat.basis.agreed': 'Contre-prestations convenues',
   'vat.basis.received': 'Contre-prestations reçues',
   'vat.uid': 'IDE',
-  'vat.rate': 'Taux',
   'vat.form.turnover': 'Chiffre d’affaires',
   'vat.form.tax': 'Calcul de l’impôt',
   'vat.form.prepared': 'Décompte {id}, établi le {date} à partir de la comptabilité ; montants en {currency}.',

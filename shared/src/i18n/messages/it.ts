@@ -636,7 +636,6 @@ export const it: Messages = {
   'vat.basis.agreed': 'Controprestazioni convenute',
   'vat.basis.received': 'Controprestazioni ricevute',
   'vat.uid': 'IDI',
-  'vat.rate': 'Aliquota',
   'vat.form.turnover': 'Cifra d’affari',
   'vat.form.tax': 'Calcolo dell’imposta',
   'vat.form.prepared': 'Rendiconto {id}, allestito il {date} dalla contabilità; importi in {currency}.',
