@@ -2,7 +2,7 @@
  * Every PDF the product makes reads back as written through poppler's `pdftotext`: the
  * invoice with its QR-bill payment part, the invoice as attached to its e-mail and to a
  * reminder, and the four reports (trial balance, income statement, balance sheet, VAT) —
- * each report's every cell, compared with the same report as CSV. PDFs are set in the
+ * each report's every cell, compared with the same report as CSV — and the VAT return's form. PDFs are set in the
  * standard fonts, which lack characters such as U+2212 (minus): such a character used to come
  * out as garbage (`(output " input)`); the product's own text keeps to the fonts, and what a
  * user wrote that the fonts lack is spelled in characters they have (domain/pdfText.ts).
@@ -115,6 +115,16 @@ t.test('every PDF the product makes reads back as written', async (t) => {
     t.same(missing, [], `${path}: every cell of the report reads back from its PDF as written`);
     t.notMatch(text, /\uFFFD/, `${path}: no replacement character`);
   }
+
+  // the VAT return laid out like the ESTV form (docs/vat.md "Formats"), in the company's language
+  const vatReturn = await ok('/reports/vat/returns', { from: '2024-01-01', to: '2024-03-31' });
+  const form = await textOf(await get(`/reports/vat/returns/${vatReturn.id}`, 'application/pdf'));
+  for (const figure of ['200', '303', '399', '479']) {
+    const amount = String(vatReturn.figures[figure].toFixed(2)).replace(/\B(?=(\d{3})+(?!\d))/g, "'");
+    const row = new RegExp(`(^| )${figure} [^|]{1,120}? ${amount.replace('.', '\\.')}( |$)`);
+    t.match(form, row, `VAT form: the row of figure ${figure} shows ${amount}`);
+  }
+  t.notMatch(form, /\uFFFD/, 'VAT form: no replacement character');
 });
 
 t.test('text the standard fonts lack is spelled in characters they have', async (t) => {

@@ -53,11 +53,11 @@ t.test('VAT tools through the gateway', async (t) => {
   const id = prepared.structuredContent!.id as number;
   t.equal(prepared.content?.[0]?.text, `Prepared VAT return ${id}, 81.00 payable to the ESTV.`);
 
-  const got = await call('get_vat_return', { id, figure: '302_tax' });
+  const got = await call('get_vat_return', { id, figure: '303_tax' });
   t.notOk(got.isError, JSON.stringify(got));
   t.equal(got.structuredContent!.figures['399'], 81);
   t.match(got.structuredContent!.figure_lines, {
-    figure: '302_tax',
+    figure: '303_tax',
     total: 81,
     lines: [{ id: sale.body.id, tax: 81 }],
   });

@@ -442,6 +442,7 @@ const COLUMNS = {
     'revenue_accno',
     'base',
     'tax',
+    'rate',
   ],
   users: ['id', 'email', 'name', 'password_hash', 'totp_secret_enc', 'active', 'created_at', 'totp_last_step', 'demo'],
   vendor_bank_accounts: ['id', 'company_id', 'party_id', 'iban', 'bic', 'name', 'description', 'created_at'],

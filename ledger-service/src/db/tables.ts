@@ -671,6 +671,8 @@ export type VatReturnLinesRow = {
   revenue_accno: string | null;
   base: string;
   tax: string;
+  /** the code's rate on the document's date (migration 043); null for lines without a code */
+  rate: string | null;
 };
 
 export type UsersRow = {

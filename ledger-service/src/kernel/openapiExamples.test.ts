@@ -617,7 +617,7 @@ function steps(): Step[] {
     },
     { op: 'listVatReturns' },
     { op: 'getVatReturn', params: (c) => ({ id: c.ids.vatReturn! }) },
-    { op: 'getVatReturnFigure', params: (c) => ({ id: c.ids.vatReturn!, figure: '302_tax' }) },
+    { op: 'getVatReturnFigure', params: (c) => ({ id: c.ids.vatReturn!, figure: '303_tax' }) },
     { op: 'settleVatReturn', params: (c) => ({ id: c.ids.vatReturn! }) },
     {
       op: 'deleteVatReturn',

@@ -144,14 +144,22 @@ export const examples = {
         '280': 0,
         '289': 0,
         '299': 1000,
-        '302': 1000,
-        '302_tax': 81,
+        '302': 0,
+        '302_tax': 0,
+        '303': 1000,
+        '303_tax': 81,
         '312': 0,
         '312_tax': 0,
+        '313': 0,
+        '313_tax': 0,
         '342': 0,
         '342_tax': 0,
+        '343': 0,
+        '343_tax': 0,
         '382': 0,
         '382_tax': 0,
+        '383': 0,
+        '383_tax': 0,
         '399': 81,
         '400': 8.1,
         '405': 0,
@@ -184,14 +192,22 @@ export const examples = {
           '280': 0,
           '289': 0,
           '299': 1000,
-          '302': 1000,
-          '302_tax': 81,
+          '302': 0,
+          '302_tax': 0,
+          '303': 1000,
+          '303_tax': 81,
           '312': 0,
           '312_tax': 0,
+          '313': 0,
+          '313_tax': 0,
           '342': 0,
           '342_tax': 0,
+          '343': 0,
+          '343_tax': 0,
           '382': 0,
           '382_tax': 0,
+          '383': 0,
+          '383_tax': 0,
           '399': 81,
           '400': 8.1,
           '405': 0,
@@ -207,6 +223,41 @@ export const examples = {
   },
   getVatReturn: {
     params: { id: 1 },
+    files: {
+      'application/pdf': '%PDF-1.3\n…',
+      'application/xml':
+        '<?xml version="1.0" encoding="UTF-8"?>\n' +
+        '<eCH-0217:VATDeclaration xmlns:eCH-0217="http://www.ech.ch/xmlns/eCH-0217/2" ' +
+        'xmlns:eCH-0058="http://www.ech.ch/xmlns/eCH-0058/5">\n' +
+        '  <eCH-0217:generalInformation>\n' +
+        '    <eCH-0217:uid>CHE123456789</eCH-0217:uid>\n' +
+        '    <eCH-0217:organisationName>Muster AG</eCH-0217:organisationName>\n' +
+        '    <eCH-0217:generationTime>2026-11-29T08:00:00Z</eCH-0217:generationTime>\n' +
+        '    <eCH-0217:reportingPeriodFrom>2025-01-01</eCH-0217:reportingPeriodFrom>\n' +
+        '    <eCH-0217:reportingPeriodTill>2025-03-31</eCH-0217:reportingPeriodTill>\n' +
+        '    <eCH-0217:typeOfSubmission>1</eCH-0217:typeOfSubmission>\n' +
+        '    <eCH-0217:formOfReporting>1</eCH-0217:formOfReporting>\n' +
+        '    <eCH-0217:businessReferenceId>VAT-2025-01-01-O-1</eCH-0217:businessReferenceId>\n' +
+        '    <eCH-0217:sendingApplication>\n' +
+        '      <eCH-0058:manufacturer>Ledger platform</eCH-0058:manufacturer>\n' +
+        '      <eCH-0058:product>ledger-service</eCH-0058:product>\n' +
+        '      <eCH-0058:productVersion>0.1.0</eCH-0058:productVersion>\n' +
+        '    </eCH-0217:sendingApplication>\n' +
+        '  </eCH-0217:generalInformation>\n' +
+        '  <eCH-0217:turnoverComputation>\n' +
+        '    <eCH-0217:totalConsideration>1000.00</eCH-0217:totalConsideration>\n' +
+        '  </eCH-0217:turnoverComputation>\n' +
+        '  <eCH-0217:effectiveReportingMethod>\n' +
+        '    <eCH-0217:grossOrNet>1</eCH-0217:grossOrNet>\n' +
+        '    <eCH-0217:suppliesPerTaxRate>\n' +
+        '      <eCH-0217:taxRate>8.10</eCH-0217:taxRate>\n' +
+        '      <eCH-0217:turnover>1000.00</eCH-0217:turnover>\n' +
+        '    </eCH-0217:suppliesPerTaxRate>\n' +
+        '    <eCH-0217:inputTaxMaterialAndServices>8.10</eCH-0217:inputTaxMaterialAndServices>\n' +
+        '  </eCH-0217:effectiveReportingMethod>\n' +
+        '  <eCH-0217:payableTax>72.90</eCH-0217:payableTax>\n' +
+        '</eCH-0217:VATDeclaration>\n',
+    },
     response: {
       id: 1,
       from: '2025-01-01',
@@ -224,14 +275,22 @@ export const examples = {
         '280': 0,
         '289': 0,
         '299': 1000,
-        '302': 1000,
-        '302_tax': 81,
+        '302': 0,
+        '302_tax': 0,
+        '303': 1000,
+        '303_tax': 81,
         '312': 0,
         '312_tax': 0,
+        '313': 0,
+        '313_tax': 0,
         '342': 0,
         '342_tax': 0,
+        '343': 0,
+        '343_tax': 0,
         '382': 0,
         '382_tax': 0,
+        '383': 0,
+        '383_tax': 0,
         '399': 81,
         '400': 8.1,
         '405': 0,
@@ -245,9 +304,9 @@ export const examples = {
     },
   },
   getVatReturnFigure: {
-    params: { id: 1, figure: '302_tax' },
+    params: { id: 1, figure: '303_tax' },
     response: {
-      figure: '302_tax',
+      figure: '303_tax',
       total: 81,
       column: 'tax',
       lines: [

@@ -57,13 +57,16 @@ export const getVatReturn = contract({
   summary: 'Read a VAT return',
   description:
     'One VAT return with its frozen figures, the amount payable and its settlement; with ?figure= also the lines ' +
-    'behind that figure (figure_lines). JSON only: the PDF form and the eCH-0217 XML are not built yet',
+    'behind that figure (figure_lines). Accept: application/pdf for the return laid out like the ESTV form (wording ' +
+    "in the company's language), application/xml for the eCH-0217 v2.0.0 VATDeclaration file the ESTV portal " +
+    "takes (needs the company's UID as vat_number, else 409)",
   example: examples.getVatReturn,
   permission: 'reports.reports',
   scope: 'accounting:read',
   query: vatReturnQuerySchema,
   response: vatReturnSchema,
-  errors: [],
+  download: ['application/pdf', 'application/xml'],
+  errors: ['conflict', 'not_acceptable'],
 });
 
 export const getVatReturnFigure = contract({

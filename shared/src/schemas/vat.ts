@@ -31,7 +31,8 @@ const ratePeriod = {
 const figure = {
   type: 'string',
   pattern: '^[0-9]{3}$',
-  description: 'the VAT return figure its lines report under, e.g. "302", "400", "405", "220"',
+  description:
+    'the VAT return figure its lines report under, e.g. "302" (its figure for the rates to 2023; lines from 2024-01-01 report under the next, 303), "400", "405", "220"',
 } as const;
 
 const taxCodeWriteFields = {
@@ -227,7 +228,7 @@ export const vatReturnQuerySchema = {
     figure: {
       type: 'string',
       pattern: '^[0-9]{3}(_tax)?$',
-      description: 'a figure of the return ("302", "302_tax", "399"): its lines are answered in figure_lines',
+      description: 'a figure of the return ("303", "303_tax", "399"): its lines are answered in figure_lines',
     },
   },
 } as const;

@@ -53,6 +53,8 @@ export interface ReturnLine {
   revenueAccno: string | null;
   base: Decimal;
   tax: Decimal;
+  /** the code's rate on the document's date (0.081 for 8.1 %); null without a code */
+  rate: Decimal | null;
 }
 
 export interface NetTaxRate {
@@ -63,8 +65,16 @@ export interface NetTaxRate {
 }
 
 const ZERO_FIGURES = ['220', '221', '230'] as const;
-const RATE_FIGURES = ['302', '312', '342', '382'] as const;
-const NET_FIGURES = ['322', '332'] as const;
+// the rates valid to 2023-12-31 (302 …) and from 2024-01-01 (303 …) have figures of their own
+const RATE_FIGURES = ['302', '303', '312', '313', '342', '343', '382', '383'] as const;
+/**
+ * The net tax rates' figures: 322/332 for rates approved before the 2024 rates, 323/333 for
+ * the rates valid from 2024-01-01 (ESTV, "Deklaration" of net tax rates); a return takes them
+ * by its period.
+ */
+export function netFigures(from: string): readonly [string, string] {
+  return from < '2024-01-01' ? ['322', '332'] : ['323', '333'];
+}
 const INPUT_FIGURES = ['400', '405'] as const;
 
 /** How a line of a figure is counted: which column, and with which sign. */
@@ -87,7 +97,13 @@ export function netRateIndex(line: ReturnLine, rates: readonly NetTaxRate[]): nu
 }
 
 /** The figure's lines: which lines of the return make it up, counted as they sum to it. */
-function membersOf(figure: string, lines: readonly ReturnLine[], method: VatMethod, rates: readonly NetTaxRate[]) {
+function membersOf(
+  figure: string,
+  lines: readonly ReturnLine[],
+  method: VatMethod,
+  rates: readonly NetTaxRate[],
+  from: string,
+) {
   const base = (pick: (l: ReturnLine) => boolean): Member[] =>
     lines.filter(pick).map((line) => ({ line, column: 'base', amount: line.base }));
   const tax = (pick: (l: ReturnLine) => boolean, sign = 1): Member[] =>
@@ -112,7 +128,7 @@ function membersOf(figure: string, lines: readonly ReturnLine[], method: VatMeth
     if (figure === '479') return tax(isInputTax);
     return undefined;
   }
-  for (const [i, f] of NET_FIGURES.entries()) {
+  for (const [i, f] of netFigures(from).entries()) {
     if (i >= Math.max(rates.length, 1)) break;
     if (figure === f) return gross((l) => isSale(l) && isOutputTax(l) && netRateIndex(l, rates) === i);
   }
@@ -120,11 +136,13 @@ function membersOf(figure: string, lines: readonly ReturnLine[], method: VatMeth
 }
 
 /** The figure keys a return of the method has, in form order. */
-export function figureKeys(method: VatMethod, rates: readonly NetTaxRate[]): string[] {
+export function figureKeys(method: VatMethod, rates: readonly NetTaxRate[], from: string): string[] {
   const head = ['200', ...ZERO_FIGURES, '280', '289', '299'];
   if (method === 'effective')
     return [...head, ...RATE_FIGURES.flatMap((f) => [f, `${f}_tax`]), '399', ...INPUT_FIGURES, '479', '500', '510'];
-  const net = NET_FIGURES.slice(0, Math.max(rates.length, 1)).flatMap((f) => [f, `${f}_tax`]);
+  const net = netFigures(from)
+    .slice(0, Math.max(rates.length, 1))
+    .flatMap((f) => [f, `${f}_tax`]);
   return [...head, ...net, '399', '500', '510'];
 }
 
@@ -135,9 +153,15 @@ const sumOf = (members: readonly Member[]) => members.reduce((s, m) => s.plus(m.
  * the cent; its lines carry their share (each gross × rate, rounded, the rounding remainder
  * on the largest line), so they sum to it exactly.
  */
-function netTaxMembers(figure: string, lines: readonly ReturnLine[], rates: readonly NetTaxRate[], currency: string) {
-  const turnover = membersOf(figure, lines, 'net_tax', rates) ?? [];
-  const rate = new Money(rates[NET_FIGURES.indexOf(figure as '322')]?.rate ?? 0);
+function netTaxMembers(
+  figure: string,
+  lines: readonly ReturnLine[],
+  rates: readonly NetTaxRate[],
+  currency: string,
+  from: string,
+) {
+  const turnover = membersOf(figure, lines, 'net_tax', rates, from) ?? [];
+  const rate = new Money(rates[netFigures(from).indexOf(figure)]?.rate ?? 0);
   const total = roundTo(sumOf(turnover).times(rate), currency);
   const members: Member[] = turnover.map((m) => ({
     line: m.line,
@@ -159,24 +183,28 @@ export function figureMembers(
   method: VatMethod,
   rates: readonly NetTaxRate[],
   currency: string,
+  from: string,
 ): Member[] | undefined {
-  if (!figureKeys(method, rates).includes(figure)) return undefined;
+  if (!figureKeys(method, rates, from).includes(figure)) return undefined;
   if (method === 'net_tax') {
-    const netTax = NET_FIGURES.slice(0, Math.max(rates.length, 1)).map((f) => netTaxMembers(f, lines, rates, currency));
-    if (figure.endsWith('_tax')) return netTax[NET_FIGURES.indexOf(figure.slice(0, 3) as '322')];
+    const figures = netFigures(from);
+    const netTax = figures
+      .slice(0, Math.max(rates.length, 1))
+      .map((f) => netTaxMembers(f, lines, rates, currency, from));
+    if (figure.endsWith('_tax')) return netTax[figures.indexOf(figure.slice(0, 3))];
     if (figure === '399') return netTax.flat();
   }
   if (figure === '500' || figure === '510') {
     const all =
       method === 'net_tax'
-        ? (figureMembers('399', lines, method, rates, currency) ?? [])
-        : [...(membersOf('399', lines, method, rates) ?? []), ...tax(lines, isInputTax, -1)];
+        ? (figureMembers('399', lines, method, rates, currency, from) ?? [])
+        : [...(membersOf('399', lines, method, rates, from) ?? []), ...tax(lines, isInputTax, -1)];
     const payable = sumOf(all);
     const owed = figure === '500' ? payable.greaterThan(0) : payable.lessThan(0);
     if (!owed) return [];
     return figure === '500' ? all : all.map((m) => ({ ...m, amount: m.amount.negated() }));
   }
-  return membersOf(figure, lines, method, rates);
+  return membersOf(figure, lines, method, rates, from);
 }
 
 function tax(lines: readonly ReturnLine[], pick: (l: ReturnLine) => boolean, sign: number): Member[] {
@@ -189,10 +217,11 @@ export function computeFigures(
   method: VatMethod,
   rates: readonly NetTaxRate[],
   currency: string,
+  from: string,
 ): { figures: Record<string, Decimal>; payable: Decimal } {
   const figures: Record<string, Decimal> = {};
-  for (const key of figureKeys(method, rates)) {
-    figures[key] = sumOf(figureMembers(key, lines, method, rates, currency) ?? []);
+  for (const key of figureKeys(method, rates, from)) {
+    figures[key] = sumOf(figureMembers(key, lines, method, rates, currency, from) ?? []);
   }
   const payable = method === 'net_tax' ? figures['399']! : figures['399']!.minus(figures['479'] ?? new Money(0));
   return { figures, payable };

@@ -5,9 +5,11 @@ import { closedUntil } from '../../db/companies.ts';
 import type { VatReturnsRow } from '../../db/tables.ts';
 import { conflict, notFound, ruleInvalid } from '../../domain/errors.ts';
 import { assertOpenPeriod } from '../../domain/period.ts';
-import { vatSettingsOf } from '../company/index.ts';
+import { getCompanyProfile, vatSettingsOf } from '../company/index.ts';
 import { postEntry, type JournalLineRow } from '../journal/index.ts';
 import type { ServiceContext } from '../serviceContext.ts';
+import { ech0217Xml } from './ech0217.ts';
+import { vatReturnPdf } from './pdf.ts';
 import {
   checkPeriod,
   computeFigures,
@@ -74,11 +76,6 @@ export async function prepareReturn(
   const settings = vatSettingsOf(c.company.settings);
   if (settings.vat_method === 'none')
     throw ruleInvalid('The company is not registered for VAT (vat_method none); set vat_method first.');
-  if (settings.vat_basis === 'received') {
-    throw ruleInvalid(
-      'Returns on received considerations (vat_basis received) are not computed yet; docs/vat.md says what is.',
-    );
-  }
   const method: VatMethod = settings.vat_method;
   if (method === 'net_tax' && settings.net_tax_rates.length === 0)
     throw ruleInvalid('The net tax rate method needs the approved net_tax_rates in the company settings.');
@@ -105,9 +102,21 @@ export async function prepareReturn(
     net_tax_rates: rates,
     created_by: c.actor.userId,
   });
-  await collectLines(c.tx, c.company.id, id, input, minorUnits(currency));
+  await collectLines(
+    c.tx,
+    c.company.id,
+    id,
+    { ...input, basis: settings.vat_basis },
+    { currency, scale: minorUnits(currency) },
+  );
   if (original && type === 'correction') await copyNegated(c.tx, c.company.id, Number(original.id), id);
-  const { figures, payable } = computeFigures(await returnLineSums(c.tx, c.company.id, id), method, rates, currency);
+  const { figures, payable } = computeFigures(
+    await returnLineSums(c.tx, c.company.id, id),
+    method,
+    rates,
+    currency,
+    input.from,
+  );
   await writeFigures(c.tx, c.company.id, id, decimals(figures, currency), payable.toFixed(minorUnits(currency)));
   await recordAudit(c.tx, c.company.id, c.actor, 'vat_return', id, 'prepare', {
     from: input.from,
@@ -132,13 +141,13 @@ export async function figureLines(c: ServiceContext, id: number, figure: string)
   const row = await loadReturn(c, id);
   const currency = row.currency.trim();
   const lines = await returnLines(c.tx, c.company.id, id);
-  const members = figureMembers(figure, lines, row.method, row.net_tax_rates, currency);
+  const members = figureMembers(figure, lines, row.method, row.net_tax_rates, currency, row.from_date);
   if (!members) throw notFound(`The VAT return ${id} has no figure ${figure}.`);
   const total = members.reduce((s, m) => s.plus(m.amount), new Money(0));
   return {
     figure,
     total: amountJson(total, currency),
-    column: members[0]?.column ?? (figure.endsWith('_tax') || Number(figure) >= 300 ? 'tax' : 'base'),
+    column: members[0]?.column ?? (figure.endsWith('_tax') || Number(figure) >= 399 ? 'tax' : 'base'),
     lines: members.map((m) => ({
       kind: m.line.kind,
       id: m.line.sourceId,
@@ -149,6 +158,57 @@ export async function figureLines(c: ServiceContext, id: number, figure: string)
       tax: amountJson(m.column === 'tax' ? m.amount : m.line.tax, currency),
     })),
   };
+}
+
+/** The product as the eCH-0217 file names it (`sendingApplication`: at most 30, 30 and 10 characters). */
+const SENDING_APPLICATION = { manufacturer: 'Ledger platform', product: 'ledger-service', version: '0.1.0' };
+
+/** What the PDF and the eCH-0217 file read: the frozen return, its lines summed, the company. */
+async function returnForFile(c: ServiceContext, id: number) {
+  const row = await loadReturn(c, id);
+  const profile = await getCompanyProfile(c.tx, c.company.id);
+  const figures = Object.fromEntries(Object.entries(row.figures).map(([k, v]) => [k, new Money(v)]));
+  return { row, profile, figures, payable: new Money(row.payable) };
+}
+
+/** The return as an eCH-0217 v2.0.0 VATDeclaration (ech0217.ts); 409 without the company's UID. */
+export async function vatReturnXml(c: ServiceContext, id: number): Promise<string> {
+  const { row, profile, figures, payable } = await returnForFile(c, id);
+  return ech0217Xml({
+    id: Number(row.id),
+    from: row.from_date,
+    to: row.to_date,
+    type: row.type,
+    basis: row.basis,
+    method: row.method,
+    figures,
+    payable,
+    netTaxRates: row.net_tax_rates,
+    lines: await returnLineSums(c.tx, c.company.id, id),
+    company: { name: profile.name, vatNumber: profile.vat_number },
+    generatedAt: new Date(),
+    application: SENDING_APPLICATION,
+  });
+}
+
+/** The return laid out like the ESTV form (pdf.ts), in the company's language. */
+export async function vatReturnForm(c: ServiceContext, id: number): Promise<Buffer> {
+  const { row, profile, figures } = await returnForFile(c, id);
+  return vatReturnPdf({
+    language: profile.language,
+    id: Number(row.id),
+    from: row.from_date,
+    to: row.to_date,
+    type: row.type,
+    basis: row.basis,
+    method: row.method,
+    status: row.status,
+    currency: row.currency.trim(),
+    figures,
+    netTaxRates: row.net_tax_rates,
+    createdAt: row.created_at.toISOString().slice(0, 10),
+    company: { name: profile.name, vatNumber: profile.vat_number },
+  });
 }
 
 /** Posts the settling entry (rules.ts settlementLines), once; the return becomes settled and links it. */

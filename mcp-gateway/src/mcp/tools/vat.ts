@@ -29,7 +29,7 @@ export const vatTools: ToolDeclaration[] = [
   {
     name: 'get_vat_return',
     title: 'Get VAT return',
-    description: 'A VAT return: form figures, amount payable; with figure (e.g. "302_tax") the lines behind it.',
+    description: 'A VAT return: form figures, amount payable; with figure (e.g. "303_tax") the lines behind it.',
     area: 'accounting',
     access: 'read',
     contract: contracts.getVatReturn,

@@ -1,8 +1,9 @@
 /**
  * Books → VAT (`/books/{dataset}/vat`): the company's VAT returns, a form to prepare one, and a
- * page per return with its form figures, the ledger lines behind a figure (drill-down) and the
- * settle button (docs/vat.md). Texts from the shared catalogue (`vat.*`) in the person's
- * language (Accept-Language); the ledger computes, freezes and settles.
+ * page per return with its form figures, the ledger lines behind a figure (drill-down), the
+ * settle button and the downloads of the form (PDF) and the eCH-0217 file (XML) (docs/vat.md).
+ * Texts from the shared catalogue (`vat.*`) in the person's language (Accept-Language); the
+ * ledger computes, freezes and settles and writes the files.
  */
 import type Router from '@koa/router';
 import type { Context } from 'koa';
@@ -10,8 +11,8 @@ import type { contracts, ResponseOf } from '@ledger/shared';
 import { languageFromAcceptLanguage, type MessageKey, translatorFor } from '@ledger/shared/i18n/index';
 import { bodyFields } from '../../http/bodyParser.ts';
 import type { access as accessOf, CompanyPage } from './access.tsx';
-import { LedgerRefusal, listOf, readOr404, seeOther } from './access.tsx';
-import { ColumnHeads, Csrf, Notice, navEntry, numeric, renderPage, swissAmount } from './ui.tsx';
+import { LedgerRefusal, ledgerError, listOf, readOr404, seeOther } from './access.tsx';
+import { ColumnHeads, Csrf, Notice, navEntry, numeric, renderErrorPage, renderPage, swissAmount } from './ui.tsx';
 
 type VatReturn = ResponseOf<typeof contracts.getVatReturn>;
 type FigureLines = ResponseOf<typeof contracts.getVatReturnFigure>;
@@ -27,7 +28,7 @@ const METHOD_KEY = { effective: 'vat.method.effective', net_tax: 'vat.method.net
 
 const textsOf = (ctx: Context) => translatorFor(languageFromAcceptLanguage(ctx.get('accept-language')));
 
-/** The wording of a figure key: "302_tax" is the tax of figure 302. */
+/** The wording of a figure key: "303_tax" is the tax of figure 303. */
 function figureLabel(t: ReturnType<typeof textsOf>, key: string): string {
   const figure = key.slice(0, 3);
   const label = t(`vat.figure.${figure}` as MessageKey);
@@ -151,6 +152,14 @@ export function vatPages(router: Router, access: ReturnType<typeof accessOf>): v
           {t(METHOD_KEY[r.method])} · {t(TYPE_KEY[r.type])} · {t(STATUS_KEY[r.status])}
           {r.settlement_id === null ? '' : ` · ${t('vat.settledBy', { id: r.settlement_id })}`}
         </p>
+        <p id="downloads">
+          <a class="button secondary" id="download-pdf" href={`${base}/${r.id}/download?format=pdf`}>
+            {t('vat.download.pdf')}
+          </a>
+          <a class="button secondary" id="download-xml" href={`${base}/${r.id}/download?format=xml`}>
+            {t('vat.download.xml')}
+          </a>
+        </p>
         {r.status === 'draft' ? (
           <form method="post" action={`${base}/${r.id}/settle`} id="settle">
             <Csrf token={page.csrf} />
@@ -209,6 +218,33 @@ export function vatPages(router: Router, access: ReturnType<typeof accessOf>): v
       </>,
     );
   }
+
+  // the form (PDF) or the eCH-0217 file (XML) of a return, as the ledger writes them
+  router.get('/books/:dataset/vat/:id/download', async (ctx) => {
+    const page = await open(ctx);
+    if (!page) return;
+    const id = String(ctx.params.id);
+    const pdf = ctx.query.format === 'pdf';
+    const mediaType = pdf ? 'application/pdf' : 'application/xml';
+    const answer = ID.test(id)
+      ? await page.call('GET', `/reports/vat/returns/${id}`, undefined, { accept: mediaType })
+      : undefined;
+    if (answer?.status !== 200 || !answer.file) {
+      const props = { title: textsOf(ctx)('vat.return'), ...page, current: ENTRY.path(page.company.dataset) };
+      return renderErrorPage(
+        ctx,
+        answer ? 422 : 404,
+        props,
+        answer ? ledgerError(answer).message : 'No such VAT return.',
+      );
+    }
+    ctx.set('Cache-Control', 'no-store');
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    ctx.set('Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'");
+    ctx.set('Content-Disposition', `attachment; filename="vat-return-${id}${pdf ? '.pdf' : '-eCH-0217.xml'}"`);
+    ctx.type = mediaType;
+    ctx.body = answer.file.data;
+  });
 
   router.post('/books/:dataset/vat/:id/settle', async (ctx) => {
     const page = await open(ctx);
