@@ -14,6 +14,7 @@ import { companyPages } from './company.tsx';
 import { fixedAssetsPages } from './fixedAssets.tsx';
 import { homePage } from './home.tsx';
 import { inboxPages } from './inbox.tsx';
+import { invoicesPages } from './invoices.tsx';
 import { invitationsPages } from './invitations.tsx';
 import { inPageLanguage } from './language.ts';
 import { membersPages } from './members.tsx';
@@ -39,6 +40,7 @@ export function appRouter(deps: GatewayDeps): Router {
   workstationPages(router, pages);
   inboxPages(router, pages);
   partiesPages(router, pages);
+  invoicesPages(router, pages);
   reportsPages(router, pages);
   bankAccountPages(router, pages);
   vatPages(router, pages);

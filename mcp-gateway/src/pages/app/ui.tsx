@@ -51,6 +51,8 @@ export type PageKey =
   | 'workstation'
   | 'inbox'
   | 'parties'
+  | 'invoices'
+  | 'bills'
   | 'reports'
   | 'vat'
   | 'quotes'
@@ -95,6 +97,18 @@ export const NAV: { group: MessageKey; entries: NavEntry[] }[] = [
         label: 'app.nav.parties',
         path: (d) => `/books/${d}/parties`,
         allowed: (role) => may('customers.customers')(role) || may('vendors.vendors')(role),
+      },
+      {
+        key: 'invoices',
+        label: 'app.nav.invoices',
+        path: (d) => `/books/${d}/invoices`,
+        allowed: may('customers.reports.transactions'),
+      },
+      {
+        key: 'bills',
+        label: 'app.nav.bills',
+        path: (d) => `/books/${d}/bills`,
+        allowed: may('vendors.reports.transactions'),
       },
       { key: 'reports', label: 'app.nav.reports', path: (d) => `/books/${d}/reports`, allowed: may('reports.reports') },
       { key: 'vat', label: 'app.nav.vat', path: (d) => `/books/${d}/vat`, allowed: may('reports.reports') },
