@@ -87,7 +87,10 @@ t.test('invoices and bills in the app', async (t) => {
     );
     const page = decode((await browser.get(posted.location!)).html);
     t.match(page, /Gebucht\./);
-    t.match(page, new RegExp(`<dd id="gross">CHF ${stored.grossAmount.toFixed(2).replace(/\B(?=(\d{3})+(?!\d))/g, "'")}`));
+    t.match(
+      page,
+      new RegExp(`<dd id="gross">CHF ${stored.grossAmount.toFixed(2).replace(/\B(?=(\d{3})+(?!\d))/g, "'")}`),
+    );
     t.match(page, /MWST 8\.1 % auf 300\.00/, 'the VAT of the service as the ledger computed it');
 
     const pdf = await browser.get(`${invoicePath}/pdf`);

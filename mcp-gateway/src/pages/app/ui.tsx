@@ -53,6 +53,9 @@ export type PageKey =
   | 'parties'
   | 'invoices'
   | 'bills'
+  | 'entries'
+  | 'accounts'
+  | 'audit'
   | 'reports'
   | 'vat'
   | 'quotes'
@@ -110,6 +113,18 @@ export const NAV: { group: MessageKey; entries: NavEntry[] }[] = [
         path: (d) => `/books/${d}/bills`,
         allowed: may('vendors.reports.transactions'),
       },
+      {
+        key: 'entries',
+        label: 'app.nav.entries',
+        path: (d) => `/books/${d}/entries`,
+        allowed: may('gl.journal_entries'),
+      },
+      {
+        key: 'accounts',
+        label: 'app.nav.accounts',
+        path: (d) => `/books/${d}/accounts`,
+        allowed: may('system.chart_of_accounts'),
+      },
       { key: 'reports', label: 'app.nav.reports', path: (d) => `/books/${d}/reports`, allowed: may('reports.reports') },
       { key: 'vat', label: 'app.nav.vat', path: (d) => `/books/${d}/vat`, allowed: may('reports.reports') },
       {
@@ -155,6 +170,12 @@ export const NAV: { group: MessageKey; entries: NavEntry[] }[] = [
         label: 'app.nav.aiConnections',
         path: (d) => `/management/${d}/ai-connections`,
         allowed: may('system.management.ai_connections'),
+      },
+      {
+        key: 'audit',
+        label: 'app.nav.audit',
+        path: (d) => `/management/${d}/audit`,
+        allowed: may('system.audit_log'),
       },
     ],
   },
