@@ -129,7 +129,7 @@ t.test('journal entries, chart of accounts and audit log in the app', async (t) 
     await page.getByLabel('Compte : ligne 2').fill('1500');
     await page.getByRole('button', { name: 'Comptabiliser' }).click();
     await page.getByText('L’écriture est comptabilisée.').waitFor();
-    t.match(await page.locator('#entries').innerText(), /AMORT-11/);
+    t.match(await page.locator('#entries').textContent(), /AMORT-11/);
 
     await page.getByRole('link', { name: 'Plan comptable', exact: true }).first().click();
     await page.locator('#accounts').waitFor();

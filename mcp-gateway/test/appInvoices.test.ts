@@ -204,11 +204,11 @@ t.test('invoices and bills in the app', async (t) => {
     await page.getByLabel('Menge: Position 1').fill('3');
     await page.getByRole('button', { name: 'Buchen' }).click();
     await page.getByText('Gebucht.').waitFor();
-    t.match(await page.locator('#gross').innerText(), /^CHF 486\.45$/, 'the total with VAT');
+    t.match(await page.locator('#gross').textContent(), /^CHF 486\.45$/, 'the total with VAT');
     await checkPage(t, page, 'de-invoice');
     await page.getByRole('button', { name: 'Zahlung buchen' }).click();
     await page.getByText('Die Zahlung ist gebucht.').waitFor();
-    t.match(await page.locator('#document-status').innerText(), /bezahlt/);
+    t.match(await page.locator('#document-status').textContent(), /bezahlt/);
 
     await page.getByRole('link', { name: 'Lieferantenrechnungen', exact: true }).first().click();
     await page.locator('#documents').waitFor();

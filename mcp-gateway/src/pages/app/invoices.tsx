@@ -281,7 +281,7 @@ function sidePages(router: Router, access: ReturnType<typeof accessOf>, side: Si
       if (!page) return;
       const files = ctx.request.files?.file;
       const file = Array.isArray(files) ? files[0] : files;
-      if (!file || !file.size)
+      if (!file?.size)
         return showList(ctx, page, 400, <Notice kind="error">{tr('app.invoices.receiptMissing')}</Notice>);
       const data = await readFile(file.filepath);
       const type = file.mimetype ?? 'application/octet-stream';

@@ -747,7 +747,9 @@ export const de: Messages = {
   'app.invoices.notes': 'Bemerkungen auf der Rechnung',
   'app.invoices.documentNumber': 'Rechnungsnummer des Lieferanten',
   'app.invoices.itemsHint':
-    'Wählen Sie eine Leistung aus dem Katalog (Text, Preis, Konto und Steuer werden übernommen, wenn nichts eingegeben ist) oder schreiben Sie die Position aus. Leere Positionen entfallen; die Buchhaltung rechnet Summen und MWST.',
+    'Wählen Sie eine Leistung aus dem Katalog (Text, Preis, Konto und Steuer werden übernommen, ' +
+    'wenn nichts eingegeben ist) oder schreiben Sie die Position aus. Leere Positionen entfallen; ' +
+    'die Buchhaltung rechnet Summen und MWST.',
   'app.invoices.serviceOf': 'Leistung: {row}',
   'app.invoices.noService': 'keine Leistung (ausschreiben)',
   'app.invoices.taxOfService': 'Steuer der Leistung oder keine',

@@ -726,7 +726,8 @@ export const en = {
   'app.invoices.notes': 'Notes printed on the invoice',
   'app.invoices.documentNumber': "Vendor's invoice number",
   'app.invoices.itemsHint':
-    'Pick a service of the catalogue (its text, price, account and tax are filled in unless typed) or write the item out. Empty items are left out; the ledger computes the totals and the VAT.',
+    'Pick a service of the catalogue (its text, price, account and tax are filled in unless typed) or write ' +
+    'the item out. Empty items are left out; the ledger computes the totals and the VAT.',
   'app.invoices.serviceOf': 'Service of {row}',
   'app.invoices.noService': 'no service (write it out)',
   'app.invoices.taxOfService': "the service's tax or none",

@@ -748,7 +748,8 @@ export const fr: Messages = {
   'app.invoices.notes': 'Remarques imprimées sur la facture',
   'app.invoices.documentNumber': 'Numéro de facture du fournisseur',
   'app.invoices.itemsHint':
-    'Choisissez une prestation du catalogue (texte, prix, compte et TVA repris sauf saisie) ou écrivez la position. Les positions vides sont ignorées ; la comptabilité calcule les totaux et la TVA.',
+    'Choisissez une prestation du catalogue (texte, prix, compte et TVA repris sauf saisie) ou écrivez la ' +
+    'position. Les positions vides sont ignorées ; la comptabilité calcule les totaux et la TVA.',
   'app.invoices.serviceOf': 'Prestation : {row}',
   'app.invoices.noService': 'aucune prestation (écrire)',
   'app.invoices.taxOfService': 'TVA de la prestation ou aucune',

@@ -743,7 +743,8 @@ export const it: Messages = {
   'app.invoices.notes': 'Note stampate sulla fattura',
   'app.invoices.documentNumber': 'Numero di fattura del fornitore',
   'app.invoices.itemsHint':
-    'Scegliete una prestazione del catalogo (testo, prezzo, conto e IVA ripresi se non inseriti) o scrivete la posizione. Le posizioni vuote sono tralasciate; la contabilità calcola i totali e l’IVA.',
+    'Scegliete una prestazione del catalogo (testo, prezzo, conto e IVA ripresi se non inseriti) o scrivete la ' +
+    'posizione. Le posizioni vuote sono tralasciate; la contabilità calcola i totali e l’IVA.',
   'app.invoices.serviceOf': 'Prestazione: {row}',
   'app.invoices.noService': 'nessuna prestazione (scrivere)',
   'app.invoices.taxOfService': 'IVA della prestazione o nessuna',
