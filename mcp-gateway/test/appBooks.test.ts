@@ -5,11 +5,17 @@
  * French) against a real ledger and gateway, each result read back through the REST API; then
  * the pages in Chromium (axe, 375 px, screenshots).
  */
+import { readFileSync } from 'node:fs';
 import t from 'tap';
 import { apiClient } from '../../ledger-service/test/helpers.ts';
 import { launchChromium } from '../../e2e/test/support/chromium.ts';
 import { Browser, decode, startStack } from './helpers.ts';
 import { checkPage, personWindow } from './support/appBrowser.ts';
+
+const CAMT = readFileSync(
+  new URL('../../ledger-service/test/fixtures/bank/camt.053.001.08.xml', import.meta.url),
+  'utf8',
+);
 
 t.test('journal entries, chart of accounts and audit log in the app', async (t) => {
   const stack = await startStack(t);
@@ -97,6 +103,37 @@ t.test('journal entries, chart of accounts and audit log in the app', async (t) 
     t.same([stored.description, stored.category, stored.links], ['Abonnements et licences', 'E', ['AP_amount']]);
   });
 
+  t.test('import a camt.053 and book a line to an account', async (t) => {
+    const bank = await rest('POST', '/bank/accounts', {
+      name: 'Compte principal',
+      iban: 'CH93 0076 2011 6238 5295 7',
+      currency: 'CHF',
+      account: '1020',
+    });
+    const list = await browser.get(`/books/${a.dataset}/bank`);
+    t.match(list.html, /<h1>Comptabilité → Banque<\/h1>/);
+    const path = `/books/${a.dataset}/bank/${bank.body.id}`;
+    t.match(list.html, new RegExp(`href="${path}"`), 'the account leads to its page');
+    const csrf = /name="csrf" value="([^"]+)"/.exec(list.html)![1]!;
+    const form = new FormData();
+    form.set('csrf', csrf);
+    form.set('statement', new Blob([CAMT], { type: 'application/xml' }), 'releve.xml');
+    const cookie = [...browser.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    const uploaded = await fetch(`${stack.url}${path}/import`, {
+      method: 'POST',
+      body: form,
+      headers: { cookie, 'accept-language': 'fr' },
+      redirect: 'manual',
+    });
+    t.equal(uploaded.status, 303, await uploaded.clone().text());
+    const page = await browser.get(uploaded.headers.get('location')!);
+    t.match(page.html, /Mouvements non comptabilisés/, 'in the page language');
+    const [line] = (await rest('GET', `/bank/transactions?account=${bank.body.id}&status=unmatched`)).body;
+    const booked = await browser.submit(page, `${path}/lines/${line.id}/book`, { account: '3400' });
+    t.equal(booked.status, 303, booked.html.slice(0, 300));
+    t.match((await rest('GET', `/bank/transactions/${line.id}`)).body, { status: 'booked', account: '3400' });
+  });
+
   t.test('the audit log by who, what and way', async (t) => {
     await rest('POST', '/arap/customer', { name: 'Par clé API SA' });
     const all = decode((await browser.get(audit)).html);
@@ -136,6 +173,13 @@ t.test('journal entries, chart of accounts and audit log in the app', async (t) 
     await checkPage(t, page, 'fr-accounts');
     await page.getByRole('link', { name: '6580', exact: true }).click();
     await checkPage(t, page, 'fr-account');
+
+    await page.getByRole('link', { name: 'Banque', exact: true }).first().click();
+    await page.locator('#bank-accounts').waitFor();
+    await checkPage(t, page, 'fr-bank');
+    await page.getByRole('link', { name: 'Compte principal' }).click();
+    await page.locator('#unbooked').waitFor();
+    await checkPage(t, page, 'fr-bank-account');
 
     await page.getByRole('link', { name: 'Journal d’audit', exact: true }).first().click();
     await page.locator('#audit').waitFor();

@@ -14,6 +14,7 @@ import { companyPages } from './company.tsx';
 import { fixedAssetsPages } from './fixedAssets.tsx';
 import { homePage } from './home.tsx';
 import { auditPages } from './audit.tsx';
+import { bankPages } from './bank.tsx';
 import { chartPages } from './chart.tsx';
 import { entriesPages } from './entries.tsx';
 import { inboxPages } from './inbox.tsx';
@@ -48,6 +49,7 @@ export function appRouter(deps: GatewayDeps): Router {
   chartPages(router, pages);
   auditPages(router, pages);
   reportsPages(router, pages);
+  bankPages(router, pages);
   bankAccountPages(router, pages);
   vatPages(router, pages);
   quotesPages(router, pages);

@@ -54,6 +54,7 @@ export type PageKey =
   | 'invoices'
   | 'bills'
   | 'entries'
+  | 'bank'
   | 'accounts'
   | 'audit'
   | 'reports'
@@ -113,6 +114,7 @@ export const NAV: { group: MessageKey; entries: NavEntry[] }[] = [
         path: (d) => `/books/${d}/bills`,
         allowed: may('vendors.reports.transactions'),
       },
+      { key: 'bank', label: 'app.nav.bank', path: (d) => `/books/${d}/bank`, allowed: may('bank.bank_accounts') },
       {
         key: 'entries',
         label: 'app.nav.entries',

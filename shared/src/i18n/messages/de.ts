@@ -843,4 +843,15 @@ export const de: Messages = {
   'app.audit.via.api_key': 'API-Schlüssel',
   'app.audit.via.ai_connection': 'KI-Verbindung',
   'app.audit.via.cli': 'Kommandozeile (CLI)',
+  'app.nav.bank': 'Bank',
+  'app.bank.title': 'Buchhaltung → Bank',
+  'app.bank.why': 'Alle Mitglieder lesen die Bankkonten.',
+  'app.bank.hint':
+    'Öffnen Sie ein Bankkonto, um seinen Auszug (camt.053, camt.054 oder CSV) zu importieren und die Zeilen zu ' +
+    'buchen. Bankkonten werden auf der Firmenseite erfasst.',
+  'app.bank.caption': 'Bankkonten von {company}',
+  'app.bank.none': 'Noch kein Bankkonto: Erfassen Sie eines auf der Firmenseite.',
+  'bank.account.bookToLabel': 'Auf Konto buchen',
+  'bank.account.book': 'Buchen',
+  'bank.account.bookedTo': 'Zeile {id} ist auf Konto {account} gebucht.',
 };

@@ -821,6 +821,17 @@ export const en = {
   'app.audit.via.api_key': 'API key',
   'app.audit.via.ai_connection': 'AI connection',
   'app.audit.via.cli': 'command line (CLI)',
+  'app.nav.bank': 'Bank',
+  'app.bank.title': 'Books → Bank',
+  'app.bank.why': 'Every member reads the bank accounts.',
+  'app.bank.hint':
+    'Open a bank account to import its statement (camt.053, camt.054 or CSV) and book its lines. Bank accounts are ' +
+    'added on the company page.',
+  'app.bank.caption': 'Bank accounts of {company}',
+  'app.bank.none': 'No bank account yet: add one on the company page.',
+  'bank.account.bookToLabel': 'Book to account',
+  'bank.account.book': 'Book',
+  'bank.account.bookedTo': 'Line {id} is booked to account {account}.',
 } as const;
 
 export type MessageKey = keyof typeof en;

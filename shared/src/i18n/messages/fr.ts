@@ -844,4 +844,15 @@ export const fr: Messages = {
   'app.audit.via.api_key': 'clé API',
   'app.audit.via.ai_connection': 'connexion IA',
   'app.audit.via.cli': 'ligne de commande (CLI)',
+  'app.nav.bank': 'Banque',
+  'app.bank.title': 'Comptabilité → Banque',
+  'app.bank.why': 'Tous les membres lisent les comptes bancaires.',
+  'app.bank.hint':
+    'Ouvrez un compte bancaire pour importer son relevé (camt.053, camt.054 ou CSV) et comptabiliser ses lignes. ' +
+    'Les comptes bancaires s’ajoutent sur la page de l’entreprise.',
+  'app.bank.caption': 'Comptes bancaires de {company}',
+  'app.bank.none': 'Pas encore de compte bancaire : ajoutez-en un sur la page de l’entreprise.',
+  'bank.account.bookToLabel': 'Comptabiliser sur le compte',
+  'bank.account.book': 'Comptabiliser',
+  'bank.account.bookedTo': 'La ligne {id} est comptabilisée sur le compte {account}.',
 };

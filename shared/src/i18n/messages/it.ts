@@ -838,4 +838,15 @@ export const it: Messages = {
   'app.audit.via.api_key': 'chiave API',
   'app.audit.via.ai_connection': 'connessione IA',
   'app.audit.via.cli': 'riga di comando (CLI)',
+  'app.nav.bank': 'Banca',
+  'app.bank.title': 'Contabilità → Banca',
+  'app.bank.why': 'Tutti i membri leggono i conti bancari.',
+  'app.bank.hint':
+    'Aprite un conto bancario per importarne l’estratto (camt.053, camt.054 o CSV) e registrarne le righe. I conti ' +
+    'bancari si aggiungono nella pagina dell’azienda.',
+  'app.bank.caption': 'Conti bancari di {company}',
+  'app.bank.none': 'Ancora nessun conto bancario: aggiungetene uno nella pagina dell’azienda.',
+  'bank.account.bookToLabel': 'Registrare sul conto',
+  'bank.account.book': 'Registrare',
+  'bank.account.bookedTo': 'La riga {id} è registrata sul conto {account}.',
 };
