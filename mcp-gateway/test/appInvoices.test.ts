@@ -165,6 +165,10 @@ t.test('invoices and bills in the app', async (t) => {
     const page = decode((await browser.get(drafted.location!)).html);
     t.match(page, /Als Entwurf gespeichert\./);
     t.match(page, /id="draft-hint"/, 'a draft is posted on the workstation');
+    const draftLink = /<p id="draft-hint">[\s\S]*?<a href="([^"]+)"/.exec(page)![1]!;
+    const draft = await browser.get(draftLink);
+    t.equal(draft.status, 200, 'the draft opens on the workstation');
+    t.match(decode(draft.html), /Druckerpapier/);
     const stored = (await rest('GET', '/arap/invoices/vendor')).body;
     t.same(
       stored.map((b: { status: string; documentNumber: string }) => [b.status, b.documentNumber]),
@@ -190,6 +194,23 @@ t.test('invoices and bills in the app', async (t) => {
       ['quittung.pdf'],
       'in the inbox',
     );
+  });
+
+  t.test('a viewer reads without forms', async (t) => {
+    const viewer = await a.addMember('viewer');
+    const asViewer = new Browser(stack.url);
+    await asViewer.signIn(viewer, '/');
+    const list = await asViewer.get(invoices);
+    t.equal(list.status, 200);
+    t.match(list.html, /id="documents"/, 'the invoices listed');
+    t.notMatch(list.html, /id="new-document"/, 'no form for a new invoice');
+    const page = await asViewer.get(invoicePath);
+    t.equal(page.status, 200);
+    t.notMatch(page.html, /id="payment"|id="reverse"|id="send"/, 'no payment, reversal or e-mail');
+    const refused = await asViewer.request('POST', `${invoicePath}/reverse`, {
+      csrf: /name="csrf" value="([^"]+)"/.exec(page.html)![1]!,
+    });
+    t.equal(refused.status, 403, 'the ledger refuses the reversal to a viewer');
   });
 
   t.test('the pages in a real browser: axe, 375 px, screenshots', async (t) => {
