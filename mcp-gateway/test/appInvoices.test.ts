@@ -74,6 +74,7 @@ t.test('invoices and bills in the app', async (t) => {
       service_1: String(service.body.id),
       quantity_1: '2',
       notes: 'Danke für den Auftrag.',
+      dueDate: '2026-11-21',
       post: '1',
     });
     t.equal(posted.status, 303, /id="refusal"[^>]*>(.*?)<\/div>/.exec(posted.html)?.[1] ?? 'posted');
@@ -107,6 +108,13 @@ t.test('invoices and bills in the app', async (t) => {
     t.match((await browser.get(sent.location!)).html, /Die E-Mail ist unterwegs\./);
     t.equal((await rest('GET', `/arap/invoice/customer/${id}`)).body.emails.length, 1, 'queued by the ledger');
 
+    // due on 21 November: overdue, so the page offers a reminder
+    const withReminder = await browser.get(invoicePath);
+    t.match(withReminder.html, /id="reminder"/, 'an overdue invoice offers a reminder');
+    const reminded = await browser.submit(withReminder, `${invoicePath}/reminder`, { fee: '' });
+    t.equal(reminded.status, 303, /id="refusal"[^>]*>(.*?)<\/div>/.exec(reminded.html)?.[1] ?? 'reminded');
+    t.match((await browser.get(reminded.location!)).html, /Die Mahnung ist unterwegs\./);
+    t.equal((await rest('GET', `/arap/invoice/customer/${id}`)).body.reminder_level, 1, 'reminder 1 queued');
     const over = await browser.submit(page, `${invoicePath}/payment`, {
       date: '2026-11-25',
       amount: "99'999.00",

@@ -43,6 +43,7 @@ export interface InvoiceRead {
   notes?: string;
   reversalOf?: number;
   reversedBy?: number;
+  reminder_level?: number;
   items: { description?: string; quantity: number; unit?: string; price?: number; account?: string; amount?: number }[];
   taxes: { taxAccount: string; rate: number; base: number; amount: number }[];
   emails?: { to?: string; at?: string; status?: string }[];
@@ -191,6 +192,30 @@ export function DocumentView(p: {
             />
             <p>
               <button type="submit">{tr('app.invoices.sendButton')}</button>
+            </p>
+          </form>
+        </section>
+      ) : null}
+      {vc === 'customer' &&
+      open &&
+      doc.dueDate &&
+      doc.dueDate < p.today &&
+      roleHas(p.role, 'customers.postings.sales_invoice') ? (
+        <section aria-labelledby="reminder-heading">
+          <h2 id="reminder-heading">{tr('app.invoices.reminder')}</h2>
+          <form method="post" action={`${href}/reminder`} id="reminder">
+            <Csrf token={p.csrf} />
+            <p class="hint">{tr('app.invoices.reminderHint', { level: (doc.reminder_level ?? 0) + 1 })}</p>
+            <Field
+              id="r-fee"
+              name="fee"
+              label={tr('app.invoices.fee')}
+              value={shown(refused, 'fee', '')}
+              decimal
+              refused={refused}
+            />
+            <p>
+              <button type="submit">{tr('app.invoices.reminderButton')}</button>
             </p>
           </form>
         </section>

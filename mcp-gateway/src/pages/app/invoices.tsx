@@ -300,7 +300,7 @@ function sidePages(router: Router, access: ReturnType<typeof accessOf>, side: Si
     const doc = await documentOf(ctx, page);
     if (!doc) return;
     const notice = typeof ctx.query.notice === 'string' ? ctx.query.notice : '';
-    const known = ['drafted', 'posted', 'paid', 'sent', 'reversed'] as const;
+    const known = ['drafted', 'posted', 'paid', 'sent', 'reminded', 'reversed'] as const;
     const said = (known as readonly string[]).includes(notice)
       ? tr(`app.invoices.notice.${notice as (typeof known)[number]}`)
       : '';
@@ -349,6 +349,20 @@ function sidePages(router: Router, access: ReturnType<typeof accessOf>, side: Si
     }
     await after(ctx, page, doc, answer, 'reversed');
   });
+
+  if (vc === 'customer')
+    router.post(`${ENTRY.path(':dataset')}/:id/reminder`, async (ctx) => {
+      const page = await open(ctx);
+      if (!page) return;
+      const doc = await documentOf(ctx, page);
+      if (!doc) return;
+      const f = bodyFields(ctx);
+      const fee = String(f.fee ?? '').replace(/['’\s]/g, '');
+      const answer = await page.call('POST', `/arap/invoice/customer/${doc.id}/reminder`, {
+        ...(fee ? { fee: /^\d{1,13}(\.\d{1,6})?$/.test(fee) ? Number(fee) : fee } : {}),
+      });
+      await after(ctx, page, doc, answer, 'reminded', f);
+    });
 
   if (vc === 'customer')
     router.post(`${ENTRY.path(':dataset')}/:id/email`, async (ctx) => {

@@ -854,4 +854,10 @@ export const de: Messages = {
   'bank.account.bookToLabel': 'Auf Konto buchen',
   'bank.account.book': 'Buchen',
   'bank.account.bookedTo': 'Zeile {id} ist auf Konto {account} gebucht.',
+  'app.invoices.reminder': 'Zahlungserinnerung senden',
+  'app.invoices.reminderHint':
+    'Die Rechnung ist überfällig: Mahnung {level} von 3 geht mit der Rechnung an die ' + 'E-Mail des Kunden.',
+  'app.invoices.fee': 'Mahngebühr (freiwillig)',
+  'app.invoices.reminderButton': 'Mahnung senden',
+  'app.invoices.notice.reminded': 'Die Mahnung ist unterwegs.',
 };

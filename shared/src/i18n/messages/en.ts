@@ -832,6 +832,12 @@ export const en = {
   'bank.account.bookToLabel': 'Book to account',
   'bank.account.book': 'Book',
   'bank.account.bookedTo': 'Line {id} is booked to account {account}.',
+  'app.invoices.reminder': 'Send a payment reminder',
+  'app.invoices.reminderHint':
+    'The invoice is overdue: reminder {level} of 3 goes to the customer’s e-mail with ' + 'the invoice attached.',
+  'app.invoices.fee': 'Reminder fee (optional)',
+  'app.invoices.reminderButton': 'Send the reminder',
+  'app.invoices.notice.reminded': 'The reminder is on its way.',
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -855,4 +855,10 @@ export const fr: Messages = {
   'bank.account.bookToLabel': 'Comptabiliser sur le compte',
   'bank.account.book': 'Comptabiliser',
   'bank.account.bookedTo': 'La ligne {id} est comptabilisée sur le compte {account}.',
+  'app.invoices.reminder': 'Envoyer un rappel',
+  'app.invoices.reminderHint':
+    'La facture est échue : le rappel {level} sur 3 part à l’e-mail du client, facture ' + 'jointe.',
+  'app.invoices.fee': 'Frais de rappel (facultatif)',
+  'app.invoices.reminderButton': 'Envoyer le rappel',
+  'app.invoices.notice.reminded': 'Le rappel est en route.',
 };

@@ -849,4 +849,10 @@ export const it: Messages = {
   'bank.account.bookToLabel': 'Registrare sul conto',
   'bank.account.book': 'Registrare',
   'bank.account.bookedTo': 'La riga {id} è registrata sul conto {account}.',
+  'app.invoices.reminder': 'Inviare un sollecito',
+  'app.invoices.reminderHint':
+    'La fattura è scaduta: il sollecito {level} di 3 va all’e-mail del cliente con la ' + 'fattura allegata.',
+  'app.invoices.fee': 'Spese di sollecito (facoltative)',
+  'app.invoices.reminderButton': 'Inviare il sollecito',
+  'app.invoices.notice.reminded': 'Il sollecito è in viaggio.',
 };
