@@ -102,6 +102,11 @@ t.test('invoices and bills in the app', async (t) => {
 
   t.test('send, pay, reverse', async (t) => {
     const id = Number(invoicePath.split('/').pop());
+    const open = (await rest('GET', `/arap/invoice/customer/${id}`)).body.open;
+    const aged = decode((await browser.get(invoices)).html);
+    t.match(aged, /<h2 id="aging-heading">Offene Debitoren nach Alter \(CHF\)<\/h2>/, 'the open items by age');
+    t.match(aged, new RegExp(`<tr data-party="${customer.body.id}"><td>Bäckerei Beispiel GmbH</td>`));
+    t.match(aged, new RegExp(`<td class="num">${open.toFixed(2).replace(/\B(?=(\d{3})+(?!\d))/g, "'")}</td></tr>`));
     const page = await browser.get(invoicePath);
     const sent = await browser.submit(page, `${invoicePath}/email`, { to: '', message: 'Freundliche Grüsse' });
     t.equal(sent.status, 303);

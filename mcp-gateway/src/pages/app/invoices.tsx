@@ -17,6 +17,7 @@ import { bodyFields } from '../../http/bodyParser.ts';
 import type { LedgerAnswer } from '../../ledgerClient.ts';
 import type { access as accessOf, CompanyPage } from './access.tsx';
 import { chartAccounts, LedgerRefusal, listOf, readOr404, refusalStatus, refusedForm, seeOther } from './access.tsx';
+import { AgingTable, agingOf } from './aging.tsx';
 import type { TaxCode, Vc } from './draftForm.tsx';
 import { sendFileOr404 } from './files.tsx';
 import { NewDocumentForm, newDocumentBody, type PartyChoice, type Service } from './invoiceForm.tsx';
@@ -85,12 +86,13 @@ function sidePages(router: Router, access: ReturnType<typeof accessOf>, side: Si
     const only = (STATUSES as readonly string[]).includes(asked) ? asked : '';
     const mayWrite = roleHas(page.company.role, side.write);
     const mayUpload = vc === 'vendor' && roleHas(page.company.role, 'documents.upload');
-    const [all, parties, services, taxes, accounts] = await Promise.all([
+    const [all, parties, services, taxes, accounts, aging] = await Promise.all([
       listOf<ListRow>(page, `/arap/invoices/${vc}?limit=1000&sort=id${only ? `&status=${only}` : ''}`),
       mayWrite ? listOf<PartyChoice>(page, `/arap/${vc}?limit=1000`) : [],
       mayWrite ? listOf<Service>(page, '/arap/services?limit=1000') : [],
       mayWrite ? listOf<TaxCode>(page, '/system/taxes') : [],
       mayWrite ? chartAccounts(page) : [],
+      agingOf(page, vc),
     ]);
     const needle = q.toLowerCase();
     const rows = (
@@ -157,6 +159,7 @@ function sidePages(router: Router, access: ReturnType<typeof accessOf>, side: Si
         ) : (
           <p id="no-documents">{tr('app.parties.none')}</p>
         )}
+        <AgingTable aging={aging} vc={vc} />
         {mayUpload ? (
           <section aria-labelledby="receipt-heading">
             <h2 id="receipt-heading">{tr('app.invoices.receipt')}</h2>

@@ -860,4 +860,9 @@ export const de: Messages = {
   'app.invoices.fee': 'Mahngebühr (freiwillig)',
   'app.invoices.reminderButton': 'Mahnung senden',
   'app.invoices.notice.reminded': 'Die Mahnung ist unterwegs.',
+  'app.aging.heading.customer': 'Offene Debitoren nach Alter ({currency})',
+  'app.aging.heading.vendor': 'Offene Kreditoren nach Alter ({currency})',
+  'app.aging.current': 'Noch nicht fällig',
+  'app.aging.days': '{range} Tage',
+  'app.aging.over90': 'Über 90 Tage',
 };

@@ -838,6 +838,11 @@ export const en = {
   'app.invoices.fee': 'Reminder fee (optional)',
   'app.invoices.reminderButton': 'Send the reminder',
   'app.invoices.notice.reminded': 'The reminder is on its way.',
+  'app.aging.heading.customer': 'Open receivables by age ({currency})',
+  'app.aging.heading.vendor': 'Open payables by age ({currency})',
+  'app.aging.current': 'Not yet due',
+  'app.aging.days': '{range} days',
+  'app.aging.over90': 'Over 90 days',
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -861,4 +861,9 @@ export const fr: Messages = {
   'app.invoices.fee': 'Frais de rappel (facultatif)',
   'app.invoices.reminderButton': 'Envoyer le rappel',
   'app.invoices.notice.reminded': 'Le rappel est en route.',
+  'app.aging.heading.customer': 'Débiteurs ouverts par ancienneté ({currency})',
+  'app.aging.heading.vendor': 'Créanciers ouverts par ancienneté ({currency})',
+  'app.aging.current': 'Pas encore échu',
+  'app.aging.days': '{range} jours',
+  'app.aging.over90': 'Plus de 90 jours',
 };

@@ -855,4 +855,9 @@ export const it: Messages = {
   'app.invoices.fee': 'Spese di sollecito (facoltative)',
   'app.invoices.reminderButton': 'Inviare il sollecito',
   'app.invoices.notice.reminded': 'Il sollecito è in viaggio.',
+  'app.aging.heading.customer': 'Crediti aperti per anzianità ({currency})',
+  'app.aging.heading.vendor': 'Debiti aperti per anzianità ({currency})',
+  'app.aging.current': 'Non ancora scaduto',
+  'app.aging.days': '{range} giorni',
+  'app.aging.over90': 'Oltre 90 giorni',
 };
