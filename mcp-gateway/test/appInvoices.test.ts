@@ -157,6 +157,9 @@ t.test('invoices and bills in the app', async (t) => {
     const found = decode((await browser.get(`${invoices}?status=reversed`)).html);
     t.match(found, /storniert/);
     t.notMatch(found, new RegExp(`data-document="${id}"`), 'the status filter');
+    const party = decode((await browser.get(`/books/${a.dataset}/parties/customer/${customer.body.id}`)).html);
+    t.match(party, new RegExp(`<a href="${invoices}/${id}">AR-`), "the customer's invoices on its page");
+    t.match(party, new RegExp(`data-document="${otherId}"[\\s\\S]*?storniert`), 'with their state');
     const byName = await browser.get(`${invoices}?q=zzz`);
     t.match(byName.html, /id="no-documents"/, 'nothing found');
   });

@@ -865,4 +865,6 @@ export const de: Messages = {
   'app.aging.current': 'Noch nicht fällig',
   'app.aging.days': '{range} Tage',
   'app.aging.over90': 'Über 90 Tage',
+  'app.parties.documents': 'Belege',
+  'app.parties.noDocuments': 'Noch keine Belege.',
 };

@@ -843,6 +843,8 @@ export const en = {
   'app.aging.current': 'Not yet due',
   'app.aging.days': '{range} days',
   'app.aging.over90': 'Over 90 days',
+  'app.parties.documents': 'Documents',
+  'app.parties.noDocuments': 'No documents yet.',
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -866,4 +866,6 @@ export const fr: Messages = {
   'app.aging.current': 'Pas encore échu',
   'app.aging.days': '{range} jours',
   'app.aging.over90': 'Plus de 90 jours',
+  'app.parties.documents': 'Documents',
+  'app.parties.noDocuments': 'Pas encore de documents.',
 };

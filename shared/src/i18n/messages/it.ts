@@ -860,4 +860,6 @@ export const it: Messages = {
   'app.aging.current': 'Non ancora scaduto',
   'app.aging.days': '{range} giorni',
   'app.aging.over90': 'Oltre 90 giorni',
+  'app.parties.documents': 'Documenti',
+  'app.parties.noDocuments': 'Ancora nessun documento.',
 };
