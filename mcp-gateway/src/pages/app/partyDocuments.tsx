@@ -42,40 +42,38 @@ export function PartyDocuments(p: { vc: Vc; rows: DocumentRow[]; dataset: string
     <section aria-labelledby="party-documents-heading">
       <h2 id="party-documents-heading">{tr('app.parties.documents')}</h2>
       {p.rows.length ? (
-        <>
-          <div class="table-wrap">
-            <table id="party-documents">
-              <ColumnHeads
-                columns={[
-                  tr('app.invoices.number'),
-                  tr('app.common.date'),
-                  tr('app.common.due'),
-                  numeric(tr('app.common.total')),
-                  numeric(tr('app.invoices.open')),
-                  tr('app.common.status'),
-                ]}
-              />
-              <tbody>
-                {p.rows.map((r) => (
-                  <tr data-document={r.id}>
-                    <td>
-                      {r.kind === 'invoice' && side.allowed(p.role) ? (
-                        <a href={`${side.path(p.dataset)}/${r.id}`}>{r.invNumber}</a>
-                      ) : (
-                        r.invNumber
-                      )}
-                    </td>
-                    <td>{day(r.invDate)}</td>
-                    <td>{day(r.dueDate)}</td>
-                    <td class="num">{`${r.currency} ${swissAmount(r.grossAmount ?? r.amount)}`}</td>
-                    <td class="num">{swissAmount(r.open)}</td>
-                    <td>{documentState(r)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        </>
+        <div class="table-wrap">
+          <table id="party-documents">
+            <ColumnHeads
+              columns={[
+                tr('app.invoices.number'),
+                tr('app.common.date'),
+                tr('app.common.due'),
+                numeric(tr('app.common.total')),
+                numeric(tr('app.invoices.open')),
+                tr('app.common.status'),
+              ]}
+            />
+            <tbody>
+              {p.rows.map((r) => (
+                <tr data-document={r.id}>
+                  <td>
+                    {r.kind === 'invoice' && side.allowed(p.role) ? (
+                      <a href={`${side.path(p.dataset)}/${r.id}`}>{r.invNumber}</a>
+                    ) : (
+                      r.invNumber
+                    )}
+                  </td>
+                  <td>{day(r.invDate)}</td>
+                  <td>{day(r.dueDate)}</td>
+                  <td class="num">{`${r.currency} ${swissAmount(r.grossAmount ?? r.amount)}`}</td>
+                  <td class="num">{swissAmount(r.open)}</td>
+                  <td>{documentState(r)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       ) : (
         <p id="no-party-documents">{tr('app.parties.noDocuments')}</p>
       )}
