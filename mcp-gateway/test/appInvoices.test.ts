@@ -160,6 +160,9 @@ t.test('invoices and bills in the app', async (t) => {
     const party = decode((await browser.get(`/books/${a.dataset}/parties/customer/${customer.body.id}`)).html);
     t.match(party, new RegExp(`<a href="${invoices}/${id}">AR-`), "the customer's invoices on its page");
     t.match(party, new RegExp(`data-document="${otherId}"[\\s\\S]*?storniert`), 'with their state');
+    const forParty = /<a href="([^"]+)" id="new-for-party">/.exec(party)![1]!;
+    const preset = await browser.get(forParty);
+    t.match(preset.html, new RegExp(`<option value="${customer.body.id}" selected="">Bäckerei`), 'the customer chosen');
     const byName = await browser.get(`${invoices}?q=zzz`);
     t.match(byName.html, /id="no-documents"/, 'nothing found');
   });

@@ -75,6 +75,8 @@ export function NewDocumentForm(p: {
   services: Service[];
   taxes: TaxCode[];
   today: string;
+  /** the party chosen beforehand (a party's page links here with `?party=`) */
+  party?: string;
   refused?: Refused;
 }) {
   const { refused } = p;
@@ -90,7 +92,7 @@ export function NewDocumentForm(p: {
         id="d-party"
         name="party"
         label={tr(p.vc === 'customer' ? 'app.invoices.customer' : 'app.invoices.vendor')}
-        value={shown(refused, 'party', '')}
+        value={shown(refused, 'party', p.party)}
         options={p.parties.map((x) => ({ value: String(x.id), label: x.name }))}
         empty={tr('app.invoices.choose')}
         required

@@ -191,6 +191,7 @@ function sidePages(router: Router, access: ReturnType<typeof accessOf>, side: Si
               services={services}
               taxes={taxes}
               today={today()}
+              party={typeof ctx.query.party === 'string' && ID.test(ctx.query.party) ? ctx.query.party : undefined}
               refused={refused}
             />
           </section>

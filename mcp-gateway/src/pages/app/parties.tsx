@@ -224,7 +224,13 @@ export function partiesPages(router: Router, access: ReturnType<typeof accessOf>
             </dl>
           </>
         )}
-        <PartyDocuments vc={vc} rows={documents} dataset={page.company.dataset} role={page.company.role} />
+        <PartyDocuments
+          vc={vc}
+          id={Number(party.id)}
+          rows={documents}
+          dataset={page.company.dataset}
+          role={page.company.role}
+        />
       </>,
     );
   }

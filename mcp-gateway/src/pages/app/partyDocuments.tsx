@@ -27,6 +27,7 @@ interface DocumentRow {
 }
 
 const READ = { customer: 'customers.reports.transactions', vendor: 'vendors.reports.transactions' } as const;
+const WRITE = { customer: 'customers.postings.sales_invoice', vendor: 'vendors.postings.vendor_invoice' } as const;
 
 /** The party's documents, none when the role may not read them. */
 export async function partyDocuments(page: CompanyPage, vc: Vc, id: number): Promise<DocumentRow[]> {
@@ -35,12 +36,19 @@ export async function partyDocuments(page: CompanyPage, vc: Vc, id: number): Pro
   return rows.reverse();
 }
 
-export function PartyDocuments(p: { vc: Vc; rows: DocumentRow[]; dataset: string; role: Role }) {
+export function PartyDocuments(p: { vc: Vc; id: number; rows: DocumentRow[]; dataset: string; role: Role }) {
   if (!roleHas(p.role, READ[p.vc])) return null;
   const side = navEntry(p.vc === 'customer' ? 'invoices' : 'bills');
   return (
     <section aria-labelledby="party-documents-heading">
       <h2 id="party-documents-heading">{tr('app.parties.documents')}</h2>
+      {roleHas(p.role, WRITE[p.vc]) && side.allowed(p.role) ? (
+        <p>
+          <a href={`${side.path(p.dataset)}?party=${p.id}#new-heading`} id="new-for-party">
+            {tr(`app.invoices.new.${p.vc}`)}
+          </a>
+        </p>
+      ) : null}
       {p.rows.length ? (
         <div class="table-wrap">
           <table id="party-documents">
