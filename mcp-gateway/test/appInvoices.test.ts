@@ -154,6 +154,9 @@ t.test('invoices and bills in the app', async (t) => {
     const otherId = Number(otherPath.split('/').pop());
     t.equal((await rest('GET', `/arap/invoice/customer/${otherId}`)).body.status, 'reversed', 'reversed');
 
+    const reversal = decode((await browser.get(reversed.location!)).html);
+    t.match(reversal, /<dd id="document-status">Storno \(hebt das Original auf\)<\/dd>/, 'the reversal says so');
+    t.notMatch(reversal, /id="payment"/, 'and is not paid');
     const found = decode((await browser.get(`${invoices}?status=reversed`)).html);
     t.match(found, /storniert/);
     t.notMatch(found, new RegExp(`data-document="${id}"`), 'the status filter');

@@ -41,8 +41,8 @@ export interface InvoiceRead {
   paid: number;
   open: number;
   notes?: string;
-  reversalOf?: number;
-  reversedBy?: number;
+  reversalOf?: number | null;
+  reversedBy?: number | null;
   reminder_level?: number;
   items: { description?: string; quantity: number; unit?: string; price?: number; account?: string; amount?: number }[];
   taxes: { taxAccount: string; rate: number; base: number; amount: number }[];
@@ -52,7 +52,9 @@ export interface InvoiceRead {
 export const STATUSES = ['draft', 'posted', 'reversed'] as const;
 
 /** A document's status or payment status in the page's language. */
-export function documentState(row: { status: string; payment_status?: string }): string {
+export function documentState(row: { status: string; payment_status?: string; reversalOf?: number | null }): string {
+  // a reversal settles its original: its own "open" amount is the negated original's, not a debt
+  if (row.reversalOf) return tr('app.invoices.status.reversal');
   const status = (STATUSES as readonly string[]).includes(row.status)
     ? tr(`app.invoices.status.${row.status as (typeof STATUSES)[number]}`)
     : row.status;
@@ -82,7 +84,7 @@ export function DocumentView(p: {
   const href = `${p.base}/${doc.id}`;
   const money = (v: number) => `${doc.currency} ${swissAmount(v)}`;
   const posted = doc.status === 'posted';
-  const open = posted && doc.open > 0 && doc.reversalOf === undefined;
+  const open = posted && doc.open > 0 && !doc.reversalOf;
   return (
     <>
       <p>
@@ -259,7 +261,7 @@ export function DocumentView(p: {
           </form>
         </section>
       ) : null}
-      {posted && doc.reversalOf === undefined && doc.reversedBy === undefined && roleHas(p.role, REVERSE[vc]) ? (
+      {posted && !doc.reversalOf && !doc.reversedBy && roleHas(p.role, REVERSE[vc]) ? (
         <section aria-labelledby="reverse-heading">
           <h2 id="reverse-heading">{tr('app.invoices.reverse')}</h2>
           <form method="post" action={`${href}/reverse`} id="reverse">

@@ -51,6 +51,7 @@ interface ListRow {
   grossAmount: number;
   open: number;
   payment_status: string;
+  reversalOf?: number | null;
 }
 
 interface Side {

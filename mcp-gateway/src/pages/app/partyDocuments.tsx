@@ -24,6 +24,7 @@ interface DocumentRow {
   grossAmount?: number;
   amount?: number;
   open?: number;
+  reversalOf?: number | null;
 }
 
 const READ = { customer: 'customers.reports.transactions', vendor: 'vendors.reports.transactions' } as const;

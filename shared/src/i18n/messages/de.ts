@@ -867,4 +867,5 @@ export const de: Messages = {
   'app.aging.over90': 'Über 90 Tage',
   'app.parties.documents': 'Belege',
   'app.parties.noDocuments': 'Noch keine Belege.',
+  'app.invoices.status.reversal': 'Storno (hebt das Original auf)',
 };

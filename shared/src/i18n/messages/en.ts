@@ -845,6 +845,7 @@ export const en = {
   'app.aging.over90': 'Over 90 days',
   'app.parties.documents': 'Documents',
   'app.parties.noDocuments': 'No documents yet.',
+  'app.invoices.status.reversal': 'reversal (cancels the original)',
 } as const;
 
 export type MessageKey = keyof typeof en;

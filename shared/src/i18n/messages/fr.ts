@@ -868,4 +868,5 @@ export const fr: Messages = {
   'app.aging.over90': 'Plus de 90 jours',
   'app.parties.documents': 'Documents',
   'app.parties.noDocuments': 'Pas encore de documents.',
+  'app.invoices.status.reversal': 'extourne (annule l’original)',
 };

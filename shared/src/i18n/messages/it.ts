@@ -862,4 +862,5 @@ export const it: Messages = {
   'app.aging.over90': 'Oltre 90 giorni',
   'app.parties.documents': 'Documenti',
   'app.parties.noDocuments': 'Ancora nessun documento.',
+  'app.invoices.status.reversal': 'storno (annulla l’originale)',
 };
