@@ -9,12 +9,13 @@ import { readFile } from 'node:fs/promises';
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { koaBody } from 'koa-body';
-import { languageFromAcceptLanguage, roleHas, translatorFor } from '@ledger/shared';
+import { roleHas } from '@ledger/shared';
 import type { access as accessOf, CompanyPage } from './access.tsx';
-import { LedgerRefusal, listOf, readOr404, refusalStatus, seeOther } from './access.tsx';
+import { chartAccounts, LedgerRefusal, listOf, readOr404, refusalStatus, seeOther } from './access.tsx';
+import { tr as pageTr } from './language.ts';
 import { bodyFields } from '../../http/bodyParser.ts';
 import type { LedgerAnswer } from '../../ledgerClient.ts';
-import { ColumnHeads, Csrf, Notice, numeric, renderPage, swissAmount } from './ui.tsx';
+import { ACCOUNT_LIST, AccountList, ColumnHeads, Csrf, day, Notice, numeric, renderPage, swissAmount } from './ui.tsx';
 
 interface BankAccount {
   id: number;
@@ -86,7 +87,8 @@ export function bankAccountPages(router: Router, access: ReturnType<typeof acces
     access.companyPage(ctx, 'the bank account page', 'Every member reads the bank accounts.', (role) =>
       roleHas(role, 'bank.bank_accounts'),
     );
-  const tr = (ctx: Context) => translatorFor(languageFromAcceptLanguage(ctx.get('accept-language')));
+  // the page's language: the person's choice, else the browser's (language.ts)
+  const tr = (_ctx: Context) => pageTr;
   const pathOf = (page: CompanyPage, id: number | string) => `/books/${page.company.dataset}/bank/${id}`;
 
   async function accountOf(ctx: Context, page: CompanyPage): Promise<BankAccount | undefined> {
@@ -99,11 +101,12 @@ export function bankAccountPages(router: Router, access: ReturnType<typeof acces
   async function show(ctx: Context, page: CompanyPage, account: BankAccount, status: number, top: unknown) {
     const t = tr(ctx);
     const base = pathOf(page, account.id);
-    const [unbooked, booked, rules, rec] = await Promise.all([
+    const [unbooked, booked, rules, rec, accounts] = await Promise.all([
       listOf<BankLine>(page, `/bank/transactions?account=${account.id}&status=unmatched&limit=200`),
       listOf<BankLine>(page, `/bank/transactions?account=${account.id}&status=booked&limit=50`),
       listOf<BankRule>(page, '/bank/rules'),
       page.call('GET', `/bank/accounts/${account.id}/reconciliation`),
+      roleHas(page.company.role, 'bank.import') ? chartAccounts(page) : [],
     ]);
     const ruleName = new Map(rules.map((r) => [r.id, r.name]));
     const reconciliation = rec.status === 200 ? (rec.body as Reconciliation) : undefined;
@@ -173,14 +176,21 @@ export function bankAccountPages(router: Router, access: ReturnType<typeof acces
             <h2 id="upload-heading">{t('bank.account.upload')}</h2>
             <form method="post" action={`${base}/import`} enctype="multipart/form-data">
               <Csrf token={page.csrf} />
-              <p class="hint">{t('bank.account.uploadHint')}</p>
-              <input type="file" name="statement" accept=".xml,.csv,application/xml,text/csv" required />
+              <label for="statement-file">{t('bank.account.uploadHint')}</label>
+              <input
+                type="file"
+                id="statement-file"
+                name="statement"
+                accept=".xml,.csv,application/xml,text/csv"
+                required
+              />
               <button type="submit">{t('bank.account.uploadButton')}</button>
             </form>
           </section>
         ) : null}
         <section aria-labelledby="unbooked-heading">
           <h2 id="unbooked-heading">{t('bank.account.unbooked')}</h2>
+          {mayWrite ? <AccountList accounts={accounts} /> : null}
           {unbooked.length ? (
             <div class="table-wrap">
               <table id="unbooked">
@@ -198,7 +208,7 @@ export function bankAccountPages(router: Router, access: ReturnType<typeof acces
                     const best = l.proposals[0];
                     return (
                       <tr data-line={l.id}>
-                        <td>{l.date}</td>
+                        <td>{day(l.date)}</td>
                         <td>{l.counterparty ?? ''}</td>
                         <td>{l.text ?? ''}</td>
                         <td class="num">{swissAmount(l.amount)}</td>
@@ -224,6 +234,23 @@ export function bankAccountPages(router: Router, access: ReturnType<typeof acces
                           ) : (
                             t('bank.account.noProposal')
                           )}
+                          {mayWrite ? (
+                            <form method="post" action={`${base}/lines/${l.id}/book`} class="inline book-line">
+                              <Csrf token={page.csrf} />
+                              <label for={`book-${l.id}`}>{t('bank.account.bookToLabel')}</label>
+                              <input
+                                type="text"
+                                id={`book-${l.id}`}
+                                name="account"
+                                list={ACCOUNT_LIST}
+                                autocomplete="off"
+                                required
+                              />
+                              <button type="submit" class="secondary">
+                                {t('bank.account.book')}
+                              </button>
+                            </form>
+                          ) : null}
                         </td>
                       </tr>
                     );
@@ -252,7 +279,7 @@ export function bankAccountPages(router: Router, access: ReturnType<typeof acces
                 <tbody>
                   {booked.map((l) => (
                     <tr data-line={l.id}>
-                      <td>{l.date}</td>
+                      <td>{day(l.date)}</td>
                       <td>{l.counterparty ?? ''}</td>
                       <td class="num">{swissAmount(l.amount)}</td>
                       <td>{l.account ?? l.document?.number ?? ''}</td>
@@ -344,6 +371,19 @@ export function bankAccountPages(router: Router, access: ReturnType<typeof acces
     };
     const answer = ID.test(line) ? await page.call('POST', `/bank/transactions/${line}/book`, body) : NO_LINE;
     await after(ctx, page, account, answer, () => tr(ctx)('bank.account.accepted', { id: line }));
+  });
+
+  router.post('/books/:dataset/bank/:id/lines/:line/book', async (ctx) => {
+    const page = await open(ctx);
+    if (!page) return;
+    const account = await accountOf(ctx, page);
+    if (!account) return;
+    const line = String(ctx.params.line);
+    const to = String(bodyFields(ctx).account ?? '').trim();
+    const answer = ID.test(line)
+      ? await page.call('POST', `/bank/transactions/${line}/book`, { account: to })
+      : NO_LINE;
+    await after(ctx, page, account, answer, () => tr(ctx)('bank.account.bookedTo', { id: line, account: to }));
   });
 
   router.post('/books/:dataset/bank/:id/lines/:line/rule', async (ctx) => {

@@ -13,6 +13,7 @@ import { bodyFields } from '../../http/bodyParser.ts';
 import type { access as accessOf, CompanyPage } from './access.tsx';
 import { LedgerRefusal, listOf, readOr404, refusalStatus, refusedForm, seeOther } from './access.tsx';
 import { tr } from './language.ts';
+import { PartyDocuments, partyDocuments } from './partyDocuments.tsx';
 import { ColumnHeads, Csrf, Field, Notice, navEntry, type Refused, renderPage, shown } from './ui.tsx';
 
 type Vc = 'customer' | 'vendor';
@@ -191,6 +192,7 @@ export function partiesPages(router: Router, access: ReturnType<typeof accessOf>
   ) {
     const base = ENTRY.path(page.company.dataset);
     const heading = vc === 'customer' ? 'app.parties.customerTitle' : 'app.parties.vendorTitle';
+    const documents = await partyDocuments(page, vc, Number(party.id));
     await renderPage(
       ctx,
       status,
@@ -222,6 +224,13 @@ export function partiesPages(router: Router, access: ReturnType<typeof accessOf>
             </dl>
           </>
         )}
+        <PartyDocuments
+          vc={vc}
+          id={Number(party.id)}
+          rows={documents}
+          dataset={page.company.dataset}
+          role={page.company.role}
+        />
       </>,
     );
   }

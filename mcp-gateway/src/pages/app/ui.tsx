@@ -51,6 +51,12 @@ export type PageKey =
   | 'workstation'
   | 'inbox'
   | 'parties'
+  | 'invoices'
+  | 'bills'
+  | 'entries'
+  | 'bank'
+  | 'accounts'
+  | 'audit'
   | 'reports'
   | 'vat'
   | 'quotes'
@@ -95,6 +101,31 @@ export const NAV: { group: MessageKey; entries: NavEntry[] }[] = [
         label: 'app.nav.parties',
         path: (d) => `/books/${d}/parties`,
         allowed: (role) => may('customers.customers')(role) || may('vendors.vendors')(role),
+      },
+      {
+        key: 'invoices',
+        label: 'app.nav.invoices',
+        path: (d) => `/books/${d}/invoices`,
+        allowed: may('customers.reports.transactions'),
+      },
+      {
+        key: 'bills',
+        label: 'app.nav.bills',
+        path: (d) => `/books/${d}/bills`,
+        allowed: may('vendors.reports.transactions'),
+      },
+      { key: 'bank', label: 'app.nav.bank', path: (d) => `/books/${d}/bank`, allowed: may('bank.bank_accounts') },
+      {
+        key: 'entries',
+        label: 'app.nav.entries',
+        path: (d) => `/books/${d}/entries`,
+        allowed: may('gl.journal_entries'),
+      },
+      {
+        key: 'accounts',
+        label: 'app.nav.accounts',
+        path: (d) => `/books/${d}/accounts`,
+        allowed: may('system.chart_of_accounts'),
       },
       { key: 'reports', label: 'app.nav.reports', path: (d) => `/books/${d}/reports`, allowed: may('reports.reports') },
       { key: 'vat', label: 'app.nav.vat', path: (d) => `/books/${d}/vat`, allowed: may('reports.reports') },
@@ -141,6 +172,12 @@ export const NAV: { group: MessageKey; entries: NavEntry[] }[] = [
         label: 'app.nav.aiConnections',
         path: (d) => `/management/${d}/ai-connections`,
         allowed: may('system.management.ai_connections'),
+      },
+      {
+        key: 'audit',
+        label: 'app.nav.audit',
+        path: (d) => `/management/${d}/audit`,
+        allowed: may('system.audit_log'),
       },
     ],
   },
