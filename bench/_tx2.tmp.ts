@@ -1,0 +1,10 @@
+import { createDb, withTenant } from '../ledger-service/src/db/knex.ts';
+const url = 'postgres://root@127.0.0.1:5432/h_perf_bench';
+const db = createDb(url, { poolMax: 2, preparedStatements: true });
+const { rows } = await db.raw('select id from companies limit 1');
+const id = rows[0].id;
+for (let i = 0; i < 1000; i++) await withTenant(db, id, async (tx) => {});
+const c0 = process.cpuUsage();
+for (let i = 0; i < 8000; i++) await withTenant(db, id, async (tx) => {});
+const c = process.cpuUsage(c0); console.log('µs/tx', (c.user + c.system) / 8000);
+await db.destroy();
