@@ -47,7 +47,7 @@ if (process.env.BENCH_COUNT_QUERIES) {
 const timing = process.env.LEDGER_STAGE_TIMING === '1' ? new StageTiming(ledger.server) : undefined;
 if (timing)
   process.on('SIGUSR2', () => {
-    if (timing.requests > 0) process.stderr.write(timing.report());
+    process.stderr.write(timing.report());
     timing.reset();
   });
 const profileDir = process.env.BENCH_CPU_PROF;
@@ -70,7 +70,7 @@ process.on('SIGTERM', () => {
           `CPU ${each(user + system)} µs each (user ${each(user)}, system ${each(system)})\n`,
       );
     }
-    if (timing?.requests) process.stderr.write(timing.report());
+    if (timing) process.stderr.write(timing.report());
     if (session && profileDir) {
       const { profile } = await session.post('Profiler.stop');
       mkdirSync(profileDir, { recursive: true });

@@ -115,6 +115,10 @@ export class StageTiming {
     const total = read();
     const cpu = total.cpu - this.since.cpu;
     const wall = total.wall - this.since.wall;
+    // no request (the plain-SQL stage after an API stage): what the idle server spends anyway
+    // (timers, the job queue's polling), which a request's stages are charged while they are open
+    if (this.count === 0)
+      return `ledger idle: ${((cpu / wall) * 1e6).toFixed(0)} µs of CPU per second over ${(wall / 1e6).toFixed(1)} s\n`;
     const n = Math.max(1, this.count);
     let counted = 0;
     const order = [BEFORE, ...STAGES.map((s) => s.name), AFTER, 'requests without stages'];
