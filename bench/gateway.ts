@@ -14,6 +14,9 @@
  * Diagnostic: the same calls through a minimal Node pass-through (bench/passThrough.ts: HTTP
  * in, one undici call to the ledger, JSON out — nothing else), with its CPU per call: the
  * floor any Node gateway pays for a call on this machine, to read the gateway's figure against.
+ * Last, both at once at the same fixed rate (BENCH_SIDE_RATE calls per second each, default
+ * 20), each one's CPU over the same seconds: the ratio least disturbed by a busy machine's
+ * changing load.
  *
  * Env: BENCH_GATEWAY_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/ledger_bench_gateway;
  * dropped and re-created), BENCH_SECONDS per stage (default 8), BENCH_CONNECTIONS (default 16),
@@ -41,6 +44,7 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 6);
 const PROFILE_DIR = process.env.BENCH_GATEWAY_PROFILE;
+const SIDE_RATE = Number(process.env.BENCH_SIDE_RATE ?? 20);
 
 /** Starts bench/passThrough.ts for `direct`'s ledger call; `cpu()` reads its process.cpuUsage. */
 async function startPassThrough(direct: autocannon.Options) {
@@ -69,7 +73,7 @@ interface Figures {
 }
 
 async function stage(opts: autocannon.Options, seconds: number): Promise<Figures> {
-  const r = await autocannon({ ...opts, connections: CONNECTIONS, duration: seconds });
+  const r = await autocannon({ ...opts, connections: opts.connections ?? CONNECTIONS, duration: seconds });
   return {
     rps: r.requests.average,
     p50: r.latency.p50,
@@ -249,6 +253,16 @@ export async function run(): Promise<void> {
     // warmed and measured as long as the gateway, so the two CPU figures compare
     await stage(passOpts, WARMUP);
     const floor = await measured(passOpts, SECONDS, () => passThrough.cpuSeconds());
+    // the gateway and the pass-through at once, at the same fixed rate, each one's CPU read over
+    // the same seconds: on a shared, busy machine the load of the moment then weighs on both
+    // alike, which the figures measured one after the other above cannot promise, and neither
+    // batches more calls per wake-up than the other because it happens to be faster
+    const beside = { connections: Math.max(1, CONNECTIONS / 2), overallRate: SIDE_RATE };
+    const [gatewayBeside, passBeside] = await Promise.all([
+      measured({ ...gateway, ...beside }, SECONDS, metricsUrl),
+      measured({ ...passOpts, ...beside }, SECONDS, () => passThrough.cpuSeconds()),
+    ]);
+    const besideRatio = gatewayBeside.cpuUsPerCall / Math.max(1, passBeside.cpuUsPerCall);
     const merge = (a: Figures, b: Figures): Figures => ({
       rps: (a.rps + b.rps) / 2,
       p50: Math.max(a.p50, b.p50),
@@ -274,6 +288,12 @@ export async function run(): Promise<void> {
     console.log(`gateway CPU per MCP call: ${gatewayFig.cpuUsPerCall.toFixed(0)} µs (target ≤ 1000 µs)`);
     const cpuRatio = gatewayFig.cpuUsPerCall / Math.max(1, floor.cpuUsPerCall);
     console.log(`gateway / pass-through CPU per call: ${cpuRatio.toFixed(2)} (target ≤ 1.5)`);
+    console.log(
+      `side by side (both at once, ${SIDE_RATE} calls/s each, ${SECONDS} s): gateway ` +
+        `${gatewayBeside.cpuUsPerCall.toFixed(0)} µs (${gatewayBeside.rps.toFixed(0)}/s), pass-through ` +
+        `${passBeside.cpuUsPerCall.toFixed(0)} µs (${passBeside.rps.toFixed(0)}/s) CPU per call: ` +
+        `${besideRatio.toFixed(2)} (target ≤ 1.5)`,
+    );
     const stages = PROFILE_DIR ? await stagesOfProfile(PROFILE_DIR, gatewayFig.cpuUsPerCall) : undefined;
     console.log(
       `diagnostic: a minimal Node pass-through (HTTP in, one undici call to the ledger, JSON out) answers ` +
@@ -306,6 +326,12 @@ export async function run(): Promise<void> {
           },
           ratio: Number(ratio.toFixed(3)),
           cpuRatioToPassThrough: Number(cpuRatio.toFixed(2)),
+          sideBySide: {
+            callsPerSecondEach: SIDE_RATE,
+            gatewayCpuUsPerCall: Number(gatewayBeside.cpuUsPerCall.toFixed(1)),
+            passThroughCpuUsPerCall: Number(passBeside.cpuUsPerCall.toFixed(1)),
+            cpuRatio: Number(besideRatio.toFixed(2)),
+          },
           diagnostic: {
             serviceCredentialRps: Number(ceilingFig.rps.toFixed(1)),
             ceilingRatio: Number((ceilingFig.rps / directFig.rps).toFixed(3)),

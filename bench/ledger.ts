@@ -12,7 +12,9 @@
  * seconds of warm-up at 8 clients before each endpoint, API and SQL alike (default 4), BENCH_CLIENTS
  * (default "1,8,32"), BENCH_ENDPOINTS (default "vendor,journal,vendor-keyed": the bill again, each request with
  * its own Idempotency-Key, as the gateway sends every write). Profiling and counting
- * statements: see ledgerServer.ts (BENCH_CPU_PROF, BENCH_COUNT_QUERIES).
+ * statements: see ledgerServer.ts (BENCH_CPU_PROF, BENCH_COUNT_QUERIES). LEDGER_STAGE_TIMING=1: after
+ * each API stage the server prints where a request's CPU and time went, stage by stage
+ * (stageTiming.ts; read the one-client figures).
  * Only this part: `npx tsx bench/ledger.ts`.
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
@@ -29,6 +31,7 @@ const WARMUP = Number(process.env.BENCH_WARMUP ?? 4);
 const CLIENTS = (process.env.BENCH_CLIENTS ?? '1,8,32').split(',').map(Number);
 const POOL = Math.max(...CLIENTS);
 const ENDPOINTS = (process.env.BENCH_ENDPOINTS ?? 'vendor,journal,vendor-keyed').split(',');
+const STAGE_TIMING = process.env.LEDGER_STAGE_TIMING === '1';
 
 async function setupCompany(dataDir: string) {
   const db = createDb(DB_URL);
@@ -333,7 +336,13 @@ export async function run(): Promise<void> {
       );
       const stages = [];
       for (const clients of CLIENTS) {
+        // LEDGER_STAGE_TIMING: the server's per-stage figures cover this API stage alone (ledgerServer.ts)
+        if (STAGE_TIMING) child.kill('SIGUSR2');
         const api = await postStage(url, e.path, apiKey, e.body, clients, SECONDS, 'keyed' in e);
+        if (STAGE_TIMING) {
+          console.log(`stage timing follows: ${e.name}, ${clients} client(s)`);
+          child.kill('SIGUSR2');
+        }
         const sql = await sqlStage(e.sql, clients, SECONDS);
         const ratio = api.rps / sql.rps;
         stages.push({ clients, api, sql, ratio, load: loadavg()[0] });

@@ -8,6 +8,10 @@
  * include start-up). BENCH_COUNT_QUERIES=1: on SIGTERM, prints to stderr how many SQL
  * statements the server sent, how many requests it answered, and its CPU time (user +
  * system) per request since listening. LEDGER_WRITE_TURNS is passed on (0: no write turns).
+ * LEDGER_STAGE_TIMING=1: on SIGTERM, prints to stderr where a request's CPU and time go, per
+ * stage (kernel/stages; stageTiming.ts); SIGUSR2 prints the figures since the last one (if
+ * any request came) and starts afresh: bench/ledger.ts sends one before and after each API
+ * stage, so warm-up and the plain-SQL stages are left out.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
@@ -15,6 +19,7 @@ import { join } from 'node:path';
 import { loadConfig } from '../ledger-service/src/config.ts';
 import { createDb } from '../ledger-service/src/db/knex.ts';
 import { startLedger } from '../ledger-service/src/server.ts';
+import { StageTiming } from './stageTiming.ts';
 
 const url = process.env.BENCH_DATABASE_URL!;
 const config = {
@@ -39,6 +44,12 @@ if (process.env.BENCH_COUNT_QUERIES) {
   db.on('query', () => counts.statements++);
   ledger.server.on('request', () => counts.requests++);
 }
+const timing = process.env.LEDGER_STAGE_TIMING === '1' ? new StageTiming(ledger.server) : undefined;
+if (timing)
+  process.on('SIGUSR2', () => {
+    process.stderr.write(timing.report());
+    timing.reset();
+  });
 const profileDir = process.env.BENCH_CPU_PROF;
 const session = profileDir ? new Session() : undefined;
 if (session) {
@@ -59,6 +70,7 @@ process.on('SIGTERM', () => {
           `CPU ${each(user + system)} µs each (user ${each(user)}, system ${each(system)})\n`,
       );
     }
+    if (timing) process.stderr.write(timing.report());
     if (session && profileDir) {
       const { profile } = await session.post('Profiler.stop');
       mkdirSync(profileDir, { recursive: true });

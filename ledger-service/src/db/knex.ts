@@ -52,8 +52,22 @@ const preparing = new WeakSet<object>();
  */
 export function preparedAs(executor: Knex, sql: string): { name?: string } {
   if (!preparing.has(executor.client.config)) return {};
-  return { name: `p_${createHash('sha256').update(sql).digest('hex').slice(0, 24)}` };
+  let name = statementNames.get(sql);
+  if (name === undefined) {
+    name = `p_${createHash('sha256').update(sql).digest('hex').slice(0, 24)}`;
+    if (statementNames.size >= MAX_STATEMENT_NAMES) statementNames.clear();
+    statementNames.set(sql, name);
+  }
+  return { name };
 }
+
+/**
+ * The names of the texts prepared so far: a posting's statements are hashed once per process,
+ * not once per request. The texts are fixed (see above), so the map stays small; the bound
+ * only guards against a caller that builds texts.
+ */
+const statementNames = new Map<string, string>();
+const MAX_STATEMENT_NAMES = 1000;
 
 /**
  * The tenant transaction (`withTenant`), its role and guard live in tenantTransaction.ts;

@@ -244,11 +244,13 @@ t.test(
     const sent = fetch(url, { method: 'POST', body: 'x'.repeat(1234), signal: client.signal }).catch((e: unknown) => e);
     while (!seen) await new Promise((r) => setTimeout(r, 10));
     t.equal(seen.wait.bytes, 1234);
+    t.equal(seen.wait.gone?.(), false, 'the client is still there (asked before a turn)');
     t.equal(seen.wait.signal?.aborted, false, 'the client is still there');
     const aborted = new Promise<void>((resolve) => seen!.wait.signal!.addEventListener('abort', () => resolve()));
     client.abort();
     await sent;
     await aborted;
     t.equal(seen.wait.signal?.aborted, true, 'the client went away');
+    t.equal(seen.wait.gone?.(), true, 'the client went away (asked before a turn)');
   },
 );

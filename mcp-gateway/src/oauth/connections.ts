@@ -119,11 +119,17 @@ const FIND_TOKEN_SQL = `select c.*, t.token_hash as t_token_hash, t.expires_at a
   from tokens t join connections c on c.id = t.connection_id
   where t.token_hash = ? and t.kind = ? limit 1`;
 
+/** How many access tokens' hashes are remembered before the memo starts afresh (accessHash). */
+const ACCESS_HASH_MEMO = 10_000;
+
 /** A row of FIND_TOKEN_SQL: the connection's columns and the token's, prefixed `t_`. */
 type TokenWithConnectionRow = ConnectionsRow & { t_token_hash: string; t_expires_at: Int8; t_used_at: Int8 | null };
 
 export class ConnectionService {
   private readonly lastTouch = new Map<string, number>();
+
+  /** access token → its hash (accessHash) */
+  private readonly accessHashes = new Map<string, string>();
 
   private readonly findTokenRow: (params: readonly unknown[]) => Promise<TokenWithConnectionRow | undefined>;
 
@@ -238,7 +244,7 @@ export class ConnectionService {
   /** The token's row and its connection, when the token exists (of any state). */
   async findToken(kind: 'access' | 'refresh', token: string) {
     if (!looksLike(kind === 'access' ? PREFIX.access : PREFIX.refresh, token)) return undefined;
-    const hash = hashSecret(token);
+    const hash = kind === 'access' ? this.accessHash(token) : hashSecret(token);
     // one round trip for the token and its connection: this runs on every MCP request, so
     // it is a prepared statement rather than a query built and parsed each time
     const r = await this.findTokenRow([hash, kind]);
@@ -253,6 +259,24 @@ export class ConnectionService {
       },
       connection: toRow(connection),
     };
+  }
+
+  /**
+   * The hash of an access token, remembered: an MCP client presents the same token on every
+   * call for up to an hour, and hashing it each time was a measurable share of a call's CPU
+   * (bench/gateway.ts). Only the hash is remembered, never what it finds: the token's row and
+   * its connection are still read on every call, so a revoked token stops at once as before.
+   * Bounded (ACCESS_HASH_MEMO); an access token stops working an hour after it was issued, so
+   * the tokens the memo holds expire by themselves.
+   */
+  private accessHash(token: string): string {
+    let hash = this.accessHashes.get(token);
+    if (hash === undefined) {
+      hash = hashSecret(token);
+      if (this.accessHashes.size >= ACCESS_HASH_MEMO) this.accessHashes.clear();
+      this.accessHashes.set(token, hash);
+    }
+    return hash;
   }
 
   /**

@@ -31,7 +31,15 @@ import { transaction } from './transaction.ts';
 import { untrustedParse } from './untrustedParse.ts';
 import { validation } from './validation.ts';
 
-export { Flow, type ServedRoute, type ServeShared, type Stage, type StageName } from './flow.ts';
+export {
+  Flow,
+  observeStages,
+  type ServedRoute,
+  type ServeShared,
+  type Stage,
+  type StageName,
+  type StageObserver,
+} from './flow.ts';
 export { FILE_ANSWER_HEADERS } from './admission.ts';
 export { createdUrl, listHeaders } from './answer.ts';
 
