@@ -519,6 +519,7 @@ export const de: Messages = {
   'document.qrMessage': 'Rechnung {number}',
   'document.qrReminderMessage': 'Mahnung {number}',
   'document.period.quarter': '{quarter}. Quartal {year}',
+  'document.period.quarterName': '{quarter}. Quartal',
   'document.email.greeting': 'Sehr geehrte Damen und Herren',
   'document.email.closing': 'Freundliche Grüsse',
   'document.email.invoiceSubject': 'Rechnung {number} von {company}',

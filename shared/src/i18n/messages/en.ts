@@ -504,6 +504,7 @@ export const en = {
   'document.qrMessage': 'Invoice {number}',
   'document.qrReminderMessage': 'Reminder {number}',
   'document.period.quarter': 'Q{quarter} {year}',
+  'document.period.quarterName': 'Q{quarter}',
   'document.email.greeting': 'Dear customer,',
   'document.email.closing': 'Kind regards',
   'document.email.invoiceSubject': 'Invoice {number} from {company}',

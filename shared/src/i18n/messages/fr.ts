@@ -519,6 +519,7 @@ export const fr: Messages = {
   'document.qrMessage': 'Facture {number}',
   'document.qrReminderMessage': 'Rappel {number}',
   'document.period.quarter': '{quarter}e trimestre {year}',
+  'document.period.quarterName': '{quarter}e trimestre',
   'document.email.greeting': 'Madame, Monsieur,',
   'document.email.closing': 'Meilleures salutations',
   'document.email.invoiceSubject': 'Facture {number} de {company}',

@@ -515,6 +515,7 @@ export const it: Messages = {
   'document.qrMessage': 'Fattura {number}',
   'document.qrReminderMessage': 'Sollecito {number}',
   'document.period.quarter': '{quarter}° trimestre {year}',
+  'document.period.quarterName': '{quarter}° trimestre',
   'document.email.greeting': 'Gentili signore e signori,',
   'document.email.closing': 'Cordiali saluti',
   'document.email.invoiceSubject': 'Fattura {number} di {company}',
