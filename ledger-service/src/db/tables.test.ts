@@ -346,7 +346,6 @@ const COLUMNS = {
     'id',
     'company_id',
     'party_id',
-    'description',
     'template',
     'schedule',
     'mode',

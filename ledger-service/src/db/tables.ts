@@ -520,7 +520,6 @@ export type RecurringInvoicesRow = {
   id: number;
   company_id: number;
   party_id: number;
-  description: string | null;
   /** the invoice write body without its date (shared/src/schemas/sales.ts recurringTemplateSchema) */
   template: Record<string, unknown>;
   /** shared/src/schemas/sales.ts recurringScheduleSchema */

@@ -3440,9 +3440,9 @@ export const examples = {
   },
   createRecurring: {
     body: {
-      description: 'Miete Büro 2',
       template: {
         customer_id: 5,
+        description: 'Miete Büro 2',
         items: [
           { description: 'Miete {month} {year}', quantity: 1, price: 1500, account: '3400', taxAccount: '2200' },
         ],
@@ -3454,11 +3454,11 @@ export const examples = {
   },
   getRecurring: { params: { id: 1 }, response: {
       id: 1,
-      description: 'Miete Büro 2',
       customer_id: 5,
       name: 'Bäckerei Beispiel GmbH',
       template: {
         customer_id: 5,
+        description: 'Miete Büro 2',
         items: [
           { description: 'Miete {month} {year}', quantity: 1, price: 1500, account: '3400', taxAccount: '2200' },
         ],
@@ -3476,9 +3476,9 @@ export const examples = {
   updateRecurring: {
     params: { id: 1 },
     body: {
-      description: 'Miete Büro 2',
       template: {
         customer_id: 5,
+        description: 'Miete Büro 2',
         items: [
           { description: 'Miete {month} {year}', quantity: 1, price: 1500, account: '3400', taxAccount: '2200' },
         ],
@@ -3488,11 +3488,11 @@ export const examples = {
     },
     response: {
       id: 1,
-      description: 'Miete Büro 2',
       customer_id: 5,
       name: 'Bäckerei Beispiel GmbH',
       template: {
         customer_id: 5,
+        description: 'Miete Büro 2',
         items: [
           { description: 'Miete {month} {year}', quantity: 1, price: 1500, account: '3400', taxAccount: '2200' },
         ],
@@ -3511,11 +3511,11 @@ export const examples = {
   deleteRecurring: { params: { id: 2 } },
   listRecurring: { query: { status: 'active' }, response: [{
       id: 1,
-      description: 'Miete Büro 2',
       customer_id: 5,
       name: 'Bäckerei Beispiel GmbH',
       template: {
         customer_id: 5,
+        description: 'Miete Büro 2',
         items: [
           { description: 'Miete {month} {year}', quantity: 1, price: 1500, account: '3400', taxAccount: '2200' },
         ],
@@ -3532,11 +3532,11 @@ export const examples = {
     }] },
   pauseRecurring: { params: { id: 1 }, response: {
       id: 1,
-      description: 'Miete Büro 2',
       customer_id: 5,
       name: 'Bäckerei Beispiel GmbH',
       template: {
         customer_id: 5,
+        description: 'Miete Büro 2',
         items: [
           { description: 'Miete {month} {year}', quantity: 1, price: 1500, account: '3400', taxAccount: '2200' },
         ],
@@ -3553,11 +3553,11 @@ export const examples = {
     } },
   resumeRecurring: { params: { id: 1 }, response: {
       id: 1,
-      description: 'Miete Büro 2',
       customer_id: 5,
       name: 'Bäckerei Beispiel GmbH',
       template: {
         customer_id: 5,
+        description: 'Miete Büro 2',
         items: [
           { description: 'Miete {month} {year}', quantity: 1, price: 1500, account: '3400', taxAccount: '2200' },
         ],

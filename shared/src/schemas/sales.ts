@@ -205,7 +205,15 @@ export const dunningRunListSchema = {
 export const RECURRING_UNITS = ['month', 'quarter', 'half_year', 'year'] as const;
 export const RECURRING_MODES = ['draft', 'post', 'post_and_email'] as const;
 
-const { invDate: _templateDate, documentNumber: _templateDocumentNumber, ...templateFields } = quoteInvoiceFields;
+// the customer by id (the read names it), the control account and shipping point the company's defaults
+const {
+  invDate: _templateDate,
+  documentNumber: _templateDocumentNumber,
+  customernumber: _templateCustomerNumber,
+  recordAccount: _templateRecordAccount,
+  shippingpoint: _templateShippingPoint,
+  ...templateFields
+} = quoteInvoiceFields;
 
 /**
  * The invoice a recurring invoice makes each time: a customer invoice's body without its date (the schedule gives
@@ -214,7 +222,7 @@ const { invDate: _templateDate, documentNumber: _templateDocumentNumber, ...temp
 export const recurringTemplateSchema = {
   type: 'object',
   additionalProperties: false,
-  required: ['items'],
+  required: ['customer_id', 'items'],
   properties: {
     ...templateFields,
     items: {
@@ -258,7 +266,6 @@ export const recurringWriteSchema = {
       enum: RECURRING_MODES,
       description: 'draft: each invoice a draft; post: posted; post_and_email: posted and e-mailed to the customer',
     },
-    description: { type: 'string', maxLength: 200, description: 'a name for the list (e.g. "Rent office 2")' },
   },
 } as const;
 
@@ -271,7 +278,6 @@ export const recurringReadSchema = {
   required: ['id', 'customer_id', 'template', 'schedule', 'mode', 'status', 'next_date', 'last_date', 'currency'],
   properties: {
     id: idSchema,
-    description: { type: 'string' },
     customer_id: idSchema,
     name: { type: 'string', description: "the customer's name" },
     template: recurringTemplateSchema,

@@ -14,7 +14,6 @@ export async function up(knex: Knex): Promise<void> {
     t.bigIncrements('id', { primaryKey: false });
     t.bigInteger('company_id').notNullable().references('companies.id').onDelete('CASCADE');
     t.bigInteger('party_id').notNullable();
-    t.text('description');
     // the invoice write body without its date (shared/src/schemas/sales.ts recurringTemplateSchema)
     t.jsonb('template').notNullable();
     t.jsonb('schedule').notNullable();

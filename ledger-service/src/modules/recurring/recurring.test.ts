@@ -24,9 +24,9 @@ async function setup(t: Parameters<typeof startTestLedger>[0]) {
   });
   if (customer.status !== 201) throw new Error(JSON.stringify(customer.body));
   const body = (extra: Record<string, unknown> = {}) => ({
-    description: 'Loyer bureau 2',
     template: {
       customer_id: customer.body.id,
+      description: 'Loyer bureau 2',
       items: [
         {
           description: 'Loyer {month} {year}',

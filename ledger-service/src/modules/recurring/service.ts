@@ -76,7 +76,6 @@ const scheduleOf = (row: RecurringRow) => row.schedule as RecurringSchedule;
 export function recurringReadShape(row: RecurringRow) {
   return {
     id: Number(row.id),
-    ...(row.description === null ? {} : { description: row.description }),
     customer_id: Number(row.party_id),
     name: row.party_name,
     template: row.template,
@@ -102,7 +101,6 @@ export async function createRecurring(c: InvoiceContext, body: RecurringWrite): 
   const { first, read } = await checked(c, body);
   const id = await insertRecurring(c.tx, c.company.id, {
     party_id: Number(read.customer_id),
-    description: body.description ?? null,
     template: body.template as Record<string, unknown>,
     schedule: body.schedule as Record<string, unknown>,
     mode: body.mode,
@@ -132,7 +130,6 @@ export async function updateRecurring(c: InvoiceContext, id: number, body: Recur
   const from = row.last_date === null ? body.schedule.start : (dateAfter(body.schedule, row.last_date) ?? null);
   await updateRecurringRow(c.tx, c.company.id, id, {
     party_id: Number(read.customer_id),
-    description: body.description ?? null,
     template: body.template as Record<string, unknown>,
     schedule: body.schedule as Record<string, unknown>,
     mode: body.mode,
