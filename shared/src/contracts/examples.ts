@@ -3443,25 +3443,23 @@ export const examples = {
       template: {
         customer_id: 5,
         description: 'Miete Büro 2',
-        items: [
-          { description: 'Miete {month} {year}', quantity: 1, price: 1500, account: '3400', taxAccount: '2200' },
-        ],
+        items: [{ description: 'Miete {month} {year}', quantity: 1, price: 1500, account: '3400', taxAccount: '2200' }],
       },
       schedule: { every: 1, unit: 'month', day: 1, start: '2026-12-01' },
       mode: 'post_and_email',
     },
     response: { id: 1 },
   },
-  getRecurring: { params: { id: 1 }, response: {
+  getRecurring: {
+    params: { id: 1 },
+    response: {
       id: 1,
       customer_id: 5,
       name: 'Bäckerei Beispiel GmbH',
       template: {
         customer_id: 5,
         description: 'Miete Büro 2',
-        items: [
-          { description: 'Miete {month} {year}', quantity: 1, price: 1500, account: '3400', taxAccount: '2200' },
-        ],
+        items: [{ description: 'Miete {month} {year}', quantity: 1, price: 1500, account: '3400', taxAccount: '2200' }],
       },
       schedule: { every: 1, unit: 'month', day: 1, start: '2026-12-01' },
       mode: 'post_and_email',
@@ -3472,16 +3470,15 @@ export const examples = {
       last_date: null,
       invoice_count: 0,
       last_error: null,
-    } },
+    },
+  },
   updateRecurring: {
     params: { id: 1 },
     body: {
       template: {
         customer_id: 5,
         description: 'Miete Büro 2',
-        items: [
-          { description: 'Miete {month} {year}', quantity: 1, price: 1500, account: '3400', taxAccount: '2200' },
-        ],
+        items: [{ description: 'Miete {month} {year}', quantity: 1, price: 1500, account: '3400', taxAccount: '2200' }],
       },
       schedule: { every: 1, unit: 'month', day: 1, start: '2026-12-01' },
       mode: 'post_and_email',
@@ -3493,9 +3490,7 @@ export const examples = {
       template: {
         customer_id: 5,
         description: 'Miete Büro 2',
-        items: [
-          { description: 'Miete {month} {year}', quantity: 1, price: 1500, account: '3400', taxAccount: '2200' },
-        ],
+        items: [{ description: 'Miete {month} {year}', quantity: 1, price: 1500, account: '3400', taxAccount: '2200' }],
       },
       schedule: { every: 1, unit: 'month', day: 1, start: '2026-12-01' },
       mode: 'post_and_email',
@@ -3509,37 +3504,42 @@ export const examples = {
     },
   },
   deleteRecurring: { params: { id: 2 } },
-  listRecurring: { query: { status: 'active' }, response: [{
-      id: 1,
-      customer_id: 5,
-      name: 'Bäckerei Beispiel GmbH',
-      template: {
+  listRecurring: {
+    query: { status: 'active' },
+    response: [
+      {
+        id: 1,
         customer_id: 5,
-        description: 'Miete Büro 2',
-        items: [
-          { description: 'Miete {month} {year}', quantity: 1, price: 1500, account: '3400', taxAccount: '2200' },
-        ],
+        name: 'Bäckerei Beispiel GmbH',
+        template: {
+          customer_id: 5,
+          description: 'Miete Büro 2',
+          items: [
+            { description: 'Miete {month} {year}', quantity: 1, price: 1500, account: '3400', taxAccount: '2200' },
+          ],
+        },
+        schedule: { every: 1, unit: 'month', day: 1, start: '2026-12-01' },
+        mode: 'post_and_email',
+        status: 'active',
+        currency: 'CHF',
+        grossAmount: 1621.5,
+        next_date: '2026-12-01',
+        last_date: null,
+        invoice_count: 0,
+        last_error: null,
       },
-      schedule: { every: 1, unit: 'month', day: 1, start: '2026-12-01' },
-      mode: 'post_and_email',
-      status: 'active',
-      currency: 'CHF',
-      grossAmount: 1621.5,
-      next_date: '2026-12-01',
-      last_date: null,
-      invoice_count: 0,
-      last_error: null,
-    }] },
-  pauseRecurring: { params: { id: 1 }, response: {
+    ],
+  },
+  pauseRecurring: {
+    params: { id: 1 },
+    response: {
       id: 1,
       customer_id: 5,
       name: 'Bäckerei Beispiel GmbH',
       template: {
         customer_id: 5,
         description: 'Miete Büro 2',
-        items: [
-          { description: 'Miete {month} {year}', quantity: 1, price: 1500, account: '3400', taxAccount: '2200' },
-        ],
+        items: [{ description: 'Miete {month} {year}', quantity: 1, price: 1500, account: '3400', taxAccount: '2200' }],
       },
       schedule: { every: 1, unit: 'month', day: 1, start: '2026-12-01' },
       mode: 'post_and_email',
@@ -3550,17 +3550,18 @@ export const examples = {
       last_date: null,
       invoice_count: 0,
       last_error: null,
-    } },
-  resumeRecurring: { params: { id: 1 }, response: {
+    },
+  },
+  resumeRecurring: {
+    params: { id: 1 },
+    response: {
       id: 1,
       customer_id: 5,
       name: 'Bäckerei Beispiel GmbH',
       template: {
         customer_id: 5,
         description: 'Miete Büro 2',
-        items: [
-          { description: 'Miete {month} {year}', quantity: 1, price: 1500, account: '3400', taxAccount: '2200' },
-        ],
+        items: [{ description: 'Miete {month} {year}', quantity: 1, price: 1500, account: '3400', taxAccount: '2200' }],
       },
       schedule: { every: 1, unit: 'month', day: 1, start: '2026-12-01' },
       mode: 'post_and_email',
@@ -3571,7 +3572,8 @@ export const examples = {
       last_date: null,
       invoice_count: 0,
       last_error: null,
-    } },
+    },
+  },
   previewRecurring: {
     params: { id: 1 },
     query: { count: 3 },

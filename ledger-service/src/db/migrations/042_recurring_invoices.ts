@@ -58,8 +58,8 @@ export async function up(knex: Knex): Promise<void> {
   );
   // one invoice per template and date: the job's guarantee, also against a second process
   await knex.raw(
-    `create unique index arap_transactions_recurring_once on arap_transactions (company_id, recurring_id, recurring_date)
-      where recurring_id is not null`,
+    `create unique index arap_transactions_recurring_once
+       on arap_transactions (company_id, recurring_id, recurring_date) where recurring_id is not null`,
   );
 }
 

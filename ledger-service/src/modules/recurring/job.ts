@@ -49,7 +49,10 @@ export function startRecurringJob(deps: {
           made++;
         } catch (err) {
           const reason = err instanceof Error ? err.message : String(err);
-          log.warn({ companyId: company.id, recurringId: id, reason }, 'recurring invoice not made; retried next round');
+          log.warn(
+            { companyId: company.id, recurringId: id, reason },
+            'recurring invoice not made; retried next round',
+          );
           await withTenant(db, company.id, (tx) => noteFailure(tx, company.id, id, reason)).catch(() => {});
           break;
         }

@@ -46,8 +46,7 @@ async function setup(t: Parameters<typeof startTestLedger>[0]) {
     b.config.clock = at;
   };
   // both processes run a round at once, as two replicas do
-  const bothRun = () =>
-    Promise.all([a, b].map((l: Ledger) => l.recurring.runDue({ companyIds: [co.company.id] })));
+  const bothRun = () => Promise.all([a, b].map((l: Ledger) => l.recurring.runDue({ companyIds: [co.company.id] })));
   const invoices = async (recurringId: number) => {
     const list = await api('GET', '/arap/invoices/customer?limit=1000');
     const ids = (list.body as { id: number }[]).map((r) => r.id);

@@ -38,11 +38,7 @@ export const recurringRoutes = [
   ),
   route(contracts.pauseRecurring, async (req) => pauseRecurring(customerInvoiceContext(req), recurringId(req))),
   route(contracts.resumeRecurring, async (req) =>
-    resumeRecurring(
-      customerInvoiceContext(req),
-      recurringId(req),
-      clockToday((req.ctx.config as LedgerConfig).clock),
-    ),
+    resumeRecurring(customerInvoiceContext(req), recurringId(req), clockToday((req.ctx.config as LedgerConfig).clock)),
   ),
   route(contracts.previewRecurring, async (req) =>
     previewRecurring(customerInvoiceContext(req), recurringId(req), req.query.count ?? 12),

@@ -44,7 +44,10 @@ t.test('the end bounds the dates; a schedule without any date is refused', async
   const bounded: RecurringSchedule = { every: 1, unit: 'month', day: 1, start: '2026-01-01', end: '2026-03-01' };
   t.same(upcomingDates(bounded, '2026-01-01', 12), ['2026-01-01', '2026-02-01', '2026-03-01']);
   t.equal(dateAfter(bounded, '2026-03-01'), null);
-  t.throws(() => assertSchedule({ ...bounded, end: '2025-12-31' }), { code: 'invalid_request', field: '/schedule/end' });
+  t.throws(() => assertSchedule({ ...bounded, end: '2025-12-31' }), {
+    code: 'invalid_request',
+    field: '/schedule/end',
+  });
   t.throws(() => assertSchedule({ every: 1, unit: 'month', day: 20, start: '2026-01-21', end: '2026-02-10' }), {
     code: 'invalid_request',
   });

@@ -206,7 +206,7 @@ export interface JobSettings {
 /** The member the job acts as: whoever set the recurring invoice up or changed it last, with their role and limit. */
 async function actingMember(tx: Tx, company: Company, row: RecurringRow): Promise<Actor> {
   const member = await findMembership(tx, company.id, Number(row.acting_user_id));
-  if (!member || !member.user_active)
+  if (!member?.user_active)
     throw new DomainError(
       'forbidden',
       `The member who set up recurring invoice ${row.id} is no longer a member; change it to act in their stead.`,
@@ -233,7 +233,7 @@ export async function makeDueInvoice(
   today: string,
 ): Promise<'made' | 'none'> {
   const row = await recurringRow(tx, company.id, id, 'skip');
-  if (!row || row.status !== 'active' || !isDue(row.next_date, today)) return 'none';
+  if (row?.status !== 'active' || !isDue(row.next_date, today)) return 'none';
   const date = row.next_date;
   const c: InvoiceContext = {
     tx,

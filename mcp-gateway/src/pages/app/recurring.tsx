@@ -168,20 +168,20 @@ export function recurringPages(router: Router, access: ReturnType<typeof accessO
         )}
         {preview && previewed ? (
           <div class="table-wrap">
-          <table id="preview">
-            <caption>
-              {t('sales.preview')}: {previewed.name ?? ''}
-            </caption>
-            <ColumnHeads columns={[t('document.date'), numeric(t('sales.amount'))]} />
-            <tbody>
-              {preview.map((p) => (
-                <tr>
-                  <td>{formatDate(p.date)}</td>
-                  <td class="num">{displayAmount(p.grossAmount, previewed.currency)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            <table id="preview">
+              <caption>
+                {t('sales.preview')}: {previewed.name ?? ''}
+              </caption>
+              <ColumnHeads columns={[t('document.date'), numeric(t('sales.amount'))]} />
+              <tbody>
+                {preview.map((p) => (
+                  <tr>
+                    <td>{formatDate(p.date)}</td>
+                    <td class="num">{displayAmount(p.grossAmount, previewed.currency)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
           </div>
         ) : null}
         <h2>{t('sales.recurringNew')}</h2>
@@ -254,8 +254,7 @@ export function recurringPages(router: Router, access: ReturnType<typeof accessO
     if (!page) return;
     const fields = bodyFields(ctx);
     const answer = await page.call('POST', '/arap/recurring/customer', bodyOf(fields));
-    if (answer.status !== 201)
-      return show(ctx, page, refusalStatus(answer), <LedgerRefusal answer={answer} />, fields);
+    if (answer.status !== 201) return show(ctx, page, refusalStatus(answer), <LedgerRefusal answer={answer} />, fields);
     await show(
       ctx,
       page,
