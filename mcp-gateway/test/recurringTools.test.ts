@@ -54,6 +54,7 @@ t.test('recurring-invoice tools through the gateway', async (t) => {
   // it posts invoices from now on: a client that cannot ask the person gets nothing done
   const asked = await call('create_recurring_invoice', input);
   t.match(asked.structuredContent, { confirmation: { outcome: 'not_done', reason: 'not_asked' } });
+  t.match(asked.content![0]!.text, /^Nothing was created: this client cannot ask the person/);
   t.same((await rest('GET', '/arap/recurring/customer')).body, [], 'nothing created yet');
 
   t.equal((await rest('POST', '/system/company', { ai_may_post_without_confirmation: true })).status, 200);
