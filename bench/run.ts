@@ -19,6 +19,7 @@ const parts = [
   './bank.ts',
   './batch.ts',
   './vat.ts',
+  './recurring.ts',
 ];
 for (const part of parts) {
   if (!existsSync(new URL(part, import.meta.url))) continue;
