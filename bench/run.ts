@@ -20,6 +20,7 @@ const parts = [
   './batch.ts',
   './vat.ts',
   './recurring.ts',
+  './dunning.ts',
 ];
 for (const part of parts) {
   if (!existsSync(new URL(part, import.meta.url))) continue;
