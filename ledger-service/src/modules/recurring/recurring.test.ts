@@ -125,7 +125,9 @@ t.test('two processes, the clock moved three months: three invoices, each made a
   t.same(
     after.map((i) => i.grossAmount),
     [1621.5, 1621.5, 1621.5, 1729.6],
-    'earlier invoices unchanged',
+    `earlier invoices unchanged: ${JSON.stringify(after.map((i) => [i.invDate, i.grossAmount]))} ${JSON.stringify(
+      (await s.api('GET', `/arap/recurring/customer/${id}`)).body,
+    )}`,
   );
 
   // deleting it keeps the invoices, which no longer name it
@@ -249,4 +251,28 @@ t.test("another company neither sees nor runs a company's recurring invoices", a
   await s.bothRun();
   t.equal((await s.invoices(id)).length, 1);
   t.same((await otherApi('GET', '/arap/invoices/customer')).body, []);
+});
+
+t.test('a date in a closed period makes nothing and says why; a later start goes on', async (t) => {
+  const s = await setup(t);
+  const id = (await s.api('POST', '/arap/recurring/customer', s.body({ mode: 'post' }))).body.id as number;
+  t.equal((await s.api('POST', '/system/close_books', { date: '2026-01-31' })).status, 200);
+  s.setClock('2026-02-15T06:00:00Z');
+  await s.bothRun();
+  t.equal((await s.invoices(id)).length, 0, 'no invoice in the closed January, and none after it');
+  const stuck = (await s.api('GET', `/arap/recurring/customer/${id}`)).body;
+  t.match(stuck, { next_date: '2026-01-01', invoice_count: 0 });
+  t.match(stuck.last_error, /closed/);
+  const moved = await s.api(
+    'POST',
+    `/arap/recurring/customer/${id}`,
+    s.body({ mode: 'post', schedule: { every: 1, unit: 'month', day: 1, start: '2026-02-01' } }),
+  );
+  t.equal(moved.status, 200, JSON.stringify(moved.body));
+  t.match(moved.body, { next_date: '2026-02-01', last_error: null });
+  await s.bothRun();
+  t.same(
+    (await s.invoices(id)).map((i) => i.invDate),
+    ['2026-02-01'],
+  );
 });

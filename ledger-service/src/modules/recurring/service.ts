@@ -57,11 +57,14 @@ export function invoiceOf(template: Template, date: string, language: Language, 
   } as InvoiceInput;
 }
 
-/** Checks the template as the invoice of the schedule's first date; what the rules computed is kept. */
-async function checked(c: InvoiceContext, body: RecurringWrite) {
+/**
+ * Checks the template as the invoice of `date` (the next one it will make; default the schedule's first);
+ * what the rules computed is kept.
+ */
+async function checked(c: InvoiceContext, body: RecurringWrite, date?: string) {
   const first = assertSchedule(body.schedule);
   try {
-    const read = await previewInvoice(c, invoiceOf(body.template, first, 'en', 'draft'));
+    const read = await previewInvoice(c, invoiceOf(body.template, date ?? first, 'en', 'draft'));
     return { first, read };
   } catch (e) {
     // the invoice's field pointers name the template's fields
@@ -126,8 +129,11 @@ export async function recurringById(c: InvoiceContext, id: number) {
  */
 export async function updateRecurring(c: InvoiceContext, id: number, body: RecurringWrite) {
   const row = await lockedRecurring(c, id);
-  const { read } = await checked(c, body);
+  assertSchedule(body.schedule);
   const from = row.last_date === null ? body.schedule.start : (dateAfter(body.schedule, row.last_date) ?? null);
+  const next = from === null ? null : firstDateFrom(body.schedule, from);
+  // checked as the next invoice it makes (an earlier date may lie in a period closed since)
+  const { read } = await checked(c, body, next ?? row.last_date ?? undefined);
   await updateRecurringRow(c.tx, c.company.id, id, {
     party_id: Number(read.customer_id),
     template: body.template as Record<string, unknown>,
@@ -135,7 +141,7 @@ export async function updateRecurring(c: InvoiceContext, id: number, body: Recur
     mode: body.mode,
     currency: String(read.currency),
     amount: String(read.grossAmount ?? 0),
-    next_date: from === null ? null : firstDateFrom(body.schedule, from),
+    next_date: next,
     acting_user_id: c.actor.userId,
     last_error: null,
   });
