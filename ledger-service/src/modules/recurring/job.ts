@@ -17,6 +17,9 @@ import { companiesToScan, dueRecurringIds } from './store.ts';
  * and tried again next round; the other templates go on.
  */
 
+/** Postgres's deadlock_detected and serialization_failure. */
+const TRANSIENT_CODES = new Set(['40P01', '40001']);
+
 export interface RecurringJob {
   /** one round now (of the companies named, else of all): the number of invoices this process made */
   runDue(only?: { companyIds: number[] }): Promise<number>;
@@ -40,6 +43,7 @@ export function startRecurringJob(deps: {
     const ids = await withTenant(db, company.id, (tx) => dueRecurringIds(tx, company.id, today));
     let made = 0;
     for (const id of ids) {
+      let transient = 0;
       // one transaction per invoice: a template with several dates due makes them one after the other
       for (;;) {
         if (stopped) return made;
@@ -48,6 +52,9 @@ export function startRecurringJob(deps: {
           if (done === 'none') break;
           made++;
         } catch (err) {
+          // a deadlock or serialization failure with another transaction (the mail sender, a request) is no
+          // fault of the template: tried again at once, a few times
+          if (TRANSIENT_CODES.has((err as { code?: unknown }).code as string) && ++transient < 3) continue;
           const reason = err instanceof Error ? err.message : String(err);
           log.warn(
             { companyId: company.id, recurringId: id, reason },
