@@ -19,6 +19,8 @@ const parts = [
   './bank.ts',
   './batch.ts',
   './vat.ts',
+  './recurring.ts',
+  './dunning.ts',
 ];
 for (const part of parts) {
   if (!existsSync(new URL(part, import.meta.url))) continue;

@@ -70,6 +70,13 @@ export interface LedgerConfig {
    * (WEBHOOKS_ALLOW_LOOPBACK=1, development and tests only), the pg-boss queue of deliveries.
    */
   events?: { retentionDays: number; allowLoopback: boolean; webhookQueue: string; senders?: number };
+  /**
+   * LEDGER_CLOCK: an ISO date-time that is "now" for the recurring-invoice job and for resuming a
+   * recurring invoice — development and tests only (modules/recurring). Unset: the real clock.
+   */
+  clock?: string;
+  /** seconds between the recurring-invoice job's rounds (LEDGER_RECURRING_INTERVAL, default 60; 0: no rounds) */
+  recurringIntervalSeconds?: number;
 }
 
 export function loadConfig(env: EnvVars = process.env): LedgerConfig {
@@ -105,6 +112,8 @@ export function loadConfig(env: EnvVars = process.env): LedgerConfig {
     gatewayPublicJwk: readGatewayPublicJwk(env),
     smtpUrl: readSmtpUrl(env),
     mailQueue: readMailQueue(env),
+    clock: readClock(env),
+    recurringIntervalSeconds: readNonNegativeInt(env, 'LEDGER_RECURRING_INTERVAL', 60),
     events: {
       retentionDays: readPositiveInt(env, 'EVENTS_RETENTION_DAYS', 400),
       allowLoopback: readFlag(env, 'WEBHOOKS_ALLOW_LOOPBACK'),
@@ -112,6 +121,15 @@ export function loadConfig(env: EnvVars = process.env): LedgerConfig {
       senders: readPositiveInt(env, 'WEBHOOKS_SENDERS', DEFAULT_WEBHOOK_SENDERS),
     },
   };
+}
+
+/** LEDGER_CLOCK: an ISO date-time with its zone (2026-04-01T06:00:00Z), or unset. */
+function readClock(env: EnvVars): string | undefined {
+  const raw = readText(env, 'LEDGER_CLOCK');
+  if (raw === undefined) return undefined;
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(raw) || Number.isNaN(Date.parse(raw)))
+    throw new ConfigError('LEDGER_CLOCK must be an ISO date-time with its zone, e.g. 2026-04-01T06:00:00Z');
+  return raw;
 }
 
 /** LEDGER_ENCRYPTION_KEY: 32 bytes, base64 (unset: a key file under DATA_DIR, secretKey.ts). */

@@ -13,6 +13,8 @@ import { loadEncryptionKey } from './secretKey.ts';
 import { startMailWorker, type MailWorkerOptions } from './modules/outbox/index.ts';
 import { startInboxWorker, type InboxWorkerOptions } from './modules/inbox/worker.ts';
 import { startWebhookWorker, type WebhookWorkerOptions } from './modules/events/index.ts';
+import { mailSettingsOf } from './modules/mail/index.ts';
+import { startRecurringJob, type RecurringJob } from './modules/recurring/index.ts';
 import { DEFAULT_EVENT_SETTINGS } from './modules/events/settings.ts';
 import { DEFAULT_FILE_JOB_LIMITS, FileJobs } from './untrusted/index.ts';
 import { configureDocumentStore, documentStoreFromEnv } from './modules/files/storage.ts';
@@ -39,6 +41,8 @@ export interface RunningLedger {
   server: Server;
   /** resolves once the background workers take jobs */
   workersReady: Promise<void>;
+  /** the recurring-invoice job of this process (modules/recurring/job.ts); tests run its rounds */
+  recurring: RecurringJob;
   close(): Promise<void>;
 }
 
@@ -133,6 +137,17 @@ export async function startLedger(
           events: eventsOn(database, config),
           options: opts.webhooks,
         });
+  // the recurring-invoice job: every ledger process runs it; each due date is made once (modules/recurring)
+  const recurring = startRecurringJob({
+    db: database.db,
+    log,
+    settings: {
+      mail: mailSettingsOf(config),
+      invoiceUrlBase: (company) => `${config.publicUrl}/client/${company.dataset}/arap/invoice/customer`,
+    },
+    clock: () => config.clock,
+    intervalSeconds: config.recurringIntervalSeconds ?? 60,
+  });
   let closing: Promise<void> | undefined;
   return {
     url: `http://${config.host}:${port}`,
@@ -141,6 +156,7 @@ export async function startLedger(
     log,
     server,
     workersReady: Promise.all([inbox?.ready, webhooks?.ready]).then(() => undefined),
+    recurring,
     close() {
       closing ??= (async () => {
         // in-flight requests finish; keep-alive sockets are closed as soon as they go idle,
@@ -155,6 +171,7 @@ export async function startLedger(
           });
           server.closeIdleConnections();
         });
+        await recurring.stop();
         await mail?.stop();
         await inbox?.stop();
         await webhooks?.stop();

@@ -31,6 +31,8 @@ export function testConfig(overrides: Partial<LedgerConfig> = {}): LedgerConfig 
       LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
       LEDGER_PORT: '0',
       DATA_DIR: dataDir,
+      // tests run the recurring-invoice job's rounds themselves (ledger.recurring.runDue)
+      LEDGER_RECURRING_INTERVAL: '0',
     }),
     ...overrides,
   };

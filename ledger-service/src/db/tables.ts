@@ -217,6 +217,9 @@ export type ArapTransactionsRow = {
   credit_of_id: number | null;
   /** a credit note's reason */
   reason: string | null;
+  /** the recurring invoice that made it and the schedule's date it stands for (migration 042) */
+  recurring_id: number | null;
+  recurring_date: string | null;
 };
 
 export type AuditLogRow = {
@@ -514,6 +517,29 @@ export type MessagesRow = {
   sending_at: Date | null;
 };
 
+export type RecurringInvoicesRow = {
+  id: number;
+  company_id: number;
+  party_id: number;
+  /** the invoice write body without its date (shared/src/schemas/sales.ts recurringTemplateSchema) */
+  template: Record<string, unknown>;
+  /** shared/src/schemas/sales.ts recurringScheduleSchema */
+  schedule: Record<string, unknown>;
+  /** check constraint recurring_invoices_mode_check */
+  mode: 'draft' | 'post' | 'post_and_email';
+  /** check constraint recurring_invoices_status_check (ended is read from next_date) */
+  status: 'active' | 'paused';
+  currency: string;
+  amount: string;
+  next_date: string | null;
+  last_date: string | null;
+  invoice_count: number;
+  last_error: string | null;
+  acting_user_id: number;
+  created_at: Date;
+  updated_at: Date;
+};
+
 export type DunningRunsRow = {
   id: number;
   company_id: number;
@@ -789,6 +815,7 @@ export interface LedgerTables {
   messages: MessagesRow;
   parties: PartiesRow;
   quotes: QuotesRow;
+  recurring_invoices: RecurringInvoicesRow;
   dunning_runs: DunningRunsRow;
   dunning_items: DunningItemsRow;
   payment_file_items: PaymentFileItemsRow;

@@ -15,7 +15,9 @@ export type Via =
   /** a person on the gateway's pages (e.g. System → Management → AI connections) */
   | { kind: 'web'; id: null; label: string }
   /** the signed-in person on the gateway's app pages, through an app service credential */
-  | { kind: 'app'; id: null; label: 'app' };
+  | { kind: 'app'; id: null; label: 'app' }
+  /** the ledger's own background jobs acting for a member (recurring invoices, modules/recurring/job.ts) */
+  | { kind: 'system'; id: null; label: string };
 
 export interface Actor {
   userId: number;

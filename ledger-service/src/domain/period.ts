@@ -21,3 +21,11 @@ export function assertOpenPeriod(date: string, closedUntil: string | null, field
     );
   }
 }
+
+/**
+ * The day of a clock set for development and tests (`LEDGER_CLOCK`, an ISO date-time: the
+ * recurring-invoice job's and its resume's "now"), else today (UTC).
+ */
+export function clockToday(clock: string | undefined): string {
+  return clock === undefined ? today() : new Date(clock).toISOString().slice(0, 10);
+}

@@ -126,6 +126,19 @@ t.test('every list: a page of limit rows, X-Total-Count of all, Link next and pr
       }),
     );
   }
+  for (const description of ['Rent', 'Retainer']) {
+    await ok(
+      'recurring invoice',
+      s.api('POST', '/arap/recurring/customer', {
+        template: {
+          customer_id: s.parties.customer.id,
+          items: [{ description, quantity: 1, price: 100, account: '3400' }],
+        },
+        schedule: { every: 1, unit: 'month', day: 1, start: '2024-04-01' },
+        mode: 'draft',
+      }),
+    );
+  }
   // two dunning runs: a posted, overdue invoice reaches level 1, then level 2
   await ok(
     'overdue invoice',

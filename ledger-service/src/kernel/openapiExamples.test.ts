@@ -344,6 +344,33 @@ function steps(): Step[] {
       }),
     },
     {
+      op: 'createRecurring',
+      body: (ex, c) => ({ ...ex, template: { ...ex.template, customer_id: c.ids.customer } }),
+      after: (a, c) => {
+        c.ids.recurring = a.id;
+      },
+    },
+    { op: 'getRecurring', params: (c) => ({ id: c.ids.recurring! }) },
+    {
+      op: 'updateRecurring',
+      params: (c) => ({ id: c.ids.recurring! }),
+      body: (ex, c) => ({ ...ex, template: { ...ex.template, customer_id: c.ids.customer } }),
+    },
+    { op: 'listRecurring' },
+    { op: 'previewRecurring', params: (c) => ({ id: c.ids.recurring! }) },
+    { op: 'pauseRecurring', params: (c) => ({ id: c.ids.recurring! }) },
+    { op: 'resumeRecurring', params: (c) => ({ id: c.ids.recurring! }) },
+    {
+      op: 'deleteRecurring',
+      params: async (c) => ({
+        id: await created(c, '/arap/recurring/customer', {
+          template: { customer_id: c.ids.customer, items: [item('customer')] },
+          schedule: { every: 1, unit: 'year', day: 'last', start: '2027-01-01' },
+          mode: 'draft',
+        }),
+      }),
+    },
+    {
       op: 'sendReminder',
       params: async (c) => ({
         id: await created(c, '/arap/invoice/customer', {

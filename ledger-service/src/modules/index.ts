@@ -23,6 +23,7 @@ import { reportRoutes } from './reports/index.ts';
 import { revaluationRoutes } from './revaluation/index.ts';
 import { paymentRoutes } from './payments/index.ts';
 import { quoteRoutes } from './quotes/index.ts';
+import { recurringRoutes } from './recurring/index.ts';
 import { serviceRoutes } from './services/index.ts';
 import { systemRoutes } from './system/index.ts';
 import { transactionRoutes } from './transactions/index.ts';
@@ -49,6 +50,7 @@ export const clientRoutes: Route[] = [
   ...paymentFileRoutes,
   ...mailRoutes,
   ...quoteRoutes,
+  ...recurringRoutes,
   ...dunningRoutes,
   ...fileRoutes,
   ...inboxRoutes,

@@ -34,6 +34,7 @@ export const MODULE_ORDER = [
   'mail', // e-mailing invoices and reminders (on the outbox)
   'quotes', // quotes to customers (become draft invoices)
   'dunning', // dunning runs (reminders with fees, on the outbox)
+  'recurring', // recurring invoices and the job that makes them
   'documents', // transactions and invoices read together
   'inbox', // uploads that become bills
   'transactions', // the /arap/transaction/{vc} routes

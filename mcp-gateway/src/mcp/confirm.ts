@@ -318,7 +318,8 @@ export async function safePath(
   }
   const what: Record<Exclude<Consequence, 'post'>, string> = {
     // a posting that has no draft form (a bank line's booking, a VAT return's settlement)
-    book: `Nothing was posted for ${String(input.id)}`,
+    // (a recurring invoice's creation names no record yet)
+    book: input.id === undefined ? 'Nothing was created' : `Nothing was posted for ${String(input.id)}`,
     delete: 'Nothing was deleted',
     approve: `Bill ${String(input.id)} was not approved and stays a draft in the app's workstation (list_workstation)`,
     payment: 'The payment was not recorded',

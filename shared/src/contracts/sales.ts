@@ -1,7 +1,7 @@
 /**
  * Sales documents besides invoices (rules in docs/invoices.md): credit notes of a posted invoice
  * (`/arap/invoice/{vc}/{id}/credit_note`) and their allocation to open documents; quotes
- * (`/arap/quote/customer`).
+ * (`/arap/quote/customer`); recurring invoices (`/arap/recurring/customer`); dunning runs.
  */
 import {
   createdSchema,
@@ -21,6 +21,12 @@ import {
   quoteReadSchema,
   quoteStatusSchema,
   quoteWriteSchema,
+  recurringListQuerySchema,
+  recurringListRowSchema,
+  recurringPreviewQuerySchema,
+  recurringPreviewSchema,
+  recurringReadSchema,
+  recurringWriteSchema,
 } from '../schemas/index.ts';
 import { contract } from './contract.ts';
 import { examples } from './examples.ts';
@@ -263,5 +269,133 @@ export const getDunningRun = contract({
   permission: 'customers.reports.transactions',
   scope: 'invoices:read',
   response: dunningRunResultSchema,
+  errors: [],
+});
+
+// --- recurring invoices ---------------------------------------------------------------------
+
+const recurringRead = 'customers.reports.transactions';
+const recurringWrite = 'customers.postings.sales_invoice';
+
+export const createRecurring = contract({
+  name: 'createRecurring',
+  method: 'POST',
+  path: '/arap/recurring/customer',
+  summary: 'Create a recurring invoice',
+  description:
+    'An invoice template (checked by the invoice rules), a schedule (every n months, quarters, half-years or years ' +
+    'on day 1–28 or the last, from start to an optional end) and a mode (draft, post, post_and_email). The ' +
+    "ledger's job makes each due invoice exactly once, dated on its own day, also after a downtime; each carries " +
+    'recurring_id',
+  example: examples.createRecurring,
+  permission: recurringWrite,
+  scope: 'invoices:write',
+  effect: 'posts',
+  body: recurringWriteSchema,
+  status: 201,
+  location: '/arap/recurring/customer/{id}',
+  response: createdSchema,
+  errors: [],
+});
+
+export const getRecurring = contract({
+  name: 'getRecurring',
+  method: 'GET',
+  path: '/arap/recurring/customer/:id',
+  summary: 'Read a recurring invoice',
+  description: 'Template, schedule, mode, status, the next and last invoice date and how many invoices it made',
+  example: examples.getRecurring,
+  permission: recurringRead,
+  scope: 'invoices:read',
+  response: recurringReadSchema,
+  errors: [],
+});
+
+export const updateRecurring = contract({
+  name: 'updateRecurring',
+  method: 'POST',
+  path: '/arap/recurring/customer/:id',
+  summary: 'Change a recurring invoice',
+  description:
+    'Replace template, schedule and mode: only invoices made from now on follow (the ones made stay as they are); ' +
+    'the next date is the first of the new schedule after the last invoice made',
+  example: examples.updateRecurring,
+  permission: recurringWrite,
+  scope: 'invoices:write',
+  effect: 'posts',
+  body: recurringWriteSchema,
+  response: recurringReadSchema,
+  errors: [],
+});
+
+export const deleteRecurring = contract({
+  name: 'deleteRecurring',
+  method: 'DELETE',
+  path: '/arap/recurring/customer/:id',
+  summary: 'Delete a recurring invoice',
+  description: 'No further invoices; the invoices it made stay (their recurring_id is cleared)',
+  example: examples.deleteRecurring,
+  permission: recurringWrite,
+  scope: 'invoices:write',
+  effect: 'deletes',
+  status: 204,
+  errors: [],
+});
+
+export const listRecurring = contract({
+  name: 'listRecurring',
+  method: 'GET',
+  path: '/arap/recurring/customer',
+  summary: 'List recurring invoices',
+  description: 'Recurring invoices by next date, by status or customer',
+  example: examples.listRecurring,
+  permission: recurringRead,
+  scope: 'invoices:read',
+  query: recurringListQuerySchema,
+  response: { type: 'array', items: recurringListRowSchema },
+  list: true,
+  errors: [],
+});
+
+export const pauseRecurring = contract({
+  name: 'pauseRecurring',
+  method: 'POST',
+  path: '/arap/recurring/customer/:id/pause',
+  summary: 'Pause a recurring invoice',
+  description:
+    'No invoice is made while paused; the dates that pass meanwhile are skipped, not caught up (409 when ended)',
+  example: examples.pauseRecurring,
+  permission: recurringWrite,
+  scope: 'invoices:write',
+  effect: 'none',
+  response: recurringReadSchema,
+  errors: ['conflict'],
+});
+
+export const resumeRecurring = contract({
+  name: 'resumeRecurring',
+  method: 'POST',
+  path: '/arap/recurring/customer/:id/resume',
+  summary: 'Resume a recurring invoice',
+  description: "Invoices again from the schedule's first date from today on (409 when not paused)",
+  example: examples.resumeRecurring,
+  permission: recurringWrite,
+  scope: 'invoices:write',
+  effect: 'posts',
+  response: recurringReadSchema,
+  errors: ['conflict'],
+});
+
+export const previewRecurring = contract({
+  name: 'previewRecurring',
+  method: 'GET',
+  path: '/arap/recurring/customer/:id/preview',
+  summary: 'Preview the next invoices of a recurring invoice',
+  description: 'The next `count` dates (default 12) with the gross amount of each invoice; none while paused',
+  example: examples.previewRecurring,
+  permission: recurringRead,
+  scope: 'invoices:read',
+  query: recurringPreviewQuerySchema,
+  response: recurringPreviewSchema,
   errors: [],
 });

@@ -194,6 +194,7 @@ const invoiceReadFields = {
   },
   credit_of: { ...idSchema, description: "a credit note's invoice" },
   reason: { type: 'string', description: "a credit note's reason" },
+  recurring_id: { ...idSchema, description: 'the recurring invoice that made it (GET /arap/recurring/customer/{id})' },
   notes: { type: 'string' },
   terms: { type: 'integer' },
   shippingpoint: { type: 'string' },

@@ -199,3 +199,130 @@ export const dunningRunListSchema = {
   required: ['id', 'date', 'count'],
   properties: { id: idSchema, date: dateSchema, count: { type: 'integer' } },
 } as const;
+
+// --- recurring invoices ---------------------------------------------------------------------
+
+export const RECURRING_UNITS = ['month', 'quarter', 'half_year', 'year'] as const;
+export const RECURRING_MODES = ['draft', 'post', 'post_and_email'] as const;
+
+// the customer by id (the read names it), the control account and shipping point the company's defaults
+const {
+  invDate: _templateDate,
+  documentNumber: _templateDocumentNumber,
+  customernumber: _templateCustomerNumber,
+  recordAccount: _templateRecordAccount,
+  shippingpoint: _templateShippingPoint,
+  ...templateFields
+} = quoteInvoiceFields;
+
+/**
+ * The invoice a recurring invoice makes each time: a customer invoice's body without its date (the schedule gives
+ * it), number, due date, posting flag and files. Item texts may name the period: `{month}`, `{quarter}`, `{year}`.
+ */
+export const recurringTemplateSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['customer_id', 'items'],
+  properties: {
+    ...templateFields,
+    items: {
+      ...quoteInvoiceFields.items,
+      description:
+        'as on an invoice; a description may name the period with {month}, {quarter} and {year}, written in the ' +
+        "customer's language on each invoice",
+    },
+  },
+} as const;
+
+export const recurringScheduleSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['every', 'unit', 'day', 'start'],
+  properties: {
+    every: { type: 'integer', minimum: 1, maximum: 12, description: 'every n units' },
+    unit: { type: 'string', enum: RECURRING_UNITS },
+    day: {
+      oneOf: [
+        { type: 'integer', minimum: 1, maximum: 28 },
+        { type: 'string', enum: ['last'] },
+      ],
+      description: "the invoice's day of the month: 1–28, or last (the month's last day)",
+    },
+    start: { ...dateSchema, description: 'the first invoice is the first date of the schedule on or after start' },
+    end: { ...dateSchema, description: 'no invoice after this day; absent: no end' },
+  },
+} as const;
+
+/** `POST /arap/recurring/customer` and `POST /arap/recurring/customer/{id}`: template, schedule and mode. */
+export const recurringWriteSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['template', 'schedule', 'mode'],
+  properties: {
+    template: recurringTemplateSchema,
+    schedule: recurringScheduleSchema,
+    mode: {
+      type: 'string',
+      enum: RECURRING_MODES,
+      description: 'draft: each invoice a draft; post: posted; post_and_email: posted and e-mailed to the customer',
+    },
+  },
+} as const;
+
+export type RecurringWrite = FromSchema<typeof recurringWriteSchema>;
+export type RecurringSchedule = FromSchema<typeof recurringScheduleSchema>;
+
+/** The read shape of a recurring invoice. */
+export const recurringReadSchema = {
+  type: 'object',
+  required: ['id', 'customer_id', 'template', 'schedule', 'mode', 'status', 'next_date', 'last_date', 'currency'],
+  properties: {
+    id: idSchema,
+    customer_id: idSchema,
+    name: { type: 'string', description: "the customer's name" },
+    template: recurringTemplateSchema,
+    schedule: recurringScheduleSchema,
+    mode: { type: 'string', enum: RECURRING_MODES },
+    status: {
+      type: 'string',
+      enum: ['active', 'paused', 'ended'],
+      description: 'ended: no date of the schedule is left',
+    },
+    currency: { type: 'string' },
+    grossAmount: { type: 'number', description: 'of each invoice, as the invoice rules computed it when written' },
+    next_date: { type: ['string', 'null'], format: 'date', description: 'the next invoice date; null: ended' },
+    last_date: { type: ['string', 'null'], format: 'date', description: 'the date of the last invoice made' },
+    invoice_count: { type: 'integer', description: 'invoices made so far' },
+    last_error: {
+      type: ['string', 'null'],
+      description: 'why the last attempt to make a due invoice failed (retried by the job); null when it worked',
+    },
+  },
+} as const;
+
+export const recurringListRowSchema = recurringReadSchema;
+
+export const recurringListQuerySchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    status: { type: 'string', enum: ['active', 'paused', 'ended'] },
+    customer_id: idSchema,
+    ...pageQueryProperties,
+  },
+} as const;
+
+export const recurringPreviewQuerySchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { count: { type: 'integer', minimum: 1, maximum: 60, default: 12, description: 'how many dates' } },
+} as const;
+
+export const recurringPreviewSchema = {
+  type: 'array',
+  items: {
+    type: 'object',
+    required: ['date', 'grossAmount'],
+    properties: { date: dateSchema, grossAmount: { type: 'number' } },
+  },
+} as const;

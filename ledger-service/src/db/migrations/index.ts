@@ -23,6 +23,7 @@ import * as m025 from './025_mail_queue.ts';
 import * as m039 from './039_dimensions.ts';
 import * as m040 from './040_assets.ts';
 import * as m041 from './041_revaluations.ts';
+import * as m042 from './042_recurring_invoices.ts';
 import * as m043 from './043_vat_return_formats.ts';
 import * as m045 from './045_account_names.ts';
 import * as m021 from './021_invitations.ts';
@@ -80,6 +81,7 @@ const migrations: Record<string, MigrationModule> = {
   '039_dimensions': m039,
   '040_assets': m040,
   '041_revaluations': m041,
+  '042_recurring_invoices': m042,
   '043_vat_return_formats': m043,
   '045_account_names': m045,
 };

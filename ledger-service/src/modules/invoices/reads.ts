@@ -46,6 +46,7 @@ interface InvoiceColumns {
   type: string;
   credit_of_id: number | null;
   reason: string | null;
+  recurring_id: number | null;
   /** the reminders queued for the invoice (mail module) */
   reminder_count: number;
 }
@@ -59,6 +60,7 @@ function invoiceFields(row: InvoiceColumns) {
     ...compact({
       credit_of: row.credit_of_id === null ? null : Number(row.credit_of_id),
       reason: row.reason,
+      recurring_id: row.recurring_id === null ? null : Number(row.recurring_id),
       notes: row.notes,
       terms: row.terms,
       shippingpoint: row.shippingpoint,
@@ -103,6 +105,7 @@ export async function readInvoice(
       'type',
       'credit_of_id',
       'reason',
+      'recurring_id',
     );
   const header = { ...columns, reminder_count: await countReminders(tx, companyId, id) };
   const { rows: items } = await tx.raw<{ rows: ItemRow[] }>(

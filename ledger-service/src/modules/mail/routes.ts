@@ -22,7 +22,11 @@ export function customerInvoiceContext(req: Pick<RouteRequest, 'ctx' | 'tx' | 'c
 
 /** The queue to send from, and the sender address when the company has no e-mail. */
 export function mailSettings(req: Pick<RouteRequest, 'ctx'>) {
-  const config = req.ctx.config as LedgerConfig;
+  return mailSettingsOf(req.ctx.config as LedgerConfig);
+}
+
+/** The same from the configuration, for senders outside a request (the recurring-invoice job). */
+export function mailSettingsOf(config: Pick<LedgerConfig, 'mailQueue' | 'publicUrl'>) {
   return { queue: config.mailQueue, fallbackSender: `noreply@${new URL(config.publicUrl).hostname}` };
 }
 

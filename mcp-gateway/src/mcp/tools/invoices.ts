@@ -222,9 +222,8 @@ export const invoiceTools: ToolDeclaration[] = [
     name: 'create_credit_note',
     title: 'Issue credit note',
     description:
-      'Issue a posted credit note (Gutschrift) of a posted customer invoice: the whole invoice, or the items ' +
-      'sent with positive quantities; never more than the invoice has open. Its open amount is then allocated ' +
-      'or refunded.',
+      'Posted credit note (Gutschrift) of a posted invoice: all of it, or the items sent (positive quantities); at ' +
+      'most its open amount.',
     area: 'invoices',
     access: 'write',
     destructive: false,
@@ -238,8 +237,8 @@ export const invoiceTools: ToolDeclaration[] = [
     name: 'create_quote',
     title: 'Create quote',
     description:
-      'Create a quote (Offerte) for a customer from items, as for an invoice, with its last day valid_until. A quote ' +
-      'books nothing; convert_quote makes it a draft invoice.',
+      'Quote (Offerte) from items as for an invoice, with valid_until. Books nothing; convert_quote makes it a draft ' +
+      'invoice.',
     area: 'invoices',
     access: 'write',
     destructive: false,
@@ -250,9 +249,7 @@ export const invoiceTools: ToolDeclaration[] = [
   {
     name: 'convert_quote',
     title: 'Turn quote into invoice',
-    description:
-      "Turn an accepted (or open) quote into a draft customer invoice with the quote's items; declined or expired " +
-      'quotes are refused.',
+    description: 'Turn an open or accepted quote into a draft invoice; declined or expired ones are refused.',
     area: 'invoices',
     access: 'write',
     destructive: false,
@@ -262,11 +259,46 @@ export const invoiceTools: ToolDeclaration[] = [
     summary: (result, input) => `Quote ${input.id} became draft invoice ${idOf(result, input)}.`,
   },
   {
+    name: 'list_recurring_invoices',
+    title: 'List recurring invoices',
+    description: 'Recurring invoices: schedule, mode, status, next date.',
+    area: 'invoices',
+    access: 'read',
+    contract: contracts.listRecurring,
+    listKey: 'recurring_invoices',
+    summary: summaries.list('recurring invoice'),
+  },
+  {
+    name: 'create_recurring_invoice',
+    title: 'Create recurring invoice',
+    description:
+      'Invoice template (as create_invoice, no invDate; {month} {quarter} {year} name the period), schedule, mode. ' +
+      'Each due invoice is made once.',
+    area: 'invoices',
+    access: 'write',
+    destructive: true,
+    idempotent: false,
+    contract: contracts.createRecurring,
+    summary: summaries.created('recurring invoice'),
+  },
+  {
+    name: 'pause_recurring_invoice',
+    title: 'Pause recurring invoice',
+    description: 'No invoices until resumed; dates meanwhile are skipped.',
+    area: 'invoices',
+    access: 'write',
+    destructive: false,
+    idempotent: true,
+    contract: contracts.pauseRecurring,
+    params: { id: 'recurring invoice id' },
+    summary: (_result, input) => `Recurring invoice ${input.id} paused.`,
+  },
+  {
     name: 'run_dunning',
     title: 'Dunning run',
     description:
-      'dry_run true: list the overdue invoices a run on date would remind (level, fee), no confirmation. Else send ' +
-      'them: reminders e-mailed, fees booked, levels recorded.',
+      'dry_run true: list what a run on date would remind (level, fee). Else send them: reminders e-mailed, fees ' +
+      'booked.',
     area: 'invoices',
     access: 'write',
     destructive: false,

@@ -26,6 +26,7 @@ import { partiesPages } from './parties.tsx';
 import { profilePages } from './profile.tsx';
 import { dunningPages } from './dunning.tsx';
 import { quotesPages } from './quotes.tsx';
+import { recurringPages } from './recurring.tsx';
 import { reportsPages } from './reports.tsx';
 import { vatPages } from './vat.tsx';
 import { revaluationPages } from './revaluation.tsx';
@@ -53,6 +54,7 @@ export function appRouter(deps: GatewayDeps): Router {
   bankAccountPages(router, pages);
   vatPages(router, pages);
   quotesPages(router, pages);
+  recurringPages(router, pages);
   dunningPages(router, pages);
   fixedAssetsPages(router, pages);
   revaluationPages(router, pages);

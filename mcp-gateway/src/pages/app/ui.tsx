@@ -60,6 +60,7 @@ export type PageKey =
   | 'reports'
   | 'vat'
   | 'quotes'
+  | 'recurring'
   | 'dunning'
   | 'assets'
   | 'revaluation'
@@ -133,6 +134,12 @@ export const NAV: { group: MessageKey; entries: NavEntry[] }[] = [
         key: 'quotes',
         label: 'app.nav.quotes',
         path: (d) => `/books/${d}/quotes`,
+        allowed: may('customers.reports.transactions'),
+      },
+      {
+        key: 'recurring',
+        label: 'app.nav.recurring',
+        path: (d) => `/books/${d}/recurring`,
         allowed: may('customers.reports.transactions'),
       },
       {

@@ -1,0 +1,102 @@
+/**
+ * Dunning proposal benchmark (issue 33, docs/invoices.md "Dunning runs"): one ledger (in this
+ * process) on a throw-away Postgres database with one company holding 10,000 posted, overdue,
+ * unpaid customer invoices (headers generated in SQL, spread over 100 customers). Timed over
+ * HTTP: `POST /arap/dunning/run { dry_run: true }` — the proposal of every invoice with its
+ * level and fee — 1 warm-up and BENCH_RUNS (default 5) requests. Target of a run: ≤ 10 s
+ * (printed, never asserted). Only the proposal is measured: a sent run (10,000 reminder PDFs
+ * and e-mails, fees booked) has no part yet. Checks that the proposal names all 10,000.
+ *
+ * Writes bench/results/dunning-<time>.json. Env: BENCH_DUNNING_DATABASE_URL (default
+ * postgres://postgres@127.0.0.1:5432/ledger_bench_dunning; dropped and re-created), BENCH_RUNS.
+ */
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { recreateDatabase } from '../scripts/database.ts';
+import { createBenchCompany, percentile } from './support.ts';
+import { createDb } from '../ledger-service/src/db/knex.ts';
+import { loadConfig } from '../ledger-service/src/config.ts';
+import { startLedger } from '../ledger-service/src/server.ts';
+
+const DB_URL = process.env.BENCH_DUNNING_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/ledger_bench_dunning';
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+const INVOICES = 10_000;
+const TARGET_MS = 10_000;
+
+export async function run(): Promise<void> {
+  await recreateDatabase(DB_URL);
+  const dataDir = mkdtempSync(join(tmpdir(), 'bench-dunning-'));
+  const db = createDb(DB_URL);
+  const { company, apiKey } = await createBenchCompany(db, DB_URL, dataDir);
+  const ar = (await db('accounts').where({ company_id: company.id, accno: '1100' }).first('id'))!.id;
+  await db.raw(
+    `insert into parties (company_id, vc, number, name)
+     select ?, 'customer', 'C-' || g, 'Kunde ' || g from generate_series(1, 100) g`,
+    [company.id],
+  );
+  await db.raw(
+    `insert into arap_transactions (company_id, vc, type, party_id, inv_number, inv_date, due_date, currency,
+       exchangerate, record_account_id, status, net_amount, tax_amount, amount, posted_at)
+     select ?, 'customer', 'invoice', p.id, 'AR-B' || g, date '2025-01-01' + (g % 60), date '2025-01-31' + (g % 60),
+            'CHF', 1, ?, 'posted', 100 + g % 900, 0, 100 + g % 900, now()
+       from generate_series(1, ?) g
+       join parties p on p.company_id = ? and p.number = 'C-' || (1 + g % 100)`,
+    [company.id, ar, INVOICES, company.id],
+  );
+  await db.destroy();
+  const config = loadConfig({
+    DATABASE_URL: DB_URL,
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    LEDGER_PORT: '0',
+    LEDGER_RECURRING_INTERVAL: '0',
+  });
+  const ledger = await startLedger({ config, inbox: false, webhooks: false });
+  try {
+    const api = async (method: string, path: string, body?: unknown) => {
+      const res = await fetch(`${ledger.url}/client/${company.dataset}${path}`, {
+        method,
+        headers: { 'X-API-Key': apiKey, 'Content-Type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await res.text();
+      if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${text}`);
+      return JSON.parse(text) as Record<string, unknown>;
+    };
+    const text = { de: 'Bitte zahlen.', fr: 'Veuillez payer.', it: 'Vi preghiamo di pagare.', en: 'Please pay.' };
+    await api('POST', '/system/company', {
+      dunning: {
+        levels: [
+          { days: 10, fee: 0, text },
+          { days: 30, fee: 20, text },
+        ],
+      },
+    });
+    const times: number[] = [];
+    let count = 0;
+    for (let i = 0; i <= RUNS; i++) {
+      const t0 = performance.now();
+      const answer = await api('POST', '/arap/dunning/run', { date: '2025-06-30', dry_run: true });
+      const ms = performance.now() - t0;
+      count = (answer.items as unknown[]).length;
+      if (i > 0) times.push(ms);
+    }
+    const p50 = percentile(
+      [...times].sort((a, b) => a - b),
+      50,
+    );
+    const result = { invoices: INVOICES, proposed: count, runs: RUNS, p50_ms: Math.round(p50), target_ms: TARGET_MS };
+    console.log(
+      `dunning proposal over ${INVOICES} open invoices: ${count} proposed, median ${(p50 / 1000).toFixed(2)} s ` +
+        `(target of a run ≤ ${TARGET_MS / 1000} s; the sent run is not measured)`,
+    );
+    const dir = new URL('./results/', import.meta.url).pathname;
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, `dunning-${new Date().toISOString().replace(/[:.]/g, '-')}.json`), JSON.stringify(result));
+  } finally {
+    await ledger.close();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await run();
