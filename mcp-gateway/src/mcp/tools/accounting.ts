@@ -30,8 +30,8 @@ export const accountingTools: ToolDeclaration[] = [
     name: 'list_changes',
     title: 'What changed',
     description:
-      'Events in order after a cursor (id of the last one seen; 0: oldest kept): invoices, bills, payments, entries, ' +
-      'contacts, bank, documents. Filter type: e.g. invoice.*,payment.recorded.',
+      'Events in order after a cursor (the last id seen; 0: oldest kept) of every kind of record. Filter type: ' +
+      'e.g. invoice.*,payment.recorded.',
     area: 'accounting',
     access: 'read',
     contract: contracts.listEvents,

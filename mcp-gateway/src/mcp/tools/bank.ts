@@ -44,8 +44,8 @@ export const bankTools: ToolDeclaration[] = [
     name: 'list_unbooked_bank_transactions',
     title: 'List unbooked bank lines',
     description:
-      'Bank lines not in the books yet, each with its proposals (open documents scored by amount, reference, name ' +
-      'and date, and the bank rule that applies), best first; book one with book_bank_transaction { proposal }.',
+      'Unbooked bank lines, each with its proposals (open documents scored by amount, reference, name, date; ' +
+      'the rule that applies), best first; book with book_bank_transaction { proposal }.',
     area: 'bank',
     access: 'read',
     contract: contracts.listBankTransactions,
@@ -57,9 +57,8 @@ export const bankTools: ToolDeclaration[] = [
     name: 'book_bank_transaction',
     title: 'Book a bank line',
     description:
-      'Book an unbooked bank line: { proposal: index } accepts one of its proposals (send its document_id or rule_id ' +
-      "too, so a proposal that changed is refused), { document_id } as that document's payment, or { account } " +
-      'against a chart account. The person confirms the amount, account and party.',
+      'Book an unbooked bank line: { proposal: index } (with its document_id or rule_id: a changed proposal is ' +
+      'refused), { document_id } as its payment, or { account }. The person confirms amount, account and party.',
     area: 'bank',
     access: 'write',
     destructive: true,
@@ -72,9 +71,8 @@ export const bankTools: ToolDeclaration[] = [
     name: 'create_bank_rule',
     title: 'Create a bank rule',
     description:
-      'A bank rule: conditions (direction, bank account, currency, amount range, counterparty, IBAN, text: plain ' +
-      "contains) and an action (book to an account with optional tax code and party, or settle the party's open " +
-      'document within a tolerance); auto: true books at import, else it only proposes. Check with preview_bank_rules.',
+      "A bank rule: conditions, and an action (book to an account, or settle the party's open document within a " +
+      'tolerance); auto: true books at import, else it proposes. Try it with preview_bank_rules.',
     area: 'bank',
     access: 'write',
     destructive: false,

@@ -32,9 +32,8 @@ export const reportTools: ToolDeclaration[] = [
     name: 'trial_balance',
     title: 'Trial balance',
     description:
-      'Per account: opening balance, debit, credit and closing balance of a period (default: the fiscal year to ' +
-      'date). Debit positive. dimension (list_dimensions): one column per value plus unassigned; with value: that ' +
-      'value only.',
+      'Per account: opening, debit, credit, closing of a period (default: fiscal year to date). Debit positive. ' +
+      'dimension: a column per value plus unassigned; value: that one only.',
     area: 'accounting',
     access: 'read',
     contract: contracts.trialBalance,
@@ -51,9 +50,8 @@ export const reportTools: ToolDeclaration[] = [
     name: 'income_statement',
     title: 'Income statement',
     description:
-      'Income and expenses of a period (default: the fiscal year to date) and net_income, profit positive. dimension ' +
-      '(list_dimensions): one column per value plus unassigned; with value: that value only. layout "or": the items ' +
-      'of Art. 959b CO; language: account names in de/fr/it/en.',
+      'Income and expenses of a period (default: fiscal year to date), net_income (profit positive). dimension: a ' +
+      'column per value plus unassigned; value: that one only. layout "or": Art. 959b CO items; language: names.',
     area: 'accounting',
     access: 'read',
     contract: contracts.incomeStatement,

@@ -14,8 +14,8 @@ export const yearEndTools: ToolDeclaration[] = [
     name: 'list_dimensions',
     title: 'Dimensions (cost centres, projects)',
     description:
-      'Cost centres, projects and other dimensions with their value codes: a line names them as dimensions ' +
-      '{ "<dimension code>": "<value code>" }; trial_balance and income_statement take dimension (and value).',
+      'Cost centres, projects and other dimensions with their value codes: a line names them as ' +
+      'dimensions { "<dimension code>": "<value code>" }; reports take dimension (and value).',
     area: 'accounting',
     access: 'read',
     contract: contracts.listDimensions,
@@ -41,8 +41,8 @@ export const assetTools: ToolDeclaration[] = [
     name: 'create_asset',
     title: 'Add fixed asset',
     description:
-      'Add a fixed asset to the register (posts nothing; its purchase is booked by its bill): method linear with ' +
-      'life_months or declining with rate (0.4 = 40 % a year), frequency month, quarter or year.',
+      'Add a fixed asset to the register (posts nothing; its bill books the purchase): linear with life_months ' +
+      'or declining with rate (0.4 = 40 %/year); frequency month, quarter or year.',
     area: 'accounting',
     access: 'write',
     destructive: false,
@@ -74,10 +74,8 @@ export const revaluationTools: ToolDeclaration[] = [
     name: 'revalue',
     title: 'Revalue foreign currency',
     description:
-      'Revalue open foreign-currency invoices, bills and bank accounts at a date with closing rates ' +
-      '({ "EUR": 0.93 }); books the differences against the FX account, reversed the next day with ' +
-      'reverse_next_day. Once per date. ' +
-      'The person confirms the posting.',
+      'Revalue open foreign-currency invoices, bills and bank accounts at closing rates ({ "EUR": 0.93 }); ' +
+      'books the differences (reversed next day with reverse_next_day). Once per date. The person confirms.',
     area: 'accounting',
     access: 'write',
     destructive: false,
