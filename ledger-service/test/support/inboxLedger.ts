@@ -13,9 +13,13 @@ interface Teardown {
  * every 0.5 s (pg-boss's shortest interval): tests that share the database never take each
  * other's extraction jobs.
  */
-export async function startInboxLedger(t: Teardown, overrides: Partial<LedgerConfig> = {}) {
+export async function startInboxLedger(
+  t: Teardown,
+  overrides: Partial<LedgerConfig> = {},
+  workers: { webhooks?: false } = {},
+) {
   const config = testConfig({ inboxQueue: `inbox_test_${randomBytes(6).toString('hex')}`, ...overrides });
-  const ledger = await startLedger({ config, mail: false, inbox: { pollingIntervalSeconds: 0.5 } });
+  const ledger = await startLedger({ config, mail: false, inbox: { pollingIntervalSeconds: 0.5 }, ...workers });
   await ledger.workersReady;
   t.teardown(async () => {
     // before the close, which ends the ledger's pool (the worker finds no jobs meanwhile)

@@ -165,7 +165,9 @@ export async function copyNegated(tx: Tx, companyId: number, fromId: number, toI
 export async function returnLines(tx: Tx, companyId: number, returnId: number): Promise<ReturnLine[]> {
   const rows: VatReturnLinesRow[] = await tx('vat_return_lines')
     .where({ company_id: companyId, return_id: returnId })
-    .orderBy(['date', 'source_id', 'id'])
+    // a stable order: by date and source; a payment and its reversal (same date and source) the
+    // payment first, as the lines are written in no fixed order by the collecting statement
+    .orderBy(['date', 'source_id', 'kind', { column: 'base', order: 'desc' }, 'id'])
     .select('*');
   return rows.map((r) => ({
     side: r.side,
