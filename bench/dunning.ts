@@ -4,8 +4,10 @@
  * unpaid customer invoices (headers generated in SQL, spread over 100 customers). Timed over
  * HTTP: `POST /arap/dunning/run { dry_run: true }` — the proposal of every invoice with its
  * level and fee — 1 warm-up and BENCH_RUNS (default 5) requests. Target of a run: ≤ 10 s
- * (printed, never asserted). Only the proposal is measured: a sent run (10,000 reminder PDFs
- * and e-mails, fees booked) has no part yet. Checks that the proposal names all 10,000.
+ * (printed, never asserted). Then one sent run, timed (`dry_run: false`: the run and its 10,000
+ * reminders recorded, the second level's fees booked, each reminder's e-mail queued; the PDFs
+ * are rendered by the mail sender afterwards, not in the run). Checks that the proposal and the
+ * run name all 10,000.
  *
  * Writes bench/results/dunning-<time>.json. Env: BENCH_DUNNING_DATABASE_URL (default
  * postgres://postgres@127.0.0.1:5432/ledger_bench_dunning; dropped and re-created), BENCH_RUNS.
@@ -82,14 +84,28 @@ export async function run(): Promise<void> {
       count = (answer.items as unknown[]).length;
       if (i > 0) times.push(ms);
     }
+    const sentStart = performance.now();
+    const sent = await api('POST', '/arap/dunning/run', { date: '2025-06-30', dry_run: false });
+    const sentMs = performance.now() - sentStart;
+    const sentCount = (sent.items as unknown[]).length;
     const p50 = percentile(
       [...times].sort((a, b) => a - b),
       50,
     );
-    const result = { invoices: INVOICES, proposed: count, runs: RUNS, p50_ms: Math.round(p50), target_ms: TARGET_MS };
+    const result = {
+      invoices: INVOICES,
+      proposed: count,
+      runs: RUNS,
+      p50_ms: Math.round(p50),
+      sent: sentCount,
+      sent_ms: Math.round(sentMs),
+      target_ms: TARGET_MS,
+    };
+    const met = (ms: number) => (ms <= TARGET_MS ? 'met' : 'not met');
     console.log(
-      `dunning proposal over ${INVOICES} open invoices: ${count} proposed, median ${(p50 / 1000).toFixed(2)} s ` +
-        `(target of a run ≤ ${TARGET_MS / 1000} s; the sent run is not measured)`,
+      `dunning over ${INVOICES} open invoices: proposal ${count}, median ${(p50 / 1000).toFixed(2)} s; ` +
+        `the sent run ${sentCount} reminders in ${(sentMs / 1000).toFixed(2)} s ` +
+        `(target of a run ≤ ${TARGET_MS / 1000} s: ${met(sentMs)})`,
     );
     const dir = new URL('./results/', import.meta.url).pathname;
     mkdirSync(dir, { recursive: true });
