@@ -8,6 +8,7 @@
  * dimension: every account to the cent, the net income, the balance sheet's totals.
  */
 import t from 'tap';
+import type { Decimal } from 'decimal.js';
 import { Money } from '@ledger/shared';
 import { withTenant } from '../../db/knex.ts';
 import { bankSetup, COMPANY_IBAN, type BankSetup } from '../../../test/fixtures/bank/setup.ts';
@@ -184,6 +185,11 @@ function nonZero(entries: Iterable<[string, string]>, keep: (accno: string) => b
   return Object.fromEntries([...entries].filter(([accno, v]) => v !== '0.00' && keep(accno)));
 }
 
+/** A report's accounts as non-zero cent amounts of one figure. */
+function byAccount(accounts: Row[], figure: (a: Row) => Decimal.Value) {
+  return nonZero(accounts.map((a): [string, string] => [a.accno, cents(figure(a))]));
+}
+
 /** The exact sum of cent amounts, and its negation. */
 function sum(values: Iterable<string>): string {
   return cents([...values].reduce((a, b) => a.plus(b), new Money(0)));
@@ -218,17 +224,17 @@ t.test('the reports tie out with hledger over two fiscal years, by period and by
     const isPl = (accno: string) => ['I', 'E'].includes(category.get(accno) ?? '');
 
     t.same(
-      nonZero(tb.accounts.map((a: Row) => [a.accno, cents(a.closing)])),
+      byAccount(tb.accounts, (a) => a.closing),
       nonZero(await hledger('-e', end)),
       `${at}: every account's closing balance`,
     );
     t.same(
-      nonZero(tb.accounts.map((a: Row) => [a.accno, cents(a.opening)])),
+      byAccount(tb.accounts, (a) => a.opening),
       nonZero(await hledger('-e', from)),
       `${at}: every account's opening balance`,
     );
     t.same(
-      nonZero(tb.accounts.map((a: Row) => [a.accno, cents(new Money(a.debit).plus(a.credit))])),
+      byAccount(tb.accounts, (a) => new Money(a.debit).plus(a.credit)),
       nonZero(await hledger('-b', from, '-e', end)),
       `${at}: every account's movement`,
     );
@@ -236,7 +242,7 @@ t.test('the reports tie out with hledger over two fiscal years, by period and by
     const is = await report(`/reports/income_statement?from=${from}&to=${to}`);
     const plMovement = nonZero(await hledger('-b', from, '-e', end, 'not:tag:closing'), isPl);
     t.same(
-      nonZero([...is.income.accounts, ...is.expenses.accounts].map((a: Row) => [a.accno, cents(a.amount)])),
+      byAccount([...is.income.accounts, ...is.expenses.accounts], (a) => a.amount),
       plMovement,
       `${at}: the income statement's accounts, without the closing entry`,
     );
@@ -251,7 +257,7 @@ t.test('the reports tie out with hledger over two fiscal years, by period and by
       ['equity', 'Q'],
     ] as const) {
       t.same(
-        nonZero(bs[section].accounts.map((a: Row) => [a.accno, cents(a.amount)])),
+        byAccount(bs[section].accounts, (a) => a.amount),
         of(c),
         `${at}: the balance sheet's ${section}`,
       );
@@ -276,12 +282,12 @@ t.test('the reports tie out with hledger over two fiscal years, by period and by
       const tag = value ? `tag:cc=^${value}$` : 'not:tag:cc';
       const column = (a: Row) => a.columns.find((c: Row) => c.value === value);
       t.same(
-        nonZero([...byCc.income.accounts, ...byCc.expenses.accounts].map((a: Row) => [a.accno, cents(column(a).amount)])),
+        byAccount([...byCc.income.accounts, ...byCc.expenses.accounts], (a) => column(a).amount),
         nonZero(await hledger('-b', from, '-e', end, tag, 'not:tag:closing'), isPl),
         `${at}: the income statement's column cc=${value}`,
       );
       t.same(
-        nonZero(tbByCc.accounts.map((a: Row) => [a.accno, cents(column(a).closing)])),
+        byAccount(tbByCc.accounts, (a) => column(a).closing),
         nonZero(await hledger('-e', end, tag)),
         `${at}: the trial balance's column cc=${value}`,
       );
