@@ -23,14 +23,25 @@ import {
 
 type Row = Record<string, any>;
 
-function camt053(entries: { ref: string; date: string; amount: string; name: string; text: string }[]): string {
-  const ntry = (e: (typeof entries)[number]) => `
+interface Entry {
+  ref: string;
+  date: string;
+  amount: string;
+  name: string;
+  text: string;
+  credit?: boolean;
+}
+
+/** A camt.053.001.08 statement of the company's CHF account; a credit's counterparty is its debtor. */
+function camt053(entries: Entry[]): string {
+  const party = (e: Entry) => (e.credit ? 'Dbtr' : 'Cdtr');
+  const ntry = (e: Entry) => `
       <Ntry>
-        <Amt Ccy="CHF">${e.amount}</Amt><CdtDbtInd>DBIT</CdtDbtInd><Sts><Cd>BOOK</Cd></Sts>
+        <Amt Ccy="CHF">${e.amount}</Amt><CdtDbtInd>${e.credit ? 'CRDT' : 'DBIT'}</CdtDbtInd><Sts><Cd>BOOK</Cd></Sts>
         <BookgDt><Dt>${e.date}</Dt></BookgDt><ValDt><Dt>${e.date}</Dt></ValDt><AcctSvcrRef>${e.ref}</AcctSvcrRef>
         <BkTxCd><Domn><Cd>PMNT</Cd><Fmly><Cd>ICDT</Cd><SubFmlyCd>AUTT</SubFmlyCd></Fmly></Domn></BkTxCd>
         <NtryDtls><TxDtls>
-          <RltdPties><Cdtr><Pty><Nm>${e.name}</Nm></Pty></Cdtr></RltdPties>
+          <RltdPties><${party(e)}><Pty><Nm>${e.name}</Nm></Pty></${party(e)}></RltdPties>
           <RmtInf><Ustrd>${e.text}</Ustrd></RmtInf>
         </TxDtls></NtryDtls>
       </Ntry>`;
@@ -117,7 +128,17 @@ async function buildBooks(s: BankSetup) {
     { account: '1020', credit: 6000 },
   ]);
 
-  // a camt.053 statement: two bank rules book its debits, each with a cost centre
+  // a camt.053 statement: two bank rules book its debits, each with a cost centre (one with input tax), and a
+  // settle rule takes an invoice's payment less a 2 % cash discount
+  const discounted = await invoice('2025-01-15', [
+    { description: 'Beratung', quantity: 1, price: 1000, account: '3400', taxAccount: '2200' },
+  ]); // 1081.00, paid as 1059.38
+  await ok('POST', '/bank/rules', {
+    name: 'Globex pays with 2 % discount',
+    auto: true,
+    conditions: { direction: 'in', counterparty: 'Globex' },
+    action: { kind: 'settle', vc: 'customer', party_id: s.customerId, tolerance_percent: 2, difference_account: '3800' },
+  });
   const swisscom = await ok('POST', '/arap/vendor', { name: 'Swisscom (Schweiz) AG' });
   await ok('POST', '/bank/rules', {
     name: 'Office supplies',
@@ -129,16 +150,19 @@ async function buildBooks(s: BankSetup) {
     name: 'Swisscom',
     auto: true,
     conditions: { direction: 'out', counterparty: 'swisscom' },
-    action: { kind: 'book', account: '6510', party_id: swisscom.id, dimensions: { cc: 'sales' } },
+    action: { kind: 'book', account: '6510', tax: 'VAT-IN-STD', party_id: swisscom.id, dimensions: { cc: 'sales' } },
   });
   const imported = await s.send(
     camt053([
       { ref: 'P-1', date: '2025-02-10', amount: '80.35', name: 'Papeterie Zumstein', text: 'Papier' },
       { ref: 'S-1', date: '2025-02-28', amount: '108.10', name: 'Swisscom (Schweiz) AG', text: 'Mobile' },
       { ref: 'S-2', date: '2025-03-31', amount: '97.45', name: 'Swisscom (Schweiz) AG', text: 'Mobile' },
+      { ref: 'G-1', date: '2025-02-14', amount: '1059.38', name: 'Globex Corp', text: 'Payment', credit: true },
     ]),
   );
-  if (imported.status !== 200 || imported.body.matched !== 3) throw new Error(JSON.stringify(imported.body));
+  if (imported.status !== 200 || imported.body.matched !== 4) throw new Error(JSON.stringify(imported.body));
+  const settled = await ok('GET', `/arap/invoice/customer/${discounted.id}`);
+  if (settled.open !== 0) throw new Error(`the settle rule left ${settled.open} open`);
 
   const eur = await ok('POST', '/arap/transaction/customer', {
     customer_id: s.customerId,
