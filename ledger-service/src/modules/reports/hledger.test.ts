@@ -105,7 +105,14 @@ async function buildBooks(s: BankSetup) {
   const consulting = await invoice('2024-08-15', [
     { description: 'Beratung', quantity: 12.5, price: 180, account: '3400', taxAccount: '2200' },
     { description: 'Fachbuch', quantity: 3, price: 48.35, account: '3200', taxAccount: '2201' },
-    { description: 'Workshop', quantity: 1, price: 900, account: '3400', taxAccount: '2200', dimensions: { cc: 'sales' } },
+    {
+      description: 'Workshop',
+      quantity: 1,
+      price: 900,
+      account: '3400',
+      taxAccount: '2200',
+      dimensions: { cc: 'sales' },
+    },
   ]);
   await pay('customer', consulting.id, '2024-09-30', 1000);
   const bill = await ok('POST', '/arap/transaction/vendor', {
@@ -137,7 +144,13 @@ async function buildBooks(s: BankSetup) {
     name: 'Globex pays with 2 % discount',
     auto: true,
     conditions: { direction: 'in', counterparty: 'Globex' },
-    action: { kind: 'settle', vc: 'customer', party_id: s.customerId, tolerance_percent: 2, difference_account: '3800' },
+    action: {
+      kind: 'settle',
+      vc: 'customer',
+      party_id: s.customerId,
+      tolerance_percent: 2,
+      difference_account: '3800',
+    },
   });
   const swisscom = await ok('POST', '/arap/vendor', { name: 'Swisscom (Schweiz) AG' });
   await ok('POST', '/bank/rules', {
@@ -178,7 +191,14 @@ async function buildBooks(s: BankSetup) {
 
   // the second year, from July 2025
   const later = await invoice('2025-08-01', [
-    { description: 'Beratung', quantity: 7.25, price: 190, account: '3400', taxAccount: '2200', dimensions: { cc: 'admin' } },
+    {
+      description: 'Beratung',
+      quantity: 7.25,
+      price: 190,
+      account: '3400',
+      taxAccount: '2200',
+      dimensions: { cc: 'admin' },
+    },
   ]);
   const laterRead = await ok('GET', `/arap/invoice/customer/${later.id}`);
   await pay('customer', later.id, '2025-08-20', laterRead.grossAmount);
@@ -225,7 +245,10 @@ t.test('the reports tie out with hledger over two fiscal years, by period and by
   await buildBooks(s);
 
   const lines = await withTenant(s.ledger.db, s.co.company.id, (tx) => postedLines(tx, s.co.company.id));
-  t.ok(lines.some((l) => l.closing), 'the closing entry is among the lines');
+  t.ok(
+    lines.some((l) => l.closing),
+    'the closing entry is among the lines',
+  );
   t.ok(lines.some((l) => l.dimensions?.cc === 'admin') && lines.some((l) => l.dimensions?.cc === 'sales'));
   const file = writeJournal(hledgerJournal(lines));
   const hledger = (...args: string[]) => hledgerBalances(file, args);
