@@ -51,7 +51,7 @@ export async function postedLines(tx: Tx, companyId: number): Promise<PostedLine
     );
 }
 
-/** What makes lines one posting event: the entry, the payment, or the document (with the date: a reversal is another). */
+/** What makes lines one posting event: the entry, the payment or the document, and the date (a reversal is another). */
 function eventOf(line: PostedLine): string {
   const source = line.journal_id
     ? `journal ${line.journal_id}`
