@@ -10,6 +10,8 @@
 #                   and Redis-failure tests start their own redis-server and ask it with redis-cli
 #   haproxy         the cluster test puts haproxy in front of two ledgers and two gateways
 #   docker-compose  checks docker-compose.yml (`config`; no container engine is needed)
+#   hledger         the tie-out test balances the books in an independent accounting engine and
+#                   compares its balances with the ledger's reports (reports/hledger.test.ts)
 # CHROMIUM_PATH names another browser instead of the chromium command.
 # Then Postgres and Redis must answer (the suite uses them, it does not start them); with
 # --programs only the programs are checked (.ci/run, before it starts Redis).
@@ -27,6 +29,7 @@ missing() {
   { have redis-server && have redis-cli; } || need+=(redis-server)
   have haproxy || need+=(haproxy)
   have docker-compose || need+=(docker-compose)
+  have hledger || need+=(hledger)
   echo "${need[*]}"
 }
 

@@ -91,9 +91,9 @@ t.test('npm test names the programs it lacks and runs nothing without them', asy
   t.equal(
     run.stderr.split('\n')[0],
     'npm test needs programs that are not installed: chromium, openssl, poppler-utils, redis-server, haproxy, ' +
-      'docker-compose (Debian packages).',
+      'docker-compose, hledger (Debian packages).',
   );
-  t.match(run.stderr, /apt-get install chromium openssl poppler-utils redis-server haproxy docker-compose/);
+  t.match(run.stderr, /apt-get install chromium openssl poppler-utils redis-server haproxy docker-compose hledger/);
   t.notMatch(`${run.stdout}${run.stderr}`, /command not found|typecheck|tsc/, 'stopped before the type check');
 
   const chromium = bare({ CHROMIUM_PATH: join(bin, 'no-such-browser') });
