@@ -51,7 +51,7 @@ export async function paymentFilesOf(page: CompanyPage, accountId: number): Prom
   const [documents, allFiles] = await Promise.all([
     roleHas(page.company.role, 'vendors.reports.transactions')
       ? listOf<PayableBill>(page, '/arap/documents/vendor?status=posted&limit=1000&sort=-id')
-      : Promise.resolve([]),
+      : Promise.resolve<PayableBill[]>([]),
     listOf<PaymentFile>(page, '/bank/payment_files?limit=1000'),
   ]);
   const inFile = new Set(allFiles.flatMap((f) => (f.payments ?? []).map((p) => p.document_id)));
