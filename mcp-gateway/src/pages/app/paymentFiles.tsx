@@ -55,9 +55,8 @@ export async function paymentFilesOf(page: CompanyPage, accountId: number): Prom
     listOf<PaymentFile>(page, '/bank/payment_files?limit=1000'),
   ]);
   const inFile = new Set(allFiles.flatMap((f) => (f.payments ?? []).map((p) => p.document_id)));
-  const bills = documents.filter(
-    (d) => (d.open ?? 0) > 0 && !d.reversalOf && d.vc_bank_id !== undefined && d.vc_bank_id !== null && !inFile.has(d.id),
-  );
+  const payable = (d: PayableBill) => (d.open ?? 0) > 0 && !d.reversalOf && typeof d.vc_bank_id === 'number';
+  const bills = documents.filter((d) => payable(d) && !inFile.has(d.id));
   return { bills, files: allFiles.filter((f) => f.bank_account_id === accountId) };
 }
 

@@ -482,13 +482,16 @@ export const de: Messages = {
   'app.closing.closedTo': 'Die Bücher sind bis {date} abgeschlossen.',
   'app.closing.neverClosed': 'Die Bücher wurden noch nie abgeschlossen.',
   'app.closing.booksHint':
-    'Nichts mit einem Datum bis und mit dem Abschlussdatum kann noch erfasst oder geändert werden. Ein früheres Datum öffnet die Tage danach wieder (nur Eigentümer).',
+    'Nichts mit einem Datum bis und mit dem Abschlussdatum kann noch erfasst oder geändert werden. Ein ' +
+    'früheres Datum öffnet die Tage danach wieder (nur Eigentümer).',
   'app.closing.date': 'Abschliessen bis und mit',
   'app.closing.reopen': 'Wieder öffnen: das Abschlussdatum auf dieses Datum zurücksetzen',
   'app.closing.closeBooks': 'Bücher abschliessen',
   'app.closing.years': 'Geschäftsjahre',
   'app.closing.yearsHint':
-    'Der Abschluss eines beendeten Geschäftsjahres bucht dessen Erträge und Aufwände mit einer Abschlussbuchung am letzten Tag auf den Gewinnvortrag und schliesst die Bücher bis zu seinem Ende ab.',
+    'Der Abschluss eines beendeten Geschäftsjahres bucht dessen Erträge und Aufwände mit einer ' +
+    'Abschlussbuchung am letzten Tag auf den Gewinnvortrag und schliesst die Bücher bis zu seinem Ende ' +
+    'ab.',
   'app.closing.year': 'Jahr',
   'app.closing.from': 'Von',
   'app.closing.to': 'Bis',
@@ -753,7 +756,9 @@ export const de: Messages = {
   'bank.account.asOf': 'Per',
   'bank.paymentFiles.title': 'Zahlungsdateien',
   'bank.paymentFiles.hint':
-    'Eine pain.001-Datei bezahlt die angekreuzten Rechnungen von diesem Konto, jede mit ihrem offenen Betrag, auf das Bankkonto des Lieferanten; laden Sie sie ins E-Banking Ihrer Bank. Rechnungen ohne Bankkonto des Lieferanten oder schon in einer Datei fehlen hier.',
+    'Eine pain.001-Datei bezahlt die angekreuzten Rechnungen von diesem Konto, jede mit ihrem offenen ' +
+    'Betrag, auf das Bankkonto des Lieferanten; laden Sie sie ins E-Banking Ihrer Bank. Rechnungen ohne ' +
+    'Bankkonto des Lieferanten oder schon in einer Datei fehlen hier.',
   'bank.paymentFiles.pay': 'Zahlen',
   'bank.paymentFiles.payBill': '{number} zahlen',
   'bank.paymentFiles.bill': 'Rechnung',

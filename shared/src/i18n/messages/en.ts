@@ -469,13 +469,15 @@ export const en = {
   'app.closing.closedTo': 'The books are closed up to {date}.',
   'app.closing.neverClosed': 'The books have never been closed.',
   'app.closing.booksHint':
-    'Nothing dated on or before the closing date can be written or changed. Moving the date back reopens the days after it (owners only).',
+    'Nothing dated on or before the closing date can be written or changed. Moving the date back reopens ' +
+    'the days after it (owners only).',
   'app.closing.date': 'Close up to and including',
   'app.closing.reopen': 'Reopen: move the closing date back to this date',
   'app.closing.closeBooks': 'Close the books',
   'app.closing.years': 'Fiscal years',
   'app.closing.yearsHint':
-    'Closing a fiscal year that is over books its income and expenses to retained earnings in one closing entry dated its last day, and closes the books up to its end.',
+    'Closing a fiscal year that is over books its income and expenses to retained earnings in one closing ' +
+    'entry dated its last day, and closes the books up to its end.',
   'app.closing.year': 'Year',
   'app.closing.from': 'From',
   'app.closing.to': 'To',
@@ -733,7 +735,9 @@ export const en = {
   'bank.account.asOf': 'On',
   'bank.paymentFiles.title': 'Payment files',
   'bank.paymentFiles.hint':
-    'A pain.001 file pays the bills ticked from this account, each for its open amount, to the vendor’s bank account; upload it to the bank’s e-banking. Bills without a vendor bank account or already in a file are not listed.',
+    'A pain.001 file pays the bills ticked from this account, each for its open amount, to the vendor’s ' +
+    'bank account; upload it to the bank’s e-banking. Bills without a vendor bank account or already in a ' +
+    'file are not listed.',
   'bank.paymentFiles.pay': 'Pay',
   'bank.paymentFiles.payBill': 'Pay {number}',
   'bank.paymentFiles.bill': 'Bill',

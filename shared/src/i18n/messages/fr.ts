@@ -484,13 +484,15 @@ export const fr: Messages = {
   'app.closing.closedTo': 'Les livres sont clôturés jusqu’au {date}.',
   'app.closing.neverClosed': 'Les livres n’ont encore jamais été clôturés.',
   'app.closing.booksHint':
-    'Plus rien daté du jour de clôture ou avant ne peut être saisi ni modifié. Une date antérieure rouvre les jours qui suivent (propriétaires seulement).',
+    'Plus rien daté du jour de clôture ou avant ne peut être saisi ni modifié. Une date antérieure rouvre ' +
+    'les jours qui suivent (propriétaires seulement).',
   'app.closing.date': 'Clôturer jusqu’au (inclus)',
   'app.closing.reopen': 'Rouvrir : ramener la date de clôture à cette date',
   'app.closing.closeBooks': 'Clôturer les livres',
   'app.closing.years': 'Exercices',
   'app.closing.yearsHint':
-    'Clôturer un exercice terminé comptabilise ses produits et charges au bénéfice reporté par une écriture de clôture datée de son dernier jour, et clôture les livres jusqu’à sa fin.',
+    'Clôturer un exercice terminé comptabilise ses produits et charges au bénéfice reporté par une ' +
+    'écriture de clôture datée de son dernier jour, et clôture les livres jusqu’à sa fin.',
   'app.closing.year': 'Exercice',
   'app.closing.from': 'Du',
   'app.closing.to': 'Au',
@@ -754,7 +756,9 @@ export const fr: Messages = {
   'bank.account.asOf': 'Au',
   'bank.paymentFiles.title': 'Fichiers de paiement',
   'bank.paymentFiles.hint':
-    'Un fichier pain.001 paie depuis ce compte les factures cochées, chacune pour son montant ouvert, sur le compte bancaire du fournisseur ; chargez-le dans l’e-banking de la banque. Les factures sans compte bancaire du fournisseur ou déjà dans un fichier n’apparaissent pas.',
+    'Un fichier pain.001 paie depuis ce compte les factures cochées, chacune pour son montant ouvert, sur ' +
+    'le compte bancaire du fournisseur ; chargez-le dans l’e-banking de la banque. Les factures sans ' +
+    'compte bancaire du fournisseur ou déjà dans un fichier n’apparaissent pas.',
   'bank.paymentFiles.pay': 'Payer',
   'bank.paymentFiles.payBill': 'Payer {number}',
   'bank.paymentFiles.bill': 'Facture',

@@ -479,13 +479,15 @@ export const it: Messages = {
   'app.closing.closedTo': 'I libri sono chiusi fino al {date}.',
   'app.closing.neverClosed': 'I libri non sono mai stati chiusi.',
   'app.closing.booksHint':
-    'Nulla con data fino al giorno di chiusura compreso può più essere registrato o modificato. Una data anteriore riapre i giorni successivi (solo proprietari).',
+    'Nulla con data fino al giorno di chiusura compreso può più essere registrato o modificato. Una data ' +
+    'anteriore riapre i giorni successivi (solo proprietari).',
   'app.closing.date': 'Chiudere fino al (compreso)',
   'app.closing.reopen': 'Riaprire: riportare la data di chiusura a questa data',
   'app.closing.closeBooks': 'Chiudere i libri',
   'app.closing.years': 'Esercizi',
   'app.closing.yearsHint':
-    'Chiudere un esercizio terminato registra i suoi ricavi e costi sull’utile riportato con una registrazione di chiusura datata al suo ultimo giorno, e chiude i libri fino alla sua fine.',
+    'Chiudere un esercizio terminato registra i suoi ricavi e costi sull’utile riportato con una ' +
+    'registrazione di chiusura datata al suo ultimo giorno, e chiude i libri fino alla sua fine.',
   'app.closing.year': 'Esercizio',
   'app.closing.from': 'Dal',
   'app.closing.to': 'Al',
@@ -749,7 +751,9 @@ export const it: Messages = {
   'bank.account.asOf': 'Al',
   'bank.paymentFiles.title': 'File di pagamento',
   'bank.paymentFiles.hint':
-    'Un file pain.001 paga da questo conto le fatture selezionate, ciascuna per il suo importo aperto, sul conto bancario del fornitore; caricatelo nell’e-banking della banca. Le fatture senza conto bancario del fornitore o già in un file non sono elencate.',
+    'Un file pain.001 paga da questo conto le fatture selezionate, ciascuna per il suo importo aperto, ' +
+    'sul conto bancario del fornitore; caricatelo nell’e-banking della banca. Le fatture senza conto ' +
+    'bancario del fornitore o già in un file non sono elencate.',
   'bank.paymentFiles.pay': 'Pagare',
   'bank.paymentFiles.payBill': 'Pagare {number}',
   'bank.paymentFiles.bill': 'Fattura',
