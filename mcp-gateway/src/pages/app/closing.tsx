@@ -26,8 +26,7 @@ const ENTRY = navEntry('closing');
 const YEAR = /^\d{4}$/;
 
 export function closingPages(router: Router, access: ReturnType<typeof accessOf>): void {
-  const open = (ctx: Context) =>
-    access.companyPage(ctx, tr('app.closing.title'), tr('app.closing.why'), ENTRY.allowed);
+  const open = (ctx: Context) => access.companyPage(ctx, tr('app.closing.title'), tr('app.closing.why'), ENTRY.allowed);
 
   async function show(ctx: Context, page: CompanyPage, status: number, top: unknown, refused?: Refused) {
     const base = ENTRY.path(page.company.dataset);

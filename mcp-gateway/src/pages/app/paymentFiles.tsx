@@ -63,7 +63,10 @@ export async function paymentFilesOf(page: CompanyPage, accountId: number): Prom
 /** The ids ticked in the form (`document`, once or repeated), in the order given. */
 export function tickedDocuments(value: unknown): number[] {
   const values = Array.isArray(value) ? value : value === undefined ? [] : [value];
-  return values.map(String).filter((v) => /^[1-9]\d{0,15}$/.test(v)).map(Number);
+  return values
+    .map(String)
+    .filter((v) => /^[1-9]\d{0,15}$/.test(v))
+    .map(Number);
 }
 
 export function PaymentFiles(p: {
