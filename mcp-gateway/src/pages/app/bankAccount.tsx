@@ -2,7 +2,8 @@
  * Books → Bank account (`/books/{dataset}/bank/{id}`, docs/bank.md "The bank account page"):
  * one company bank account's daily work. Upload a statement; the unbooked lines with their
  * best proposal and one button to accept it; "Make a rule" beside the lines booked by hand;
- * the reconciliation with the statement balance and a form to reconcile. Every action calls
+ * the reconciliation with the statement balance and a form to reconcile; pain.001 payment files
+ * made from the open bills and downloaded (paymentFiles.tsx). Every action calls
  * the ledger's REST API as the signed-in person, who needs the ledger's permission for it.
  */
 import { readFile } from 'node:fs/promises';
@@ -11,11 +12,24 @@ import type { Context } from 'koa';
 import { koaBody } from 'koa-body';
 import { roleHas } from '@ledger/shared';
 import type { access as accessOf, CompanyPage } from './access.tsx';
-import { chartAccounts, LedgerRefusal, listOf, readOr404, refusalStatus, seeOther } from './access.tsx';
+import { chartAccounts, LedgerRefusal, listOf, readOr404, refusalStatus, refusedForm, seeOther } from './access.tsx';
+import { sendFileOr404 } from './files.tsx';
+import { PaymentFiles, paymentFilesOf, tickedDocuments } from './paymentFiles.tsx';
 import { tr as pageTr } from './language.ts';
 import { bodyFields } from '../../http/bodyParser.ts';
 import type { LedgerAnswer } from '../../ledgerClient.ts';
-import { ACCOUNT_LIST, AccountList, ColumnHeads, Csrf, day, Notice, numeric, renderPage, swissAmount } from './ui.tsx';
+import {
+  ACCOUNT_LIST,
+  AccountList,
+  ColumnHeads,
+  Csrf,
+  day,
+  Notice,
+  numeric,
+  type Refused,
+  renderPage,
+  swissAmount,
+} from './ui.tsx';
 
 interface BankAccount {
   id: number;
@@ -98,15 +112,23 @@ export function bankAccountPages(router: Router, access: ReturnType<typeof acces
     return (await readOr404(ctx, page, props, read, 'No such bank account.')) as BankAccount | undefined;
   }
 
-  async function show(ctx: Context, page: CompanyPage, account: BankAccount, status: number, top: unknown) {
+  async function show(
+    ctx: Context,
+    page: CompanyPage,
+    account: BankAccount,
+    status: number,
+    top: unknown,
+    refusedFile?: Refused,
+  ) {
     const t = tr(ctx);
     const base = pathOf(page, account.id);
-    const [unbooked, booked, rules, rec, accounts] = await Promise.all([
+    const [unbooked, booked, rules, rec, accounts, payments] = await Promise.all([
       listOf<BankLine>(page, `/bank/transactions?account=${account.id}&status=unmatched&limit=200`),
       listOf<BankLine>(page, `/bank/transactions?account=${account.id}&status=booked&limit=50`),
       listOf<BankRule>(page, '/bank/rules'),
       page.call('GET', `/bank/accounts/${account.id}/reconciliation`),
       roleHas(page.company.role, 'bank.import') ? chartAccounts(page) : [],
+      paymentFilesOf(page, account.id),
     ]);
     const ruleName = new Map(rules.map((r) => [r.id, r.name]));
     const reconciliation = rec.status === 200 ? (rec.body as Reconciliation) : undefined;
@@ -300,6 +322,7 @@ export function bankAccountPages(router: Router, access: ReturnType<typeof acces
             </div>
           </section>
         ) : null}
+        <PaymentFiles page={page} base={base} data={payments} refused={refusedFile} />
       </>,
     );
   }
@@ -394,6 +417,48 @@ export function bankAccountPages(router: Router, access: ReturnType<typeof acces
     const line = String(ctx.params.line);
     const answer = ID.test(line) ? await page.call('POST', `/bank/transactions/${line}/rule`, {}) : NO_LINE;
     await after(ctx, page, account, answer, (b) => tr(ctx)('bank.account.ruleMade', { id: String(b.id ?? '') }));
+  });
+
+  router.post('/books/:dataset/bank/:id/payment-files', async (ctx) => {
+    const page = await open(ctx);
+    if (!page) return;
+    const account = await accountOf(ctx, page);
+    if (!account) return;
+    const f = bodyFields(ctx);
+    const ids = tickedDocuments(f.document);
+    const t = tr(ctx);
+    if (ids.length === 0) {
+      const refused = { values: f, message: t('bank.paymentFiles.noneTicked') };
+      await show(ctx, page, account, 400, <Notice kind="error">{refused.message}</Notice>, refused);
+      return;
+    }
+    const answer = await page.call('POST', '/bank/payment_files', {
+      bank_account_id: account.id,
+      execution_date: String(f.execution_date ?? '').trim(),
+      document_ids: ids,
+    });
+    if (answer.status !== 201) {
+      await show(ctx, page, account, refusalStatus(answer), <LedgerRefusal answer={answer} />, refusedForm(f, answer));
+      return;
+    }
+    const made = answer.body as { id: number; count: number; total: number };
+    seeOther(
+      ctx,
+      `${pathOf(page, account.id)}?done=${encodeURIComponent(
+        t('bank.paymentFiles.made', { count: made.count, total: swissAmount(made.total) }),
+      )}#payment-files-heading`,
+    );
+  });
+
+  router.get('/books/:dataset/bank/:id/payment-files/:file', async (ctx) => {
+    const page = await open(ctx);
+    if (!page) return;
+    const account = await accountOf(ctx, page);
+    if (!account) return;
+    const file = String(ctx.params.file);
+    const answer = ID.test(file) ? await page.call('GET', `/bank/payment_files/${file}`) : undefined;
+    const props = { title: tr(ctx)('bank.paymentFiles.title'), ...page, current: ctx.path };
+    await sendFileOr404(ctx, props, answer?.file, `pain001-${file}.xml`);
   });
 
   router.post('/books/:dataset/bank/:id/reconcile', async (ctx) => {

@@ -4,7 +4,8 @@
  * (`/books/{dataset}/parties/{vc}/{id}`) to change it. Everything through the parties' REST
  * contracts (`GET/POST /arap/{vc}`, `GET/POST /arap/{vc}/{id}`): the ledger checks the role
  * (reading: `{customers,vendors}.*`; writing: `add_customer` / `add_vendor`) and the fields; a
- * refused form comes back as typed, with the message at its field.
+ * refused form comes back as typed, with the message at its field. A party's page also shows its
+ * documents, its payments and, for a vendor, its bank accounts with a form to add one.
  */
 import type Router from '@koa/router';
 import type { Context } from 'koa';
@@ -14,6 +15,8 @@ import type { access as accessOf, CompanyPage } from './access.tsx';
 import { LedgerRefusal, listOf, readOr404, refusalStatus, refusedForm, seeOther } from './access.tsx';
 import { tr } from './language.ts';
 import { PartyDocuments, partyDocuments } from './partyDocuments.tsx';
+import { PartyPayments, partyPayments } from './partyPayments.tsx';
+import { bankAccountBody, bankRefusal, VendorBankAccounts, vendorBankAccounts } from './vendorBankAccounts.tsx';
 import { ColumnHeads, Csrf, Field, Notice, navEntry, type Refused, renderPage, shown } from './ui.tsx';
 
 type Vc = 'customer' | 'vendor';
@@ -189,10 +192,15 @@ export function partiesPages(router: Router, access: ReturnType<typeof accessOf>
     status: number,
     top: unknown,
     refused?: Refused,
+    refusedBank?: Refused,
   ) {
     const base = ENTRY.path(page.company.dataset);
     const heading = vc === 'customer' ? 'app.parties.customerTitle' : 'app.parties.vendorTitle';
-    const documents = await partyDocuments(page, vc, Number(party.id));
+    const [documents, payments, banks] = await Promise.all([
+      partyDocuments(page, vc, Number(party.id)),
+      partyPayments(page, vc, Number(party.id)),
+      vc === 'vendor' ? vendorBankAccounts(page, Number(party.id)) : Promise.resolve([]),
+    ]);
     await renderPage(
       ctx,
       status,
@@ -231,6 +239,15 @@ export function partiesPages(router: Router, access: ReturnType<typeof accessOf>
           dataset={page.company.dataset}
           role={page.company.role}
         />
+        <PartyPayments vc={vc} rows={payments} dataset={page.company.dataset} role={page.company.role} />
+        {vc === 'vendor' ? (
+          <VendorBankAccounts
+            page={page}
+            action={`${base}/vendor/${party.id}/bank-accounts`}
+            rows={banks}
+            refused={refusedBank}
+          />
+        ) : null}
       </>,
     );
   }
@@ -265,7 +282,9 @@ export function partiesPages(router: Router, access: ReturnType<typeof accessOf>
         ? tr('app.parties.created', { number: numberOf(found.party) })
         : ctx.query.notice === 'saved'
           ? tr('app.parties.saved')
-          : undefined;
+          : ctx.query.notice === 'bank'
+            ? tr('app.parties.bankAdded')
+            : undefined;
     await showParty(ctx, page, found.vc, found.party, 200, notice ? <Notice kind="ok">{notice}</Notice> : null);
   });
 
@@ -281,5 +300,23 @@ export function partiesPages(router: Router, access: ReturnType<typeof accessOf>
       return showParty(ctx, page, found.vc, found.party, refusalStatus(answer), top, refusedForm(f, answer));
     }
     seeOther(ctx, `${ENTRY.path(page.company.dataset)}/${found.vc}/${found.party.id}?notice=saved`);
+  });
+
+  router.post('/books/:dataset/parties/:vc/:id/bank-accounts', async (ctx) => {
+    const page = await open(ctx);
+    if (!page) return;
+    const found = await partyOf(ctx, page);
+    if (!found) return;
+    if (found.vc !== 'vendor') {
+      return showParty(ctx, page, found.vc, found.party, 404, <Notice kind="error">{tr('app.parties.noSuch')}</Notice>);
+    }
+    const f = bodyFields(ctx);
+    const answer = await page.call('POST', `/arap/vendor/${found.party.id}/bank_accounts`, bankAccountBody(f));
+    if (answer.status !== 201) {
+      const top = <LedgerRefusal answer={answer} />;
+      const refused = bankRefusal(refusedForm(f, answer));
+      return showParty(ctx, page, found.vc, found.party, refusalStatus(answer), top, undefined, refused);
+    }
+    seeOther(ctx, `${ENTRY.path(page.company.dataset)}/vendor/${found.party.id}?notice=bank#vendor-banks-heading`);
   });
 }

@@ -16,6 +16,7 @@ import { homePage } from './home.tsx';
 import { auditPages } from './audit.tsx';
 import { bankPages } from './bank.tsx';
 import { chartPages } from './chart.tsx';
+import { closingPages } from './closing.tsx';
 import { entriesPages } from './entries.tsx';
 import { inboxPages } from './inbox.tsx';
 import { invoicesPages } from './invoices.tsx';
@@ -58,5 +59,6 @@ export function appRouter(deps: GatewayDeps): Router {
   dunningPages(router, pages);
   fixedAssetsPages(router, pages);
   revaluationPages(router, pages);
+  closingPages(router, pages);
   return router;
 }

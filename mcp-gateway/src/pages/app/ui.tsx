@@ -64,6 +64,7 @@ export type PageKey =
   | 'dunning'
   | 'assets'
   | 'revaluation'
+  | 'closing'
   | 'apiKeys'
   | 'members'
   | 'company'
@@ -154,6 +155,12 @@ export const NAV: { group: MessageKey; entries: NavEntry[] }[] = [
         label: 'app.nav.revaluation',
         path: (d) => `/books/${d}/revaluation`,
         allowed: may('gl.add_journal_entry'),
+      },
+      {
+        key: 'closing',
+        label: 'app.nav.closing',
+        path: (d) => `/books/${d}/closing`,
+        allowed: may('system.fiscal_years'),
       },
     ],
   },

@@ -477,6 +477,47 @@ export const fr: Messages = {
   'app.parties.readOnly': 'Votre rôle consulte les clients et fournisseurs, sans les modifier.',
   'app.parties.emptyCleared': 'Un champ vide est effacé (le nom reste).',
   'app.parties.badTerms': 'Le délai de paiement est un nombre de jours comme 30.',
+  'app.nav.closing': 'Clôture',
+  'app.closing.title': 'Comptabilité → Clôture',
+  'app.closing.why': 'La clôture demande le droit de lire les exercices.',
+  'app.closing.books': 'Périodes clôturées',
+  'app.closing.closedTo': 'Les livres sont clôturés jusqu’au {date}.',
+  'app.closing.neverClosed': 'Les livres n’ont encore jamais été clôturés.',
+  'app.closing.booksHint':
+    'Plus rien daté du jour de clôture ou avant ne peut être saisi ni modifié. Une date antérieure rouvre ' +
+    'les jours qui suivent (propriétaires seulement).',
+  'app.closing.date': 'Clôturer jusqu’au (inclus)',
+  'app.closing.reopen': 'Rouvrir : ramener la date de clôture à cette date',
+  'app.closing.closeBooks': 'Clôturer les livres',
+  'app.closing.years': 'Exercices',
+  'app.closing.yearsHint':
+    'Clôturer un exercice terminé comptabilise ses produits et charges au bénéfice reporté par une ' +
+    'écriture de clôture datée de son dernier jour, et clôture les livres jusqu’à sa fin.',
+  'app.closing.year': 'Exercice',
+  'app.closing.from': 'Du',
+  'app.closing.to': 'Au',
+  'app.closing.yearClosed': 'clôturé (écriture de clôture {id})',
+  'app.closing.yearOpen': 'ouvert',
+  'app.closing.closeYear': 'Clôturer l’exercice',
+  'app.closing.closeYearNamed': 'Clôturer l’exercice {year}',
+  'app.closing.noYears': 'Pas encore d’exercice : rien n’est comptabilisé.',
+  'app.closing.yearDone': 'L’exercice {year} est clôturé (écriture de clôture {id}).',
+  'app.parties.payments': 'Paiements',
+  'app.parties.paymentAmount': 'Montant',
+  'app.parties.paymentAccount': 'Compte de banque ou de caisse',
+  'app.parties.allocation': 'compensé avec une note de crédit',
+  'app.parties.paymentReversed': 'extourné',
+  'app.parties.noPayments': 'Pas encore de paiements.',
+  'app.parties.bankAccounts': 'Comptes bancaires',
+  'app.parties.bank.iban': 'IBAN',
+  'app.parties.bank.bic': 'BIC',
+  'app.parties.bank.name': 'Titulaire du compte',
+  'app.parties.bank.description': 'Description',
+  'app.parties.noBankAccounts':
+    'Pas encore de compte bancaire : les factures de ce fournisseur ne peuvent pas entrer dans un fichier de paiement.',
+  'app.parties.addBankAccount': 'Ajouter un compte bancaire',
+  'app.parties.addBankAccountButton': 'Ajouter le compte',
+  'app.parties.bankAdded': 'Le compte bancaire est ajouté.',
 
   // documents (invoices, credit notes, quotes, reminders, e-mails)
   'document.invoice': 'Facture',
@@ -713,6 +754,28 @@ export const fr: Messages = {
   'bank.account.reconcile': 'Rapprocher',
   'bank.account.reconciled': '{count} mouvements sont rapprochés jusqu’au {date}.',
   'bank.account.asOf': 'Au',
+  'bank.paymentFiles.title': 'Fichiers de paiement',
+  'bank.paymentFiles.hint':
+    'Un fichier pain.001 paie depuis ce compte les factures cochées, chacune pour son montant ouvert, sur ' +
+    'le compte bancaire du fournisseur ; chargez-le dans l’e-banking de la banque. Les factures sans ' +
+    'compte bancaire du fournisseur ou déjà dans un fichier n’apparaissent pas.',
+  'bank.paymentFiles.pay': 'Payer',
+  'bank.paymentFiles.payBill': 'Payer {number}',
+  'bank.paymentFiles.bill': 'Facture',
+  'bank.paymentFiles.vendor': 'Fournisseur',
+  'bank.paymentFiles.open': 'Ouvert',
+  'bank.paymentFiles.executionDate': 'Date d’exécution',
+  'bank.paymentFiles.make': 'Créer le fichier de paiement',
+  'bank.paymentFiles.nothingToPay': 'Aucune facture ouverte à payer par fichier.',
+  'bank.paymentFiles.file': 'Fichier',
+  'bank.paymentFiles.count': 'Paiements',
+  'bank.paymentFiles.total': 'Total',
+  'bank.paymentFiles.created': 'Créé',
+  'bank.paymentFiles.download': 'Télécharger {name}',
+  'bank.paymentFiles.none': 'Aucun fichier de paiement créé depuis ce compte.',
+  'bank.paymentFiles.noneTicked': 'Cochez au moins une facture à payer.',
+  'bank.paymentFiles.made':
+    'Le fichier de paiement est créé : {count} paiements, total {total}. Téléchargez-le ci-dessous.',
 
   // year end (charts, assets, statements)
   'yearEnd.balanceSheet': 'Bilan',
