@@ -140,16 +140,30 @@ t.test('the app in a real browser', async (t) => {
     await page.getByLabel('City').fill('Zürich');
     await page.getByLabel('Country (two letters, e.g. CH)').fill('CH');
     await page.getByLabel('VAT number (e.g. CHE-123.456.788 MWST)').fill('CHE-123.456.789 MWST');
+    const aiMayPost = page.getByLabel('Assistants may post without asking');
+    t.equal(await aiMayPost.isChecked(), false, 'assistants ask before posting by default');
+    await aiMayPost.check();
     await page.getByRole('button', { name: 'Save settings' }).click();
     t.match(
       await page.locator('#refusal').textContent(),
       /vat_number|VAT/i,
       "the ledger's refusal of a wrong check digit is shown",
     );
+    t.equal(await aiMayPost.isChecked(), true, 'the refused form keeps the tick');
     await page.getByLabel('VAT number (e.g. CHE-123.456.788 MWST)').fill('CHE-123.456.788 MWST');
     await page.getByRole('button', { name: 'Save settings' }).click();
     await page.getByText('The settings are saved.').waitFor();
     t.equal(await page.getByLabel('City').inputValue(), 'Zürich');
+    const rest = apiClient(stack.url, a.dataset, a.apiKey);
+    t.equal(
+      (await rest('GET', '/system/company')).body.ai_may_post_without_confirmation,
+      true,
+      "the company's AI-posting setting, as the ledger keeps it",
+    );
+    await aiMayPost.uncheck();
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByText('The settings are saved.').waitFor();
+    t.equal((await rest('GET', '/system/company')).body.ai_may_post_without_confirmation, false, 'and off again');
 
     await page.getByLabel('Name (e.g. UBS current account)').fill('UBS current account');
     await page.getByLabel('IBAN', { exact: true }).fill('CH93 0076 2011 6238 5295 7');

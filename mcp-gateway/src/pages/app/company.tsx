@@ -26,7 +26,9 @@ import {
   shown,
 } from './ui.tsx';
 
-type Settings = Record<(typeof FIELDS)[number]['name'] | 'invoice_bank_account_id', string | number | null>;
+type Settings = Record<(typeof FIELDS)[number]['name'] | 'invoice_bank_account_id', string | number | null> & {
+  ai_may_post_without_confirmation: boolean;
+};
 
 /** A company bank account as the ledger reads it (the contract's answer, not a copy of its fields). */
 type BankAccount = ResponseOf<typeof contracts.getBankAccount>;
@@ -162,6 +164,24 @@ async function show(ctx: Context, page: CompanyPage, status: number, top: unknow
             ))}
           </select>
           <p>
+            <input
+              type="checkbox"
+              id="f-ai_may_post_without_confirmation"
+              name="ai_may_post_without_confirmation"
+              value="yes"
+              aria-describedby="ai-may-post-hint"
+              checked={
+                refused.settings
+                  ? refused.settings.values.ai_may_post_without_confirmation === 'yes'
+                  : settings.ai_may_post_without_confirmation === true
+              }
+            />{' '}
+            <label for="f-ai_may_post_without_confirmation">{tr('app.company.aiMayPost')}</label>
+          </p>
+          <p class="hint" id="ai-may-post-hint">
+            {tr('app.company.aiMayPostHint')}
+          </p>
+          <p>
             <button type="submit">{tr('app.company.saveSettings')}</button>
           </p>
         </form>
@@ -265,7 +285,7 @@ export function companyPages(router: Router, access: ReturnType<typeof accessOf>
     const page = await open(ctx);
     if (!page) return;
     const f = bodyFields(ctx);
-    const update: Record<string, string | number | null> = {};
+    const update: Record<string, string | number | boolean | null> = {};
     for (const field of FIELDS) {
       const value = String(f[field.name] ?? '').trim();
       if (value !== '') update[field.name] = value;
@@ -273,6 +293,8 @@ export function companyPages(router: Router, access: ReturnType<typeof accessOf>
     }
     const bank = String(f.invoice_bank_account_id ?? '');
     update.invoice_bank_account_id = /^[1-9]\d{0,15}$/.test(bank) ? Number(bank) : null;
+    // a checkbox is sent only when ticked
+    update.ai_may_post_without_confirmation = f.ai_may_post_without_confirmation === 'yes';
     const answer = await page.call('POST', '/system/company', update);
     if (answer.status !== 200) return refusal(ctx, page, answer, { settings: refusedForm(f, answer) });
     seeOther(ctx, `${ENTRY.path(page.company.dataset)}?notice=saved`);

@@ -195,6 +195,9 @@ export const de: Messages = {
   'app.company.bankSaved': 'Das Bankkonto ist geändert.',
   'app.company.settings': 'Einstellungen',
   'app.company.invoiceBank': 'Bankkonto auf Rechnungen',
+  'app.company.aiMayPost': 'Assistenten dürfen ohne Rückfrage buchen',
+  'app.company.aiMayPostHint':
+    'Wenn angekreuzt, buchen KI-Verbindungen, genehmigen, erfassen Zahlungen und versenden E-Mails, ohne dass die verbundene Person jede Aktion bestätigt. Standardmässig aus.',
   'app.company.saveSettings': 'Einstellungen speichern',
   'app.company.byManagers': 'Inhaber und Administratoren ändern diese Einstellungen.',
   'app.company.bankAccounts': 'Bankkonten',
