@@ -197,7 +197,8 @@ export const de: Messages = {
   'app.company.invoiceBank': 'Bankkonto auf Rechnungen',
   'app.company.aiMayPost': 'Assistenten dürfen ohne Rückfrage buchen',
   'app.company.aiMayPostHint':
-    'Wenn angekreuzt, buchen KI-Verbindungen, genehmigen, erfassen Zahlungen und versenden E-Mails, ohne dass die verbundene Person jede Aktion bestätigt. Standardmässig aus.',
+    'Wenn angekreuzt, buchen KI-Verbindungen, genehmigen, erfassen Zahlungen und versenden E-Mails, ' +
+    'ohne dass die verbundene Person jede Aktion bestätigt. Standardmässig aus.',
   'app.company.saveSettings': 'Einstellungen speichern',
   'app.company.byManagers': 'Inhaber und Administratoren ändern diese Einstellungen.',
   'app.company.bankAccounts': 'Bankkonten',

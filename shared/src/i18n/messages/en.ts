@@ -190,7 +190,8 @@ export const en = {
   'app.company.invoiceBank': 'Bank account on invoices',
   'app.company.aiMayPost': 'Assistants may post without asking',
   'app.company.aiMayPostHint':
-    'When ticked, AI connections post, approve, record payments and send e-mails without the connected person confirming each one. Off by default.',
+    'When ticked, AI connections post, approve, record payments and send e-mails without the ' +
+    'connected person confirming each one. Off by default.',
   'app.company.saveSettings': 'Save settings',
   'app.company.byManagers': 'Owners and admins change these settings.',
   'app.company.bankAccounts': 'Bank accounts',

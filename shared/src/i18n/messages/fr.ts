@@ -198,7 +198,9 @@ export const fr: Messages = {
   'app.company.invoiceBank': 'Compte bancaire sur les factures',
   'app.company.aiMayPost': 'Les assistants peuvent comptabiliser sans demander',
   'app.company.aiMayPostHint':
-    'Si la case est cochée, les connexions IA comptabilisent, approuvent, enregistrent des paiements et envoient des e-mails sans que la personne connectée confirme chaque action. Désactivé par défaut.',
+    'Si la case est cochée, les connexions IA comptabilisent, approuvent, enregistrent des paiements ' +
+    'et envoient des e-mails sans que la personne connectée confirme chaque action. Désactivé par ' +
+    'défaut.',
   'app.company.saveSettings': 'Enregistrer les paramètres',
   'app.company.byManagers': 'Les propriétaires et administrateurs modifient ces paramètres.',
   'app.company.bankAccounts': 'Comptes bancaires',

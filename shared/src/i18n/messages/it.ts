@@ -195,7 +195,8 @@ export const it: Messages = {
   'app.company.invoiceBank': 'Conto bancario sulle fatture',
   'app.company.aiMayPost': 'Gli assistenti possono registrare senza chiedere',
   'app.company.aiMayPostHint':
-    'Se selezionato, le connessioni IA registrano, approvano, registrano pagamenti e inviano e-mail senza che la persona collegata confermi ogni azione. Disattivato per impostazione predefinita.',
+    'Se selezionato, le connessioni IA registrano, approvano, registrano pagamenti e inviano e-mail ' +
+    'senza che la persona collegata confermi ogni azione. Disattivato per impostazione predefinita.',
   'app.company.saveSettings': 'Salvare le impostazioni',
   'app.company.byManagers': 'Titolari e amministratori modificano queste impostazioni.',
   'app.company.bankAccounts': 'Conti bancari',
