@@ -14,9 +14,7 @@ export const invoiceTools: ToolDeclaration[] = [
   {
     name: 'list_invoices',
     title: 'List customer invoices',
-    description:
-      'Find customer invoices (kind invoice) and AR transactions (kind transaction) by number, status, customer or ' +
-      'date.',
+    description: 'Find customer invoices and AR transactions (kind) by number, status, customer or date.',
     area: 'invoices',
     access: 'read',
     contract: contracts.listDocuments,
@@ -93,6 +91,7 @@ export const invoiceTools: ToolDeclaration[] = [
     contract: contracts.getDocument,
     side: 'vendor',
     params: { id: 'bill (AP transaction or vendor invoice) id' },
+    outputAs: 'get_invoice',
     summary: summaries.get('bill'),
   },
   {
@@ -130,6 +129,7 @@ export const invoiceTools: ToolDeclaration[] = [
     side: 'vendor',
     fixedBody: { type: 'transaction' },
     // the input passed the body schema, so pending is "0", 0 or absent
+    fieldsAs: { lines: 'create_invoice', files: 'create_invoice' },
     summary: (result, input) =>
       `Created bill ${idOf(result, input)} as ` +
       `${requestsPosting(input as Pick<TransactionInput, 'pending'>) ? 'posted' : 'a draft'}.`,
@@ -231,6 +231,7 @@ export const invoiceTools: ToolDeclaration[] = [
     contract: contracts.createCreditNote,
     side: 'customer',
     params: { id: 'the invoice id' },
+    fieldsAs: { items: 'create_invoice' },
     summary: (result, input) => `Issued credit note ${idOf(result, input)} of invoice ${input.id}.`,
   },
   {
@@ -244,6 +245,7 @@ export const invoiceTools: ToolDeclaration[] = [
     destructive: false,
     idempotent: false,
     contract: contracts.createQuote,
+    fieldsAs: { items: 'create_invoice' },
     summary: summaries.created('quote'),
   },
   {
@@ -279,6 +281,7 @@ export const invoiceTools: ToolDeclaration[] = [
     destructive: true,
     idempotent: false,
     contract: contracts.createRecurring,
+    fieldsAs: { 'template.items': 'create_invoice' },
     summary: summaries.created('recurring invoice'),
   },
   {
