@@ -235,6 +235,25 @@ export const invoiceTools: ToolDeclaration[] = [
     summary: (result, input) => `Issued credit note ${idOf(result, input)} of invoice ${input.id}.`,
   },
   {
+    name: 'allocate_credit_note',
+    title: 'Set credit note against document',
+    description:
+      'Set a credit note\'s open amount against an open document of the same party and currency (vc "customer": ' +
+      'an invoice; "vendor": a bill); no money moves. A refund is record_payment on the credit note.',
+    area: 'invoices',
+    access: 'write',
+    destructive: false,
+    idempotent: false,
+    contract: contracts.allocateCreditNote,
+    side: 'customer',
+    sideInInput: true,
+    params: { id: 'credit note id' },
+    summary: (result, input) =>
+      `Set ${String(isRecord(result) ? result.amount : input.amount)} of credit note ${String(input.id)} against ` +
+      `${input.vc === 'vendor' ? 'bill' : 'invoice'} ${String(input.document_id)}` +
+      `${isRecord(result) && typeof result.document_open === 'number' ? `; ${result.document_open} still open` : ''}.`,
+  },
+  {
     name: 'create_quote',
     title: 'Create quote',
     description:
