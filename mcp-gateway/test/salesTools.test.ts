@@ -185,7 +185,8 @@ t.test('credit notes, quotes and dunning through the gateway', async (t) => {
     t.notOk(sent.isError, JSON.stringify(sent));
     t.equal(yes.questions.length, asked + 1, 'the person was asked');
     const question = yes.questions.at(-1)!;
-    t.match(question, new RegExp(`^Test Assistant asks to send the dunning run of ${date}: \\d+ reminders? e-mailed \\(`));
+    const start = `^Test Assistant asks to send the dunning run of ${date}: \\d+ reminders? e-mailed \\(`;
+    t.match(question, new RegExp(start));
     t.match(question, new RegExp(`${overdue.invNumber} to Globex Corp, level 1, open 324\\.30 CHF`));
     t.match(question, /fees of \d+\.00 CHF booked\. Send them\?$/);
     t.equal(await runs(), 1, 'the run was sent');
