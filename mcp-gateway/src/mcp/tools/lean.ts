@@ -11,8 +11,9 @@
  * - Output schemas describe what an assistant reads: a record's fields with their types and
  *   enums (an enum without the type all its values have), one level deep (deeper only the
  *   type) — not the checks the ledger made when it wrote the data. The two read shapes of a
- *   document (`oneOf` by `kind`) become one object with the fields of both. Nothing at the top is `required`, so a tool error's `{ error }`
- *   fits the schema too (clients validate every result's structuredContent).
+ *   document (`oneOf` by `kind`) become one object with the fields of both. Nothing at the top
+ *   is `required`, so a tool error's `{ error }` fits the schema too (clients validate every
+ *   result's structuredContent).
  * - A sub-schema repeated within one tool's schema is written once under `$defs`; a field whose
  *   shape another tool shows is listed as its type and that tool's name (`leanInput`'s
  *   `referred`, from a declaration's `fieldsAs`).
