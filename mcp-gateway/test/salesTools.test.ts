@@ -1,12 +1,16 @@
 /**
  * The sales tools of issue 33 in a real gateway on a real ledger, called with the official MCP
- * client (2026-07-28): a credit note issued and set against an invoice (allocate_credit_note
- * pays: the person confirms it, a client that cannot ask gets nothing done), a quote made and
+ * clients (2026-07-28, and 2025-era for an allocation): a credit note issued and set against an
+ * invoice (allocate_credit_note pays: the person confirms it, a client that cannot ask gets
+ * nothing done), a quote made and
  * turned into a draft invoice, and a dunning run — its dry run only reads and is never asked
  * about, sending the reminders books fees and is asked first (the ledger holds it too).
  */
 import t from 'tap';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { apiClient } from '../../ledger-service/test/helpers.ts';
 import { connect, startStack } from './helpers.ts';
 
@@ -119,11 +123,33 @@ t.test('credit notes, quotes and dunning through the gateway', async (t) => {
     t.equal(await open(second.id), 166.2, 'the invoice: 50 less open');
     t.equal(await open(noteId), -58.1, 'the credit note: 50 less to set off');
 
+    // a 2025-era client is asked on the call's stream the same way
+    const v1 = new ClientV1({ name: 'sales-test-v1', version: '1' }, { capabilities: { elicitation: {} } });
+    const v1Questions: string[] = [];
+    v1.setRequestHandler(ElicitRequestSchema, async (req) => {
+      v1Questions.push(req.params.message);
+      return { action: 'accept', content: { confirm: true } };
+    });
+    await v1.connect(
+      new TransportV1(new URL(resource), {
+        requestInit: { headers: { Authorization: `Bearer ${tokens.access_token}` } },
+      }),
+    );
+    t.teardown(() => v1.close());
+    const legacy = (await v1.callTool({
+      name: 'allocate_credit_note',
+      arguments: { ...allocate, amount: 8.1 },
+    })) as ToolResult;
+    t.notOk(legacy.isError, JSON.stringify(legacy));
+    t.match(v1Questions, [/asks to set 8\.10 CHF of credit note CN-\d+ against invoice .* \(open 166\.20 CHF\)/]);
+    t.equal(await open(noteId), -50, '2025 era: set off once confirmed');
+    t.equal(await open(second.id), 158.1);
+
     // more than the credit note has open: the ledger's refusal as a tool error, nothing written
     const over = await yes.call('allocate_credit_note', { ...allocate, amount: 60 });
     t.ok(over.isError, 'over the open amount');
     t.equal(over.structuredContent?.error?.code, 'overpayment');
-    t.equal(await open(second.id), 166.2);
+    t.equal(await open(second.id), 158.1);
   });
 
   t.test('a quote made and turned into a draft invoice, without a question', async (t) => {
@@ -185,7 +211,7 @@ t.test('credit notes, quotes and dunning through the gateway', async (t) => {
     t.notOk(sent.isError, JSON.stringify(sent));
     t.equal(yes.questions.length, asked + 1, 'the person was asked');
     const question = yes.questions.at(-1)!;
-    const start = `^Test Assistant asks to send the dunning run of ${date}: \\d+ reminders? e-mailed \\(`;
+    const start = `^Test Assistant asks to send the dunning run of ${date}: \\d+ reminders? \\(`;
     t.match(question, new RegExp(start));
     t.match(question, new RegExp(`${overdue.invNumber} to Globex Corp, level 1, open 324\\.30 CHF`));
     t.match(question, /fees of \d+\.00 CHF booked\. Send them\?$/);

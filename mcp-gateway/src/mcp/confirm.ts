@@ -579,7 +579,7 @@ function dunningPart(preview: ConfirmationPreview): string {
   }
   const booked = [...fees].map(([currency, fee]) => `${fee.toFixed(2)}${currency ? ` ${currency}` : ''}`);
   return (
-    `${items.length} reminder${items.length === 1 ? '' : 's'} e-mailed (${shown.join('; ')}${more})` +
+    `${items.length} reminder${items.length === 1 ? '' : 's'} (${shown.join('; ')}${more})` +
     `${booked.length > 0 ? `, fees of ${booked.join(' and ')} booked` : ', no fees'}`
   );
 }
