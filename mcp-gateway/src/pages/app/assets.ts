@@ -54,6 +54,11 @@ input[aria-invalid=true],select[aria-invalid=true]{border:2px solid #b3261e}
 .cards li{border:1px solid #cfd8e3;border-radius:6px;padding:.8rem}
 .side-by-side{display:grid;grid-template-columns:1fr;gap:1rem}
 @media (min-width:60rem){.side-by-side{grid-template-columns:1fr 1fr}}
+#totals-preview{border:1px solid #cfd8e3;border-radius:6px;padding:.4rem 1rem;margin:.8rem 0;background:#f6f8fa;
+max-width:40rem}#totals-preview:focus{outline:3px solid #f0a030;outline-offset:2px}
+#totals-preview h3{font-size:1rem;margin:.4rem 0}#totals-preview dl{display:grid;grid-template-columns:1fr auto;
+gap:.2rem 1rem;margin:.4rem 0}#totals-preview dd{margin:0;text-align:right;font-variant-numeric:tabular-nums}
+#preview-gross,#totals-preview dt:nth-last-of-type(1){font-weight:700}
 .preview{width:100%;min-height:30rem;border:1px solid #cfd8e3}img.preview{min-height:0;height:auto;width:auto;
 max-width:100%}
 `;

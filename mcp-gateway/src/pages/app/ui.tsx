@@ -346,12 +346,13 @@ export interface Refused {
 }
 
 /**
- * The form's input a ledger error's `field` is about: `iban` → `iban`, `lines[1].account` or
- * `lines.1.account` → `account_1` (the forms name a row's inputs `{field}_{row}`).
+ * The form's input a ledger error's `field` is about: `iban` → `iban`, `lines[1].account`,
+ * `lines.1.account` or the pointer `/items/1/account` → `account_1` (the forms name a row's
+ * inputs `{field}_{row}`).
  */
 export function formField(ledgerField: string | undefined): string | undefined {
   if (!ledgerField) return undefined;
-  const row = /^(?:lines|items)(?:\[(\d+)\]|\.(\d+))\.(\w+)$/.exec(ledgerField);
+  const row = /^\/?(?:lines|items)(?:\[(\d+)\]|[./](\d+))[./](\w+)$/.exec(ledgerField);
   return row ? `${row[3]}_${row[1] ?? row[2]}` : ledgerField.replace(/^\//, '');
 }
 
@@ -376,6 +377,8 @@ export interface FieldProps {
   list?: string;
   /** the refusal, when it is about this field: its message is shown under the input */
   refused?: Refused;
+  /** the focus starts here (a row just added) */
+  autofocus?: boolean;
 }
 
 /** A labelled input that carries a refusal's message about it (`aria-invalid`, `aria-describedby`). */
@@ -395,9 +398,66 @@ export function Field(p: FieldProps) {
         maxlength={p.maxlength}
         list={p.list}
         autocomplete={p.list ? 'off' : undefined}
+        autofocus={p.autofocus}
         aria-invalid={error ? 'true' : undefined}
         aria-describedby={error ? `${p.id}-error` : undefined}
       />
+      {error ? (
+        <p class="field-error" id={`${p.id}-error`}>
+          {error}
+        </p>
+      ) : null}
+    </>
+  );
+}
+
+/**
+ * One input of a form's row `i` (the forms name a row's inputs `{name}_{i}` and give them the id
+ * `{prefix}-{i}`): a Field showing what was typed, else `value`.
+ */
+export function RowField(
+  p: Omit<FieldProps, 'id' | 'name' | 'value'> & { prefix: string; name: string; i: number; value?: string },
+) {
+  const { prefix, name, i, value, ...rest } = p;
+  return (
+    <Field {...rest} id={`${prefix}-${i}`} name={`${name}_${i}`} value={shown(p.refused, `${name}_${i}`, value)} />
+  );
+}
+
+export interface SelectProps {
+  id: string;
+  name: string;
+  label: string;
+  value: string;
+  options: { value: string; label: string; lang?: string }[];
+  /** the first option, meaning "none" (value "") */
+  empty?: string;
+  required?: boolean;
+  refused?: Refused;
+  autofocus?: boolean;
+}
+
+/** A labelled choice that carries a refusal's message about it, as Field does. */
+export function Select(p: SelectProps) {
+  const error = p.refused && formField(p.refused.field) === p.name ? p.refused.message : undefined;
+  return (
+    <>
+      <label for={p.id}>{p.label}</label>
+      <select
+        id={p.id}
+        name={p.name}
+        required={p.required}
+        autofocus={p.autofocus}
+        aria-invalid={error ? 'true' : undefined}
+        aria-describedby={error ? `${p.id}-error` : undefined}
+      >
+        {p.empty !== undefined ? <option value="">{p.empty}</option> : null}
+        {p.options.map((o) => (
+          <option value={o.value} lang={o.lang} selected={o.value === p.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
       {error ? (
         <p class="field-error" id={`${p.id}-error`}>
           {error}
