@@ -231,9 +231,13 @@ t.test("the app's forms: languages, rows, totals, a vendor's bank accounts", asy
     t.match(read.html, /<dl id="vendor-bank">/, 'a viewer reads it');
     t.notMatch(read.html, /id="vendor-bank-change"|id="vendor-bank-delete"/, 'without forms');
     const csrf = /name="csrf" value="([^"]+)"/.exec(read.html)![1]!;
-    const forged = await asViewer.request('POST', `${parties}/vendor/${vendorId}/bank-accounts/${kept.body.id}/delete`, {
-      csrf,
-    });
+    const forged = await asViewer.request(
+      'POST',
+      `${parties}/vendor/${vendorId}/bank-accounts/${kept.body.id}/delete`,
+      {
+        csrf,
+      },
+    );
     t.equal(forged.status, 403, 'the ledger refuses a viewer');
     t.equal((await banks()).body.length, 1);
   });

@@ -23,6 +23,8 @@ main{max-width:72rem;margin:1rem auto;padding:0 1rem}
 h1{font-size:1.5rem}h2{font-size:1.15rem;margin-top:1.6rem}
 a{color:#0b4f9c}a:focus-visible,button:focus-visible,input:focus-visible,select:focus-visible{outline:3px solid #f0a030;
 outline-offset:2px}
+/* a date input's focus sits in its day, month, year or calendar button: only :focus-within sees the last */
+input[type=date]:focus,input[type=date]:focus-within{outline:3px solid #f0a030;outline-offset:2px}
 label{display:block;margin:.6rem 0 .2rem;font-weight:600}
 input[type=email],input[type=password],input[type=text],input[type=date],input[type=number],select{width:100%;
 max-width:22rem;padding:.45rem;font-size:1rem;border:1px solid #6b7682;border-radius:4px;background:#fff}
