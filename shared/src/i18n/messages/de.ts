@@ -989,10 +989,12 @@ export const de: Messages = {
   'app.parties.language.company': 'Sprache der Firma ({language})',
   'app.parties.language.column': 'Sprache',
   'app.parties.bank.title': 'Bankkonto {iban} von {name}',
-  'app.parties.bank.emptyCleared': 'Ein geleerter BIC, Kontoinhaber oder eine geleerte Beschreibung wird entfernt; die IBAN bleibt.',
+  'app.parties.bank.emptyCleared':
+    'Ein geleerter BIC, Kontoinhaber oder eine geleerte Beschreibung wird entfernt; die IBAN bleibt.',
   'app.parties.bank.deleteHeading': 'Löschen',
   'app.parties.bank.delete': 'Dieses Bankkonto löschen',
-  'app.parties.bank.deleteHint': 'Gelöscht werden kann nur ein Konto, das keine Rechnung nennt; die anderen lehnt die Buchhaltung ab.',
+  'app.parties.bank.deleteHint':
+    'Gelöscht werden kann nur ein Konto, das keine Rechnung nennt; die anderen lehnt die Buchhaltung ab.',
   'app.parties.bank.noSuch': 'Dieser Lieferant hat kein solches Bankkonto.',
   'app.parties.bankSaved': 'Das Bankkonto ist geändert.',
   'app.parties.bankDeleted': 'Das Bankkonto ist gelöscht.',

@@ -987,7 +987,8 @@ export const it: Messages = {
   'app.parties.bank.emptyCleared': 'Un BIC, un titolare o una descrizione svuotati vengono rimossi; l’IBAN resta.',
   'app.parties.bank.deleteHeading': 'Eliminare',
   'app.parties.bank.delete': 'Eliminare questo conto bancario',
-  'app.parties.bank.deleteHint': 'Si può eliminare solo un conto che nessuna fattura cita; la contabilità rifiuta gli altri.',
+  'app.parties.bank.deleteHint':
+    'Si può eliminare solo un conto che nessuna fattura cita; la contabilità rifiuta gli altri.',
   'app.parties.bank.noSuch': 'Questo fornitore non ha questo conto bancario.',
   'app.parties.bankSaved': 'Il conto bancario è modificato.',
   'app.parties.bankDeleted': 'Il conto bancario è eliminato.',
