@@ -160,6 +160,29 @@ t.test("the app's forms: languages, rows, totals, a vendor's bank accounts", asy
     );
   });
 
+  t.test('a journal entry of five lines, its rows added without script', async (t) => {
+    const entries = `/books/${a.dataset}/entries`;
+    const list = await browser.get(entries);
+    const typed: Record<string, string> = { transdate: '2026-11-20', description: 'Aufteilung' };
+    for (let i = 0; i < 4; i++) Object.assign(typed, { [`account_${i}`]: '6500', [`debit_${i}`]: '25' });
+    const page = await browser.submit(list, `${entries}/new`, { ...typed, action: 'add-row' });
+    t.equal(page.status, 200);
+    t.match(page.html, /<input type="hidden" name="rows" value="5"\/>/, 'five rows');
+    t.match(page.html, /id="account-4"[^>]*autofocus/, 'the focus in the fifth');
+    t.match(page.html, /id="debit-3" name="debit_3" value="25"/, 'the fourth row kept');
+    const posted = await browser.submit(page, `${entries}/new`, {
+      ...typed,
+      rows: '5',
+      account_4: '1020',
+      credit_4: '100',
+      post: '1',
+    });
+    t.equal(posted.status, 303, /id="refusal"[^>]*>(.*?)<\/div>/.exec(posted.html)?.[1] ?? 'posted');
+    const [entry] = (await rest('GET', '/gl/transactions?limit=1&sort=-id')).body;
+    const read = (await rest('GET', `/gl/transactions/${entry.id}`)).body;
+    t.equal(read.lines.length, 5, 'five lines written by the ledger');
+  });
+
   t.test("a vendor's bank account changed and deleted", async (t) => {
     const vendor = await rest('POST', '/arap/vendor', { name: 'Druckerei Beispiel AG' });
     const vendorId = vendor.body.id as number;

@@ -10,7 +10,7 @@
  */
 import { tr } from './language.ts';
 import { taxChoices, parseAmount, type TaxCode, type Vc } from './draftForm.tsx';
-import { ACCOUNT_LIST, Field, RowField, type Refused, Select, shown, swissAmount } from './ui.tsx';
+import { ACCOUNT_LIST, AddRow, Field, formRows, RowField, type Refused, Select, shown, swissAmount } from './ui.tsx';
 
 /** A service of the catalogue (GET /arap/services), the fields the form uses. */
 export interface Service {
@@ -25,17 +25,6 @@ export interface Service {
 export interface PartyChoice {
   id: number;
   name: string;
-}
-
-/** How many item rows a new document offers at first (empty rows are left out). */
-export const NEW_ROWS = 4;
-/** The most rows a form holds: far more than an invoice has, few enough for one page. */
-export const MAX_ROWS = 200;
-
-/** The rows a posted form had (its `rows`), within 1 and MAX_ROWS; NEW_ROWS when it says nothing. */
-export function formRows(f: Readonly<Record<string, unknown>> | undefined): number {
-  const n = Number(f?.rows);
-  return Number.isInteger(n) && n > 0 ? Math.min(n, MAX_ROWS) : NEW_ROWS;
 }
 
 /** The ledger's preview of the form (POST /arap/invoices/{vc}/preview), the fields shown. */
@@ -154,7 +143,6 @@ export function NewDocumentForm(p: {
           refused={refused}
         />
       )}
-      <input type="hidden" name="rows" value={String(rows)} />
       <p class="hint">{tr('app.invoices.itemsHint')}</p>
       {Array.from({ length: rows }, (_, i) => {
         const row = tr('app.form.itemRow', { n: i + 1 });
@@ -193,13 +181,7 @@ export function NewDocumentForm(p: {
           </fieldset>
         );
       })}
-      {rows < MAX_ROWS ? (
-        <p>
-          <button type="submit" name="action" value="add-row" class="secondary" id="add-row">
-            {tr('app.form.addRow')}
-          </button>
-        </p>
-      ) : null}
+      <AddRow rows={rows} />
       {p.preview ? <Totals preview={p.preview} /> : null}
       <p>
         <button type="submit" name="action" value="preview" class="secondary" id="preview-totals">

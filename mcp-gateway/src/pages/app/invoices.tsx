@@ -22,8 +22,6 @@ import type { TaxCode, Vc } from './draftForm.tsx';
 import { sendFileOr404 } from './files.tsx';
 import {
   atFormRow,
-  formRows,
-  MAX_ROWS,
   NewDocumentForm,
   newDocumentBody,
   type PartyChoice,
@@ -45,6 +43,7 @@ import {
   type Refused,
   renderPage,
   swissAmount,
+  withRowAdded,
 } from './ui.tsx';
 
 /** A row of GET /arap/invoices/{vc} (the fields the list shows). */
@@ -289,15 +288,8 @@ function sidePages(router: Router, access: ReturnType<typeof accessOf>, side: Si
     const action = f.action === 'add-row' || f.action === 'preview' ? f.action : 'write';
     if (action === 'add-row') {
       // the form again as typed with one more row, the focus in it; nothing is sent to the ledger
-      const rows = Math.min(formRows(f) + 1, MAX_ROWS);
-      return showList(
-        ctx,
-        page,
-        200,
-        null,
-        { values: { ...f, rows: String(rows) }, message: '' },
-        { focusRow: rows - 1 },
-      );
+      const { refused, focusRow } = withRowAdded(f);
+      return showList(ctx, page, 200, null, refused, { focusRow });
     }
     const made = newDocumentBody(vc, f);
     if ('problem' in made) {

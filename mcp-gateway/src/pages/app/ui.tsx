@@ -411,6 +411,42 @@ export function Field(p: FieldProps) {
   );
 }
 
+/** How many rows a form of lines or items offers at first (empty rows are left out). */
+export const FIRST_ROWS = 4;
+/** The most rows a form holds: far more than a document has, few enough for one page. */
+export const MAX_ROWS = 200;
+
+/** The rows a posted form had (its hidden `rows`), within 1 and MAX_ROWS; FIRST_ROWS when it says nothing. */
+export function formRows(values: Readonly<Record<string, unknown>> | undefined): number {
+  const n = Number(values?.rows);
+  return Number.isInteger(n) && n > 0 ? Math.min(n, MAX_ROWS) : FIRST_ROWS;
+}
+
+/**
+ * The values of a form to show again with one row more (its **Add a row** button, `action=add-row`),
+ * and the row to put the focus in. Nothing is sent to the ledger.
+ */
+export function withRowAdded(values: Readonly<Record<string, unknown>>): { refused: Refused; focusRow: number } {
+  const rows = Math.min(formRows(values) + 1, MAX_ROWS);
+  return { refused: { values: { ...values, rows: String(rows) }, message: '' }, focusRow: rows - 1 };
+}
+
+/** The form's row count (hidden `rows`) is written by the form itself; this button asks for one more. */
+export function AddRow({ rows }: { rows: number }) {
+  return (
+    <>
+      <input type="hidden" name="rows" value={String(rows)} />
+      {rows < MAX_ROWS ? (
+        <p>
+          <button type="submit" name="action" value="add-row" class="secondary" id="add-row">
+            {tr('app.form.addRow')}
+          </button>
+        </p>
+      ) : null}
+    </>
+  );
+}
+
 /**
  * One input of a form's row `i` (the forms name a row's inputs `{name}_{i}` and give them the id
  * `{prefix}-{i}`): a Field showing what was typed, else `value`.
