@@ -2,7 +2,8 @@
  * Books → Journal entries (`/books/{dataset}/entries`): the company's journal entries (status
  * filter, search by reference or text), a form for a new one with debit and credit lines (as
  * many as needed: **Add a row** shows it again as typed with one more), saved as a draft
- * (approved and posted on the workstation) or posted at once, and the reversal of a posted one. Through the journal's REST contracts as the person (`GET/POST /gl/transactions`,
+ * (approved and posted on the workstation) or posted at once, and the reversal of a posted one.
+ * Through the journal's REST contracts as the person (`GET/POST /gl/transactions`,
  * `POST /gl/transactions/{id}/reverse`); the ledger checks that debits equal credits.
  */
 import type Router from '@koa/router';
