@@ -99,7 +99,8 @@ t.test("the app's forms: languages, rows, totals, a vendor's bank accounts", asy
     }
     t.equal(await page.getByLabel('Text: Position 1').inputValue(), 'Artikel 1', 'the rows typed before are kept');
     await page.getByRole('button', { name: 'Summen berechnen' }).click();
-    await page.locator('#totals-preview').waitFor();
+    // the page the button answers (its totals take the focus), not the script's totals of the page before
+    await page.locator('#totals-preview:focus').waitFor();
     // 100 + 41.00 + 1000 + 7.35 + 12 + 3.10 = 1163.45; 8.1 % per item: 8.10 3.32 81.00 0.60 0.97 0.25 = 94.24
     t.equal(await page.locator('#preview-net').textContent(), "CHF 1'163.45", 'net, as the ledger computes it');
     t.equal(await page.locator('#totals-preview [data-tax="2200"]').textContent(), 'CHF 94.24', 'VAT at 8.1 %');
@@ -118,6 +119,28 @@ t.test("the app's forms: languages, rows, totals, a vendor's bank accounts", asy
       ['posted', customer.body.id, 6, 1163.45, 1257.69],
       'posted with its six items, the totals previewed',
     );
+  });
+
+  t.test("with script, the ledger's totals as one types", async (t) => {
+    const vendor = await rest('POST', '/arap/vendor', { name: 'Reinigung Blitz GmbH' });
+    await page.goto(`${stack.url}${bills}`);
+    await page.getByLabel('Lieferant', { exact: true }).selectOption({ label: 'Reinigung Blitz GmbH' });
+    await page.getByLabel('Text: Position 1').fill('Büroreinigung');
+    await page.getByLabel('Menge: Position 1').fill('2');
+    await page.getByLabel('Konto: Position 1').fill('6500');
+    await page.getByLabel('Preis: Position 1').fill('250');
+    const gross = page.locator('#totals-live #preview-gross');
+    await gross.waitFor();
+    t.equal(await gross.textContent(), 'CHF 500.00', 'the totals appear without a page load (no tax chosen)');
+    await page.getByLabel('MWST: Position 1').selectOption('1170');
+    await page.locator('#totals-live #preview-gross', { hasText: 'CHF 540.50' }).waitFor();
+    t.pass('and follow a change: 500 + 8.1 % input VAT');
+    await page.getByLabel('Preis: Position 1').fill('');
+    await page.locator('#totals-live #preview-gross').waitFor({ state: 'detached' });
+    t.pass('an item without a price has no totals');
+    t.equal(page.url(), `${stack.url}${bills}`, 'still the same page');
+    const written = (await rest('GET', `/arap/invoices/vendor?vendor_id=${vendor.body.id}`)).body;
+    t.equal(written.length, 0, 'nothing written');
   });
 
   t.test('a bill: rows added without script, a refusal named at the row it is about', async (t) => {

@@ -1,7 +1,8 @@
 /**
  * The app's one stylesheet and its one small script, served from the gateway itself so the
  * pages' Content-Security-Policy needs neither 'unsafe-inline' nor another origin. The script
- * only enhances (copy buttons); every action works without it as a plain form post.
+ * only enhances (copy buttons, an invoice form's totals as one types); every action works
+ * without it as a plain form post.
  */
 import Router from '@koa/router';
 
@@ -84,6 +85,44 @@ for (const button of document.querySelectorAll('[data-copy]')) {
       button.textContent = 'Selected: press Ctrl+C';
     }
   });
+}
+
+// Totals as one types on the invoice and bill forms: the form's own "Preview totals" sent in the
+// background a moment after the last keystroke (the ledger computes them, nothing is written); its
+// answer's totals are put in their place (an aria-live region). A form that cannot be computed yet
+// (a row not complete) shows none. Without script the button does the same with a page load.
+const documentForm = document.getElementById('new-document');
+const live = document.getElementById('totals-live');
+if (documentForm && live && window.fetch && window.DOMParser) {
+  let timer;
+  let asked = 0;
+  const update = async () => {
+    const mine = ++asked;
+    const body = new URLSearchParams(new FormData(documentForm));
+    body.set('action', 'preview');
+    body.delete('post');
+    try {
+      // the form's buttons are named "action", which hides the form's own .action property
+      const target = documentForm.getAttribute('action');
+      const res = await fetch(target, { method: 'POST', body, credentials: 'same-origin' });
+      const html = await res.text();
+      if (mine !== asked) return;
+      const fresh = new DOMParser().parseFromString(html, 'text/html').getElementById('totals-preview');
+      if (fresh) {
+        fresh.removeAttribute('autofocus');
+        fresh.removeAttribute('tabindex');
+        live.replaceChildren(document.adoptNode(fresh));
+      } else live.replaceChildren();
+    } catch {
+      // the button still works
+    }
+  };
+  const later = () => {
+    clearTimeout(timer);
+    timer = setTimeout(update, 600);
+  };
+  documentForm.addEventListener('input', later);
+  documentForm.addEventListener('change', later);
 }
 `;
 

@@ -6,7 +6,8 @@
  * ledger's: **Preview totals** asks the ledger what it would make of the form (its invoice
  * preview, nothing written) and shows net, VAT per rate and gross above the buttons; the form
  * is saved as a draft or posted, and the document's page shows what the ledger computed.
- * Plain form, no script; a refused form is shown again as typed.
+ * Plain form; a refused form is shown again as typed. With script, the app's script asks for the
+ * same preview in the background a moment after one stops typing and shows it in its place.
  */
 import { tr } from './language.ts';
 import { taxChoices, parseAmount, type TaxCode, type Vc } from './draftForm.tsx';
@@ -182,7 +183,10 @@ export function NewDocumentForm(p: {
         );
       })}
       <AddRow rows={rows} />
-      {p.preview ? <Totals preview={p.preview} /> : null}
+      {/* the script (assets.ts) puts the totals here as one types; without it, Preview totals does */}
+      <div id="totals-live" aria-live="polite">
+        {p.preview ? <Totals preview={p.preview} /> : null}
+      </div>
       <p>
         <button type="submit" name="action" value="preview" class="secondary" id="preview-totals">
           {tr('app.invoices.previewButton')}

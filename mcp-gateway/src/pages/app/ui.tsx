@@ -19,10 +19,13 @@ import {
 import { Document, sendDocument } from '../../http/page.tsx';
 import { pageLanguage, tr } from './language.ts';
 
-/** The pages' policy: the shared one plus forms that only post to the gateway itself. */
+/**
+ * The pages' policy: the shared one plus forms that only post to the gateway itself, and the
+ * script's requests (the invoice form's totals as one types) to the gateway only.
+ */
 export const APP_CSP =
-  "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self'; frame-src 'self'; form-action " +
-  "'self'; frame-ancestors 'none'; base-uri 'none'";
+  "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self'; frame-src 'self'; connect-src " +
+  "'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
 export interface Person {
   id: number;
