@@ -341,6 +341,8 @@ export function renderErrorPage(ctx: Context, status: number, props: PageProps, 
 /**
  * A form the ledger (or the page) refused: what was typed, shown again in its fields, and the
  * message, shown at the field it is about (`field`: the form's input name) as well as above the form.
+ * A form shown again as typed without a refusal (a row added, the totals previewed) has an empty
+ * message and no field.
  */
 export interface Refused {
   values: Readonly<Record<string, unknown>>;
