@@ -33,8 +33,10 @@ export async function run(): Promise<void> {
   const { company, apiKey } = await createBenchCompany(db, DB_URL, dataDir);
   const ar = (await db('accounts').where({ company_id: company.id, accno: '1100' }).first('id'))!.id;
   await db.raw(
-    `insert into parties (company_id, vc, number, name)
-     select ?, 'customer', 'C-' || g, 'Kunde ' || g from generate_series(1, 100) g`,
+    `insert into parties (company_id, vc, number, name, email, language)
+     select ?, 'customer', 'C-' || g, 'Kunde ' || g, 'kunde' || g || '@example.test',
+            (array['de', 'fr', 'it', 'en'])[1 + g % 4]
+       from generate_series(1, 100) g`,
     [company.id],
   );
   await db.raw(
@@ -54,7 +56,8 @@ export async function run(): Promise<void> {
     LEDGER_PORT: '0',
     LEDGER_RECURRING_INTERVAL: '0',
   });
-  const ledger = await startLedger({ config, inbox: false, webhooks: false });
+  // no mail sender: the run is timed, not the sending (the PDFs are rendered when a message is sent)
+  const ledger = await startLedger({ config, inbox: false, webhooks: false, mail: false });
   try {
     const api = async (method: string, path: string, body?: unknown) => {
       const res = await fetch(`${ledger.url}/client/${company.dataset}${path}`, {
@@ -70,7 +73,7 @@ export async function run(): Promise<void> {
     await api('POST', '/system/company', {
       dunning: {
         levels: [
-          { days: 10, fee: 0, text },
+          { days: 10, fee: 5, text },
           { days: 30, fee: 20, text },
         ],
       },

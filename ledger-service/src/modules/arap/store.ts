@@ -419,7 +419,8 @@ export interface BatchDocument {
 /**
  * Writes a batch of documents (docs/batches.md) with one statement per table: the rows
  * insertDocument writes for a single document. Lines and ledger lines travel as one JSON document
- * each, so a batch is not bound by a statement's 65,535 parameters. Returns the ids in the order
+ * each, so a batch is not bound by a statement's 65,535 parameters; the headers take as many
+ * statements as their parameters need (one up to 3,000 documents). Returns the ids in the order
  * of `docs`, or for each document whose number another transaction took meanwhile (between the
  * check and this insert) undefined: the caller refuses the batch then, which rolls back what was
  * written.
@@ -434,22 +435,22 @@ export async function insertDocumentBatch(
   // in the order of the numbers: two batches giving the same numbers by hand wait for each other on the unique
   // index in one order (the later one is refused), instead of each holding a number the other waits for (a deadlock)
   const byNumber = [...docs].sort((x, y) => (x.invNumber < y.invNumber ? -1 : x.invNumber > y.invNumber ? 1 : 0));
-  const created = await tx('arap_transactions')
-    .insert(
-      byNumber.map((d) => {
-        const header = headerValues(d.resolved, d.posting, d.fields);
-        return {
-          ...header,
-          posted_at: header.posted_at && postedAt,
-          company_id: companyId,
-          vc,
-          inv_number: d.invNumber,
-        };
-      }),
-    )
-    .onConflict(['company_id', 'vc', 'inv_number'])
-    .ignore()
-    .returning(['id', 'inv_number']);
+  const headers = byNumber.map((d) => {
+    const header = headerValues(d.resolved, d.posting, d.fields);
+    return { ...header, posted_at: header.posted_at && postedAt, company_id: companyId, vc, inv_number: d.invNumber };
+  });
+  // the headers are bound as parameters: as many per statement as Postgres's 65,535 allow (a dunning run's
+  // 10,000 fees), in the order of the numbers
+  const perStatement = Math.floor(65_535 / Object.keys(headers[0] ?? {}).length);
+  const created: { id: number; inv_number: string }[] = [];
+  for (let from = 0; from < headers.length; from += perStatement) {
+    const rows = await tx('arap_transactions')
+      .insert(headers.slice(from, from + perStatement))
+      .onConflict(['company_id', 'vc', 'inv_number'])
+      .ignore()
+      .returning(['id', 'inv_number']);
+    created.push(...rows);
+  }
   const idOf = new Map(created.map((r) => [r.inv_number, r.id]));
   const ids = docs.map((d) => idOf.get(d.invNumber));
   if (ids.includes(undefined)) return ids;
