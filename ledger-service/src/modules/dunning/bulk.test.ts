@@ -74,7 +74,11 @@ async function invoice(api: ArapSetup['api'], customerId: number, extra: Record<
 
 t.test('a run books every fee as its own posted transaction in one batch; aging = control account', async (t) => {
   const s = await arapSetup(t);
-  const withMail = await s.api('POST', '/arap/customer', { name: 'Muster AG', email: 'ar@muster.test', language: 'de' });
+  const withMail = await s.api('POST', '/arap/customer', {
+    name: 'Muster AG',
+    email: 'ar@muster.test',
+    language: 'de',
+  });
   const customers = [s.parties.customer.id, withMail.body.id as number];
   const ids: number[] = [];
   for (let i = 0; i < 12; i++) {

@@ -8,6 +8,6 @@
  * tells owners about disabled webhooks through it.
  */
 export { type MessageRequest, type QueuedMessage, queueMessage, queueMessages } from './outbox.ts';
-export { type AttachmentRenderer, type AttachmentRenderers } from './render.ts';
+export type { AttachmentRenderer, AttachmentRenderers } from './render.ts';
 export { type MessageStatus, insertMessage } from './store.ts';
 export { type MailWorkerOptions, startMailWorker } from './worker.ts';

@@ -119,7 +119,12 @@ export async function insertMessages(tx: Tx, companyId: number, ms: readonly New
       if ('render' in a) {
         attachments.push({ ...common, document_id: null, render_kind: a.render.kind, render_ref: a.render.ref });
       } else {
-        const doc = await putDocument(tx, companyId, { name: a.filename, mediaType: a.mediaType, data: a.data }, 'email');
+        const doc = await putDocument(
+          tx,
+          companyId,
+          { name: a.filename, mediaType: a.mediaType, data: a.data },
+          'email',
+        );
         attachments.push({ ...common, document_id: doc.id, render_kind: null, render_ref: null });
       }
     }
@@ -215,7 +220,12 @@ export async function storeRenderedAttachment(
   attachmentId: number,
   file: Attachment,
 ): Promise<Buffer> {
-  const doc = await putDocument(tx, companyId, { name: file.filename, mediaType: file.mediaType, data: file.data }, 'email');
+  const doc = await putDocument(
+    tx,
+    companyId,
+    { name: file.filename, mediaType: file.mediaType, data: file.data },
+    'email',
+  );
   const linked = await tx('message_attachments')
     .where({ company_id: companyId, id: attachmentId, document_id: null })
     .update({ document_id: doc.id });
