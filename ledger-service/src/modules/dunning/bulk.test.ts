@@ -136,7 +136,7 @@ function itemOf(price: number) {
   return { description: 'Work', quantity: 1, price, account: CHART.customer.line };
 }
 
-t.test('a run of 3,500 fees: more rows than one statement can bind, booked and tied out', async (t) => {
+t.test('a run of 3,500 fees: more rows than one statement could bind as parameters, booked and tied out', async (t) => {
   const s = await arapSetup(t);
   await setLevels(s.api);
   const COUNT = 3_500;
