@@ -93,6 +93,7 @@ t.test('the mail sender renders the reminder as the run recorded it, in the cust
   const words = await pdfText(pdf);
   t.match(words, 'Zahlungserinnerung', 'the title in German');
   t.match(words, 'Mahngebühr', 'the fee line in German');
+  t.match(words, /324\.30[\s\S]*20\.00[\s\S]*344\.30/, 'the open amount at the run, the fee and their total');
   t.match(words, 'Bitte zahlen Sie bis zum neuen Termin.', "the level's text as it was at the run");
   t.notMatch(words, 'Ein anderer Text.');
   t.match(words, /Fällig am:\s+2024-04-30/, 'the new due date: ten days after the run');
