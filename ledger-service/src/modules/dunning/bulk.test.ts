@@ -3,8 +3,8 @@
  * Postgres: the fees of many invoices booked as one batch tie out (the aging equals the control account,
  * the books balance, each fee its own posted transaction in the invoice's currency); a run of 3,500 fees
  * goes beyond what one statement's parameters can carry; runs at the same time send each invoice's level
- * once; a run refused in the middle (a closed period, the mail queue missing after the fees are booked)
- * writes nothing.
+ * once; a run refused in the middle (a fee in a closed period after the e-mails are queued, the mail
+ * queue missing after the levels are claimed) writes nothing.
  */
 import { randomBytes } from 'node:crypto';
 import t, { type Test } from 'tap';
@@ -269,20 +269,24 @@ async function nothingWritten(t: Test, q: ArapSetup['q'], invoiceId: number) {
   t.same(await feeTransactions({ q }), [], 'no fee booked');
 }
 
-t.test('a run refused in the middle writes nothing: a fee in a closed period', async (t) => {
-  const s = await arapSetup(t);
-  const id = await invoice(s.api, s.parties.customer.id);
-  await setLevels(s.api);
-  t.equal((await s.api('POST', '/system/close_books', { date: '2024-04-30' })).status, 200);
-  const run = await s.api('POST', '/arap/dunning/run', { date: '2024-04-10' });
-  t.equal(run.status, 422, JSON.stringify(run.body));
-  t.equal(run.body.error.code, 'closed_period');
-  t.equal(run.body.error.field, '/date');
-  t.match(run.body.error.message, /reminder fee of invoice AR-\d+ cannot be booked/);
-  await nothingWritten(t, s.q, id);
-});
+t.test(
+  'a run refused in the middle writes nothing: a fee in a closed period, after the e-mails are queued',
+  async (t) => {
+    const s = await arapSetup(t);
+    const customer = await s.api('POST', '/arap/customer', { name: 'Muster AG', email: 'ar@muster.test' });
+    const id = await invoice(s.api, customer.body.id as number);
+    await setLevels(s.api);
+    t.equal((await s.api('POST', '/system/close_books', { date: '2024-04-30' })).status, 200);
+    const run = await s.api('POST', '/arap/dunning/run', { date: '2024-04-10' });
+    t.equal(run.status, 422, JSON.stringify(run.body));
+    t.equal(run.body.error.code, 'closed_period');
+    t.equal(run.body.error.field, '/date');
+    t.match(run.body.error.message, /reminder fee of invoice AR-\d+ cannot be booked/);
+    await nothingWritten(t, s.q, id);
+  },
+);
 
-t.test('a run refused in the middle writes nothing: the mail queue missing after the fees are booked', async (t) => {
+t.test('a run refused in the middle writes nothing: the mail queue missing after the levels are claimed', async (t) => {
   // a ledger without mail worker whose mail queue (MAIL_QUEUE) does not exist yet: queueing the e-mails is a 503
   const config = testConfig({ mailQueue: `mail_unmade_${randomBytes(6).toString('hex')}` });
   const ledger = await startLedger({ config, mail: false, inbox: false, webhooks: false });

@@ -1,4 +1,4 @@
-import { type Language, toJsonNumber, type TransactionInput } from '@ledger/shared';
+import { ERROR_STATUS, type ErrorCode, type Language, toJsonNumber, type TransactionInput } from '@ledger/shared';
 import type { ListPage } from '../../db/listOrder.ts';
 import { recordAudit } from '../../db/audit.ts';
 import { BatchRefused, conflict, DomainError, notFound, ruleInvalid } from '../../domain/errors.ts';
@@ -31,9 +31,9 @@ import {
  * level — once per invoice and level, whatever runs at the same time.
  *
  * A run is set-based (issue 33: 10,000 reminders in one request): the levels claimed in one
- * statement, the fees booked as one batch of the AR/AP workflow (`createTransactions`, its rules,
- * numbering, audit and events), the e-mails queued in one step with their PDFs described, not
- * rendered — the mail sender renders each from the item when it sends it (reminder.ts) — and the
+ * statement, the e-mails queued in one step with their PDFs described, not rendered — the mail
+ * sender renders each from the item when it sends it (reminder.ts) —, the fees booked as one batch
+ * of the AR/AP workflow (`createTransactions`: its rules, numbering, audit and events) and the
  * results recorded in one statement. All in the request's transaction: all or nothing.
  */
 
@@ -117,7 +117,7 @@ async function bookFees(c: InvoiceContext, items: readonly Proposed[], company: 
     const first = err.problems[0]!;
     const invoice = items[first.index]!.row.inv_number;
     throw new DomainError(
-      first.code as DomainError['code'],
+      Object.hasOwn(ERROR_STATUS, first.code) ? (first.code as ErrorCode) : 'invalid_request',
       `The reminder fee of invoice ${invoice} cannot be booked: ${first.message}`,
       first.field === '/invDate' ? '/date' : undefined,
     );
@@ -201,12 +201,13 @@ export async function runDunning(
     await deleteRun(c.tx, c.company.id, runId);
     return { date: request.date, items: [] };
   }
-  const charged = sent.filter((s) => s.item.fee > 0);
-  const feeIds = await bookFees(c, charged, company, request.date);
-  const feeOf = new Map(charged.map((s, i) => [s.itemId, feeIds[i]!]));
   const mailed = sent.filter((s) => s.row.email);
   const messages = await queueReminders(c, mail, company, mailed);
   const messageOf = new Map(mailed.map((s, i) => [s.itemId, messages[i]!.id]));
+  // the fees last but the results: their events lock the company's event sequence until the commit
+  const charged = sent.filter((s) => s.item.fee > 0);
+  const feeIds = await bookFees(c, charged, company, request.date);
+  const feeOf = new Map(charged.map((s, i) => [s.itemId, feeIds[i]!]));
   const results = sent.map((s) => ({
     id: s.itemId,
     fee_transaction_id: feeOf.get(s.itemId) ?? null,
