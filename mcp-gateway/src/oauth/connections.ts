@@ -120,10 +120,20 @@ export interface FoundToken {
   connection: ConnectionRow;
 }
 
+/**
+ * What a token row read on SQLite became, per row: that read hands out the same frozen row
+ * until the database changes (preparedQuery.ts), so a client's every call until then finds its
+ * token and connection without building them again (frozen too: shared by those calls).
+ */
+const FOUND = new WeakMap<TokenWithConnectionRow, FoundToken>();
+const ACTIVE = new WeakMap<ConnectionRow, ActiveConnection>();
+
 function foundToken(r: TokenWithConnectionRow | undefined, hash: string): FoundToken | undefined {
   if (!r || !sameString(String(r.t_token_hash), hash)) return undefined;
+  const known = FOUND.get(r);
+  if (known) return known;
   const { t_token_hash: _hash, t_expires_at: expiresAt, t_used_at: usedAt, ...connection } = r;
-  return {
+  const found: FoundToken = {
     token: {
       hash,
       connection_id: String(connection.id),
@@ -132,6 +142,24 @@ function foundToken(r: TokenWithConnectionRow | undefined, hash: string): FoundT
     },
     connection: toRow(connection),
   };
+  if (!Object.isFrozen(r)) return found;
+  Object.freeze(found.token);
+  Object.freeze(found.connection);
+  FOUND.set(r, Object.freeze(found));
+  return found;
+}
+
+/** toActive, remembered for a frozen (shared) row: the connection the MCP endpoint works with. */
+function activeOf(row: ConnectionRow): ActiveConnection {
+  if (!Object.isFrozen(row)) return toActive(row);
+  let active = ACTIVE.get(row);
+  if (!active) {
+    const built = toActive(row);
+    Object.freeze(built.scopes);
+    active = Object.freeze(built);
+    ACTIVE.set(row, active);
+  }
+  return active;
 }
 
 /** A token with its connection (the same SQL on SQLite and Postgres; preparedQuery.ts). */
@@ -328,7 +356,7 @@ export class ConnectionService {
       const reason = verdict.reason;
       return this.end(connection.id, reason).then(() => endedResolution(reason));
     }
-    if (options.deferLedgerCheck) return { ok: true, connection: toActive(connection) };
+    if (options.deferLedgerCheck) return { ok: true, connection: activeOf(connection) };
     return this.confirm(toActive(connection), false);
   }
 
