@@ -146,7 +146,8 @@ function authenticated(
   const resource = mcpUrl(publicUrl, state.dataset);
   if (
     connection.dataset !== state.dataset ||
-    withoutTrailingSlash(connection.resource) !== withoutTrailingSlash(resource)
+    // the same URL as issued (every call of a client) needs no normalising
+    (connection.resource !== resource && withoutTrailingSlash(connection.resource) !== withoutTrailingSlash(resource))
   ) {
     return McpAnswer.challenge(
       invalidTokenChallenge(publicUrl, state.dataset, 'The access token was issued for another MCP server URL.'),
