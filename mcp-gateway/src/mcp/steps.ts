@@ -17,7 +17,7 @@ import { BodyNotJsonError, BodyTooDeepError, BodyTooLargeError, readJsonBody } f
 import { andThen, type Maybe } from './maybe.ts';
 import { insufficientScopeChallenge, invalidTokenChallenge, missingTokenChallenge } from './challenge.ts';
 import { Pipeline } from './pipeline.ts';
-import { rateLimitHeaders } from '../limits.ts';
+import { rateLimitHeaders, type RateDecision } from '../limits.ts';
 import type { ConnectionRateLimiter } from './rateLimit.ts';
 import { toolScope } from './tools/declare.ts';
 import { findTool } from './tools/catalogue.ts';
@@ -159,9 +159,18 @@ function authenticated(
 /**
  * At most the configured number of requests per minute per connection (429 with Retry-After and the RateLimit headers).
  */
-export async function limitRate({ deps, limiter }: StepEnv, state: Authenticated): Promise<Authenticated | McpAnswer> {
-  const rate = await limiter.take(state.connection.id);
-  if (rate.allowed) return state;
+export function limitRate({ deps, limiter }: StepEnv, state: Authenticated): Maybe<Authenticated | McpAnswer> {
+  return andThen(limiter.take(state.connection.id), (rate) =>
+    rate.allowed ? state : refuseRate(deps, limiter, state, rate),
+  );
+}
+
+function refuseRate(
+  deps: McpDeps,
+  limiter: ConnectionRateLimiter,
+  state: Authenticated,
+  rate: RateDecision,
+): McpAnswer {
   deps.log.info({ conn: state.connection.id, dataset: state.dataset }, 'MCP rate limit reached');
   const retry = `retry in ${rate.retryAfterSeconds} s.`;
   return new McpAnswer(
