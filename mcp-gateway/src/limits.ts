@@ -111,7 +111,7 @@ export class MemoryWindows {
     for (const [key, w] of this.windows) if (w.endsAt !== null && w.endsAt <= now) this.windows.delete(key);
   }
 
-  /** Adds `points` to the key's window (a new one if none is live): the points used and ms until the window ends (-1: never). */
+  /** Adds `points` to the key's window (a new one if none is live): the points used, ms until it ends (-1: never). */
   add(key: string, points: number): { used: number; msLeft: number } {
     const now = this.now();
     const live = this.live(key, now);
