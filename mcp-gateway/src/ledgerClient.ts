@@ -181,12 +181,29 @@ export class LedgerClient {
   }
 
   private credential(c: CredentialSubject): Signed {
-    const key = credentialKey(c);
+    const key = this.keyOf(c);
     const hit = this.credentials.get(key);
     if (hit && hit.reuseUntil > this.now()) return hit;
     const signed = this.fresh(() => this.signServiceCredential(c), SERVICE_CREDENTIAL.maxLifetimeSeconds);
     this.credentials.set(key, signed);
     return signed;
+  }
+
+  /**
+   * credentialKey, remembered for a frozen subject: the MCP endpoint's connection of a token is
+   * one frozen object for as long as its row is unchanged (oauth/connections.ts), so its every
+   * call need not serialise the same claims again.
+   */
+  private readonly subjectKeys = new WeakMap<CredentialSubject, string>();
+
+  private keyOf(c: CredentialSubject): string {
+    if (!Object.isFrozen(c)) return credentialKey(c);
+    let key = this.subjectKeys.get(c);
+    if (key === undefined) {
+      key = credentialKey(c);
+      this.subjectKeys.set(c, key);
+    }
+    return key;
   }
 
   /** Forgets the cached credential of a connection (e.g. when it ended). */
