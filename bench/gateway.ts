@@ -20,15 +20,26 @@
  *
  * Env: BENCH_GATEWAY_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/ledger_bench_gateway;
  * dropped and re-created), BENCH_SECONDS per stage (default 8), BENCH_CONNECTIONS (default 16),
+ * BENCH_SIDE_ROUNDS (side-by-side rounds, default 1; the ratio printed is their median),
  * BENCH_GATEWAY_PROFILE (a directory: the gateway's measured stages are profiled, bench/cpuProfile.mjs,
- * and its CPU per call is split by serving stage, bench/stageProfile.ts; the sampling profiler adds
- * its own cost, so the figures of such a run are read as shares).
+ * and its CPU per call is split by serving stage, bench/stageProfile.ts; the pass-through's measured
+ * stage is profiled too and split by the same kinds, so the two read side by side; the sampling
+ * profiler adds its own cost, so the figures of such a run are read as shares).
+ *
+ * A/B: BENCH_GATEWAY_OTHER names another checkout (an extracted commit with this tree's
+ * node_modules linked in, built or not, as bench/ledgerAB.ts's). Its gateway is started beside this
+ * one on the same ledger and gateway database (same keys and public URL, its own port), measured
+ * after this one in the full-rate stage, and joins the side-by-side rounds: the three at once at the
+ * same rate, so both gateways' CPU per call is read over the same seconds of the same load.
+ *
+ * The last line printed is the result in one line: the gateway's CPU per call against the
+ * pass-through's, measured one after the other and side by side, and `uptime`'s load average.
  */
-import { fork } from 'node:child_process';
+import { fork, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import autocannon from 'autocannon';
 import { recreateDatabase } from '../scripts/database.ts';
 import pg from 'pg';
@@ -45,12 +56,24 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 6);
 const PROFILE_DIR = process.env.BENCH_GATEWAY_PROFILE;
 const SIDE_RATE = Number(process.env.BENCH_SIDE_RATE ?? 20);
+const SIDE_ROUNDS = Math.max(1, Number(process.env.BENCH_SIDE_ROUNDS ?? 1));
+const OTHER = process.env.BENCH_GATEWAY_OTHER;
+const CPU_PROFILE = new URL('./cpuProfile.mjs', import.meta.url).pathname;
 
-/** Starts bench/passThrough.ts for `direct`'s ledger call; `cpu()` reads its process.cpuUsage. */
-async function startPassThrough(direct: autocannon.Options) {
+/**
+ * Starts bench/passThrough.ts for `direct`'s ledger call; `cpu()` reads its process.cpuUsage.
+ * With `profileDir`, the process is profiled between two `toggleProfile()` calls (cpuProfile.mjs).
+ */
+async function startPassThrough(direct: autocannon.Options, profileDir?: string) {
+  if (profileDir) mkdirSync(profileDir, { recursive: true });
   const child = fork(new URL('./passThrough.ts', import.meta.url).pathname, [], {
-    execArgv: ['--import', 'tsx'],
-    env: { ...process.env, PASS_THROUGH_URL: String(direct.url), PASS_THROUGH_HEADERS: JSON.stringify(direct.headers) },
+    execArgv: ['--import', 'tsx', ...(profileDir ? ['--import', CPU_PROFILE] : [])],
+    env: {
+      ...process.env,
+      PASS_THROUGH_URL: String(direct.url),
+      PASS_THROUGH_HEADERS: JSON.stringify(direct.headers),
+      ...(profileDir ? { BENCH_CPU_PROFILE_DIR: profileDir } : {}),
+    },
   });
   const [port] = (await once(child, 'message')) as [number];
   return {
@@ -60,8 +83,55 @@ async function startPassThrough(direct: autocannon.Options) {
       const [usage] = (await once(child, 'message')) as [NodeJS.CpuUsage];
       return (usage.user + usage.system) / 1e6;
     },
+    toggleProfile: () => (profileDir ? void child.kill('SIGUSR2') : undefined),
     stop: () => child.kill(),
   };
+}
+
+/**
+ * The gateway of another checkout (BENCH_GATEWAY_OTHER) beside this one: the same environment
+ * (ledger, gateway database, keys, public URL) on a port of its own; answers at `mcpUrl`'s path.
+ */
+async function startOtherGateway(dir: string, env: NodeJS.ProcessEnv, mcpUrl: string) {
+  const port = await freePort();
+  const metricsPort = await freePort();
+  const child = spawn(process.execPath, [join(dir, 'mcp-gateway/bin/gateway.mjs'), 'serve'], {
+    env: { ...env, PORT: String(port), GATEWAY_METRICS_PORT: String(metricsPort) },
+    cwd: dir,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const base = `http://127.0.0.1:${port}`;
+  for (let i = 0; ; i++) {
+    if (child.exitCode !== null) throw new Error(`the other gateway (${dir}) exited with ${child.exitCode}`);
+    if (
+      await fetch(`${base}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      break;
+    if (i > 600) throw new Error(`the other gateway (${dir}) did not become healthy`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const url = new URL(mcpUrl);
+  return {
+    mcpUrl: `${base}${url.pathname}`,
+    metricsUrl: `http://127.0.0.1:${metricsPort}/metrics`,
+    stop: () => child.kill(),
+  };
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/** The load average now, as `uptime` prints it. */
+function load(): string {
+  return loadavg()
+    .map((l) => l.toFixed(2))
+    .join(', ');
 }
 
 interface Figures {
@@ -112,14 +182,14 @@ function line(label: string, f: Figures & { cpuUsPerCall?: number }): string {
   );
 }
 
-/** The gateway's CPU per call by serving stage (bench/stageProfile.ts), once its profile is written. */
-async function stagesOfProfile(dir: string, usPerCall: number): Promise<Record<string, number>> {
+/** A process's CPU per call by serving stage (bench/stageProfile.ts), once its profile is written. */
+async function stagesOfProfile(dir: string, usPerCall: number, who = 'gateway'): Promise<Record<string, number>> {
   const file = join(dir, 'gateway.cpuprofile');
   for (let i = 0; i < 100 && !existsSync(file); i++) await new Promise((r) => setTimeout(r, 100));
   // imported here: a run of an older gateway without serve/ (a before/after pair) need not load it
   const { stageShares } = await import('./stageProfile.ts');
   const shares = stageShares(file);
-  console.log(`gateway CPU per call by stage (profiled run, ${file}):`);
+  console.log(`${who} CPU per call by stage (profiled run, ${file}):`);
   const out: Record<string, number> = {};
   for (const { stage, share } of shares) {
     out[stage] = Number((share * usPerCall).toFixed(1));
@@ -139,12 +209,13 @@ export async function run(): Promise<void> {
   const teardowns: (() => unknown)[] = [];
   try {
     const env = { LOG_LEVEL: 'warn', NODE_ENV: 'production' };
+    const gatewayEnv = { MCP_RATE_LIMIT: '100000000' };
     const metricsPort = await freePort();
     const metricsUrl = `http://127.0.0.1:${metricsPort}/metrics`;
     const stack = await startStack(
       { teardown: (fn) => teardowns.push(fn) },
       {
-        MCP_RATE_LIMIT: '100000000',
+        ...gatewayEnv,
         GATEWAY_METRICS_PORT: String(metricsPort),
         ...(PROFILE_DIR
           ? {
@@ -210,14 +281,30 @@ export async function run(): Promise<void> {
       throw new Error(`the gateway and the ledger disagree: ${JSON.stringify(rest)} vs ${JSON.stringify(mcp)}`);
     }
 
+    const other = OTHER ? await startOtherGateway(OTHER, { ...stack.env, ...gatewayEnv }, demo.mcp_url) : undefined;
+    if (other) teardowns.push(() => other.stop());
+    const otherOpts: autocannon.Options | undefined = other ? { ...gateway, url: other.mcpUrl } : undefined;
+    if (otherOpts) {
+      const answer = await fetch(otherOpts.url as string, {
+        method: 'POST',
+        headers: gateway.headers as Record<string, string>,
+        body: gateway.body as string,
+      });
+      if (JSON.stringify(await answer.json()) !== JSON.stringify(mcp))
+        throw new Error(`the other gateway (${OTHER}) answers differently`);
+    }
+
     await stage(direct, WARMUP / 2);
     await stage(gateway, WARMUP);
+    if (otherOpts) await stage(otherOpts, WARMUP);
     const profiler = PROFILE_DIR ? Number(readFileSync(join(PROFILE_DIR, 'pid'), 'utf8')) : undefined;
     if (profiler) process.kill(profiler, 'SIGUSR2');
     const d1 = await stage(direct, SECONDS / 2);
     const g1 = await measured(gateway, SECONDS / 2, metricsUrl);
+    const o1 = otherOpts && other ? await measured(otherOpts, SECONDS / 2, other.metricsUrl) : undefined;
     const d2 = await stage(direct, SECONDS / 2);
     const g2 = await measured(gateway, SECONDS / 2, metricsUrl);
+    const o2 = otherOpts && other ? await measured(otherOpts, SECONDS / 2, other.metricsUrl) : undefined;
     if (profiler) process.kill(profiler, 'SIGUSR2');
     // diagnostic: the ledger work behind one MCP tools/call — the same REST call with the
     // gateway's service credential (the ledger checks the connection's preconditions on it;
@@ -247,22 +334,48 @@ export async function run(): Promise<void> {
       },
       Math.min(SECONDS / 2, 50),
     );
-    const passThrough = await startPassThrough(direct);
+    const passThrough = await startPassThrough(direct, PROFILE_DIR ? join(PROFILE_DIR, 'pass') : undefined);
     teardowns.push(() => passThrough.stop());
     const passOpts: autocannon.Options = { ...gateway, url: passThrough.url };
     // warmed and measured as long as the gateway, so the two CPU figures compare
     await stage(passOpts, WARMUP);
+    passThrough.toggleProfile();
     const floor = await measured(passOpts, SECONDS, () => passThrough.cpuSeconds());
+    passThrough.toggleProfile();
+    const passStages = PROFILE_DIR
+      ? await stagesOfProfile(join(PROFILE_DIR, 'pass'), floor.cpuUsPerCall, 'pass-through')
+      : undefined;
     // the gateway and the pass-through at once, at the same fixed rate, each one's CPU read over
     // the same seconds: on a shared, busy machine the load of the moment then weighs on both
     // alike, which the figures measured one after the other above cannot promise, and neither
     // batches more calls per wake-up than the other because it happens to be faster
     const beside = { connections: Math.max(1, CONNECTIONS / 2), overallRate: SIDE_RATE };
-    const [gatewayBeside, passBeside] = await Promise.all([
-      measured({ ...gateway, ...beside }, SECONDS, metricsUrl),
-      measured({ ...passOpts, ...beside }, SECONDS, () => passThrough.cpuSeconds()),
-    ]);
-    const besideRatio = gatewayBeside.cpuUsPerCall / Math.max(1, passBeside.cpuUsPerCall);
+    const rounds: { gateway: number; pass: number; other?: number; gatewayRps: number; passRps: number }[] = [];
+    for (let round = 0; round < SIDE_ROUNDS; round++) {
+      const [g, p, o] = await Promise.all([
+        measured({ ...gateway, ...beside }, SECONDS, metricsUrl),
+        measured({ ...passOpts, ...beside }, SECONDS, () => passThrough.cpuSeconds()),
+        otherOpts && other ? measured({ ...otherOpts, ...beside }, SECONDS, other.metricsUrl) : undefined,
+      ]);
+      rounds.push({
+        gateway: g.cpuUsPerCall,
+        pass: p.cpuUsPerCall,
+        ...(o ? { other: o.cpuUsPerCall } : {}),
+        gatewayRps: g.rps,
+        passRps: p.rps,
+      });
+      console.log(
+        `side by side, round ${round + 1} (load ${load()}): gateway ${g.cpuUsPerCall.toFixed(0)} µs, pass-through ` +
+          `${p.cpuUsPerCall.toFixed(0)} µs${o ? `, other gateway ${o.cpuUsPerCall.toFixed(0)} µs` : ''} CPU per call`,
+      );
+    }
+    const gatewayBeside = {
+      cpuUsPerCall: median(rounds.map((r) => r.gateway)),
+      rps: median(rounds.map((r) => r.gatewayRps)),
+    };
+    const passBeside = { cpuUsPerCall: median(rounds.map((r) => r.pass)), rps: median(rounds.map((r) => r.passRps)) };
+    const besideRatio = median(rounds.map((r) => r.gateway / Math.max(1, r.pass)));
+    const otherBesideRatio = other ? median(rounds.map((r) => (r.other ?? 0) / Math.max(1, r.pass))) : undefined;
     const merge = (a: Figures, b: Figures): Figures => ({
       rps: (a.rps + b.rps) / 2,
       p50: Math.max(a.p50, b.p50),
@@ -277,6 +390,14 @@ export async function run(): Promise<void> {
         (g1.cpuUsPerCall * g1.requests + g2.cpuUsPerCall * g2.requests) / Math.max(1, g1.requests + g2.requests),
     };
     const ratio = gatewayFig.rps / directFig.rps;
+    const otherFig =
+      o1 && o2
+        ? {
+            ...merge(o1, o2),
+            cpuUsPerCall:
+              (o1.cpuUsPerCall * o1.requests + o2.cpuUsPerCall * o2.requests) / Math.max(1, o1.requests + o2.requests),
+          }
+        : undefined;
 
     console.log(
       `\ngateway benchmark: tools/call search_vendors via MCP vs GET /arap/vendor direct, ${CONNECTIONS} ` +
@@ -284,15 +405,17 @@ export async function run(): Promise<void> {
     );
     console.log(line('direct REST (API key)', directFig));
     console.log(line('gateway MCP tools/call', gatewayFig));
+    if (otherFig) console.log(line('other gateway (A/B)', otherFig));
     console.log(`ratio gateway / direct: ${ratio.toFixed(2)} (target ≥ 0.70)`);
     console.log(`gateway CPU per MCP call: ${gatewayFig.cpuUsPerCall.toFixed(0)} µs (target ≤ 1000 µs)`);
     const cpuRatio = gatewayFig.cpuUsPerCall / Math.max(1, floor.cpuUsPerCall);
     console.log(`gateway / pass-through CPU per call: ${cpuRatio.toFixed(2)} (target ≤ 1.5)`);
     console.log(
-      `side by side (both at once, ${SIDE_RATE} calls/s each, ${SECONDS} s): gateway ` +
+      `side by side (both at once, ${SIDE_RATE} calls/s each, ${SECONDS} s, median of ${SIDE_ROUNDS}): gateway ` +
         `${gatewayBeside.cpuUsPerCall.toFixed(0)} µs (${gatewayBeside.rps.toFixed(0)}/s), pass-through ` +
         `${passBeside.cpuUsPerCall.toFixed(0)} µs (${passBeside.rps.toFixed(0)}/s) CPU per call: ` +
-        `${besideRatio.toFixed(2)} (target ≤ 1.5)`,
+        `${besideRatio.toFixed(2)} (target ≤ 1.5)` +
+        (otherBesideRatio !== undefined ? `; other gateway (A/B): ${otherBesideRatio.toFixed(2)}` : ''),
     );
     const stages = PROFILE_DIR ? await stagesOfProfile(PROFILE_DIR, gatewayFig.cpuUsPerCall) : undefined;
     console.log(
@@ -338,6 +461,24 @@ export async function run(): Promise<void> {
             passThrough: { rps: Number(floor.rps.toFixed(1)), cpuUsPerCall: Number(floor.cpuUsPerCall.toFixed(1)) },
           },
           ...(stages ? { stagesUsPerCall: stages } : {}),
+          ...(passStages ? { passThroughStagesUsPerCall: passStages } : {}),
+          ...(otherFig
+            ? {
+                other: {
+                  checkout: OTHER,
+                  ...otherFig,
+                  cpuUsPerCall: Number(otherFig.cpuUsPerCall.toFixed(1)),
+                  cpuRatioToPassThrough: Number((otherFig.cpuUsPerCall / Math.max(1, floor.cpuUsPerCall)).toFixed(2)),
+                  sideBySideCpuRatio: Number((otherBesideRatio ?? 0).toFixed(2)),
+                },
+              }
+            : {}),
+          sideBySideRounds: rounds.map((r) => ({
+            gateway: Number(r.gateway.toFixed(1)),
+            passThrough: Number(r.pass.toFixed(1)),
+            ...(r.other !== undefined ? { other: Number(r.other.toFixed(1)) } : {}),
+          })),
+          loadAverage: loadavg(),
           warmupSeconds: WARMUP,
           target: 0.7,
           targetGatewayCpuUsPerCall: 1000,
@@ -347,6 +488,16 @@ export async function run(): Promise<void> {
       )}\n`,
     );
     console.log(`written ${file.pathname}`);
+    console.log(
+      `RESULT gateway / pass-through CPU per call: ${cpuRatio.toFixed(2)} one after the other ` +
+        `(${gatewayFig.cpuUsPerCall.toFixed(0)} / ${floor.cpuUsPerCall.toFixed(0)} µs), ` +
+        `${besideRatio.toFixed(2)} side by side (median of ${SIDE_ROUNDS} at ${SIDE_RATE}/s each)` +
+        (otherFig
+          ? `; other gateway ${(otherFig.cpuUsPerCall / Math.max(1, floor.cpuUsPerCall)).toFixed(2)} / ` +
+            `${(otherBesideRatio ?? 0).toFixed(2)} (${otherFig.cpuUsPerCall.toFixed(0)} µs)`
+          : '') +
+        `; target ≤ 1.5; load average ${load()}`,
+    );
   } finally {
     for (const fn of teardowns.reverse()) await fn();
   }

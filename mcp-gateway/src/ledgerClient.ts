@@ -86,6 +86,8 @@ export const CREDENTIAL_REUSE_MARGIN_MS = 10_000;
 
 interface Signed {
   token: Promise<string>;
+  /** the token once signed: a call reusing it need not wait for the promise */
+  value?: string;
   /** epoch ms after which it is not handed out any more */
   reuseUntil: number;
 }
@@ -133,11 +135,16 @@ export class LedgerClient {
    * ttlAutopurge; whether one is still handed out is decided by `reuseUntil` on the gateway's
    * clock, as before). Without that, every connection's last credential (≈ 1.5 KB) stayed
    * until 10,000 newer connections pushed it out (docs/benchmarks.md "Gateway soak").
+   *
+   * `ttlResolution: 0`: the cache reads the clock on every lookup instead of remembering it
+   * for a millisecond with a timer of its own — that timer was one more wake-up of the
+   * process per MCP call (docs/benchmarks.md "Gateway").
    */
   private readonly credentials = new LRUCache<string, Signed>({
     max: 10_000,
     ttl: SERVICE_CREDENTIAL.maxLifetimeSeconds * 1000,
     ttlAutopurge: true,
+    ttlResolution: 0,
   });
   private internalSigned: Signed | undefined;
 
@@ -157,20 +164,46 @@ export class LedgerClient {
   private fresh(sign: () => Promise<string>, lifetimeSeconds: number): Signed {
     const reuseUntil = this.now() + lifetimeSeconds * 1000 - CREDENTIAL_REUSE_MARGIN_MS;
     const signed: Signed = { token: sign(), reuseUntil };
-    signed.token.catch(() => {
-      signed.reuseUntil = 0;
-    });
+    signed.token.then(
+      (value) => {
+        signed.value = value;
+      },
+      () => {
+        signed.reuseUntil = 0;
+      },
+    );
     return signed;
   }
 
   /** The service credential for one connection (cached per exact claim set; see credentialKey). */
   async serviceCredential(c: CredentialSubject): Promise<string> {
-    const key = credentialKey(c);
+    return this.credential(c).token;
+  }
+
+  private credential(c: CredentialSubject): Signed {
+    const key = this.keyOf(c);
     const hit = this.credentials.get(key);
-    if (hit && hit.reuseUntil > this.now()) return hit.token;
+    if (hit && hit.reuseUntil > this.now()) return hit;
     const signed = this.fresh(() => this.signServiceCredential(c), SERVICE_CREDENTIAL.maxLifetimeSeconds);
     this.credentials.set(key, signed);
-    return signed.token;
+    return signed;
+  }
+
+  /**
+   * credentialKey, remembered for a frozen subject: the MCP endpoint's connection of a token is
+   * one frozen object for as long as its row is unchanged (oauth/connections.ts), so its every
+   * call need not serialise the same claims again.
+   */
+  private readonly subjectKeys = new WeakMap<CredentialSubject, string>();
+
+  private keyOf(c: CredentialSubject): string {
+    if (!Object.isFrozen(c)) return credentialKey(c);
+    let key = this.subjectKeys.get(c);
+    if (key === undefined) {
+      key = credentialKey(c);
+      this.subjectKeys.set(c, key);
+    }
+    return key;
   }
 
   /** Forgets the cached credential of a connection (e.g. when it ended). */
@@ -273,14 +306,17 @@ export class LedgerClient {
    * Calls the ledger's REST API as the connected person (for the MCP endpoint). `headers`
    * go along as given (e.g. an Idempotency-Key); the request id is added by itself.
    */
-  async callAs(
+  callAs(
     c: CredentialSubject,
     method: LedgerMethod,
     path: string,
     body?: unknown,
     headers?: Readonly<Record<string, string>>,
-  ) {
-    return this.send(method, path, await this.serviceCredential(c), body, headers);
+  ): Promise<LedgerAnswer> {
+    // a credential already signed is used at once, without waiting for its promise (every call but the first)
+    const signed = this.credential(c);
+    if (signed.value !== undefined) return this.send(method, path, signed.value, body, headers);
+    return signed.token.then((token) => this.send(method, path, token, body, headers));
   }
 
   /**

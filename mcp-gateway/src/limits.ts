@@ -10,8 +10,12 @@
  * error events are logged (at most once per RECONNECT_LOG_MS). What a limit does when its
  * store cannot answer is the caller's decision (`LimitUnavailableError`): registration and
  * sign-in refuse (fail closed), MCP calls go through (fail open) — docs/operations.md.
+ *
+ * In process memory the counts are this file's own (`MemoryWindows`: the rules of
+ * rate-limiter-flexible's memory limiter, synchronous), so the MCP limit, taken on every MCP
+ * request, answers at once (`takeNow`) instead of by three promises (docs/benchmarks.md "Gateway").
  */
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Logger } from './logger.ts';
 
 /** The limit's store could not answer (Redis down or slow); carries the cause for the log. */
@@ -66,20 +70,99 @@ export function rateLimitHeaders(policy: RatePolicy, decision: RateDecision): Re
   };
 }
 
+/** A key's count in its window: points used, when the window ends (epoch ms; null: never). */
+interface Window {
+  points: number;
+  endsAt: number | null;
+}
+
+/**
+ * Counts in process memory, by rate-limiter-flexible's rules for its memory limiter: a
+ * key's window starts with its first point and lasts `durationSeconds` (0: for ever); a
+ * block is a window of its own holding one point more than the limit. Ended windows are
+ * forgotten when read, and swept once the map holds SWEEP_AT keys, so it holds about the keys
+ * counted within one window.
+ */
+export class MemoryWindows {
+  private readonly windows = new Map<string, Window>();
+
+  constructor(
+    readonly points: number,
+    private readonly durationSeconds: number,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** The key's live window, if any. */
+  private live(key: string, now: number): Window | undefined {
+    const w = this.windows.get(key);
+    if (w === undefined || w.endsAt === null || w.endsAt > now) return w;
+    this.windows.delete(key);
+    return undefined;
+  }
+
+  private open(key: string, points: number, seconds: number, now: number): Window {
+    if (this.windows.size >= SWEEP_AT) this.sweep(now);
+    const w: Window = { points, endsAt: seconds > 0 ? now + seconds * 1000 : null };
+    this.windows.set(key, w);
+    return w;
+  }
+
+  private sweep(now: number): void {
+    for (const [key, w] of this.windows) if (w.endsAt !== null && w.endsAt <= now) this.windows.delete(key);
+  }
+
+  /** Adds `points` to the key's window (a new one if none is live): the points used, ms until it ends (-1: never). */
+  add(key: string, points: number): { used: number; msLeft: number } {
+    const now = this.now();
+    const live = this.live(key, now);
+    if (live) live.points += points;
+    const w = live ?? this.open(key, points, this.durationSeconds, now);
+    return { used: w.points, msLeft: w.endsAt === null ? -1 : w.endsAt - now };
+  }
+
+  /** Blocks the key for `seconds`: a window of its own with one point more than allowed. */
+  block(key: string, seconds: number): void {
+    this.open(key, this.points + 1, seconds, this.now());
+  }
+
+  get(key: string): { used: number; msLeft: number } | undefined {
+    const now = this.now();
+    const w = this.live(key, now);
+    return w && { used: w.points, msLeft: w.endsAt === null ? -1 : w.endsAt - now };
+  }
+
+  delete(key: string): void {
+    this.windows.delete(key);
+  }
+}
+
+const SWEEP_AT = 10_000;
+
 /**
  * One limit: a count per key within a window. Every method throws LimitUnavailableError
  * when the store cannot answer, never the library's own rejection value.
  */
 export class Limiter {
   constructor(
-    private readonly rl: RateLimiterAbstract,
+    private readonly store: RateLimiterAbstract | MemoryWindows,
     readonly policy: RatePolicy,
   ) {}
 
+  /** Takes one point at once when the limit counts in process memory; undefined when its store must be asked. */
+  takeNow(key: string): RateDecision | undefined {
+    if (!(this.store instanceof MemoryWindows)) return undefined;
+    const { used, msLeft } = this.store.add(key, 1);
+    if (used <= this.store.points) return { allowed: true, retryAfterSeconds: 0, remaining: this.store.points - used };
+    return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(msLeft / 1000)), remaining: 0 };
+  }
+
   /** Takes one point; refused once the window's points are used up. */
   async take(key: string): Promise<RateDecision> {
+    const now = this.takeNow(key);
+    if (now) return now;
+    const rl = this.store as RateLimiterAbstract;
     try {
-      const res = await this.rl.consume(key, 1);
+      const res = await rl.consume(key, 1);
       return { allowed: true, retryAfterSeconds: 0, remaining: Math.max(0, res.remainingPoints) };
     } catch (err) {
       if (err instanceof RateLimiterRes)
@@ -90,8 +173,9 @@ export class Limiter {
 
   /** Adds one to the key's count without refusing; the count so far in the window. */
   async add(key: string): Promise<number> {
+    if (this.store instanceof MemoryWindows) return this.store.add(key, 1).used;
     try {
-      return (await this.rl.penalty(key, 1)).consumedPoints;
+      return (await this.store.penalty(key, 1)).consumedPoints;
     } catch (err) {
       throw unavailable(err);
     }
@@ -99,8 +183,9 @@ export class Limiter {
 
   /** Blocks the key for `seconds` (at least 1). */
   async block(key: string, seconds: number): Promise<void> {
+    if (this.store instanceof MemoryWindows) return this.store.block(key, Math.max(1, Math.ceil(seconds)));
     try {
-      await this.rl.block(key, Math.max(1, Math.ceil(seconds)));
+      await this.store.block(key, Math.max(1, Math.ceil(seconds)));
     } catch (err) {
       throw unavailable(err);
     }
@@ -108,17 +193,22 @@ export class Limiter {
 
   /** Milliseconds until a blocked key is free again (0 when not blocked). */
   async blockedMs(key: string): Promise<number> {
+    if (this.store instanceof MemoryWindows) {
+      const w = this.store.get(key);
+      return w && w.used > this.store.points ? Math.max(0, w.msLeft) : 0;
+    }
     try {
-      const res = await this.rl.get(key);
-      return res && res.consumedPoints > this.rl.points ? Math.max(0, res.msBeforeNext) : 0;
+      const res = await this.store.get(key);
+      return res && res.consumedPoints > this.store.points ? Math.max(0, res.msBeforeNext) : 0;
     } catch (err) {
       throw unavailable(err);
     }
   }
 
   async forget(key: string): Promise<void> {
+    if (this.store instanceof MemoryWindows) return this.store.delete(key);
     try {
-      await this.rl.delete(key);
+      await this.store.delete(key);
     } catch (err) {
       throw unavailable(err);
     }
@@ -134,7 +224,7 @@ export function memoryLimits(): LimitStore {
   return {
     kind: 'memory',
     limiter: ({ name, points, duration }) =>
-      new Limiter(new RateLimiterMemory({ keyPrefix: name, points, duration }), {
+      new Limiter(new MemoryWindows(points, duration), {
         name,
         quota: points,
         windowSeconds: duration,

@@ -10,6 +10,15 @@ import type { AddressInfo } from 'node:net';
 import { listenOn } from '@ledger/shared/ports';
 import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
 
+/**
+ * How often the event-loop lag (`nodejs_eventloop_lag_*`) is sampled, ms. prom-client's
+ * default, 10 ms, wakes the process 100 times a second whether or not it serves anything:
+ * ≈ 3.5 ms of CPU a second on the 2-core benchmark machine under load, as much as a few MCP
+ * calls (docs/benchmarks.md "Gateway"). Every pause of the loop of this length or more is
+ * still seen; shorter ones are sampled.
+ */
+export const EVENT_LOOP_SAMPLE_MS = 100;
+
 export type ToolResult = 'ok' | 'tool_error' | 'refused';
 export type LimitName = 'register' | 'signin' | 'mcp';
 export type McpServedBy = 'direct' | 'sdk';
@@ -58,7 +67,7 @@ export class GatewayMetrics {
   });
 
   constructor() {
-    collectDefaultMetrics({ register: this.registry });
+    collectDefaultMetrics({ register: this.registry, eventLoopMonitoringPrecision: EVENT_LOOP_SAMPLE_MS });
   }
 
   observeRequest(route: string, method: string, status: number, seconds: number): void {

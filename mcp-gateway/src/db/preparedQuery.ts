@@ -21,13 +21,15 @@ interface PgConnection {
  * On a SQLite file the read runs on a read-only connection of its own instead (readerQuery):
  * taking the pool's one connection costs a timer and an event-loop turn per lookup (tarn), and
  * waits for any transaction that holds it; WAL lets a reader see every committed write at once
- * and never waits for a writer. Its answers are remembered until the database changes.
+ * and never waits for a writer. Its answers are remembered until the database changes. That
+ * read answers at once, not by a promise: the MCP endpoint goes on without a turn of the event
+ * loop (mcp/maybe.ts).
  */
 export function preparedQuery<Row>(
   db: Db,
   name: string,
   sql: string,
-): (params: readonly unknown[]) => Promise<Row | undefined> {
+): (params: readonly unknown[]) => Row | undefined | Promise<Row | undefined> {
   if (isPostgres(db)) {
     let n = 0;
     const text = sql.replace(/\?/g, () => `$${++n}`);
@@ -76,7 +78,7 @@ function sqliteFile(db: Db): string | undefined {
  * the CLI) commits, and every read asks it first, so a remembered answer is never older than
  * the last commit. At most READER_MEMO answers are kept (frozen: callers share them).
  */
-function readerQuery<Row>(file: string, sql: string): (params: readonly unknown[]) => Promise<Row | undefined> {
+function readerQuery<Row>(file: string, sql: string): (params: readonly unknown[]) => Row | undefined {
   let statement: Database.Statement | undefined;
   let dataVersion: Database.Statement | undefined;
   let seenVersion: unknown;
@@ -95,11 +97,11 @@ function readerQuery<Row>(file: string, sql: string): (params: readonly unknown[
       seenVersion = version;
     }
     const key = params.map(String).join('\u0000');
-    if (memo.has(key)) return Promise.resolve(memo.get(key));
+    if (memo.has(key)) return memo.get(key);
     const row = statement.get(...params) as Row | undefined;
     if (memo.size >= READER_MEMO) memo.clear();
     memo.set(key, row === undefined ? undefined : Object.freeze(row));
-    return Promise.resolve(row);
+    return row;
   };
 }
 

@@ -4,8 +4,13 @@
  * stack ("Maximum call stack size exceeded" → 500). Size is bounded while reading, nesting
  * depth by an iterative scan of the text before it is parsed (no recursion that could
  * itself overflow).
+ *
+ * A body that has fully arrived is taken from the request's buffer at once, without a
+ * promise or the stream's events (most MCP requests: one small JSON message in the packet
+ * of its headers, parsed right after them).
  */
 import type { IncomingMessage } from 'node:http';
+import type { Maybe } from './maybe.ts';
 
 /** Deepest nesting of arrays and objects in one message; the whole message counts. */
 export const MAX_JSON_DEPTH = 64;
@@ -60,6 +65,24 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
 }
 
 /**
+ * The body when it has fully arrived and nobody reads it yet, taken from the request's buffer
+ * at once (no events, no promise); undefined otherwise. Throws BodyTooLargeError beyond `limit`.
+ */
+export function bufferedBody(req: IncomingMessage, limit: number): Buffer | undefined {
+  if (!req.complete || req.readableFlowing || req.readableEnded || req.destroyed) return undefined;
+  const declared = Number(req.headers['content-length']);
+  if ((Number.isFinite(declared) && declared > limit) || req.readableLength > limit) throw new BodyTooLargeError();
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for (let chunk: Buffer | string | null = req.read(); chunk !== null; chunk = req.read()) {
+    const buf = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    size += buf.length;
+    chunks.push(buf);
+  }
+  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
+}
+
+/**
  * The deepest nesting of `[`/`{` in JSON text, stopping as soon as it passes `max` (brackets
  * inside strings do not count). Works on malformed text too: JSON.parse judges that later.
  */
@@ -82,13 +105,22 @@ export function jsonTextDepthExceeds(text: string, max: number): boolean {
   return false;
 }
 
-/** A JSON body within `maxBytes` and `maxDepth`, parsed; throws one of the errors above. */
-export async function readJsonBody(
-  req: IncomingMessage,
-  limits: { maxBytes: number; maxDepth?: number },
-): Promise<unknown> {
+/**
+ * A JSON body within `maxBytes` and `maxDepth`, parsed; throws (or rejects with) one of the
+ * errors above. At once when the body has fully arrived (bufferedBody), else when it has.
+ * (Node's parser hands the body to JavaScript in callbacks of its own after the request's
+ * headers, with microtasks run in between: a request read as soon as its headers are has it
+ * still to come, one read after a wait, e.g. for the token's row on Postgres, usually not.)
+ */
+export function readJsonBody(req: IncomingMessage, limits: { maxBytes: number; maxDepth?: number }): Maybe<unknown> {
   const maxDepth = limits.maxDepth ?? MAX_JSON_DEPTH;
-  const text = (await readBody(req, limits.maxBytes)).toString('utf8');
+  const now = bufferedBody(req, limits.maxBytes);
+  if (now !== undefined) return parsedJson(now, maxDepth);
+  return readBody(req, limits.maxBytes).then((body) => parsedJson(body, maxDepth));
+}
+
+function parsedJson(body: Buffer, maxDepth: number): unknown {
+  const text = body.toString('utf8');
   if (jsonTextDepthExceeds(text, maxDepth)) throw new BodyTooDeepError(maxDepth);
   try {
     return JSON.parse(text) as unknown;

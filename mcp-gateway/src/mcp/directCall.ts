@@ -27,6 +27,7 @@ import {
   isJsonContentType,
   type CallToolResult,
 } from '@modelcontextprotocol/server';
+import { andThen, type Maybe } from './maybe.ts';
 import type { CatalogueTool } from './tools/catalogue.ts';
 import { isRecord } from './tools/isRecord.ts';
 
@@ -79,13 +80,14 @@ function plainCapabilities(value: unknown): boolean {
 
 /**
  * The call when `body` is a request the hot path may answer, else undefined (the SDK serves
- * it). `tools` are the tools this request may use (serve/chooseTools.ts).
+ * it). `tools` are the tools this request may use (serve/chooseTools.ts). At once when the
+ * input schema validates at once (the catalogue's compiled validators do).
  */
-export async function directCallOf(
+export function directCallOf(
   req: IncomingMessage,
   body: unknown,
   tools: readonly CatalogueTool[],
-): Promise<DirectCall | undefined> {
+): Maybe<DirectCall | undefined> {
   if (req.method !== 'POST' || !isJsonContentType(header(req, 'content-type') ?? null)) return undefined;
   const accept = (header(req, 'accept') ?? '').toLowerCase();
   if (!accept.includes('application/json') || !accept.includes('text/event-stream')) return undefined;
@@ -110,25 +112,26 @@ export async function directCallOf(
     return undefined;
   const tool = tools.find((t) => t.declaration.name === params.name);
   if (!tool) return undefined;
-  const checked = await tool.inputSchema['~standard'].validate(args);
-  if (checked.issues) return undefined;
-  return { id: id as string | number, tool, args: checked.value };
+  return andThen(tool.inputSchema['~standard'].validate(args), (checked) =>
+    checked.issues ? undefined : { id: id as string | number, tool, args: checked.value },
+  );
 }
 
-/** A tool result after the tool's output schema, as the SDK's McpServer checks it. */
-export async function checkedOutput(tool: CatalogueTool, result: CallToolResult): Promise<CallToolResult> {
+/** A tool result after the tool's output schema, as the SDK's McpServer checks it (at once when the schema is). */
+export function checkedOutput(tool: CatalogueTool, result: CallToolResult): Maybe<CallToolResult> {
   if (!tool.outputSchema || result.isError) return result;
   const name = tool.declaration.name;
   if (result.structuredContent === undefined)
     return toolError(
       `Output validation error: Tool ${name} has an output schema but no structured content was provided`,
     );
-  const checked = await tool.outputSchema['~standard'].validate(result.structuredContent);
-  if (!checked.issues) return result;
-  return toolError(
-    `Output validation error: Invalid structured content for tool ${name}: ` +
-      `${checked.issues.map((i) => i.message).join(', ')}`,
-  );
+  return andThen(tool.outputSchema['~standard'].validate(result.structuredContent), (checked) => {
+    if (!checked.issues) return result;
+    return toolError(
+      `Output validation error: Invalid structured content for tool ${name}: ` +
+        `${checked.issues.map((i) => i.message).join(', ')}`,
+    );
+  });
 }
 
 function toolError(text: string): CallToolResult {

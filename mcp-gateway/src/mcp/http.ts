@@ -26,6 +26,7 @@ import { McpAnswer } from './answer.ts';
 import { ElicitationClients, PendingElicitations } from './legacyConfirm.ts';
 import { ConnectionRateLimiter } from './rateLimit.ts';
 import { buildMcpServer } from './server.ts';
+import { andThen, type Maybe } from './maybe.ts';
 import { ADMISSION, type StepEnv } from './steps.ts';
 import { PREPARE, servePrepared } from './serve/paths.ts';
 import type { ServeEnv, Serving } from './serve/state.ts';
@@ -37,8 +38,12 @@ export { connectionRefusal } from './serve/connectionCheck.ts';
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 
 export interface McpEndpoint {
-  /** Serves one request to `/mcp/{dataset}`; the endpoint reads the body itself. */
-  handle(req: IncomingMessage, res: ServerResponse, dataset: string): Promise<void>;
+  /**
+   * Serves one request to `/mcp/{dataset}`; the endpoint reads the body itself. A promise only
+   * when the request waits for something (its body, the ledger); it never rejects, and an
+   * answer that cannot be made is a 500 the endpoint writes itself.
+   */
+  handle(req: IncomingMessage, res: ServerResponse, dataset: string): Maybe<void>;
   close(): Promise<void>;
 }
 
@@ -69,21 +74,31 @@ export function createMcpEndpoint(deps: McpDeps): McpEndpoint {
     sdkRequests,
   };
 
+  const failed = (dataset: string, res: ServerResponse, err: unknown) => {
+    deps.log.error({ dataset, err: err instanceof Error ? err.message : String(err) }, 'MCP request failed');
+    McpAnswer.jsonRpcError(500, -32603, 'Internal error.').send(res);
+  };
+
   return {
-    async handle(req, res, dataset) {
+    handle(req, res, dataset) {
       try {
         // browser clients: the preflight is answered first, every answer readable by the caller's origin (cors.ts)
         if (answerPreflight(req, res)) return;
         allowOrigin(req, res);
-        const admitted = await ADMISSION.run(admission, { req, dataset });
-        if (admitted instanceof McpAnswer) return admitted.send(res);
-        const prepared = await PREPARE.run(serving, { ...admitted, res });
-        if (prepared instanceof McpAnswer) return prepared.send(res);
-        const outcome = await servePrepared(serving, prepared);
-        if (outcome instanceof McpAnswer) outcome.send(res);
+        // admission, preparation and the serving path run on without a promise until one of
+        // them waits (pipeline.ts): for a tools/call, the body's last bytes and the ledger call
+        const served = andThen(ADMISSION.run(admission, { req, dataset }), (admitted) => {
+          if (admitted instanceof McpAnswer) return admitted.send(res);
+          return andThen(PREPARE.run(serving, { ...admitted, res }), (prepared) => {
+            if (prepared instanceof McpAnswer) return prepared.send(res);
+            return andThen(servePrepared(serving, prepared), (outcome) => {
+              if (outcome instanceof McpAnswer) outcome.send(res);
+            });
+          });
+        });
+        if (served instanceof Promise) return served.catch((err: unknown) => failed(dataset, res, err));
       } catch (err) {
-        deps.log.error({ dataset, err: err instanceof Error ? err.message : String(err) }, 'MCP request failed');
-        McpAnswer.jsonRpcError(500, -32603, 'Internal error.').send(res);
+        failed(dataset, res, err);
       }
     },
     close: () => serving.sdk.close(),

@@ -2,11 +2,17 @@
  * A typed chain of request steps. Each step either refuses the request with an answer or
  * hands the next step a state with what it established (a token, a body, …), so a later
  * step can only run on what an earlier one has checked — the compiler sees to that.
+ *
+ * A step that has nothing to wait for answers at once (a value, not a promise), and the
+ * chain stays synchronous until a step really waits (the body still arriving, the ledger
+ * call): on the common path of an MCP call most steps wait for nothing, and every promise
+ * and microtask turn is CPU on every request (docs/benchmarks.md "Gateway").
  */
 import { McpAnswer } from './answer.ts';
+import type { Maybe } from './maybe.ts';
 
 /** One step: `env` is what every step shares (deps, limits), `state` what the steps before it established. */
-export type Step<Env, In, Out> = (env: Env, state: In) => Promise<Out | McpAnswer> | Out | McpAnswer;
+export type Step<Env, In, Out> = (env: Env, state: In) => Maybe<Out | McpAnswer>;
 
 export class Pipeline<Env, In, Out> {
   private constructor(private readonly steps: ReadonlyArray<Step<Env, unknown, unknown>>) {}
@@ -27,17 +33,26 @@ export class Pipeline<Env, In, Out> {
 
   /**
    * Runs the steps in order; the first refusal is the result, else the last step's state.
-   * A step that answers at once is not awaited: an `await` costs a microtask turn per step
-   * on every MCP request, and most steps are synchronous.
+   * Synchronous while the steps are: a promise only from the first step that returns one
+   * (a step that throws at once throws here; one that rejects, rejects the promise).
    */
-  async run(env: Env, input: In): Promise<Out | McpAnswer> {
-    let state: unknown = input;
-    for (const step of this.steps) {
-      const answered = step(env, state);
-      const result = answered instanceof Promise ? await answered : answered;
+  run(env: Env, input: In): Maybe<Out | McpAnswer> {
+    return this.runFrom(0, env, input) as Maybe<Out | McpAnswer>;
+  }
+
+  private runFrom(from: number, env: Env, input: unknown): Maybe<unknown> {
+    let state = input;
+    for (let i = from; i < this.steps.length; i++) {
+      const result = this.steps[i]!(env, state);
+      if (result instanceof Promise) {
+        const next = i + 1;
+        return result.then((r) =>
+          r instanceof McpAnswer || next === this.steps.length ? r : this.runFrom(next, env, r),
+        );
+      }
       if (result instanceof McpAnswer) return result;
       state = result;
     }
-    return state as Out;
+    return state;
   }
 }

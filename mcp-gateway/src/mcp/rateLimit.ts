@@ -7,6 +7,7 @@
  */
 import { LimitUnavailableError, memoryLimits, type Limiter, type RateDecision, type RatePolicy } from '../limits.ts';
 import type { McpLogger } from './log.ts';
+import type { Maybe } from './maybe.ts';
 
 const WARN_EVERY_MS = 30_000;
 
@@ -29,7 +30,12 @@ export class ConnectionRateLimiter {
     return this.limiter.policy;
   }
 
-  async take(connectionId: string): Promise<RateDecision> {
+  /** At once when the limit counts in process memory (limits.ts `takeNow`), else by asking its store. */
+  take(connectionId: string): Maybe<RateDecision> {
+    return this.limiter.takeNow(connectionId) ?? this.takeFromStore(connectionId);
+  }
+
+  private async takeFromStore(connectionId: string): Promise<RateDecision> {
     try {
       return await this.limiter.take(connectionId);
     } catch (err) {

@@ -14,14 +14,15 @@ import type { IncomingMessage } from 'node:http';
 import { mcpUrl, scopeSatisfied } from '@ledger/shared';
 import { McpAnswer } from './answer.ts';
 import { BodyNotJsonError, BodyTooDeepError, BodyTooLargeError, readJsonBody } from './body.ts';
+import { andThen, type Maybe } from './maybe.ts';
 import { insufficientScopeChallenge, invalidTokenChallenge, missingTokenChallenge } from './challenge.ts';
 import { Pipeline } from './pipeline.ts';
-import { rateLimitHeaders } from '../limits.ts';
+import { rateLimitHeaders, type RateDecision } from '../limits.ts';
 import type { ConnectionRateLimiter } from './rateLimit.ts';
 import { toolScope } from './tools/declare.ts';
 import { findTool } from './tools/catalogue.ts';
 import { resolveResource, resourceScope, type ResolvedResource } from './resources.ts';
-import type { McpConnection, McpDeps } from './types.ts';
+import type { McpConnection, McpDeps, TokenResolution } from './types.ts';
 
 /** What every step shares: built once per endpoint. */
 export interface StepEnv {
@@ -67,13 +68,7 @@ export interface Admitted extends WithMessages {
  */
 export function checkHostAndOrigin({ publicOrigin }: StepEnv, state: IncomingRequest): IncomingRequest | McpAnswer {
   const host = state.req.headers.host;
-  let hostname: string | undefined;
-  try {
-    hostname = host ? new URL(`${publicOrigin.protocol}//${host}`).hostname : undefined;
-  } catch {
-    hostname = undefined;
-  }
-  if (hostname !== publicOrigin.hostname)
+  if (hostnameOf(publicOrigin, host) !== publicOrigin.hostname)
     return McpAnswer.jsonRpcError(403, -32000, `Host ${JSON.stringify(host ?? '')} is not this server.`);
   const origin = state.req.headers.origin;
   if (origin !== undefined && origin !== publicOrigin.origin && state.req.headers.authorization === undefined) {
@@ -84,6 +79,29 @@ export function checkHostAndOrigin({ publicOrigin }: StepEnv, state: IncomingReq
     );
   }
   return state;
+}
+
+/**
+ * The host name of a Host header as a URL reads it, remembered per header value: a client
+ * sends the same Host on every call, and parsing a URL for it was a share of each call's CPU.
+ * Bounded: a client sending ever new Host values only makes the memo start afresh.
+ */
+const HOSTNAMES = new Map<string, string | undefined>();
+const HOSTNAMES_MEMO = 1_000;
+
+function hostnameOf(publicOrigin: URL, host: string | undefined): string | undefined {
+  if (!host) return undefined;
+  const key = `${publicOrigin.protocol}//${host}`;
+  if (HOSTNAMES.has(key)) return HOSTNAMES.get(key);
+  let hostname: string | undefined;
+  try {
+    hostname = new URL(key).hostname;
+  } catch {
+    hostname = undefined;
+  }
+  if (HOSTNAMES.size >= HOSTNAMES_MEMO) HOSTNAMES.clear();
+  HOSTNAMES.set(key, hostname);
+  return hostname;
 }
 
 /** The token from `Authorization: Bearer …`; undefined without the header, null when it is not a Bearer token. */
@@ -103,7 +121,7 @@ function withoutTrailingSlash(url: string): string {
  * idle); the ledger's check comes last (checkConnection). The token must have been issued
  * for this dataset's MCP URL.
  */
-export async function authenticate({ deps }: StepEnv, state: IncomingRequest): Promise<Authenticated | McpAnswer> {
+export function authenticate({ deps }: StepEnv, state: IncomingRequest): Maybe<Authenticated | McpAnswer> {
   const { publicUrl } = deps;
   const token = bearerToken(state.req);
   if (token === undefined) return McpAnswer.challenge(missingTokenChallenge(publicUrl, state.dataset));
@@ -111,13 +129,25 @@ export async function authenticate({ deps }: StepEnv, state: IncomingRequest): P
     return McpAnswer.challenge(
       invalidTokenChallenge(publicUrl, state.dataset, 'The Authorization header is not a Bearer token.'),
     );
-  const resolution = await deps.resolveAccessToken(token, { deferLedgerCheck: true });
+  // at once when the token's row is read synchronously (the SQLite store): no promise per call
+  return andThen(deps.resolveAccessToken(token, { deferLedgerCheck: true }), (resolution) =>
+    authenticated(publicUrl, state, token, resolution),
+  );
+}
+
+function authenticated(
+  publicUrl: string,
+  state: IncomingRequest,
+  token: string,
+  resolution: TokenResolution,
+): Authenticated | McpAnswer {
   if (!resolution.ok) return McpAnswer.tokenRefused(publicUrl, state.dataset, resolution);
   const { connection } = resolution;
   const resource = mcpUrl(publicUrl, state.dataset);
   if (
     connection.dataset !== state.dataset ||
-    withoutTrailingSlash(connection.resource) !== withoutTrailingSlash(resource)
+    // the same URL as issued (every call of a client) needs no normalising
+    (connection.resource !== resource && withoutTrailingSlash(connection.resource) !== withoutTrailingSlash(resource))
   ) {
     return McpAnswer.challenge(
       invalidTokenChallenge(publicUrl, state.dataset, 'The access token was issued for another MCP server URL.'),
@@ -129,9 +159,18 @@ export async function authenticate({ deps }: StepEnv, state: IncomingRequest): P
 /**
  * At most the configured number of requests per minute per connection (429 with Retry-After and the RateLimit headers).
  */
-export async function limitRate({ deps, limiter }: StepEnv, state: Authenticated): Promise<Authenticated | McpAnswer> {
-  const rate = await limiter.take(state.connection.id);
-  if (rate.allowed) return state;
+export function limitRate({ deps, limiter }: StepEnv, state: Authenticated): Maybe<Authenticated | McpAnswer> {
+  return andThen(limiter.take(state.connection.id), (rate) =>
+    rate.allowed ? state : refuseRate(deps, limiter, state, rate),
+  );
+}
+
+function refuseRate(
+  deps: McpDeps,
+  limiter: ConnectionRateLimiter,
+  state: Authenticated,
+  rate: RateDecision,
+): McpAnswer {
   deps.log.info({ conn: state.connection.id, dataset: state.dataset }, 'MCP rate limit reached');
   const retry = `retry in ${rate.retryAfterSeconds} s.`;
   return new McpAnswer(
@@ -152,20 +191,31 @@ function requestsIn(body: unknown): JsonRpcRequest[] {
   );
 }
 
-/** The JSON body within the size and nesting bounds (body.ts), and the JSON-RPC requests in it. */
-export async function readMessages({ maxBodyBytes }: StepEnv, state: Authenticated): Promise<WithMessages | McpAnswer> {
-  let body: unknown;
+/**
+ * The JSON body within the size and nesting bounds (body.ts), and the JSON-RPC requests in it.
+ * At once when the body has fully arrived (readJsonBody), as it has for a small request.
+ */
+export function readMessages({ maxBodyBytes }: StepEnv, state: Authenticated): Maybe<WithMessages | McpAnswer> {
+  const withBody = (body: unknown): WithMessages => ({ ...state, body, requests: requestsIn(body) });
+  if (state.req.method !== 'POST') return withBody(undefined);
+  let read: Maybe<unknown>;
   try {
-    if (state.req.method === 'POST') body = await readJsonBody(state.req, { maxBytes: maxBodyBytes });
+    read = readJsonBody(state.req, { maxBytes: maxBodyBytes });
   } catch (err) {
-    if (err instanceof BodyTooLargeError)
-      return McpAnswer.jsonRpcError(413, -32600, `Request body larger than ${maxBodyBytes} bytes.`);
-    if (err instanceof BodyTooDeepError) return McpAnswer.jsonRpcError(400, -32600, `Invalid Request: ${err.message}`);
-    if (err instanceof BodyNotJsonError)
-      return McpAnswer.jsonRpcError(400, -32700, 'Parse error: the body is not JSON.');
-    throw err;
+    return bodyRefusal(err, maxBodyBytes);
   }
-  return { ...state, body, requests: requestsIn(body) };
+  return read instanceof Promise
+    ? read.then(withBody, (err: unknown) => bodyRefusal(err, maxBodyBytes))
+    : withBody(read);
+}
+
+/** The answer to a body out of bounds or not JSON; anything else is the request's failure. */
+function bodyRefusal(err: unknown, maxBodyBytes: number): McpAnswer {
+  if (err instanceof BodyTooLargeError)
+    return McpAnswer.jsonRpcError(413, -32600, `Request body larger than ${maxBodyBytes} bytes.`);
+  if (err instanceof BodyTooDeepError) return McpAnswer.jsonRpcError(400, -32600, `Invalid Request: ${err.message}`);
+  if (err instanceof BodyNotJsonError) return McpAnswer.jsonRpcError(400, -32700, 'Parse error: the body is not JSON.');
+  throw err;
 }
 
 /** The catalogue tool a request calls, or undefined (not a tools/call, or an unknown tool the SDK answers). */

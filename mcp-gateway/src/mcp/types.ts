@@ -5,6 +5,7 @@
 import type { McpServedBy, ToolResult } from '../metrics.ts';
 import type { McpLogger } from './log.ts';
 import type { ConnectionRateLimiter } from './rateLimit.ts';
+import type { Maybe } from './maybe.ts';
 
 export type { ToolResult };
 
@@ -49,14 +50,16 @@ export interface McpDeps {
   /**
    * Resolves a Bearer access token to its active connection, with lifecycle checks and a
    * throttled last-used touch. With `deferLedgerCheck` only the gateway's own checks run
-   * (token, state, expiry, idle) and `confirmConnection` must follow.
+   * (token, state, expiry, idle) and `confirmConnection` must follow. A value at once when
+   * nothing had to wait (the token's row read synchronously), else a promise.
    */
-  resolveAccessToken(token: string, options?: { deferLedgerCheck?: boolean }): Promise<TokenResolution>;
+  resolveAccessToken(token: string, options?: { deferLedgerCheck?: boolean }): Maybe<TokenResolution>;
   /**
    * Completes a deferred check: `verifiedByLedger` when a ledger REST call of this request
    * confirmed the connection (then only the use is recorded); otherwise the ledger is asked.
+   * A value at once when nothing had to be asked or written.
    */
-  confirmConnection(connection: McpConnection, verifiedByLedger: boolean): Promise<TokenResolution>;
+  confirmConnection(connection: McpConnection, verifiedByLedger: boolean): Maybe<TokenResolution>;
   /** The ledger refused the connection's credential (403 connection_not_allowed, `reason`): end it for good. */
   connectionRefused(connection: McpConnection, reason: string): Promise<TokenResolution>;
   /**

@@ -114,6 +114,54 @@ export function toActive(row: ConnectionRow): ActiveConnection {
  */
 export const RECENTLY_ENDED = { days: 30, rows: 20 };
 
+/** A token's row and its connection (ConnectionService.findToken). */
+export interface FoundToken {
+  token: { hash: string; connection_id: string; expires_at: number; used_at: number | null };
+  connection: ConnectionRow;
+}
+
+/**
+ * What a token row read on SQLite became, per row: that read hands out the same frozen row
+ * until the database changes (preparedQuery.ts), so a client's every call until then finds its
+ * token and connection without building them again (frozen too: shared by those calls).
+ */
+const FOUND = new WeakMap<TokenWithConnectionRow, FoundToken>();
+const ACTIVE = new WeakMap<ConnectionRow, ActiveConnection>();
+
+function foundToken(r: TokenWithConnectionRow | undefined, hash: string): FoundToken | undefined {
+  if (!r || !sameString(String(r.t_token_hash), hash)) return undefined;
+  const known = FOUND.get(r);
+  if (known) return known;
+  const { t_token_hash: _hash, t_expires_at: expiresAt, t_used_at: usedAt, ...connection } = r;
+  const found: FoundToken = {
+    token: {
+      hash,
+      connection_id: String(connection.id),
+      expires_at: ms(expiresAt),
+      used_at: usedAt == null ? null : ms(usedAt),
+    },
+    connection: toRow(connection),
+  };
+  if (!Object.isFrozen(r)) return found;
+  Object.freeze(found.token);
+  Object.freeze(found.connection);
+  FOUND.set(r, Object.freeze(found));
+  return found;
+}
+
+/** toActive, remembered for a frozen (shared) row: the connection the MCP endpoint works with. */
+function activeOf(row: ConnectionRow): ActiveConnection {
+  if (!Object.isFrozen(row)) return toActive(row);
+  let active = ACTIVE.get(row);
+  if (!active) {
+    const built = toActive(row);
+    Object.freeze(built.scopes);
+    active = Object.freeze(built);
+    ACTIVE.set(row, active);
+  }
+  return active;
+}
+
 /** A token with its connection (the same SQL on SQLite and Postgres; preparedQuery.ts). */
 const FIND_TOKEN_SQL = `select c.*, t.token_hash as t_token_hash, t.expires_at as t_expires_at, t.used_at as t_used_at
   from tokens t join connections c on c.id = t.connection_id
@@ -131,7 +179,9 @@ export class ConnectionService {
   /** access token → its hash (accessHash) */
   private readonly accessHashes = new Map<string, string>();
 
-  private readonly findTokenRow: (params: readonly unknown[]) => Promise<TokenWithConnectionRow | undefined>;
+  private readonly findTokenRow: (
+    params: readonly unknown[],
+  ) => TokenWithConnectionRow | undefined | Promise<TokenWithConnectionRow | undefined>;
 
   constructor(
     private readonly db: Db,
@@ -241,24 +291,18 @@ export class ConnectionService {
     };
   }
 
-  /** The token's row and its connection, when the token exists (of any state). */
-  async findToken(kind: 'access' | 'refresh', token: string) {
+  /**
+   * The token's row and its connection, when the token exists (of any state). At once (no
+   * promise) when the read is synchronous (a SQLite file, preparedQuery.ts): it runs on
+   * every MCP request.
+   */
+  findToken(kind: 'access' | 'refresh', token: string): FoundToken | undefined | Promise<FoundToken | undefined> {
     if (!looksLike(kind === 'access' ? PREFIX.access : PREFIX.refresh, token)) return undefined;
     const hash = kind === 'access' ? this.accessHash(token) : hashSecret(token);
     // one round trip for the token and its connection: this runs on every MCP request, so
     // it is a prepared statement rather than a query built and parsed each time
-    const r = await this.findTokenRow([hash, kind]);
-    if (!r || !sameString(String(r.t_token_hash), hash)) return undefined;
-    const { t_token_hash: _hash, t_expires_at: expiresAt, t_used_at: usedAt, ...connection } = r;
-    return {
-      token: {
-        hash,
-        connection_id: String(connection.id),
-        expires_at: ms(expiresAt),
-        used_at: usedAt == null ? null : ms(usedAt),
-      },
-      connection: toRow(connection),
-    };
+    const r = this.findTokenRow([hash, kind]);
+    return r instanceof Promise ? r.then((row) => foundToken(row, hash)) : foundToken(r, hash);
   }
 
   /**
@@ -289,8 +333,19 @@ export class ConnectionService {
    * AI switch (the ledger answers 403 connection_not_allowed, see `endRefused`), or with
    * `verifiedByLedger: false` to have the ledger asked now.
    */
-  async resolveAccessToken(token: string, options: { deferLedgerCheck?: boolean } = {}): Promise<TokenResolution> {
-    const found = await this.findToken('access', token);
+  resolveAccessToken(
+    token: string,
+    options: { deferLedgerCheck?: boolean } = {},
+  ): TokenResolution | Promise<TokenResolution> {
+    // at once, without a promise, when the token's read was (see findToken) and nothing is written or asked
+    const found = this.findToken('access', token);
+    return found instanceof Promise ? found.then((f) => this.resolved(f, options)) : this.resolved(found, options);
+  }
+
+  private resolved(
+    found: FoundToken | undefined,
+    options: { deferLedgerCheck?: boolean },
+  ): TokenResolution | Promise<TokenResolution> {
     if (!found) return { ok: false, reason: 'unknown', description: 'The access token is not valid.' };
     const { connection } = found;
     const verdict = liveness(connection, this.now(), { kind: 'access', expires_at: found.token.expires_at });
@@ -298,10 +353,10 @@ export class ConnectionService {
     if (verdict.status === 'expired')
       return { ok: false, reason: 'expired', description: 'The access token has expired; refresh it.' };
     if (verdict.status === 'ends') {
-      await this.end(connection.id, verdict.reason);
-      return endedResolution(verdict.reason);
+      const reason = verdict.reason;
+      return this.end(connection.id, reason).then(() => endedResolution(reason));
     }
-    if (options.deferLedgerCheck) return { ok: true, connection: toActive(connection) };
+    if (options.deferLedgerCheck) return { ok: true, connection: activeOf(connection) };
     return this.confirm(toActive(connection), false);
   }
 
@@ -311,18 +366,24 @@ export class ConnectionService {
    * the ledger is asked (membership, role, account, AI switch) and the connection ends if it
    * may no longer live.
    */
-  async confirm(connection: ActiveConnection, verifiedByLedger: boolean): Promise<TokenResolution> {
-    if (!verifiedByLedger) {
-      let ended: EndReason | undefined;
-      try {
-        ended = await this.checkLedger(connection.id, connection.dataset, connection.userId);
-      } catch (err) {
-        if (err instanceof LedgerUnavailableError)
-          return { ok: false, reason: 'unavailable', description: 'The ledger cannot be reached; try again shortly.' };
-        throw err;
-      }
-      if (ended) return endedResolution(ended);
+  confirm(connection: ActiveConnection, verifiedByLedger: boolean): TokenResolution | Promise<TokenResolution> {
+    if (!verifiedByLedger) return this.confirmAtLedger(connection);
+    // at once when the use was recorded less than a minute ago (touch): the common case of an MCP call
+    const confirmed: TokenResolution = { ok: true, connection };
+    const touched = this.touch(connection.id);
+    return touched instanceof Promise ? touched.then(() => confirmed) : confirmed;
+  }
+
+  private async confirmAtLedger(connection: ActiveConnection): Promise<TokenResolution> {
+    let ended: EndReason | undefined;
+    try {
+      ended = await this.checkLedger(connection.id, connection.dataset, connection.userId);
+    } catch (err) {
+      if (err instanceof LedgerUnavailableError)
+        return { ok: false, reason: 'unavailable', description: 'The ledger cannot be reached; try again shortly.' };
+      throw err;
     }
+    if (ended) return endedResolution(ended);
     await this.touch(connection.id);
     return { ok: true, connection };
   }
@@ -364,14 +425,17 @@ export class ConnectionService {
     return reason;
   }
 
-  /** Records a use: last_used_at, written at most once a minute per connection. */
-  async touch(id: string): Promise<void> {
+  /** Records a use: last_used_at, written at most once a minute per connection (a promise only then). */
+  touch(id: string): void | Promise<void> {
     const now = this.now();
     const last = this.lastTouch.get(id);
     if (last !== undefined && now - last < LIFETIME.touchEvery) return;
     this.lastTouch.set(id, now);
     if (this.lastTouch.size > 100_000) this.lastTouch.clear();
-    await this.db('connections').where({ id, state: 'active' }).update({ last_used_at: now });
+    return this.db('connections')
+      .where({ id, state: 'active' })
+      .update({ last_used_at: now })
+      .then(() => undefined);
   }
 
   /**

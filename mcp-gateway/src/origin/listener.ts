@@ -27,21 +27,30 @@ export function createListener(deps: GatewayDeps): GatewayListener {
 
   const serveMcp = (req: IncomingMessage, res: ServerResponse, dataset: string) => {
     const scope = beginRequest(deps, req, res);
-    runWithRequestId(scope.id, () => mcp.handle(req, res, dataset))
-      .catch((err: unknown) => {
-        // the endpoint answers its own failures; this is a failure to write that answer
-        deps.log.error(
-          { reqId: scope.id, err: err instanceof Error ? err.message : String(err) },
-          'MCP request failed',
-        );
-        if (!res.headersSent) McpAnswer.jsonRpcError(500, -32603, 'Internal error.').send(res);
-        else res.destroy();
-      })
-      .finally(() => {
-        const url = req.url ?? '';
-        const query = url.indexOf('?');
-        scope.end(req.method ?? '', query < 0 ? url : url.slice(0, query), res.statusCode);
-      });
+    const done = () => {
+      const url = req.url ?? '';
+      const query = url.indexOf('?');
+      scope.end(req.method ?? '', query < 0 ? url : url.slice(0, query), res.statusCode);
+    };
+    const failed = (err: unknown) => {
+      // the endpoint answers its own failures; this is a failure to write that answer
+      deps.log.error({ reqId: scope.id, err: err instanceof Error ? err.message : String(err) }, 'MCP request failed');
+      if (!res.headersSent) McpAnswer.jsonRpcError(500, -32603, 'Internal error.').send(res);
+      else res.destroy();
+    };
+    // the endpoint answers at once when nothing waits (a refusal), else by a promise: one
+    // `then` for both outcomes rather than catch and finally (a promise each, per request)
+    let served: unknown;
+    try {
+      served = runWithRequestId(scope.id, () => mcp.handle(req, res, dataset));
+    } catch (err) {
+      failed(err);
+    }
+    if (!(served instanceof Promise)) return done();
+    served.then(done, (err: unknown) => {
+      failed(err);
+      done();
+    });
   };
 
   const listener = ((req, res) => {

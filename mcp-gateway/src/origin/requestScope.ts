@@ -34,7 +34,9 @@ export function beginRequest(
     end(method, path, status) {
       const ms = performance.now() - started;
       deps.metrics.observeRequest(routeClass(path), method, status, ms / 1000);
-      deps.log.info({ reqId: id, method, path, status, ip, ms: Math.round(ms) }, 'request');
+      // the line is built only when it is written (LOG_LEVEL info or lower): this runs on every request
+      if (deps.log.isLevelEnabled('info'))
+        deps.log.info({ reqId: id, method, path, status, ip, ms: Math.round(ms) }, 'request');
     },
   };
 }

@@ -6,12 +6,13 @@
  */
 import { mayAsk } from '../confirm.ts';
 import { directCallOf } from '../directCall.ts';
+import { andThen, type Maybe } from '../maybe.ts';
 import type { WithCall } from './claimLegacyConfirm.ts';
 import type { ServeEnv, Serving } from './state.ts';
 
-export async function claimDirectCall({ deps }: ServeEnv, state: Serving): Promise<WithCall | undefined> {
+export function claimDirectCall({ deps }: ServeEnv, state: Serving): Maybe<WithCall | undefined> {
   if (deps.directToolCalls === false) return undefined;
-  const call = await directCallOf(state.req, state.body, state.tools);
-  if (!call || mayAsk(call.tool.declaration)) return undefined;
-  return { ...state, call };
+  return andThen(directCallOf(state.req, state.body, state.tools), (call) =>
+    !call || mayAsk(call.tool.declaration) ? undefined : { ...state, call },
+  );
 }

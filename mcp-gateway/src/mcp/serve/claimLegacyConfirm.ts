@@ -7,6 +7,8 @@
  */
 import { mayAsk } from '../confirm.ts';
 import type { DirectCall } from '../directCall.ts';
+import type { Maybe } from '../maybe.ts';
+import type { CatalogueTool } from '../tools/catalogue.ts';
 import { isRecord } from '../tools/isRecord.ts';
 import { servedAsLegacy } from './era.ts';
 import type { ServeEnv, Serving } from './state.ts';
@@ -15,7 +17,8 @@ export interface WithCall extends Serving {
   call: DirectCall;
 }
 
-export async function claimLegacyConfirm(env: ServeEnv, state: Serving): Promise<WithCall | undefined> {
+/** Synchronous up to the checks that need a promise: most calls are not the path's, and are told so at once. */
+export function claimLegacyConfirm(env: ServeEnv, state: Serving): Maybe<WithCall | undefined> {
   const { body, req } = state;
   if (!isRecord(body) || body.method !== 'tools/call' || !isRecord(body.params)) return undefined;
   const { id, params } = body;
@@ -25,8 +28,18 @@ export async function claimLegacyConfirm(env: ServeEnv, state: Serving): Promise
   const tool = state.tools.find((t) => t.declaration.name === params.name);
   const args = params.arguments ?? {};
   if (!tool || !isRecord(args)) return undefined;
+  return claimChecked(env, state, id as string | number, tool, args);
+}
+
+async function claimChecked(
+  env: ServeEnv,
+  state: Serving,
+  id: string | number,
+  tool: CatalogueTool,
+  args: Record<string, unknown>,
+): Promise<WithCall | undefined> {
   const checked = await tool.inputSchema['~standard'].validate(args);
   if (checked.issues || !mayAsk(tool.declaration)) return undefined;
-  if (!(await servedAsLegacy(req, body, env.maxBodyBytes))) return undefined;
-  return { ...state, call: { id: id as string | number, tool, args: checked.value } };
+  if (!(await servedAsLegacy(state.req, state.body, env.maxBodyBytes))) return undefined;
+  return { ...state, call: { id, tool, args: checked.value } };
 }

@@ -12,6 +12,7 @@
  * streaming before the tool runs checks first (`beforeStreaming`).
  */
 import type { TokenRefusal } from '../answer.ts';
+import { andThen, type Maybe } from '../maybe.ts';
 import type { ToolRunDeps } from '../server.ts';
 import type { LedgerResponse, McpConnection, McpDeps } from '../types.ts';
 
@@ -73,11 +74,16 @@ export class ConnectionCheck {
     return confirmed.ok ? undefined : confirmed;
   }
 
-  /** Before the answer leaves: why it must be a refusal, if a pending check fails. */
-  async beforeAnswer(): Promise<TokenRefusal | undefined> {
+  /**
+   * Before the answer leaves: why it must be a refusal, if a pending check fails. At once
+   * when nothing need be asked or written (the ledger confirmed the connection, its use
+   * recorded less than a minute ago).
+   */
+  beforeAnswer(): Maybe<TokenRefusal | undefined> {
     if (!this.#pending) return undefined;
     if (this.#ended) return this.#ended;
-    const confirmed = await this.deps.confirmConnection(this.connection, this.#verified);
-    return confirmed.ok ? undefined : confirmed;
+    return andThen(this.deps.confirmConnection(this.connection, this.#verified), (confirmed) =>
+      confirmed.ok ? undefined : confirmed,
+    );
   }
 }

@@ -1,8 +1,9 @@
 /** Serving stage: resource lists show what the person's role may read, as tools/list does (access.ts). */
+import type { Maybe } from '../maybe.ts';
 import type { ServeEnv, Serving } from './state.ts';
 
-export async function listPermitted({ access }: ServeEnv, state: Serving): Promise<Serving> {
+export function listPermitted({ access }: ServeEnv, state: Serving): Maybe<Serving> {
   if (!state.requests.some((r) => r.method === 'resources/list' || r.method === 'resources/templates/list'))
     return state;
-  return { ...state, permitted: await access.permittedEndpoints(state.connection) };
+  return access.permittedEndpoints(state.connection).then((permitted) => ({ ...state, permitted }));
 }

@@ -16,6 +16,7 @@
  */
 import type { McpServedBy } from '../../metrics.ts';
 import type { McpAnswer } from '../answer.ts';
+import { andThen, type Maybe } from '../maybe.ts';
 import { Pipeline } from '../pipeline.ts';
 import { askAndRun } from './askAndRun.ts';
 import { checkBeforeLegacyStream } from './checkBeforeLegacyStream.ts';
@@ -52,25 +53,29 @@ export interface ServingPath {
   servedBy: McpServedBy;
   /** the claim, then the stages, in order */
   readonly names: readonly string[];
-  /** Serves the request if the claim takes it (the answer written, or a refusal to send); undefined if not. */
-  serve(env: ServeEnv, state: Serving): Promise<Sent | McpAnswer | undefined>;
+  /**
+   * Serves the request if the claim takes it (the answer written, or a refusal to send);
+   * undefined if not. At once as far as the claim and stages answer at once (pipeline.ts).
+   */
+  serve(env: ServeEnv, state: Serving): Maybe<Sent | McpAnswer | undefined>;
 }
 
 function servingPath<S>(
   name: string,
   servedBy: McpServedBy,
-  claim: (env: ServeEnv, state: Serving) => S | undefined | Promise<S | undefined>,
+  claim: (env: ServeEnv, state: Serving) => Maybe<S | undefined>,
   stages: Pipeline<ServeEnv, S, Sent>,
 ): ServingPath {
   return {
     name,
     servedBy,
     names: [claim.name, ...stages.names],
-    async serve(env, state) {
-      const claimed = await claim(env, state);
-      if (claimed === undefined) return undefined;
-      env.deps.onServed?.(servedBy);
-      return stages.run(env, claimed);
+    serve(env, state) {
+      return andThen(claim(env, state), (claimed) => {
+        if (claimed === undefined) return undefined;
+        env.deps.onServed?.(servedBy);
+        return stages.run(env, claimed);
+      });
     },
   };
 }
@@ -104,9 +109,11 @@ export const SERVING_PATHS: readonly ServingPath[] = [
 ];
 
 /** Serves an admitted, prepared request on the first path that claims it (the SDK's claims every request). */
-export async function servePrepared(env: ServeEnv, state: Serving): Promise<Sent | McpAnswer> {
-  for (const path of SERVING_PATHS) {
-    const outcome = await path.serve(env, state);
+export function servePrepared(env: ServeEnv, state: Serving, from = 0): Maybe<Sent | McpAnswer> {
+  for (let i = from; i < SERVING_PATHS.length; i++) {
+    const outcome = SERVING_PATHS[i]!.serve(env, state);
+    if (outcome instanceof Promise)
+      return outcome.then((served) => (served !== undefined ? served : servePrepared(env, state, i + 1)));
     if (outcome !== undefined) return outcome;
   }
   throw new Error('no serving path claimed the request');

@@ -8,8 +8,10 @@ export interface DirectRun extends WithCall {
   result: CallToolResult;
 }
 
-export async function runDirectTool({ stateKey }: ServeEnv, state: WithCall): Promise<DirectRun> {
+export function runDirectTool({ stateKey }: ServeEnv, state: WithCall): Promise<DirectRun> {
   const { call } = state;
-  const result = await runTool(state.check.toolRun(stateKey), state.connection, call.tool, call.args, call.id);
-  return { ...state, result };
+  return runTool(state.check.toolRun(stateKey), state.connection, call.tool, call.args, call.id).then((result) => ({
+    ...state,
+    result,
+  }));
 }
