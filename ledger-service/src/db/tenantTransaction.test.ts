@@ -158,3 +158,64 @@ t.test('a plain role serves as itself, under row-level security', async (t) => {
   t.same([...new Set(inside.companies)], [b.id], 'and sees only the company of the transaction');
   t.notOk(inside.companies.includes(a.id));
 });
+
+t.test('BEGIN, the settings and the guard go as one message, COMMIT as one more', async (t) => {
+  const db = createDb(TEST_DATABASE_URL, { poolMax: 1 });
+  t.teardown(() => db.destroy());
+  const [a] = await twoCompanies(db);
+  const sent: string[] = [];
+  const note = (q: { sql: string }) => sent.push(q.sql);
+  db.on('query', note);
+  await withTenant(db, a.id, (tx) => tx('parties').count(), 'select true as unchanged');
+  db.off('query', note);
+  t.equal(sent.length, 3, "three messages around one statement of the caller's");
+  t.match(sent[0], /^begin; set local app\.company_id = '\d+'; set local role ledger_app; select true as unchanged$/);
+  t.match(sent[1], /from "parties"/, "the caller's statement, reported by its knex instance");
+  t.equal(sent[2], 'commit');
+});
+
+t.test("a transaction's knex refuses every use once it is over, also in the next transaction", async (t) => {
+  // one connection: the next transaction runs on the very connection the kept reference knew
+  const db = createDb(TEST_DATABASE_URL, { poolMax: 1 });
+  t.teardown(() => db.destroy());
+  const [a, b] = await twoCompanies(db);
+  let kept: Tx | undefined;
+  let builtInside: PromiseLike<unknown> | undefined;
+  await withTenant(db, a.id, async (tx) => {
+    kept = tx;
+    builtInside = tx('parties').update({ name: 'changed later' });
+  });
+  t.throws(() => kept!('parties'), /tenant transaction is over/, 'a new statement is refused');
+  await withTenant(db, b.id, async (tx) => {
+    t.throws(() => kept!.raw('select 1'), /tenant transaction is over/, 'also while another transaction is open');
+    await t.rejects(Promise.resolve(builtInside), /tenant transaction is over/, 'a statement built inside, run after');
+    t.equal(Number((await tx('parties').count({ n: '*' }))[0]!.n), 1, 'the open one goes on');
+  });
+  const names = await withTenant(db, a.id, (tx) => tx('parties').pluck('name'));
+  t.notOk(names.includes('changed later'), 'nothing of it ran');
+});
+
+t.test("a tenant transaction's transaction() is a savepoint: its failure undoes only its part", async (t) => {
+  const db = createDb(TEST_DATABASE_URL, { poolMax: 1 });
+  t.teardown(() => db.destroy());
+  const [a] = await twoCompanies(db);
+  const tag = randomBytes(4).toString('hex');
+  const party = (n: string) => ({ company_id: a.id, vc: 'vendor' as const, number: `${n}-${tag}`, name: n });
+  const inner = await withTenant(db, a.id, async (tx) => {
+    await tx('parties').insert(party('outer'));
+    await t.rejects(
+      tx.transaction(async (sp) => {
+        await sp('parties').insert(party('undone'));
+        throw new Error('the inner part failed');
+      }),
+      /the inner part failed/,
+    );
+    return tx.transaction(async (sp) => {
+      await sp('parties').insert(party('kept'));
+      return 'kept';
+    });
+  });
+  t.equal(inner, 'kept', "a savepoint's value comes back");
+  const names = await withTenant(db, a.id, (tx) => tx('parties').where('number', 'like', `%-${tag}`).pluck('name'));
+  t.same(names.sort(), ['kept', 'outer'], 'the outer write and the second savepoint stand, the failed one is undone');
+});

@@ -24,6 +24,7 @@
  * statements are used: the settings are the transaction's first statement.
  */
 import type { Knex } from 'knex';
+import type pg from 'pg';
 
 /** The role tenant transactions switch to when the URL's user could bypass row-level security. */
 export const APP_ROLE = 'ledger_app';
@@ -151,11 +152,126 @@ export async function enterTenant(tx: Knex.Transaction, companyId: number): Prom
 /** pg's answer to a simple query of several statements: one result per statement. */
 type Results = { rows?: { unchanged?: boolean }[] }[];
 
+/** The pooled connection a tenant transaction runs on: pg's client (knex's pool hands out pg clients). */
+type Connection = pg.ClientBase;
+
+/** One tenant transaction: open until its COMMIT or ROLLBACK is sent. */
+interface Lease {
+  open: boolean;
+  /** savepoints made so far (their names) */
+  savepoints: number;
+  /** the last savepoint's run: a savepoint begins when the one before it ended, as knex's nested transactions do */
+  last: Promise<unknown>;
+}
+
+class TransactionOver extends Error {
+  override name = 'TransactionOver';
+  constructor() {
+    super('the tenant transaction is over: its statements cannot run any more');
+  }
+}
+
 /**
- * Runs `fn` in one transaction scoped to one company: its first statement sets
- * `app.company_id` and, where needed, the serving role (servingRole), so every books table
+ * The transaction's connection as its statements are given it (knex's documented
+ * `.connection()`): pg's client itself for everything but `query`, which refuses once the
+ * transaction is over. So a statement built inside the transaction and run after it fails, as
+ * on a finished knex transaction, instead of running outside any company or inside the next
+ * transaction on the same pooled connection.
+ */
+function leasedConnection(connection: Connection, lease: Lease): Connection {
+  const leased = Object.create(connection) as Connection;
+  const query = (...args: unknown[]): unknown => {
+    if (lease.open) return (connection.query as (...a: unknown[]) => unknown)(...args);
+    const callback = args.find((a) => typeof a === 'function') as ((e: Error) => void) | undefined;
+    if (!callback) return Promise.reject(new TransactionOver());
+    callback(new TransactionOver());
+    return undefined;
+  };
+  Object.defineProperty(leased, 'query', { value: query });
+  return leased;
+}
+
+/**
+ * What the caller of one tenant transaction gets: the database's own knex instance, every
+ * statement it builds bound to the transaction's connection (`.connection()`, documented for
+ * query builders and raw statements) — the same builders, types and prepared statements as
+ * anywhere. Its client hands out that connection (the job queue sends its SQL on it); its
+ * `transaction()` is a savepoint, as a knex transaction's is (the idempotent write and a few
+ * services undo a part of the request that way), one after the other. Valid for this
+ * transaction only: once it is over, every use of a kept reference throws.
+ */
+function transactionView(db: Knex, connection: Connection, lease: Lease): Knex.Transaction {
+  const bound = leasedConnection(connection, lease);
+  const savepoint = <T>(fn: (sp: Knex.Transaction) => Promise<T> | T): Promise<T> => {
+    const name = `sp_${++lease.savepoints}`;
+    const run = async (): Promise<T> => {
+      await view.raw(`savepoint ${name}`);
+      try {
+        const value = await fn(view);
+        await view.raw(`release savepoint ${name}`);
+        return value;
+      } catch (e) {
+        await view.raw(`rollback to savepoint ${name}`);
+        throw e;
+      }
+    };
+    const result = lease.last.then(run, run);
+    lease.last = result.catch(() => undefined);
+    return result;
+  };
+  const raw = (...args: Parameters<Knex['raw']>) => db.raw(...args).connection(bound);
+  const queryBuilder = () => db.queryBuilder().connection(bound);
+  let client: Knex.Client | undefined;
+  const clientView = () => {
+    client ??= new Proxy(db.client, {
+      get(target, prop) {
+        if (prop === 'acquireConnection') return () => Promise.resolve(bound);
+        if (prop === 'releaseConnection') return () => Promise.resolve();
+        return Reflect.get(target, prop) as unknown;
+      },
+    });
+    return client;
+  };
+  const view = new Proxy(db, {
+    get(target, prop) {
+      if (!lease.open) throw new TransactionOver();
+      switch (prop) {
+        case 'raw':
+          return raw;
+        // the knex instance's own query methods (select, insert, with, …) start from queryBuilder()
+        case 'queryBuilder':
+          return queryBuilder;
+        case 'client':
+          return clientView();
+        case 'transaction':
+        case 'savepoint':
+          return savepoint;
+        case 'isTransaction':
+          return true;
+        default:
+          return Reflect.get(target, prop) as unknown;
+      }
+    },
+    apply(target, _this, args: Parameters<Knex>) {
+      if (!lease.open) throw new TransactionOver();
+      return Reflect.apply(target, target, args).connection(bound);
+    },
+  }) as unknown as Knex.Transaction;
+  return view;
+}
+
+/**
+ * Runs `fn` in one transaction scoped to one company: the transaction opens with its settings
+ * — `app.company_id` and, where needed, the serving role (servingRole) — so every books table
  * only shows that company's rows whatever the queries say. Both settings end with the
  * transaction.
+ *
+ * How it is sent: `BEGIN`, the settings and the guard (below) go as one simple query on a
+ * connection of the database's pool — one round trip, where knex's own transaction sends its
+ * `BEGIN` alone — and `COMMIT` (or `ROLLBACK`) as one more; `fn`'s statements run in between
+ * on that connection, through a knex instance of its own (`transactionKnex`). knex is used only
+ * through what it documents: its client's pool (`acquireConnection`, `releaseConnection`) and a
+ * knex instance over an existing pool (`connectionPool`).
  */
 export async function withTenant<T>(
   db: Knex,
@@ -172,17 +288,33 @@ export async function withTenant<T>(
 ): Promise<T> {
   const role = await servingRole(db);
   const settings = settingsSql(companyId, role);
-  if (guard === undefined) {
-    return db.transaction(async (tx) => {
-      await tx.raw(settings);
-      return fn(tx);
-    });
-  }
-  const first = `${settings}; ${guard}`;
-  return db.transaction(async (tx) => {
+  const first = guard === undefined ? `begin; ${settings}` : `begin; ${settings}; ${guard}`;
+  const connection = (await db.client.acquireConnection()) as Connection;
+  const counted = db.listenerCount('query') > 0;
+  const send = (sql: string) => {
+    if (counted) db.emit('query', { sql });
     // no bindings: pg sends the text as one simple query, its statements in one round trip
-    const results = (await tx.raw(first)) as unknown as Results;
-    if (results[results.length - 1]?.rows?.[0]?.unchanged !== true) throw new TenantGuardFailed();
-    return fn(tx);
-  });
+    return connection.query(sql) as unknown as Promise<Results>;
+  };
+  const lease: Lease = { open: true, savepoints: 0, last: Promise.resolve() };
+  let begun = false;
+  try {
+    const results = await send(first);
+    begun = true;
+    if (guard !== undefined && results[results.length - 1]?.rows?.[0]?.unchanged !== true) {
+      throw new TenantGuardFailed();
+    }
+    const value = await fn(transactionView(db, connection, lease));
+    lease.open = false;
+    await send('commit');
+    return value;
+  } catch (e) {
+    lease.open = false;
+    // a failed first message (a broken connection) leaves no transaction to roll back
+    if (begun) await send('rollback').catch(() => undefined);
+    throw e;
+  } finally {
+    lease.open = false;
+    await db.client.releaseConnection(connection);
+  }
 }
