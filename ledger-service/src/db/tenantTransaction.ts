@@ -257,7 +257,20 @@ function transactionView(db: Knex, connection: Connection, lease: Lease): Knex.T
       return Reflect.apply(target, target, args).connection(bound);
     },
   }) as unknown as Knex.Transaction;
+  transactionConnections.set(view, bound);
   return view;
+}
+
+/** Each tenant transaction's knex (transactionView) and the connection its statements run on. */
+const transactionConnections = new WeakMap<object, Connection>();
+
+/**
+ * The connection of a tenant transaction's knex (undefined for anything else): its statements
+ * may go there straight through pg (knex.ts `preparedQuery`); it refuses once the transaction
+ * is over, as the knex does.
+ */
+export function connectionOf(executor: Knex): Connection | undefined {
+  return transactionConnections.get(executor);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { Money } from '@ledger/shared';
 import type { Knex } from 'knex';
-import { preparedAs, type Tx } from '../../db/knex.ts';
+import { preparedQuery, type Tx } from '../../db/knex.ts';
 import type { ArapTransactionsRow } from '../../db/tables.ts';
 import type { Company } from '../../db/companies.ts';
 import { nextNumber, numberingCte } from '../../db/sequences.ts';
@@ -333,27 +333,25 @@ export async function insertDocument(
        select ?, ?, ?, ?, ?, ?, h.id::text, ?, jsonb_build_object('invNumber', h.inv_number) || ?::jsonb from h)
      ${doc.children ? `, c as (${insertJsonRows(doc.children.table, doc.children.columns, OF_NEW_DOCUMENT, 'h')})` : ''}
      select id, inv_number from h`;
-  const { rows } = await tx
-    .raw<{ rows: { id: number; inv_number: string }[] }>(sql, [
-      ...numbering.bindings,
-      company.id,
-      vc,
-      ...columns.map((c) => (header as Record<string, Knex.Value>)[c]),
-      company.id,
-      JSON.stringify(lineRows(doc.resolved.posting.lines, doc.posting)),
-      company.id,
-      JSON.stringify(entries),
-      a.company_id,
-      a.user_id,
-      a.via,
-      a.via_id,
-      a.via_label,
-      a.entity,
-      a.action,
-      a.details ?? '{}',
-      ...(doc.children ? [company.id, JSON.stringify(doc.children.rows)] : []),
-    ])
-    .options(preparedAs(tx, sql));
+  const { rows } = await preparedQuery<{ id: number; inv_number: string }>(tx, sql, [
+    ...numbering.bindings,
+    company.id,
+    vc,
+    ...columns.map((c) => (header as Record<string, Knex.Value>)[c]),
+    company.id,
+    JSON.stringify(lineRows(doc.resolved.posting.lines, doc.posting)),
+    company.id,
+    JSON.stringify(entries),
+    a.company_id,
+    a.user_id,
+    a.via,
+    a.via_id,
+    a.via_label,
+    a.entity,
+    a.action,
+    a.details ?? '{}',
+    ...(doc.children ? [company.id, JSON.stringify(doc.children.rows)] : []),
+  ]);
   const row = rows[0];
   return row && { id: row.id, invNumber: row.inv_number };
 }

@@ -3,7 +3,7 @@
  * tenant transaction (RLS: only the company's rows), the company id is still written
  * explicitly like everywhere else.
  */
-import { type Db, preparedAs, type Tx } from '../../db/knex.ts';
+import { type Db, preparedQuery, type Tx } from '../../db/knex.ts';
 import { SWEEP_ROLE } from '../../db/migrations/024_outbox_sending.ts';
 import type { EventsRow } from '../../db/tables.ts';
 
@@ -64,17 +64,15 @@ export async function writeEvents(
   actor: EventActor,
   events: readonly NewEvent[],
 ): Promise<{ first: number; wake: { subscription_id: number; queue: string }[] }> {
-  const { rows } = await tx
-    .raw(WRITE_EVENTS_SQL, [
-      companyId,
-      events.length,
-      events.length,
-      events.length,
-      companyId,
-      JSON.stringify(actor),
-      JSON.stringify(events),
-    ])
-    .options(preparedAs(tx, WRITE_EVENTS_SQL));
+  const { rows } = await preparedQuery(tx, WRITE_EVENTS_SQL, [
+    companyId,
+    events.length,
+    events.length,
+    events.length,
+    companyId,
+    JSON.stringify(actor),
+    JSON.stringify(events),
+  ]);
   const typed = rows as { first: string | number; subscription_id: number | null; queue: string | null }[];
   return {
     first: Number(typed[0]!.first),
