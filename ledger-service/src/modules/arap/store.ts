@@ -290,7 +290,7 @@ export interface DocumentEvents {
   events: readonly { type: string; subject: string; resource_type: string; data: Record<string, unknown> }[];
 }
 
-/** The jsonb array of a new document's events (DocumentEvents), completed from the document the statement made (`h`). */
+/** The jsonb array of a new document's events (DocumentEvents), completed from the document made (`h`). */
 const DOCUMENT_EVENTS = `(select jsonb_agg(t.doc || jsonb_build_object(
          'subject', (t.doc->>'subject') || h.id, 'resource_id', h.id::text,
          'data', (t.doc->'data') || jsonb_build_object('number', h.inv_number)) order by t.i)
