@@ -88,7 +88,7 @@ export async function recordEvents(
   return events.map((_, i) => first + i);
 }
 
-/** The actor as an event records it (JSON), for a change writing its events in its own statement (`eventsWrittenWith`). */
+/** The actor as an event records it (JSON), for a change writing its events itself (`eventsWrittenWith`). */
 export function eventActorJson(actor: EventActorInput): string {
   return JSON.stringify(eventActor(actor));
 }
