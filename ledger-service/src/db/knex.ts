@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import knexFactory, { type Knex } from 'knex';
 import pg from 'pg';
-import { connectionOf } from './tenantTransaction.ts';
+import { sendPrepared } from './tenantTransaction.ts';
 
 // NUMERIC and BIGINT arrive as strings: money is converted to Decimal explicitly, never to float.
 // int8 ids fit in a JS number for any realistic ledger, so they are parsed as numbers.
@@ -88,25 +88,20 @@ function statementOf(sql: string): Statement {
 /**
  * One of a posting's hot statements (`?` placeholders, named result columns), prepared as
  * `preparedAs` says. In a tenant transaction it goes straight to the transaction's connection
- * through pg — the same text, values and name knex would send, without its query builder,
- * runner and promise layers around each round trip (≈ 100 µs of CPU each, bench/transactionCost.ts);
- * anywhere else through knex (`raw` with `preparedAs`). Reported to the database's `query`
- * listeners either way.
+ * through pg (tenantTransaction.ts `sendPrepared`) — the same text, values and name knex would
+ * send, without its query builder and runner around the round trip — and, as the transaction's
+ * first statement, in the same message as its opening; anywhere else through knex (`raw` with
+ * `preparedAs`). Reported to the database's `query` listeners either way.
  */
 export async function preparedQuery<Row>(
   executor: Knex,
   sql: string,
   bindings: readonly unknown[],
 ): Promise<{ rows: Row[] }> {
-  const connection = connectionOf(executor);
-  if (!connection) {
-    return executor.raw<{ rows: Row[] }>(sql, bindings as Knex.RawBinding[]).options(preparedAs(executor, sql));
-  }
   const { name, text } = statementOf(sql);
-  if (executor.listenerCount('query') > 0) executor.emit('query', { sql: text, bindings });
-  const values = bindings as unknown[];
-  const query = preparing.has(executor.client.config) ? { name, text, values } : { text, values };
-  return connection.query(query) as unknown as Promise<{ rows: Row[] }>;
+  const sent = sendPrepared(executor, preparing.has(executor.client.config) ? name : undefined, text, bindings);
+  if (sent) return sent as Promise<{ rows: Row[] }>;
+  return executor.raw<{ rows: Row[] }>(sql, bindings as Knex.RawBinding[]).options(preparedAs(executor, sql));
 }
 
 /**

@@ -6,8 +6,11 @@
  * Why a module of its own: tenancy must hold by construction, not because some code path
  * remembered it. What it guarantees (its contract test, `tenantTransaction.test.ts`):
  *
- * - the company (`app.company_id`) and the serving role are set by the transaction's first
- *   statement, before anything the caller sends;
+ * - the company (`app.company_id`) and the serving role are set by the message that opens the
+ *   transaction (`BEGIN` and the settings), before anything the caller sends — in the same
+ *   message as its first statement, or just before it;
+ * - a statement of the caller's runs only inside the transaction: once it is over (or its
+ *   guard failed) every statement is refused, also one built inside and run after;
  * - both are `SET LOCAL`: they end with the transaction, so the next transaction on the
  *   same pooled connection starts without them;
  * - the serving role is neither superuser nor `BYPASSRLS` nor the owner of a table under
@@ -20,8 +23,12 @@
  * created by migration 001, `NOLOGIN`, granted the table rights); when the URL's user is
  * already a plain role, it serves as itself. `servingRole` decides once per database (the
  * start calls it, so a set-up where the serving role could bypass row-level security
- * refuses to start, naming the role). Only knex's documented transaction API and plain
- * statements are used: the settings are the transaction's first statement.
+ * refuses to start, naming the role).
+ *
+ * How it is sent (issue 37: a bill's CPU): the transaction is the ledger's own on a connection
+ * of knex's pool, not a knex transaction — BEGIN and the settings ride with the caller's first
+ * statement, COMMIT follows the last — and the caller's statements are knex's, bound to that
+ * connection by knex's documented `.connection()`. Nothing of knex or pg is patched.
  */
 import type { Knex } from 'knex';
 import type pg from 'pg';
@@ -155,14 +162,8 @@ type Results = { rows?: { unchanged?: boolean }[] }[];
 /** The pooled connection a tenant transaction runs on: pg's client (knex's pool hands out pg clients). */
 type Connection = pg.ClientBase;
 
-/** One tenant transaction: open until its COMMIT or ROLLBACK is sent. */
-interface Lease {
-  open: boolean;
-  /** savepoints made so far (their names) */
-  savepoints: number;
-  /** the last savepoint's run: a savepoint begins when the one before it ended, as knex's nested transactions do */
-  last: Promise<unknown>;
-}
+/** A query's arguments as pg's `query` takes them: a text or config, values, and maybe a callback. */
+type QueryArgs = unknown[];
 
 class TransactionOver extends Error {
   override name = 'TransactionOver';
@@ -171,23 +172,171 @@ class TransactionOver extends Error {
   }
 }
 
+/** The names of the statements prepared on each pooled connection so far (pg prepares a name on its first use). */
+const preparedOn = new WeakMap<Connection, Set<string>>();
+
+/**
+ * One tenant transaction on its connection: the message that opens it (BEGIN, the settings,
+ * the guard), sent with the transaction's first statement when that is a prepared hot
+ * statement (`sendPrepared`: `EXECUTE` with its values as literals, in the same simple query),
+ * else alone just before the first statement; then the statements; then COMMIT or ROLLBACK.
+ */
+class TenantTransaction {
+  /** false once COMMIT or ROLLBACK is sent: every statement is refused from then on */
+  open = true;
+  /** the opening message while it is not sent yet */
+  private opening: string | undefined;
+  /** the opening's answer (guard checked), once it is sent */
+  private opened: Promise<void> | undefined;
+  /** the guard said the credential changed */
+  guardFailed = false;
+  /** savepoints made so far (their names) */
+  savepoints = 0;
+  /** the last savepoint's run: a savepoint begins when the one before it ended, as knex's nested transactions do */
+  lastSavepoint: Promise<unknown> = Promise.resolve();
+  private readonly prepared: Set<string>;
+
+  constructor(
+    private readonly db: Knex,
+    readonly connection: Connection,
+    opening: string,
+    readonly guarded: boolean,
+  ) {
+    this.opening = opening;
+    let names = preparedOn.get(connection);
+    if (!names) {
+      names = new Set();
+      preparedOn.set(connection, names);
+    }
+    this.prepared = names;
+  }
+
+  /** Whether anything was sent on the connection yet (else there is no transaction to commit or roll back). */
+  get begun(): boolean {
+    return this.opening === undefined;
+  }
+
+  /** Sends a text as one simple query, reported to the database's `query` listeners. */
+  send(sql: string): Promise<Results> {
+    if (this.db.listenerCount('query') > 0) this.db.emit('query', { sql });
+    // no bindings: pg sends the text as one simple query, its statements in one round trip
+    return this.connection.query(sql) as unknown as Promise<Results>;
+  }
+
+  /** The guard's answer in a simple query's results (`at` statements from the end). */
+  private checkGuard(results: Results, at: number): void {
+    if (!this.guarded) return;
+    if (results[results.length - at]?.rows?.[0]?.unchanged !== true) {
+      this.guardFailed = true;
+      throw new TenantGuardFailed();
+    }
+  }
+
+  /** Sends the opening alone unless it was sent; resolves once it was answered and its guard holds. */
+  openAlone(): Promise<void> {
+    if (this.opened) return this.opened;
+    const opening = this.opening!;
+    this.opening = undefined;
+    this.opened = this.send(opening).then((results) => this.checkGuard(results, 1));
+    return this.opened;
+  }
+
+  /** Why a statement may not run now (the transaction is over, or its guard failed), if so. */
+  private refusal(): Error | undefined {
+    if (!this.open) return new TransactionOver();
+    if (this.guardFailed) return new TenantGuardFailed();
+    return undefined;
+  }
+
+  /** pg's `query` for the transaction's statements (knex's, the job queue's): opened first, refused once over. */
+  query(args: QueryArgs): unknown {
+    const callback = args.find((a) => typeof a === 'function') as ((e: Error | null) => void) | undefined;
+    const refused = this.refusal();
+    if (refused) {
+      if (!callback) return Promise.reject(refused);
+      callback(refused);
+      return undefined;
+    }
+    const run = () => (this.connection.query as (...a: QueryArgs) => unknown)(...args);
+    if (this.opened === undefined && this.opening === undefined) return run();
+    const opened = this.openAlone().then(() => {
+      const refusedNow = this.refusal();
+      if (refusedNow) throw refusedNow;
+    });
+    if (!callback) return opened.then(run);
+    opened.then(run, (e: Error) => callback(e));
+    return undefined;
+  }
+
+  /**
+   * A prepared hot statement (knex.ts `preparedQuery`): with the opening in one simple query
+   * when it is the transaction's first statement and already prepared on this connection
+   * (`EXECUTE`, its values as literals: `literalsOf`), else through pg's extended protocol.
+   */
+  async sendPrepared(name: string | undefined, text: string, values: readonly unknown[]): Promise<unknown> {
+    const refused = this.refusal();
+    if (refused) throw refused;
+    if (this.opening !== undefined && name !== undefined && this.prepared.has(name)) {
+      const literals = literalsOf(values, this.connection);
+      if (literals !== undefined) {
+        const opening = this.opening;
+        this.opening = undefined;
+        if (this.db.listenerCount('query') > 0) this.db.emit('query', { sql: `${opening}; execute ${name}(…)` });
+        const sent = this.connection.query(`${opening}; execute ${name}(${literals})`) as unknown as Promise<Results>;
+        this.opened = sent.then((results) => this.checkGuard(results, 2));
+        await this.opened;
+        const results = await sent;
+        return results[results.length - 1];
+      }
+    }
+    if (this.opening !== undefined || this.opened !== undefined) await this.openAlone();
+    const again = this.refusal();
+    if (again) throw again;
+    if (this.db.listenerCount('query') > 0) this.db.emit('query', { sql: text, bindings: values });
+    const config = name === undefined ? { text, values: [...values] } : { name, text, values: [...values] };
+    const result = await this.connection.query(config);
+    if (name !== undefined) this.prepared.add(name);
+    return result;
+  }
+}
+
+/**
+ * A statement's values as SQL literals for `EXECUTE` (untyped: Postgres gives each the type of
+ * its parameter, as for a value sent apart), or undefined when one is of a kind this does not
+ * write (the statement then goes through the extended protocol). Strings through pg's
+ * `escapeLiteral`; arrays of strings and numbers as array literals.
+ */
+function literalsOf(values: readonly unknown[], connection: Connection): string | undefined {
+  const out: string[] = [];
+  for (const v of values) {
+    if (v === null || v === undefined) out.push('null');
+    else if (typeof v === 'string') out.push(connection.escapeLiteral(v));
+    else if (typeof v === 'number' && Number.isFinite(v)) out.push(connection.escapeLiteral(String(v)));
+    else if (typeof v === 'boolean') out.push(v ? 'true' : 'false');
+    else if (Array.isArray(v)) {
+      const items: string[] = [];
+      for (const item of v) {
+        if (item === null) items.push('NULL');
+        else if (typeof item === 'string') items.push(`"${item.replace(/["\\]/g, (c) => `\\${c}`)}"`);
+        else if (typeof item === 'number' && Number.isFinite(item)) items.push(String(item));
+        else return undefined;
+      }
+      out.push(connection.escapeLiteral(`{${items.join(',')}}`));
+    } else return undefined;
+  }
+  return out.join(', ');
+}
+
 /**
  * The transaction's connection as its statements are given it (knex's documented
- * `.connection()`): pg's client itself for everything but `query`, which refuses once the
- * transaction is over. So a statement built inside the transaction and run after it fails, as
- * on a finished knex transaction, instead of running outside any company or inside the next
- * transaction on the same pooled connection.
+ * `.connection()`): pg's client itself for everything but `query`, which opens the transaction
+ * first when nothing was sent yet, and refuses once it is over. So a statement built inside the
+ * transaction and run after it fails, as on a finished knex transaction, instead of running
+ * outside any company or inside the next transaction on the same pooled connection.
  */
-function leasedConnection(connection: Connection, lease: Lease): Connection {
-  const leased = Object.create(connection) as Connection;
-  const query = (...args: unknown[]): unknown => {
-    if (lease.open) return (connection.query as (...a: unknown[]) => unknown)(...args);
-    const callback = args.find((a) => typeof a === 'function') as ((e: Error) => void) | undefined;
-    if (!callback) return Promise.reject(new TransactionOver());
-    callback(new TransactionOver());
-    return undefined;
-  };
-  Object.defineProperty(leased, 'query', { value: query });
+function leasedConnection(t: TenantTransaction): Connection {
+  const leased = Object.create(t.connection) as Connection;
+  Object.defineProperty(leased, 'query', { value: (...args: QueryArgs) => t.query(args) });
   return leased;
 }
 
@@ -200,10 +349,10 @@ function leasedConnection(connection: Connection, lease: Lease): Connection {
  * services undo a part of the request that way), one after the other. Valid for this
  * transaction only: once it is over, every use of a kept reference throws.
  */
-function transactionView(db: Knex, connection: Connection, lease: Lease): Knex.Transaction {
-  const bound = leasedConnection(connection, lease);
+function transactionView(db: Knex, t: TenantTransaction): Knex.Transaction {
+  const bound = leasedConnection(t);
   const savepoint = <T>(fn: (sp: Knex.Transaction) => Promise<T> | T): Promise<T> => {
-    const name = `sp_${++lease.savepoints}`;
+    const name = `sp_${++t.savepoints}`;
     const run = async (): Promise<T> => {
       await view.raw(`savepoint ${name}`);
       try {
@@ -215,8 +364,8 @@ function transactionView(db: Knex, connection: Connection, lease: Lease): Knex.T
         throw e;
       }
     };
-    const result = lease.last.then(run, run);
-    lease.last = result.catch(() => undefined);
+    const result = t.lastSavepoint.then(run, run);
+    t.lastSavepoint = result.catch(() => undefined);
     return result;
   };
   const raw = (...args: Parameters<Knex['raw']>) => db.raw(...args).connection(bound);
@@ -234,7 +383,7 @@ function transactionView(db: Knex, connection: Connection, lease: Lease): Knex.T
   };
   const view = new Proxy(db, {
     get(target, prop) {
-      if (!lease.open) throw new TransactionOver();
+      if (!t.open) throw new TransactionOver();
       switch (prop) {
         case 'raw':
           return raw;
@@ -253,24 +402,29 @@ function transactionView(db: Knex, connection: Connection, lease: Lease): Knex.T
       }
     },
     apply(target, _this, args: Parameters<Knex>) {
-      if (!lease.open) throw new TransactionOver();
+      if (!t.open) throw new TransactionOver();
       return Reflect.apply(target, target, args).connection(bound);
     },
   }) as unknown as Knex.Transaction;
-  transactionConnections.set(view, bound);
+  transactions.set(view, t);
   return view;
 }
 
-/** Each tenant transaction's knex (transactionView) and the connection its statements run on. */
-const transactionConnections = new WeakMap<object, Connection>();
+/** Each tenant transaction's knex (transactionView) and its transaction. */
+const transactions = new WeakMap<object, TenantTransaction>();
 
 /**
- * The connection of a tenant transaction's knex (undefined for anything else): its statements
- * may go there straight through pg (knex.ts `preparedQuery`); it refuses once the transaction
- * is over, as the knex does.
+ * Sends a prepared hot statement (knex.ts `preparedQuery`) in the tenant transaction whose
+ * knex `executor` is — with the transaction's opening when it is the first statement — or
+ * undefined when `executor` is no tenant transaction's (the caller sends it through knex).
  */
-export function connectionOf(executor: Knex): Connection | undefined {
-  return transactionConnections.get(executor);
+export function sendPrepared(
+  executor: Knex,
+  name: string | undefined,
+  text: string,
+  values: readonly unknown[],
+): Promise<unknown> | undefined {
+  return transactions.get(executor)?.sendPrepared(name, text, values);
 }
 
 /**
@@ -279,55 +433,51 @@ export function connectionOf(executor: Knex): Connection | undefined {
  * only shows that company's rows whatever the queries say. Both settings end with the
  * transaction.
  *
- * How it is sent: `BEGIN`, the settings and the guard (below) go as one simple query on a
- * connection of the database's pool — one round trip, where knex's own transaction sends its
- * `BEGIN` alone — and `COMMIT` (or `ROLLBACK`) as one more; `fn`'s statements run in between
- * on that connection, through a knex instance of its own (`transactionKnex`). knex is used only
- * through what it documents: its client's pool (`acquireConnection`, `releaseConnection`) and a
- * knex instance over an existing pool (`connectionPool`).
+ * How it is sent, on a connection of knex's pool (`acquireConnection`, `releaseConnection`):
+ * `BEGIN`, the settings and the guard (below) as one simple query, together with `fn`'s first
+ * statement when that is a prepared hot statement (`sendPrepared`), else alone just before it;
+ * `fn`'s statements (knex's, bound to the connection by its documented `.connection()`); then
+ * `COMMIT` (or `ROLLBACK`). A transaction whose `fn` sends nothing, without a guard, sends
+ * nothing at all. No knex transaction is opened, and nothing of knex is patched.
  */
 export async function withTenant<T>(
   db: Knex,
   companyId: number,
   fn: (tx: Knex.Transaction) => Promise<T>,
   /**
-   * A statement returning one row with a boolean `unchanged`, sent with the settings in the
-   * transaction's first message (a literal text: only ids and versions inlined): when it
-   * says false, the transaction is rolled back and this rejects with TenantGuardFailed before
-   * `fn` runs. The API-key cache uses it to check a remembered key without a round trip of
-   * its own (kernel/auth.ts).
+   * A statement returning one row with a boolean `unchanged`, sent in the transaction's
+   * opening message (a literal text: only ids and versions inlined): when it says false, the
+   * transaction is rolled back and this rejects with TenantGuardFailed. `fn` may have begun by
+   * then, but none of its statements ran outside the rolled-back transaction and none after the
+   * opening (they are refused); when `fn` fails before its first statement, the guard is checked
+   * before its error is passed on. The API-key cache uses it to check a remembered key without
+   * a round trip of its own (kernel/auth.ts).
    */
   guard?: string,
 ): Promise<T> {
   const role = await servingRole(db);
   const settings = settingsSql(companyId, role);
-  const first = guard === undefined ? `begin; ${settings}` : `begin; ${settings}; ${guard}`;
+  const opening = guard === undefined ? `begin; ${settings}` : `begin; ${settings}; ${guard}`;
   const connection = (await db.client.acquireConnection()) as Connection;
-  const counted = db.listenerCount('query') > 0;
-  const send = (sql: string) => {
-    if (counted) db.emit('query', { sql });
-    // no bindings: pg sends the text as one simple query, its statements in one round trip
-    return connection.query(sql) as unknown as Promise<Results>;
-  };
-  const lease: Lease = { open: true, savepoints: 0, last: Promise.resolve() };
-  let begun = false;
+  const t = new TenantTransaction(db, connection, opening, guard !== undefined);
   try {
-    const results = await send(first);
-    begun = true;
-    if (guard !== undefined && results[results.length - 1]?.rows?.[0]?.unchanged !== true) {
-      throw new TenantGuardFailed();
-    }
-    const value = await fn(transactionView(db, connection, lease));
-    lease.open = false;
-    await send('commit');
+    const value = await fn(transactionView(db, t));
+    if (t.guardFailed) throw new TenantGuardFailed();
+    // nothing sent: only a guard to check (and nothing to commit)
+    if (!t.begun && guard !== undefined) await t.openAlone();
+    t.open = false;
+    if (t.begun) await t.send('commit');
     return value;
   } catch (e) {
-    lease.open = false;
-    // a failed first message (a broken connection) leaves no transaction to roll back
-    if (begun) await send('rollback').catch(() => undefined);
+    // refused before its first statement: a remembered key's refusal is never final unchecked
+    if (!t.begun && guard !== undefined && !(e instanceof TenantGuardFailed))
+      await t.openAlone().catch(() => undefined);
+    t.open = false;
+    if (t.begun) await t.send('rollback').catch(() => undefined);
+    if (t.guardFailed) throw new TenantGuardFailed();
     throw e;
   } finally {
-    lease.open = false;
+    t.open = false;
     await db.client.releaseConnection(connection);
   }
 }

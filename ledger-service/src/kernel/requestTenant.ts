@@ -59,11 +59,10 @@ export class RequestTenant {
     const guard = this.state.guard;
     if (!guard || guard.verified) return withTenant(this.db, this.company.id, fn);
     try {
-      const checked = (tx: Tx) => {
-        guard.verified = true;
-        return fn(tx);
-      };
-      return await withTenant(this.db, this.company.id, checked, guard.sql);
+      // the guard goes in the transaction's opening message, which may follow fn's start (withTenant)
+      const value = await withTenant(this.db, this.company.id, fn, guard.sql);
+      guard.verified = true;
+      return value;
     } catch (e) {
       if (!(e instanceof TenantGuardFailed)) throw e;
       await this.reauthenticate(guard);
