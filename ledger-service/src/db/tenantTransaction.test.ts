@@ -239,9 +239,10 @@ t.test('BEGIN, the settings and the guard go as one message, with the first prep
   t.equal(knexFirst[2], 'commit');
   // values of every kind the literals write, against what the extended protocol gives for them
   const sql = `select ?::int as n, ?::text as s, ?::text[] as texts, ?::int[] as ints, ?::text as nothing,
+                      ?::boolean as yes,
                       (select count(*)::int from parties where company_id = ?) as parties`;
-  const values = [7, "it's \\ odd", ['a', 'b,c', 'd"e', 'f\\g', "h'i", ''], [1, -2, 3], null, a.id];
-  const expected = { n: 7, s: "it's \\ odd", texts: values[2], ints: [1, -2, 3], nothing: null, parties: 1 };
+  const values = [7, "it's \\ odd", ['a', 'b,c', 'd"e', 'f\\g', "h'i", ''], [1, -2, 3], null, true, a.id];
+  const expected = { n: 7, s: "it's \\ odd", texts: values[2], ints: [1, -2, 3], nothing: null, yes: true, parties: 1 };
   const read = () => withTenant(db, a.id, async (tx) => (await preparedQuery(tx, sql, values)).rows[0], guard);
   let row: unknown;
   const firstUse = await during(async () => {

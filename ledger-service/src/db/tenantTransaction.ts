@@ -311,9 +311,9 @@ function literalsOf(values: readonly unknown[], connection: Connection): string 
   for (const v of values) {
     if (v === null || v === undefined) out.push('null');
     else if (typeof v === 'string') out.push(connection.escapeLiteral(v));
-    else if (typeof v === 'number' && Number.isFinite(v)) out.push(connection.escapeLiteral(String(v)));
-    else if (typeof v === 'boolean') out.push(v ? 'true' : 'false');
-    else if (Array.isArray(v)) {
+    else if ((typeof v === 'number' && Number.isFinite(v)) || typeof v === 'boolean') {
+      out.push(connection.escapeLiteral(String(v)));
+    } else if (Array.isArray(v)) {
       const items: string[] = [];
       for (const item of v) {
         if (item === null) items.push('NULL');
