@@ -55,6 +55,7 @@ const GRANTED_TOOLS = [
   'list_workstation',
   'email_invoice',
   'create_credit_note',
+  'allocate_credit_note',
   'create_quote',
   'convert_quote',
   'list_recurring_invoices',

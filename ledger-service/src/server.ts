@@ -14,6 +14,7 @@ import { startMailWorker, type MailWorkerOptions } from './modules/outbox/index.
 import { startInboxWorker, type InboxWorkerOptions } from './modules/inbox/worker.ts';
 import { startWebhookWorker, type WebhookWorkerOptions } from './modules/events/index.ts';
 import { mailSettingsOf } from './modules/mail/index.ts';
+import { ATTACHMENT_RENDERERS } from './modules/index.ts';
 import { startRecurringJob, type RecurringJob } from './modules/recurring/index.ts';
 import { DEFAULT_EVENT_SETTINGS } from './modules/events/settings.ts';
 import { DEFAULT_FILE_JOB_LIMITS, FileJobs } from './untrusted/index.ts';
@@ -111,7 +112,14 @@ export async function startLedger(
   const mail =
     opts.mail === false
       ? undefined
-      : startMailWorker({ db: database.db, databaseUrl: database.url, config, log, options: opts.mail });
+      : startMailWorker({
+          db: database.db,
+          databaseUrl: database.url,
+          config,
+          log,
+          renderers: ATTACHMENT_RENDERERS,
+          options: opts.mail,
+        });
   // the inbox's extraction worker
   const inbox =
     opts.inbox === false

@@ -115,6 +115,10 @@ t.test(
     t.equal(consequenceOf(tool('record_payment'), {}), 'payment');
     t.equal(consequenceOf(tool('email_invoice'), {}), 'email');
     t.equal(consequenceOf(tool('send_reminder'), {}), 'reminder');
+    t.equal(consequenceOf(tool('allocate_credit_note'), { vc: 'customer' }), 'allocate', 'a credit note set off');
+    t.equal(consequenceOf(tool('run_dunning'), { date: '2026-04-01', dry_run: true }), undefined, 'a dry run reads');
+    t.equal(consequenceOf(tool('run_dunning'), { date: '2026-04-01' }), 'dunning', 'a run sends and books fees');
+    t.equal(consequenceOf(tool('run_dunning'), { date: '2026-04-01', dry_run: false }), 'dunning');
     t.equal(consequenceOf(tool('create_vendor'), { pending: '0' }), undefined, "a contract whose effect is 'none'");
     t.ok(mayAsk(tool('update_bill')), 'an update may re-post: the ledger decides');
     t.notOk(mayAsk(tool('create_vendor')));

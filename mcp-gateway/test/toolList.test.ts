@@ -7,8 +7,9 @@
 import t from 'tap';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { CATALOGUE, findTool, listedInput, listedOutput } from '../src/mcp/tools/catalogue.ts';
-import { expandRefs, leanInput, shareRepeats } from '../src/mcp/tools/lean.ts';
+import { assertReferences, CATALOGUE, findTool, listedInput, listedOutput } from '../src/mcp/tools/catalogue.ts';
+import type { ResolvedTool } from '../src/mcp/tools/declare.ts';
+import { expandRefs, leanField, leanInput, shareRepeats } from '../src/mcp/tools/lean.ts';
 import { connect, startStack } from './helpers.ts';
 import { lintTool } from './support/schemaLint.ts';
 
@@ -112,6 +113,73 @@ t.test('$defs: a repeated sub-schema written once, expanding to the same schema'
     t.ok(!/\$ref/.test(JSON.stringify(expandRefs(leanInput(d.input)))), `${d.name}: the listed input expands fully`);
   }
   t.ok(sharing > 0, `${sharing} of the tools' schemas have repeats written once`);
+});
+
+t.test('a shape shown once: a field or answer naming another tool is exactly what that tool shows', async (t) => {
+  const tools = CATALOGUE.map((c) => c.declaration);
+  const byName = (name: string) => tools.find((d) => d.name === name)!;
+  /** the listed schema with the field at `path` replaced by `field` */
+  const put = (schema: any, path: string[], field: unknown): any =>
+    path.length === 0
+      ? field
+      : {
+          ...schema,
+          properties: { ...schema.properties, [path[0]!]: put(schema.properties[path[0]!], path.slice(1), field) },
+        };
+  let fields = 0;
+  let outputs = 0;
+  for (const d of tools) {
+    const shown = listedInput(d) as any;
+    // each field as the named tool shows it, put back: what would be listed without the references
+    let back = expandRefs(shown);
+    for (const [path, name] of Object.entries(d.fieldsAs ?? {})) {
+      fields++;
+      const field = path.split('.').at(-1)!;
+      const at = path.split('.').reduce((node, key) => node.properties[key], shown);
+      t.same(at, { type: 'array', description: `as ${field} of ${name}` }, `${d.name} ${path}: names ${name}`);
+      back = put(back, path.split('.'), leanField(byName(name).input, field));
+    }
+    if (d.fieldsAs) t.same(back, expandRefs(leanInput(d.input)), `${d.name}: the named tools show exactly its shape`);
+    if (d.outputAs) {
+      outputs++;
+      t.same(listedOutput(d), { type: 'object', description: `as ${d.outputAs} answers` }, `${d.name}: names it`);
+      const { outputAs: _outputAs, ...own } = d;
+      t.same(listedOutput(own as ResolvedTool), listedOutput(byName(d.outputAs)), `${d.name}: the same answer`);
+    }
+  }
+  t.ok(fields >= 5 && outputs >= 2, `${fields} fields and ${outputs} answers shown once`);
+
+  // a reference that would lose something stops the gateway
+  const bad = (name: string, change: Partial<ResolvedTool>) =>
+    tools.map((d) => (d.name === name ? { ...d, ...change } : d));
+  t.throws(
+    () => assertReferences(bad('get_customer', { outputAs: 'get_vendor' })),
+    /outputAs get_vendor/,
+    'other fields',
+  );
+  t.throws(
+    () => assertReferences(bad('list_bills', { outputAs: 'list_invoices' })),
+    /outputAs list_invoices/,
+    'other filters listed alike but another answer',
+  );
+  t.throws(
+    () => assertReferences(bad('create_quote', { fieldsAs: { items: 'create_bill' } })),
+    /fieldsAs items/,
+    'a tool without the field',
+  );
+  t.throws(
+    () => assertReferences(bad('create_journal_entry', { fieldsAs: { files: 'create_bill' } })),
+    /fieldsAs files/,
+    'a tool of another scope, not listed beside it',
+  );
+  t.doesNotThrow(() => assertReferences(tools), 'the declared references hold');
+});
+
+t.test('an output enum lists its values without the type they all have', async (t) => {
+  const typedEnums = JSON.stringify(listed.map((tool) => tool.outputSchema ?? {})).match(/"type":"\w+","enum"/g);
+  t.same(typedEnums, null, 'no type beside an enum of its values');
+  const changes = listed.find((tool) => tool.name === 'list_changes')!.outputSchema as any;
+  t.match(changes.properties.events.items.properties.type, { enum: ['invoice.created'] }, 'the values stay');
 });
 
 /** The raw tools/list answer of one era, as the client receives it. */

@@ -59,6 +59,28 @@ export async function enqueueSend(tx: Tx, queue: string, job: SendJob): Promise<
 }
 
 /**
+ * Queues the sends of many messages inside `tx` with one statement (pg-boss's `insert`: the jobs
+ * as one JSON parameter, the queue's retry policy), as enqueueSend queues one: a dunning run's
+ * reminders. pg-boss's insert silently skips jobs of a queue that does not exist, so the queue is
+ * looked up first and its absence refused as enqueueJob refuses it.
+ */
+export async function enqueueSends(tx: Tx, queue: string, jobs: readonly SendJob[]): Promise<void> {
+  if (jobs.length === 0) return;
+  const made = await tx.raw<{ rows: unknown[] }>(`select 1 from ${PGBOSS_SCHEMA}.queue where name = ?`, [queue]);
+  if (made.rows.length === 0) throw queueNotReady(queue);
+  const db = transactionExecutor(tx);
+  const PgBossClass = await pgBoss();
+  const boss = new PgBossClass({ db, schema: PGBOSS_SCHEMA });
+  await boss.insert(
+    jobs.map((data) => ({ name: queue, data: { ...data } })),
+    { db },
+  );
+}
+
+const queueNotReady = (queue: string) =>
+  new DomainError('unavailable', `The "${queue}" job queue is not ready yet (its worker is starting); retry.`);
+
+/**
  * Queues a job inside the transaction `tx`: it exists exactly when the rows it names do.
  * The same mechanism serves other queues of the ledger (the inbox's extraction jobs).
  */
@@ -69,8 +91,7 @@ export async function enqueueJob(tx: Tx, queue: string, data: object): Promise<v
   const id = await boss.send(queue, data, { db });
   // a queue under another name than the migrated one (MAIL_QUEUE) exists once its worker has
   // started: until then the request is refused as a whole (503, nothing written), never a 500
-  if (!id)
-    throw new DomainError('unavailable', `The "${queue}" job queue is not ready yet (its worker is starting); retry.`);
+  if (!id) throw queueNotReady(queue);
 }
 
 /**

@@ -311,7 +311,17 @@ const COLUMNS = {
     'withdrawn_at',
   ],
   memberships: ['company_id', 'user_id', 'role', 'approval_limit', 'created_at'],
-  message_attachments: ['id', 'company_id', 'message_id', 'position', 'filename', 'media_type', 'document_id'],
+  message_attachments: [
+    'id',
+    'company_id',
+    'message_id',
+    'position',
+    'filename',
+    'media_type',
+    'document_id',
+    'render_kind',
+    'render_ref',
+  ],
   messages: [
     'id',
     'company_id',
@@ -341,6 +351,9 @@ const COLUMNS = {
     'open',
     'fee_transaction_id',
     'message_id',
+    'due_date',
+    'language',
+    'level_text',
   ],
   recurring_invoices: [
     'id',

@@ -495,7 +495,11 @@ export type MessageAttachmentsRow = {
   position: number;
   filename: string;
   media_type: string;
-  document_id: number;
+  /** null while the file is still to be rendered by the mail sender (migration 046) */
+  document_id: number | null;
+  /** the renderer that makes the file when the message is sent (modules/outbox/render.ts) */
+  render_kind: string | null;
+  render_ref: Record<string, unknown> | null;
 };
 
 export type MessagesRow = {
@@ -558,6 +562,11 @@ export type DunningItemsRow = {
   open: string;
   fee_transaction_id: number | null;
   message_id: number | null;
+  /** what the reminder prints (migration 046); null in runs before it */
+  due_date: string | null;
+  /** check constraint dunning_items_language_check */
+  language: 'de' | 'fr' | 'it' | 'en' | null;
+  level_text: string | null;
 };
 
 export type QuotesRow = {

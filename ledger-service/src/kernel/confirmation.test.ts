@@ -4,7 +4,8 @@
  * with a service credential, a posting is refused with 428 and the ledger's own preview
  * (the gross of service-priced items with their tax), nothing written; the token it hands
  * out confirms that one write once, for that connection, tool and body, for 10 minutes.
- * Drafts, API keys and a company that allows it are not held.
+ * Drafts, API keys and a company that allows it are not held; a dunning run is held when it
+ * sends, not when it runs dry or has nothing to send.
  */
 import t from 'tap';
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey } from 'jose';
@@ -149,6 +150,56 @@ t.test('an assistant posts only with a valid, unused confirmation the ledger iss
   await api('POST', '/system/company', { ai_may_post_without_confirmation: true });
   const allowed = await asAssistant('POST', '/arap/invoice/customer', invoice(1), { ...bearerA, ...TOOL });
   t.equal(allowed.status, 201, 'the company lets AI connections post without confirmation');
+});
+
+t.test('a dunning run that sends is held; its dry run and a run with nothing to send are not', async (t) => {
+  const { publicKey, privateKey } = await generateKeyPair(SERVICE_CREDENTIAL.algorithm, { extractable: true });
+  const config = testConfig({ gatewayPublicJwk: JSON.stringify(await exportJWK(publicKey)) });
+  const ledger = { ...(await startLedger({ config })), config };
+  t.teardown(() => ledger.close());
+  const co = await createTestCompany(ledger);
+  await ledger.db('companies').where({ id: co.company.id }).update({ ai_connections_enabled: true });
+  const api = apiClient(ledger.url, co.dataset, co.apiKey);
+  const text = { de: 'Bitte zahlen.', fr: 'Veuillez payer.', it: 'Pagare.', en: 'Please pay.' };
+  t.equal((await api('POST', '/system/company', { dunning: { levels: [{ days: 5, fee: 10, text }] } })).status, 200);
+  const customer = await api('POST', '/arap/customer', { name: 'Globex Corp' });
+  const invoice = await api('POST', '/arap/invoice/customer', {
+    type: 'invoice',
+    customer_id: customer.body.id,
+    invDate: '2026-03-02',
+    terms: 10,
+    pending: '0',
+    items: [{ description: 'Beratung', quantity: 1, price: 300, account: '3400', taxAccount: '2200' }],
+  });
+  t.equal(invoice.status, 201, JSON.stringify(invoice.body));
+  const asAssistant = apiClient(ledger.url, co.dataset, undefined);
+  const headers = {
+    Authorization: `Bearer ${await sign(privateKey, co.dataset, co.userId, 'conn-a')}`,
+    'X-Assistant-Tool': 'run_dunning',
+  };
+  const run = { date: '2026-04-01' };
+  const runs = async () => ((await api('GET', '/arap/dunning/runs')).body as unknown[]).length;
+
+  const dry = await asAssistant('POST', '/arap/dunning/run', { ...run, dry_run: true }, headers);
+  t.equal(dry.status, 200, 'a dry run only reads');
+  t.match(dry.body.items, [{ invoice_id: invoice.body.id, level: 1, fee: 10 }]);
+  const held = await asAssistant('POST', '/arap/dunning/run', run, headers);
+  t.equal(held.status, 428, JSON.stringify(held.body));
+  t.match(held.body.error.preview, {
+    effect: 'posts',
+    date: '2026-04-01',
+    answer: { items: [{ invoice_id: invoice.body.id, level: 1, fee: 10, open: 324.3 }] },
+  });
+  t.equal(await runs(), 0, 'nothing sent, no fee booked');
+  const sent = await asAssistant('POST', '/arap/dunning/run', run, {
+    ...headers,
+    'X-Assistant-Confirmation-Token': held.body.error.confirmation.token,
+  });
+  t.equal(sent.status, 200, JSON.stringify(sent.body));
+  t.equal(await runs(), 1, 'confirmed: sent');
+  const again = await asAssistant('POST', '/arap/dunning/run', run, headers);
+  t.equal(again.status, 200, 'nothing left to send: nothing to confirm');
+  t.same(again.body.items, []);
 });
 
 function sign(key: CryptoKey, dataset: string, userId: number, conn: string): Promise<string> {

@@ -168,7 +168,7 @@ export class AssistantConfirmations {
       // what a deletion removes is read before it is gone
       const before = contract.method === 'DELETE' ? await this.subject(ctx, contract, who, tx, undefined) : undefined;
       const result = await handle(tx);
-      if (effect === 'posts' && contract.draftable && !postsAnything(ctx.request.body, result)) return result;
+      if (effect === 'posts' && contract.draftable && !postsAnything(contract, ctx.request.body, result)) return result;
       const checked = this.check(token, binding);
       const why =
         'expiresAt' in checked
@@ -229,10 +229,21 @@ export function bindingOf(companyId: number, connectionId: string, tool: string,
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
 
-/** A draftable write posts when its body, a document of its batch, or its answer says so; a dry run never does. */
-function postsAnything(body: unknown, result: unknown): boolean {
+/** Whether the contract's body takes `dry_run` (a dunning run). */
+function takesDryRun(contract: Pick<Contract, 'body'>): boolean {
+  const body = contract.body;
+  return isObject(body) && isObject(body.properties) && 'dry_run' in body.properties;
+}
+
+/**
+ * A draftable write posts when its body, a document of its batch, or its answer says so; a dry
+ * run never does. A write that can run dry (a dunning run: reminders sent, fees booked) posts
+ * unless it is a dry run or its answer lists nothing done (`items: []`).
+ */
+function postsAnything(contract: Pick<Contract, 'body'>, body: unknown, result: unknown): boolean {
   // a dry run (a dunning proposal) only reads
   if (isObject(body) && body.dry_run === true) return false;
+  if (takesDryRun(contract)) return !(isObject(result) && Array.isArray(result.items) && result.items.length === 0);
   const asks = (v: unknown) => isObject(v) && requestsPosting(v as Pick<TransactionInput, 'pending'>);
   if (asks(body)) return true;
   if (isObject(body) && Array.isArray(body.transactions) && body.transactions.some(asks)) return true;

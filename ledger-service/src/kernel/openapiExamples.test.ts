@@ -229,6 +229,7 @@ function steps(): Step[] {
           },
         }),
       ),
+      { op: 'previewInvoice', side: vc, body: withItems(vc) },
       {
         op: 'createInvoice',
         side: vc,

@@ -9,7 +9,7 @@ import { paymentFileRoutes } from './paymentFiles/index.ts';
 import { companyRoutes } from './company/index.ts';
 import { dimensionRoutes } from './dimensions/index.ts';
 import { documentRoutes } from './documents/index.ts';
-import { dunningRoutes } from './dunning/index.ts';
+import { dunningRoutes, REMINDER_PDF, renderReminder } from './dunning/index.ts';
 import { eventRoutes } from './events/index.ts';
 import { fileRoutes } from './files/index.ts';
 import { inboxRoutes } from './inbox/index.ts';
@@ -18,6 +18,7 @@ import { invoiceRoutes } from './invoices/index.ts';
 import { journalRoutes } from './journal/index.ts';
 import { mailRoutes } from './mail/index.ts';
 import { memberRoutes } from './members/index.ts';
+import type { AttachmentRenderers } from './outbox/index.ts';
 import { partyRoutes } from './parties/index.ts';
 import { reportRoutes } from './reports/index.ts';
 import { revaluationRoutes } from './revaluation/index.ts';
@@ -64,3 +65,10 @@ export const clientRoutes: Route[] = [
   ...memberRoutes,
   ...eventRoutes,
 ];
+
+/**
+ * The files the mail sender renders when it sends a message, by the kind an attachment names
+ * (modules/outbox/render.ts): the outbox comes first in the module order and cannot import them,
+ * so the ledger's start hands this list to the mail worker (server.ts).
+ */
+export const ATTACHMENT_RENDERERS: AttachmentRenderers = { [REMINDER_PDF]: renderReminder };

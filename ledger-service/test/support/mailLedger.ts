@@ -8,6 +8,7 @@ import { startLedger } from '../../src/server.ts';
 import type { MailWorkerOptions } from '../../src/modules/outbox/index.ts';
 import { apiClient, createTestCompany, testConfig } from '../helpers.ts';
 import { startSmtpTestServer } from './smtpServer.ts';
+import { createDb } from '../../src/db/knex.ts';
 import { dropQueue } from '../../src/db/queue.ts';
 
 export const FAST_RETRY: MailWorkerOptions = {
@@ -23,9 +24,15 @@ export async function startMailTestLedger(
   const config = testConfig({ mailQueue: `mail_test_${randomBytes(6).toString('hex')}`, ...overrides });
   const ledger = await startLedger({ config, mail });
   t.teardown(async () => {
-    // pg-boss keeps one partition table per queue: the test's goes with it
-    await dropQueue(ledger.db, config.mailQueue);
+    // pg-boss keeps one partition table per queue: the test's goes with it — once the ledger and its mail
+    // worker have stopped, so that dropping the partition does not deadlock with the worker completing a job
     await ledger.close();
+    const db = createDb(config.databaseUrl!, { poolMax: 1 });
+    try {
+      await dropQueue(db, config.mailQueue);
+    } finally {
+      await db.destroy();
+    }
   });
   return { ...ledger, config };
 }

@@ -53,8 +53,20 @@ import { isRecord } from './tools/isRecord.ts';
 import type { McpConnection, McpDeps } from './types.ts';
 
 /** What a consequential write does. */
-/** `book`: a posting that has no draft (a bank line booked): not done unless the person says yes. */
-export type Consequence = 'post' | 'book' | 'approve' | 'payment' | 'email' | 'reminder' | 'delete';
+/**
+ * `book`: a posting that has no draft (a bank line booked): not done unless the person says yes.
+ * `allocate`: a credit note set against a document; `dunning`: a dunning run's reminders sent and fees booked.
+ */
+export type Consequence =
+  | 'post'
+  | 'book'
+  | 'approve'
+  | 'payment'
+  | 'allocate'
+  | 'email'
+  | 'reminder'
+  | 'dunning'
+  | 'delete';
 
 /** The contract a call of `tool` with `input` makes (its alternative's when the input carries its field). */
 function contractFor(tool: Pick<ResolvedTool, 'contract' | 'alternative'>, input: ToolInput): Contract {
@@ -73,7 +85,16 @@ export function consequenceOf(
   if (tool.access !== 'write') return undefined;
   const contract = contractFor(tool, input);
   const fixed = restCallFor(tool, input).fixedBody ?? tool.fixedBody;
-  return consequenceOfEffect(contract, contract.draftable ? postsAnything({ ...input, ...fixed }) : true);
+  const body = { ...input, ...fixed };
+  // a write that can run dry (a dunning run) posts unless it is a dry run, which only reads
+  const posts = !contract.draftable || (takesDryRun(contract) ? body.dry_run !== true : postsAnything(body));
+  return consequenceOfEffect(contract, posts);
+}
+
+/** Whether the contract's body takes `dry_run` (a dunning run): then only a dry run posts nothing. */
+function takesDryRun(contract: Pick<Contract, 'body'>): boolean {
+  const body = contract.body;
+  return isRecord(body) && isRecord(body.properties) && 'dry_run' in body.properties;
 }
 
 /**
@@ -96,11 +117,12 @@ function consequenceOfEffect(
   switch (contract.effect) {
     case 'posts':
       if (contract.name.startsWith('approve')) return 'approve';
+      if (contract.name === 'runDunning') return posts ? 'dunning' : undefined;
       // a posting with no draft to fall back on: the safe path must not run it again (it would book)
       if (contract.name !== '' && !contract.draftable) return 'book';
       return posts ? 'post' : undefined;
     case 'pays':
-      return 'payment';
+      return contract.name === 'allocateCreditNote' ? 'allocate' : 'payment';
     case 'sends':
       return contract.name === 'sendReminder' ? 'reminder' : 'email';
     case 'deletes':
@@ -316,13 +338,17 @@ export async function safePath(
       structuredContent: { ...structured, confirmation: { outcome: 'draft', reason, waits_in: 'workstation' } },
     };
   }
-  const what: Record<Exclude<Consequence, 'post'>, string> = {
+  if (consequence === 'dunning') return dunningProposal(input, why, reason, run);
+  const what: Record<Exclude<Consequence, 'post' | 'dunning'>, string> = {
     // a posting that has no draft form (a bank line's booking, a VAT return's settlement)
     // (a recurring invoice's creation names no record yet)
     book: input.id === undefined ? 'Nothing was created' : `Nothing was posted for ${String(input.id)}`,
     delete: 'Nothing was deleted',
     approve: `Bill ${String(input.id)} was not approved and stays a draft in the app's workstation (list_workstation)`,
     payment: 'The payment was not recorded',
+    allocate:
+      `Credit note ${String(input.id)} was not set against ${input.vc === 'vendor' ? 'bill' : 'invoice'} ` +
+      String(input.document_id),
     email: `Invoice ${String(input.id)} was not e-mailed`,
     reminder: `No reminder was sent for invoice ${String(input.id)}`,
   };
@@ -330,6 +356,30 @@ export async function safePath(
   return {
     content: [{ type: 'text', text }],
     structuredContent: { confirmation: { outcome: 'not_done', reason }, message: text },
+  };
+}
+
+/**
+ * A dunning run's safe path: nothing is sent; the run's proposal (a dry run, which only reads)
+ * says what a person can send in the app.
+ */
+async function dunningProposal(
+  input: ToolInput,
+  why: string,
+  reason: SafeReason,
+  run: RunTool,
+): Promise<CallToolResult> {
+  const proposal = await run({ ...input, dry_run: true });
+  if (proposal.isError) return proposal;
+  const structured = isRecord(proposal.structuredContent) ? proposal.structuredContent : {};
+  const due = Array.isArray(structured.items) ? structured.items.length : 0;
+  const text =
+    `No reminders were sent: ${why}. ` +
+    `${due === 0 ? 'None are due' : `${due} would be (the proposal below)`}; a person can send them in the app.`;
+  return {
+    ...proposal,
+    content: [{ type: 'text', text }, ...proposal.content.slice(1)],
+    structuredContent: { ...structured, confirmation: { outcome: 'not_done', reason } },
   };
 }
 
@@ -461,6 +511,18 @@ export async function questionFor(
         : `${by} record a payment of ${amount} received from ${d.party} on invoice ${d.number} (` +
             `${String(input.date)}, account ${String(input.account)}). Record it?`;
     }
+    case 'allocate': {
+      const vc = input.vc === 'vendor' ? 'vendor' : 'customer';
+      const note = await documentFacts(deps, connection, vc, input.id);
+      const d = await documentFacts(deps, connection, vc, input.document_id);
+      const amount = money(preview.gross ?? input.amount, d.gross?.split(' ')[1]);
+      return (
+        `${by} set ${amount} of credit note ${note.number} against ${vc === 'vendor' ? 'bill' : 'invoice'} ` +
+        `${d.number} of ${d.party} (open ${d.open ?? 'amount unknown'}); no money moves. Set it off?`
+      );
+    }
+    case 'dunning':
+      return `${by} send the dunning run of ${String(input.date)}: ${dunningPart(preview)}. Send them?`;
     case 'email': {
       const d = await documentFacts(deps, connection, 'customer', input.id);
       const to = str(input.to) ? ` at ${String(input.to)}` : '';
@@ -499,6 +561,27 @@ export async function questionFor(
       );
     }
   }
+}
+
+/** A dunning run's reminders as the ledger's preview lists them: invoice, customer, level, open amount, the fees. */
+function dunningPart(preview: ConfirmationPreview): string {
+  const answer = isRecord(preview.answer) ? preview.answer : {};
+  const items = Array.isArray(answer.items) ? answer.items.filter(isRecord) : [];
+  const shown = items.slice(0, 5).map((i) => {
+    const number = str(i.invNumber) ?? `#${String(i.invoice_id)}`;
+    return `${number} to ${str(i.name) ?? 'the customer'}, level ${String(i.level)}, open ${money(i.open, i.currency)}`;
+  });
+  const more = items.length > shown.length ? `; and ${items.length - shown.length} more` : '';
+  const fees = new Map<string, ReturnType<typeof decimal>>();
+  for (const i of items) {
+    const currency = str(i.currency) ?? '';
+    if (typeof i.fee === 'number' && i.fee !== 0) fees.set(currency, (fees.get(currency) ?? decimal(0)).plus(i.fee));
+  }
+  const booked = [...fees].map(([currency, fee]) => `${fee.toFixed(2)}${currency ? ` ${currency}` : ''}`);
+  return (
+    `${items.length} reminder${items.length === 1 ? '' : 's'} (${shown.join('; ')}${more})` +
+    `${booked.length > 0 ? `, fees of ${booked.join(' and ')} booked` : ', no fees'}`
+  );
 }
 
 /** " (net …, tax …)" when the preview has both. */

@@ -80,7 +80,8 @@ export interface Contract {
   /**
    * With `effect: 'posts'`: a write that saves a draft posts nothing and needs no confirmation
    * (it posts when the body, or a document of a batch, asks to post, or when its answer is a
-   * posted document: an update of a posted document posts it again).
+   * posted document: an update of a posted document posts it again). A body that takes
+   * `dry_run` (a dunning run) posts unless it runs dry or its answer lists nothing done.
    */
   readonly draftable?: true;
   readonly body?: SchemaSpec;

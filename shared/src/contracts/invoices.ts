@@ -53,6 +53,27 @@ export const createInvoice = contract({
   errors: postingErrors,
 });
 
+/**
+ * The amounts an invoice body would have, nothing written: the app's "Preview totals" (docs/app.md). The same
+ * computation a draft gets (previewInvoice: made and rolled back in a savepoint), so the figures are the ledger's.
+ */
+export const previewInvoice = contract({
+  name: 'previewInvoice',
+  method: 'POST',
+  path: '/arap/invoices/:vc/preview',
+  summary: { vendor: 'Preview a vendor invoice', customer: 'Preview a customer invoice' },
+  description:
+    'The invoice a createInvoice body would make, computed by the same rules (items, tax per item, VAT per rate, ' +
+    'net, tax, gross) and written nowhere: no number is used, nothing is audited; refusals as createInvoice. ' +
+    'Answered as a draft read without id and number',
+  example: examples.previewInvoice,
+  permission: writePermission,
+  scope: 'invoices:read',
+  body: writeBody,
+  response: invoiceReadSchema,
+  errors: ['invalid_currency', 'vc_not_found'],
+});
+
 export const updateInvoice = contract({
   name: 'updateInvoice',
   method: 'POST',

@@ -7,9 +7,10 @@ import {
   agingQuerySchema,
   agingReportSchema,
   createdSchema,
+  customerPaymentListQuerySchema,
   paymentCreateSchema,
-  paymentListQuerySchema,
   paymentReadSchema,
+  vendorPaymentListQuerySchema,
 } from '../schemas/index.ts';
 import { contract } from './contract.ts';
 import { examples } from './examples.ts';
@@ -43,12 +44,12 @@ export const listPayments = contract({
   path: '/arap/payments/:vc',
   summary: { vendor: 'List payments to vendors', customer: 'List payments from customers' },
   description:
-    'List payments by document_id, status or date range (from/to); ordered by date, then id, unless `sort` says ' +
-    'otherwise',
+    'List payments by document_id, the party (vendor_id/customer_id), status or date range (from/to); ordered by ' +
+    'date, then id, unless `sort` says otherwise',
   example: examples.listPayments,
   permission: readPermission,
   scope: 'invoices:read',
-  query: paymentListQuerySchema,
+  query: { vendor: vendorPaymentListQuerySchema, customer: customerPaymentListQuerySchema },
   response: { type: 'array', items: paymentReadSchema },
   list: true,
   errors: [],

@@ -112,19 +112,30 @@ export const paymentReadSchema = {
 
 export const PAYMENT_SORT_KEYS = ['date', 'id'] as const;
 
-export const paymentListQuerySchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    document_id: { ...idSchema, description: 'payments of this document' },
-    from: { ...dateSchema, description: 'payment date on or after' },
-    to: { ...dateSchema, description: 'payment date on or before' },
-    status: { type: 'string', enum: ['posted', 'reversed'] },
-    sort: sortSchema(PAYMENT_SORT_KEYS, 'date', 'date (then id) or id'),
-    ...pageQueryProperties,
-  },
-} as const;
-export type PaymentListQuery = FromSchema<typeof paymentListQuerySchema>;
+/** The list's filters; the party is named as on the other lists of a side (`vendor_id`, `customer_id`). */
+function paymentListQuery<V extends 'vendor' | 'customer'>(vc: V) {
+  const party = { ...idSchema, description: `payments of this ${vc}'s documents` };
+  return {
+    type: 'object',
+    additionalProperties: false,
+    properties: {
+      document_id: { ...idSchema, description: 'payments of this document' },
+      ...((vc === 'vendor' ? { vendor_id: party } : { customer_id: party }) as V extends 'vendor'
+        ? { vendor_id: typeof party }
+        : { customer_id: typeof party }),
+      from: { ...dateSchema, description: 'payment date on or after' },
+      to: { ...dateSchema, description: 'payment date on or before' },
+      status: { type: 'string', enum: ['posted', 'reversed'] },
+      sort: sortSchema(PAYMENT_SORT_KEYS, 'date', 'date (then id) or id'),
+      ...pageQueryProperties,
+    },
+  } as const;
+}
+export const vendorPaymentListQuerySchema = paymentListQuery('vendor');
+export const customerPaymentListQuerySchema = paymentListQuery('customer');
+export type PaymentListQuery =
+  | FromSchema<typeof vendorPaymentListQuerySchema>
+  | FromSchema<typeof customerPaymentListQuerySchema>;
 
 export const agingQuerySchema = {
   type: 'object',

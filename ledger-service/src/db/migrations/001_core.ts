@@ -1,18 +1,10 @@
 import type { Knex } from 'knex';
+import { ensureRole } from '../roles.ts';
 import { enableTenantRls } from './rls.ts';
 
 /** Companies, people, keys (system tables) and the master data every company has (books tables). */
 export async function up(knex: Knex): Promise<void> {
-  await knex.raw(`
-    do $$ begin
-      if not exists (select 1 from pg_roles where rolname = 'ledger_app') then
-        create role ledger_app nologin;
-      end if;
-      begin
-        execute format('grant ledger_app to %I', current_user);
-      exception when others then null;
-      end;
-    end $$;`);
+  await ensureRole(knex, 'ledger_app');
 
   await knex.schema.createTable('companies', (t) => {
     t.bigIncrements('id');

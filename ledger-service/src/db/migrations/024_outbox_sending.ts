@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { ensureRole } from '../roles.ts';
 
 /** The role the background sweeps of every company run as (modules/events/store.ts `sweepAllCompanies`). */
 export const SWEEP_ROLE = 'ledger_sweeper';
@@ -27,16 +28,7 @@ export async function up(knex: Knex): Promise<void> {
   });
   await knex.raw('create unique index messages_company_message_id_unique on messages (company_id, message_id)');
 
-  await knex.raw(`
-    do $$ begin
-      if not exists (select 1 from pg_roles where rolname = '${SWEEP_ROLE}') then
-        create role ${SWEEP_ROLE} nologin;
-      end if;
-      begin
-        execute format('grant ${SWEEP_ROLE} to %I', current_user);
-      exception when others then null;
-      end;
-    end $$;`);
+  await ensureRole(knex, SWEEP_ROLE);
   await knex.raw(`grant usage on schema public to ${SWEEP_ROLE}`);
   await knex.raw(`grant select on webhook_subscriptions, webhook_deliveries to ${SWEEP_ROLE}`);
   await knex.raw(`grant select, delete on events to ${SWEEP_ROLE}`);

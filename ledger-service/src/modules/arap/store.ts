@@ -433,6 +433,30 @@ export async function takenDocumentNumbers(
   return new Set(rows);
 }
 
+/** The header columns a batch writes (headerValues' and the numbering's), as a statement writing them from JSON. */
+const BATCH_HEADER_COLUMNS: JsonColumns = {
+  vc: 'text',
+  inv_number: 'text',
+  party_id: 'bigint',
+  document_number: 'text',
+  inv_date: 'date',
+  due_date: 'date',
+  currency: 'text',
+  exchangerate: 'numeric',
+  record_account_id: 'bigint',
+  description: 'text',
+  taxincluded: 'boolean',
+  status: 'text',
+  payment_file: 'boolean',
+  vc_bank_id: 'bigint',
+  payment_reference: 'text',
+  net_amount: 'numeric',
+  tax_amount: 'numeric',
+  amount: 'numeric',
+  posted_at: 'timestamptz',
+  type: 'text',
+};
+
 /** One document of a batch as it is stored. */
 export interface BatchDocument {
   invNumber: string;
@@ -444,7 +468,8 @@ export interface BatchDocument {
 /**
  * Writes a batch of documents (docs/batches.md) with one statement per table: the rows
  * insertDocument writes for a single document. Lines and ledger lines travel as one JSON document
- * each, so a batch is not bound by a statement's 65,535 parameters. Returns the ids in the order
+ * each, and so do the headers, so a batch is not bound by a statement's 65,535 parameters (a dunning
+ * run books 10,000 fees as one batch). Returns the ids in the order
  * of `docs`, or for each document whose number another transaction took meanwhile (between the
  * check and this insert) undefined: the caller refuses the batch then, which rolls back what was
  * written.
@@ -459,22 +484,18 @@ export async function insertDocumentBatch(
   // in the order of the numbers: two batches giving the same numbers by hand wait for each other on the unique
   // index in one order (the later one is refused), instead of each holding a number the other waits for (a deadlock)
   const byNumber = [...docs].sort((x, y) => (x.invNumber < y.invNumber ? -1 : x.invNumber > y.invNumber ? 1 : 0));
-  const created = await tx('arap_transactions')
-    .insert(
-      byNumber.map((d) => {
-        const header = headerValues(d.resolved, d.posting, d.fields);
-        return {
-          ...header,
-          posted_at: header.posted_at && postedAt,
-          company_id: companyId,
-          vc,
-          inv_number: d.invNumber,
-        };
-      }),
-    )
-    .onConflict(['company_id', 'vc', 'inv_number'])
-    .ignore()
-    .returning(['id', 'inv_number']);
+  const headers = byNumber.map((d) => {
+    const header = headerValues(d.resolved, d.posting, d.fields);
+    const unknown = Object.keys(header).filter((k) => !(k in BATCH_HEADER_COLUMNS));
+    if (unknown.length > 0) throw new Error(`a batch writes no header column ${unknown.join(', ')}`);
+    return { ...header, posted_at: header.posted_at && postedAt, vc, inv_number: d.invNumber };
+  });
+  // one JSON parameter, whatever the count (a dunning run's 10,000 fees); rows in the order of the numbers
+  const { rows: created } = await tx.raw<{ rows: { id: number; inv_number: string }[] }>(
+    `${insertJsonRows('arap_transactions', BATCH_HEADER_COLUMNS, { company_id: '?' })}
+     on conflict (company_id, vc, inv_number) do nothing returning id, inv_number`,
+    [companyId, JSON.stringify(headers)],
+  );
   const idOf = new Map(created.map((r) => [r.inv_number, r.id]));
   const ids = docs.map((d) => idOf.get(d.invNumber));
   if (ids.includes(undefined)) return ids;

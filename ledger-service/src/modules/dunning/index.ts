@@ -3,3 +3,4 @@
  * order are in modules/order.ts, checked by kernel/imports.test.ts; docs/architecture.md).
  */
 export { dunningRoutes } from './routes.ts';
+export { REMINDER_PDF, renderReminder } from './reminder.ts';

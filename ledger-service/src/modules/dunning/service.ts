@@ -1,22 +1,24 @@
-import { displayAmount, formatDate, Money, toJsonNumber, translatorFor } from '@ledger/shared';
+import { ERROR_STATUS, type ErrorCode, type Language, toJsonNumber, type TransactionInput } from '@ledger/shared';
 import type { ListPage } from '../../db/listOrder.ts';
 import { recordAudit } from '../../db/audit.ts';
-import { conflict, notFound, ruleInvalid } from '../../domain/errors.ts';
-import { createTransaction } from '../arap/index.ts';
+import { BatchRefused, conflict, DomainError, notFound, ruleInvalid } from '../../domain/errors.ts';
+import { createTransactions } from '../arap/index.ts';
 import { getCompanyProfile, type CompanyProfile } from '../company/index.ts';
-import { getParty } from '../parties/index.ts';
-import { documentLanguage, documentPdf, type InvoiceContext } from '../invoices/index.ts';
-import { letter, senderOf, type MailSettings } from '../mail/index.ts';
-import { queueMessage } from '../outbox/index.ts';
+import { documentLanguage, type InvoiceContext } from '../invoices/index.ts';
+import { senderOf, type MailSettings } from '../mail/index.ts';
+import { queueMessages, type MessageRequest } from '../outbox/index.ts';
+import { REMINDER_PDF, reminderFileName, reminderMail } from './reminder.ts';
 import { daysOverdue, nextLevel, reminderDueDate } from './rules.ts';
 import {
-  claimItem,
+  claimItems,
   deleteRun,
   insertRun,
+  itemKey,
   listRuns,
   overdueInvoices,
-  recordItemResult,
+  recordItemResults,
   runWithItems,
+  type NewItem,
   type OverdueInvoice,
   type RunItemRow,
 } from './store.ts';
@@ -27,6 +29,12 @@ import {
  * them; a run sends each its reminder (its own PDF: the open amount, the fee, a new due date
  * and a QR payment part for both, in the customer's language), books the fee and records the
  * level — once per invoice and level, whatever runs at the same time.
+ *
+ * A run is set-based (issue 33: 10,000 reminders in one request): the levels claimed in one
+ * statement, the e-mails queued in one step with their PDFs described, not rendered — the mail
+ * sender renders each from the item when it sends it (reminder.ts) —, the fees booked as one batch
+ * of the AR/AP workflow (`createTransactions`: its rules, numbering, audit and events) and the
+ * results recorded in one statement. All in the request's transaction: all or nothing.
  */
 
 export interface DunningItem {
@@ -43,15 +51,22 @@ export interface DunningItem {
   message_id?: number | null;
 }
 
-function proposal(rows: readonly OverdueInvoice[], company: CompanyProfile, date: string) {
+interface Proposed {
+  row: OverdueInvoice;
+  item: DunningItem;
+  language: Language;
+}
+
+function proposal(rows: readonly OverdueInvoice[], company: CompanyProfile, date: string): Proposed[] {
   const levels = company.dunning.levels;
-  const items: { row: OverdueInvoice; item: DunningItem }[] = [];
+  const items: Proposed[] = [];
   for (const row of rows) {
     const days = daysOverdue(row.due_date, date);
     const level = nextLevel(days, row.level, levels);
     if (level === null) continue;
     items.push({
       row,
+      language: documentLanguage(undefined, { language: row.language }, company),
       item: {
         invoice_id: row.id,
         invNumber: row.inv_number,
@@ -68,21 +83,22 @@ function proposal(rows: readonly OverdueInvoice[], company: CompanyProfile, date
   return items;
 }
 
-/** Books the level's fee as a posted customer transaction on the reminder-fee account (the AR/AP workflow). */
-async function bookFee(
-  c: InvoiceContext,
-  row: OverdueInvoice,
-  item: DunningItem,
-  company: CompanyProfile,
-  date: string,
-) {
-  if (company.reminder_fee_account === null) {
+/**
+ * Books each level's fee as a posted customer transaction on the reminder-fee account, dated on the
+ * run's day — all of them as one batch of the AR/AP workflow (arap's `createTransactions`: the rules of
+ * a single transaction, numbers from the sequence, one statement per table, audit entries and events).
+ * The ids in the order given. A fee the rules refuse (a closed period, an approval limit) refuses the run.
+ */
+async function bookFees(c: InvoiceContext, items: readonly Proposed[], company: CompanyProfile, date: string) {
+  if (items.length === 0) return [];
+  const account = company.reminder_fee_account;
+  if (account === null) {
     throw ruleInvalid('Dunning fees need a reminder-fee account: set reminder_fee_account with POST /system/company.');
   }
-  const description = `Reminder fee, level ${item.level}, invoice ${row.inv_number}`;
   const base = c.company.base_currency.trim();
-  return createTransaction(c, {
-    input: {
+  const inputs = items.map(({ row, item }): TransactionInput => {
+    const description = `Reminder fee, level ${item.level}, invoice ${row.inv_number}`;
+    return {
       type: 'transaction',
       customer_id: row.party_id,
       invDate: date,
@@ -90,59 +106,59 @@ async function bookFee(
       ...(row.currency === base ? {} : { exchangerate: Number(row.exchangerate) }),
       description,
       pending: '0',
-      lines: [{ account: company.reminder_fee_account, amount: item.fee, description }],
-    },
-    files: [],
+      lines: [{ account, amount: item.fee, description }],
+    };
   });
+  try {
+    return await createTransactions(c, inputs);
+  } catch (err) {
+    if (!(err instanceof BatchRefused)) throw err;
+    // the run's fee, not a batch the caller sent: the first refusal as the run's error
+    const first = err.problems[0]!;
+    const invoice = items[first.index]!.row.inv_number;
+    throw new DomainError(
+      Object.hasOwn(ERROR_STATUS, first.code) ? (first.code as ErrorCode) : 'invalid_request',
+      `The reminder fee of invoice ${invoice} cannot be booked: ${first.message}`,
+      first.field === '/invDate' ? '/date' : undefined,
+    );
+  }
 }
 
-/** The reminder as a document with an invoice's read shape: the invoice's open amount and the fee, due in 10 days. */
-async function reminderPdf(
+/** The reminders' e-mails to the customers with an address, each with its PDF to be rendered when sent. */
+async function queueReminders(
   c: InvoiceContext,
-  row: OverdueInvoice,
-  item: DunningItem,
+  mail: MailSettings,
   company: CompanyProfile,
-  date: string,
+  items: readonly (Proposed & { itemId: number; due: string })[],
 ) {
-  const party = await getParty(c.tx, c.company.id, 'customer', row.party_id);
-  const language = documentLanguage(undefined, party, company);
-  const t = translatorFor(language);
-  const total = new Money(row.open).plus(item.fee);
-  const due = reminderDueDate(date);
-  const lines = [
-    {
-      description: `${t('document.qrMessage', { number: row.inv_number })}, ${formatDate(row.inv_date)}`,
-      quantity: 1,
-      price: toJsonNumber(row.open),
-      amount: toJsonNumber(row.open),
-    },
-    ...(item.fee > 0
-      ? [{ description: t('document.reminderFee'), quantity: 1, price: item.fee, amount: item.fee }]
-      : []),
-  ];
-  const text = company.dunning.levels[item.level - 1]!.text[language];
-  const { pdf, fileName } = await documentPdf(
-    c,
-    {
-      id: row.id,
-      customer_id: row.party_id,
-      invNumber: row.inv_number,
-      invDate: date,
-      dueDate: due,
+  const from = senderOf(company, mail.fallbackSender);
+  const requests = items.map(({ row, item, language, itemId, due }): MessageRequest => {
+    const { subject, text } = reminderMail(company, {
+      language,
+      level: item.level,
+      open: row.open,
+      fee: String(item.fee),
       currency: row.currency,
-      description: t(`document.reminderIntro.${item.level as 1 | 2 | 3}`),
-      items: lines,
-      taxes: [],
-      netAmount: total.toNumber(),
-      taxAmount: 0,
-      grossAmount: total.toNumber(),
-      open: total.toNumber(),
-      notes: text,
-      qr_reference: row.qr_reference,
-    },
-    { asked: language, kind: 'reminder', reminderLevel: item.level as 1 | 2 | 3, number: row.inv_number },
-  );
-  return { pdf, fileName: `reminder-${item.level}-${fileName}`, language, party, total, due };
+      due_date: due,
+    });
+    return {
+      kind: 'reminder',
+      transactionId: row.id,
+      from,
+      to: [row.email!],
+      cc: [],
+      subject,
+      text,
+      attachments: [
+        {
+          filename: reminderFileName(item.level, row.inv_number),
+          mediaType: 'application/pdf',
+          render: { kind: REMINDER_PDF, ref: { item_id: itemId } },
+        },
+      ],
+    };
+  });
+  return queueMessages(c, mail.queue, requests);
 }
 
 /** `POST /arap/dunning/run`: the proposal (dry run), or the run that sends it. */
@@ -152,62 +168,65 @@ export async function runDunning(
   request: { date: string; dry_run?: boolean },
 ): Promise<{ id?: number; date: string; items: DunningItem[] }> {
   const company = await getCompanyProfile(c.tx, c.company.id);
-  if (company.dunning.levels.length === 0)
+  const levels = company.dunning.levels;
+  if (levels.length === 0)
     throw conflict('The company has no dunning levels: set dunning.levels with POST /system/company.');
   const items = proposal(await overdueInvoices(c.tx, c.company.id, request.date), company, request.date);
   if (request.dry_run || items.length === 0) return { date: request.date, items: items.map((i) => i.item) };
 
   const runId = await insertRun(c.tx, c.company.id, request.date);
-  const sent: DunningItem[] = [];
-  for (const { row, item } of items) {
-    const itemId = await claimItem(c.tx, {
-      company_id: c.company.id,
-      run_id: runId,
-      invoice_id: row.id,
-      level: item.level,
-      fee: String(item.fee),
-      open: row.open,
-    });
-    if (itemId === undefined) continue; // another run sent this level meanwhile
-    const fee = item.fee > 0 ? await bookFee(c, row, item, company, request.date) : null;
-    const doc = await reminderPdf(c, row, item, company, request.date);
-    const t = translatorFor(doc.language);
-    const email = typeof doc.party?.email === 'string' ? doc.party.email : null;
-    const message = email
-      ? await queueMessage(c, mail.queue, {
-          kind: 'reminder',
-          transactionId: row.id,
-          from: senderOf(company, mail.fallbackSender),
-          to: [email],
-          cc: [],
-          subject: t('document.email.dunningSubject', {
-            title: t(`document.reminder.${item.level as 1 | 2 | 3}`),
-            company: company.name,
-          }),
-          text: letter(doc.language, company.name, [
-            t('document.email.dunningBody', {
-              amount: displayAmount(doc.total.toFixed(2), row.currency),
-              date: formatDate(doc.due),
-            }),
-          ]),
-          attachments: [{ filename: doc.fileName, mediaType: 'application/pdf', data: doc.pdf }],
-        })
-      : null;
-    await recordItemResult(c.tx, c.company.id, itemId, {
-      fee_transaction_id: fee?.id ?? null,
-      message_id: message?.id ?? null,
-    });
-    sent.push({ ...item, fee_transaction_id: fee?.id ?? null, message_id: message?.id ?? null });
-  }
+  const due = reminderDueDate(request.date);
+  const claimed = await claimItems(
+    c.tx,
+    c.company.id,
+    runId,
+    items.map(
+      ({ row, item, language }): NewItem => ({
+        invoice_id: row.id,
+        level: item.level,
+        fee: String(item.fee),
+        open: row.open,
+        due_date: due,
+        language,
+        level_text: levels[item.level - 1]!.text[language],
+      }),
+    ),
+  );
+  // a level another run claimed meanwhile is that run's to send
+  const sent = items.flatMap((p) => {
+    const itemId = claimed.get(itemKey(p.row.id, p.item.level));
+    return itemId === undefined ? [] : [{ ...p, itemId, due }];
+  });
   if (sent.length === 0) {
     await deleteRun(c.tx, c.company.id, runId);
     return { date: request.date, items: [] };
   }
+  const mailed = sent.filter((s) => s.row.email);
+  const messages = await queueReminders(c, mail, company, mailed);
+  const messageOf = new Map(mailed.map((s, i) => [s.itemId, messages[i]!.id]));
+  // the fees last but the results: their events lock the company's event sequence until the commit
+  const charged = sent.filter((s) => s.item.fee > 0);
+  const feeIds = await bookFees(c, charged, company, request.date);
+  const feeOf = new Map(charged.map((s, i) => [s.itemId, feeIds[i]!]));
+  const results = sent.map((s) => ({
+    id: s.itemId,
+    fee_transaction_id: feeOf.get(s.itemId) ?? null,
+    message_id: messageOf.get(s.itemId) ?? null,
+  }));
+  await recordItemResults(c.tx, c.company.id, results);
   await recordAudit(c.tx, c.company.id, c.actor, 'dunning_run', runId, 'send', {
     date: request.date,
-    invoices: sent.map((i) => ({ id: i.invoice_id, level: i.level })),
+    invoices: sent.map((s) => ({ id: s.item.invoice_id, level: s.item.level })),
   });
-  return { id: runId, date: request.date, items: sent };
+  return {
+    id: runId,
+    date: request.date,
+    items: sent.map((s, i) => ({
+      ...s.item,
+      fee_transaction_id: results[i]!.fee_transaction_id,
+      message_id: results[i]!.message_id,
+    })),
+  };
 }
 
 const itemOf = (r: RunItemRow): DunningItem => ({

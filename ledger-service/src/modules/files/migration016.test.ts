@@ -3,7 +3,7 @@
  * 015, journal and e-mail attachments written with their bytes inline (registered as documents
  * by 013's trigger, and one older row the trigger never saw), then 016: the bytes are in the
  * document store once, the byte columns and the trigger are gone, the old readers (download
- * URL, mail worker) get the same bytes; down puts the columns back with their bytes.
+ * URL, the mail worker's read of a stored attachment) get the same bytes; down puts the columns back with their bytes.
  */
 import t from 'tap';
 import { randomBytes } from 'node:crypto';
@@ -13,8 +13,8 @@ import { migrationSource } from '../../db/migrations/index.ts';
 import { recreateDatabase } from '../../../../scripts/database.ts';
 import { TEST_DATABASE_URL } from '../../../test/helpers.ts';
 import { readJournalFile } from '../journal/reads.ts';
-import { loadOutgoingMessage } from '../outbox/store.ts';
-import { sha256Hex } from './store.ts';
+import type { StorageKind } from './storage.ts';
+import { documentBytes, sha256Hex } from './store.ts';
 
 /** The project's migrations up to `last` (later ones of work in progress do not matter here). */
 const until = (last: string): Knex.MigrationSource<string> => ({
@@ -178,8 +178,20 @@ t.test(
         media_type: 'application/pdf',
         data: legacy,
       });
-      t.same((await loadOutgoingMessage(tx, companyId, msg!.id))!.attachments, [
-        { filename: 'receipt.pdf', mediaType: 'application/pdf', data: receipt },
+      // the mail worker's read of an attachment as it was with 016 (today's also reads migration 046's columns)
+      const links = await tx('message_attachments as a')
+        .join('documents as d', function sameCompany() {
+          this.on('d.id', '=', 'a.document_id').andOn('d.company_id', '=', 'a.company_id');
+        })
+        .where({ 'a.company_id': companyId, 'a.message_id': msg!.id })
+        .select<{ filename: string; id: number; sha256: string; storage: StorageKind }[]>(
+          'a.filename',
+          'd.id',
+          'd.sha256',
+          'd.storage',
+        );
+      t.same(await Promise.all(links.map(async (l) => [l.filename, await documentBytes(tx, companyId, l)])), [
+        ['receipt.pdf', receipt],
       ]);
     });
 

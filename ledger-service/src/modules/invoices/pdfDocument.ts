@@ -52,12 +52,15 @@ export async function invoicePdf(
   return documentPdf(c, read, { asked, kind: read.type === 'credit_note' ? 'credit_note' : 'invoice' });
 }
 
+/** What rendering a document reads with: its transaction, company and side (the mail sender has no request). */
+export type DocumentPdfContext = Pick<InvoiceContext, 'tx' | 'vc'> & { company: Pick<InvoiceContext['company'], 'id'> };
+
 /**
  * Any document with an invoice's read shape as PDF: an invoice, a credit note, or a quote (its read shape with
  * `valid_until`); `fallbackName` names the file when the document has no number.
  */
 export async function documentPdf(
-  c: InvoiceContext,
+  c: DocumentPdfContext,
   read: InvoiceRead,
   opts: {
     asked?: Language;

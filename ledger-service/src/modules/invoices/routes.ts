@@ -13,6 +13,7 @@ import {
   deleteInvoice,
   invoiceById,
   invoiceFile,
+  previewInvoice,
   reverseInvoice,
   updateInvoice,
   type InvoiceContext,
@@ -54,6 +55,11 @@ export const invoiceRoutes = [
   route(contracts.deleteInvoice, async (req) => {
     await deleteInvoice(invoiceContext(req), invoiceId(req));
     return undefined;
+  }),
+  route(contracts.previewInvoice, async (req) => {
+    // the rolled-back draft's id and number were never the invoice's: a preview has neither
+    const { id: _id, invNumber: _number, ...preview } = await previewInvoice(invoiceContext(req), req.body);
+    return preview;
   }),
   route(contracts.getInvoice, async (req) => invoiceById(invoiceContext(req), invoiceId(req))),
   route(contracts.downloadInvoiceFile, async (req) => {

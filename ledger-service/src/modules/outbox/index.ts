@@ -7,6 +7,7 @@
  * status. It knows no invoice: modules/mail composes invoices and reminders on it, modules/events
  * tells owners about disabled webhooks through it.
  */
-export { type MessageRequest, type QueuedMessage, queueMessage } from './outbox.ts';
+export { type MessageRequest, type QueuedMessage, queueMessage, queueMessages } from './outbox.ts';
+export type { AttachmentRenderer, AttachmentRenderers } from './render.ts';
 export { type MessageStatus, insertMessage } from './store.ts';
 export { type MailWorkerOptions, startMailWorker } from './worker.ts';

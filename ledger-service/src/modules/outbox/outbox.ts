@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { recordAudit } from '../../db/audit.ts';
+import { auditRow, recordAudits } from '../../db/audit.ts';
 import type { ServiceContext } from '../serviceContext.ts';
-import { enqueueSend } from '../../db/queue.ts';
-import { insertMessage, type NewMessage } from './store.ts';
+import { enqueueSends } from '../../db/queue.ts';
+import { insertMessages, type NewMessage } from './store.ts';
 
 export type MessageRequest = Omit<NewMessage, 'messageId'>;
 
@@ -19,17 +19,40 @@ export interface QueuedMessage {
  * (modules/outbox/worker.ts); the message's status tells how that went.
  */
 export async function queueMessage(c: ServiceContext, queue: string, request: MessageRequest): Promise<QueuedMessage> {
-  const messageId = `<${randomUUID()}@${domainOf(request.from)}>`;
-  const id = await insertMessage(c.tx, c.company.id, { ...request, messageId });
-  await enqueueSend(c.tx, queue, { companyId: c.company.id, messageId: id });
-  await recordAudit(c.tx, c.company.id, c.actor, 'message', id, 'queue', {
-    kind: request.kind,
-    transaction_id: request.transactionId,
-    to: request.to,
-    cc: request.cc,
-    subject: request.subject,
-  });
-  return { id, messageId };
+  return (await queueMessages(c, queue, [request]))[0]!;
+}
+
+/**
+ * Many e-mails at once (a dunning run's reminders), each exactly as queueMessage queues it — its
+ * row, attachments, send job and audit entry — written set-based: one statement per table (the
+ * rows as one JSON parameter), whatever their number. In the order given.
+ */
+export async function queueMessages(
+  c: ServiceContext,
+  queue: string,
+  requests: readonly MessageRequest[],
+): Promise<QueuedMessage[]> {
+  if (requests.length === 0) return [];
+  const messages = requests.map((r) => ({ ...r, messageId: `<${randomUUID()}@${domainOf(r.from)}>` }));
+  const ids = await insertMessages(c.tx, c.company.id, messages);
+  await enqueueSends(
+    c.tx,
+    queue,
+    ids.map((id) => ({ companyId: c.company.id, messageId: id })),
+  );
+  await recordAudits(
+    c.tx,
+    requests.map((r, i) =>
+      auditRow(c.company.id, c.actor, 'message', ids[i]!, 'queue', {
+        kind: r.kind,
+        transaction_id: r.transactionId,
+        to: r.to,
+        cc: r.cc,
+        subject: r.subject,
+      }),
+    ),
+  );
+  return ids.map((id, i) => ({ id, messageId: messages[i]!.messageId }));
 }
 
 function domainOf(address: string): string {

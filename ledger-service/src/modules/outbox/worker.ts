@@ -2,7 +2,16 @@ import type PgBoss from 'pg-boss';
 import { withTenant, type Db } from '../../db/knex.ts';
 import type { Logger } from '../../logger.ts';
 import { DEFAULT_RETRY_POLICY, ensureQueue, startQueueWorker, type RetryPolicy, type SendJob } from '../../db/queue.ts';
-import { claimForSending, loadOutgoingMessage, markAttemptFailed, markSent } from './store.ts';
+import { rendererOf, type AttachmentRenderers } from './render.ts';
+import {
+  claimForSending,
+  loadOutgoingMessage,
+  markAttemptFailed,
+  markSent,
+  storeRenderedAttachment,
+  type OutgoingMessage,
+  type StoredMessage,
+} from './store.ts';
 import { mailTransport, type MailTransport } from './transport.ts';
 
 export interface MailWorkerOptions {
@@ -31,15 +40,22 @@ export interface MailWorker {
  * de-duplicates by Message-ID, and the `.eml` outbox keeps the file already written — and the
  * cut-off attempt is noted in `last_error`. Mail is thus never lost, and a repeat after a
  * crash is the same message, not a new one.
+ *
+ * An attachment still to be rendered (render.ts) is rendered after the claim, in a transaction of
+ * its own, and stored as the attachment's document before the transport is called: a failed
+ * rendering is a failed attempt like a failed hand-over (retried), and a repeat sends the stored
+ * file. `renderers` are the ones the ledger's start registers (modules/index.ts).
  */
 export function startMailWorker(deps: {
   db: Db;
   databaseUrl: string;
   config: { smtpUrl: string | undefined; dataDir: string; mailQueue: string };
   log: Logger;
+  renderers?: AttachmentRenderers;
   options?: MailWorkerOptions;
 }): MailWorker {
   const { db, config, log } = deps;
+  const renderers = deps.renderers ?? {};
   const transport = mailTransport(config);
   const worker = startQueueWorker({
     databaseUrl: deps.databaseUrl,
@@ -51,7 +67,7 @@ export function startMailWorker(deps: {
         config.mailQueue,
         { includeMetadata: true, batchSize: 1, pollingIntervalSeconds: deps.options?.pollingIntervalSeconds ?? 2 },
         async (jobs) => {
-          for (const job of jobs) await sendOne(db, transport, log, job);
+          for (const job of jobs) await sendOne(db, transport, renderers, log, job);
         },
       );
     },
@@ -67,6 +83,7 @@ export function startMailWorker(deps: {
 async function sendOne(
   db: Db,
   transport: MailTransport,
+  renderers: AttachmentRenderers,
   log: Logger,
   job: PgBoss.JobWithMetadata<SendJob>,
 ): Promise<void> {
@@ -79,7 +96,7 @@ async function sendOne(
   const { claim, message } = claimed;
   if (claim.interrupted) log.warn({ messageId }, 'e-mail found in sending: sent again with the same Message-ID');
   try {
-    await transport.deliver(message);
+    await transport.deliver(await rendered(db, renderers, companyId, message));
   } catch (err) {
     const final = job.retryCount >= job.retryLimit;
     const reason = err instanceof Error ? err.message : String(err);
@@ -89,4 +106,29 @@ async function sendOne(
   }
   await withTenant(db, companyId, (tx) => markSent(tx, companyId, messageId));
   log.info({ messageId }, 'e-mail sent');
+}
+
+/** The message with every attachment's bytes: those still to be rendered rendered now and stored. */
+async function rendered(
+  db: Db,
+  renderers: AttachmentRenderers,
+  companyId: number,
+  message: StoredMessage,
+): Promise<OutgoingMessage> {
+  const ready = message.attachments.flatMap((a) => ('data' in a ? [a] : []));
+  if (ready.length === message.attachments.length) return { ...message, attachments: ready };
+  const attachments = await withTenant(db, companyId, async (tx) => {
+    const out = [];
+    for (const a of message.attachments) {
+      if ('data' in a) {
+        out.push(a);
+        continue;
+      }
+      const file = { filename: a.filename, mediaType: a.mediaType };
+      const data = await rendererOf(renderers, a.render.kind)(tx, companyId, a.render.ref);
+      out.push({ ...file, data: await storeRenderedAttachment(tx, companyId, a.attachmentId, { ...file, data }) });
+    }
+    return out;
+  });
+  return { ...message, attachments };
 }

@@ -135,6 +135,42 @@ t.test(
 );
 
 t.test(
+  "a party's payments: vendor_id / customer_id filter the list in the ledger, the other side's name is refused",
+  async (t) => {
+    const s = await arapSetup(t);
+    for (const vc of SIDES) {
+      const other = await s.api('POST', `/arap/${vc}`, { name: `Other ${vc}` });
+      t.equal(other.status, 201);
+      const mine = await posted(s, vc);
+      const theirs = await posted(s, vc, { [`${vc}_id`]: other.body.id });
+      const a = await pay(s, vc, { document_id: mine, amount: 10 });
+      const b = await pay(s, vc, { document_id: theirs, amount: 20 });
+      const c = await pay(s, vc, { document_id: mine, amount: 30, date: '2024-03-22' });
+      t.equal(
+        [a, b, c].every((r) => r.status === 201),
+        true,
+      );
+      const list = await s.api('GET', `/arap/payments/${vc}?${vc}_id=${s.parties[vc].id}&sort=-date`);
+      t.equal(list.status, 200);
+      t.same(
+        list.body.map((p: { id: number }) => p.id),
+        [c.body.id, a.body.id],
+        "only the party's payments, newest first",
+      );
+      t.equal(list.headers.get('x-total-count'), '2', 'the count is filtered too');
+      const others = await s.api('GET', `/arap/payments/${vc}?${vc}_id=${other.body.id}`);
+      t.same(
+        others.body.map((p: { id: number }) => p.id),
+        [b.body.id],
+      );
+      const wrongSide = vc === 'vendor' ? 'customer_id' : 'vendor_id';
+      const refused = await s.api('GET', `/arap/payments/${vc}?${wrongSide}=${s.parties[vc].id}`);
+      t.equal(refused.status, 400, "the other side's party field is not a filter of this side");
+    }
+  },
+);
+
+t.test(
   'the guards "no update / no reversal while paid" hold with real payments; reversing the payment lifts them',
   async (t) => {
     const s = await arapSetup(t);

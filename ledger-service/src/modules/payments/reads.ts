@@ -106,13 +106,16 @@ export async function listPayments(
     bindings.push(value);
   };
   if (f.document_id !== undefined) filter1('p.transaction_id = ?', f.document_id);
+  const party = 'vendor_id' in f ? f.vendor_id : 'customer_id' in f ? f.customer_id : undefined;
+  if (party !== undefined) filter1('t.party_id = ?', party);
   if (f.from !== undefined) filter1('p.date >= ?::date', f.from);
   if (f.to !== undefined) filter1('p.date <= ?::date', f.to);
   if (f.status !== undefined)
     where.push(f.status === 'posted' ? 'p.reversal_date is null' : 'p.reversal_date is not null');
   const filter = where.join(' and ');
   const { rows: counted } = await tx.raw<{ rows: { n: string }[] }>(
-    `select count(*) as n from arap_payments p where ${filter}`,
+    `select count(*) as n from arap_payments p
+       join arap_transactions t on t.company_id = p.company_id and t.id = p.transaction_id where ${filter}`,
     bindings as never[],
   );
   const { rows } = await tx.raw<{ rows: PaymentReadRow[] }>(

@@ -32,8 +32,7 @@ export const bankTools: ToolDeclaration[] = [
   {
     name: 'list_bank_transactions',
     title: 'List bank transactions',
-    description:
-      'Imported bank statement lines by account, date, status (unmatched, matched, booked), counterparty or amount.',
+    description: 'Imported bank statement lines by account, date, status, counterparty or amount.',
     area: 'bank',
     access: 'read',
     contract: contracts.listBankTransactions,
@@ -51,6 +50,7 @@ export const bankTools: ToolDeclaration[] = [
     contract: contracts.listBankTransactions,
     fixedBody: { status: 'unmatched' },
     listKey: 'bank_transactions',
+    outputAs: 'list_bank_transactions',
     summary: (result) => `Found ${plural(countOf(result), 'unbooked bank line')}.`,
   },
   {

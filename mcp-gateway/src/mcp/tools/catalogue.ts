@@ -14,7 +14,16 @@ import {
   type StandardSchemaWithJSON,
 } from '@modelcontextprotocol/server';
 import { Ajv, AjvJsonSchemaValidator, addFormats } from '@modelcontextprotocol/server/validators/ajv';
-import { AREAS, CURRENCY_ON_WRITE_MESSAGE, currencyOnWrite, scopeSatisfied } from '@ledger/shared';
+import {
+  AREAS,
+  CURRENCY_ON_WRITE_MESSAGE,
+  currencyOnWrite,
+  forSide,
+  ROLES,
+  roleHas,
+  scopeSatisfied,
+  type Role,
+} from '@ledger/shared';
 import { accountingTools } from './accounting.ts';
 import { bankTools } from './bank.ts';
 import { contactTools } from './contacts.ts';
@@ -27,7 +36,7 @@ import { vatTools } from './vat.ts';
 import { toolScope, type ObjectSchema, type ResolvedTool, type ToolDeclaration } from './declare.ts';
 import { pathParams, resolveTool } from './derive.ts';
 import { SHARED_FORMATS } from './formats.ts';
-import { leanInput, leanOutput } from './lean.ts';
+import { leanField, leanInput, leanOutput } from './lean.ts';
 import { namedInputProblem, type AjvInstance } from './inputProblems.ts';
 
 type CompiledSchema = StandardSchemaWithJSON<Record<string, unknown>, Record<string, unknown>>;
@@ -135,7 +144,7 @@ const compile = (schema: ObjectSchema, schemas: jsonSchemaValidator): CompiledSc
  * its path ids and the name of the tool whose input is the rest of the body.
  */
 export function listedInput(d: ResolvedTool): object {
-  if (!d.inputAs) return leanInput(d.input);
+  if (!d.inputAs) return leanInput(d.input, referredFields(d));
   const ids = pathParams(d.contract.path);
   return {
     type: 'object',
@@ -145,14 +154,22 @@ export function listedInput(d: ResolvedTool): object {
   };
 }
 
+/** The fields a tool's listed input shows by the name of the tool that shows their shape (`fieldsAs`). */
+function referredFields(d: Pick<ResolvedTool, 'fieldsAs'>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(d.fieldsAs ?? {}).map(([path, tool]) => [path, `as ${path.split('.').at(-1)} of ${tool}`]),
+  );
+}
+
 /**
  * The output schema tools/list shows, if any. A write answers the record its read tool
  * describes, and a list with `rowsAs` lists such records: each is described once, on its read
- * tool. Otherwise the answer's shape (anyOf[0]) made lean; a tool error's `{ error }` fits it,
- * as nothing at its top is required.
+ * tool; a read with `outputAs` answers what that tool answers. Otherwise the answer's shape
+ * (anyOf[0]) made lean; a tool error's `{ error }` fits it, as nothing at its top is required.
  */
 export function listedOutput(d: ResolvedTool): object | undefined {
   if (d.access !== 'read' || !d.output) return undefined;
+  if (d.outputAs) return { type: 'object', description: `as ${d.outputAs} answers` };
   if (d.rowsAs && d.listKey) {
     return {
       type: 'object',
@@ -205,8 +222,65 @@ function assertInputAs(tools: readonly ResolvedTool[]): void {
   }
 }
 
+/** Whether a person of `role` may call one of the tool's endpoints (so a connection with its scope lists it). */
+function roleMayCall(role: Role, t: ResolvedTool): boolean {
+  const contracts = t.alternative ? [t.contract, t.alternative.contract] : [t.contract];
+  return contracts.some((c) => {
+    const permission = c.permission === null ? null : forSide(c.permission, t.side);
+    return permission === null || roleHas(role, permission);
+  });
+}
+
+/** `other` is listed wherever `t` is: the same scope, and every role that may call `t` may call `other`. */
+function listedBeside(t: ResolvedTool, other: ResolvedTool): boolean {
+  return toolScope(t) === toolScope(other) && ROLES.every((role) => !roleMayCall(role, t) || roleMayCall(role, other));
+}
+
+function withoutOutputAs({ outputAs: _outputAs, ...rest }: ResolvedTool): ResolvedTool {
+  return rest;
+}
+
+/**
+ * `fieldsAs` and `outputAs` name a tool of the same kind, listed beside this one for every
+ * role, that shows exactly the shape left out here: tools/list loses nothing by the reference.
+ */
+export function assertReferences(tools: readonly ResolvedTool[]): void {
+  const same = (a: unknown, b: unknown) => a !== undefined && JSON.stringify(a) === JSON.stringify(b);
+  for (const t of tools) {
+    for (const [path, name] of Object.entries(t.fieldsAs ?? {})) {
+      const other = tools.find((o) => o.name === name);
+      const field = path.split('.').at(-1)!;
+      if (
+        t.access !== 'write' ||
+        other?.access !== 'write' ||
+        other.inputAs ||
+        other.fieldsAs?.[field] ||
+        !listedBeside(t, other) ||
+        !same(leanField(t.input, path), leanField(other.input, field))
+      ) {
+        throw new Error(
+          `MCP tool ${t.name}: fieldsAs ${path} must name a write tool listed beside it whose ${field} is listed alike`,
+        );
+      }
+    }
+    if (t.outputAs === undefined) continue;
+    const other = tools.find((o) => o.name === t.outputAs);
+    if (
+      other?.access !== 'read' ||
+      other.outputAs ||
+      !listedBeside(t, other) ||
+      !same(listedOutput(withoutOutputAs(t)), listedOutput(other))
+    ) {
+      throw new Error(
+        `MCP tool ${t.name}: outputAs ${t.outputAs} must name a read tool listed beside it answering alike`,
+      );
+    }
+  }
+}
+
 const RESOLVED = DECLARATIONS.map(resolveTool);
 assertInputAs(RESOLVED);
+assertReferences(RESOLVED);
 
 export const CATALOGUE: readonly CatalogueTool[] = RESOLVED.map((declaration) => new LazyTool(declaration));
 

@@ -72,6 +72,19 @@ export interface ToolDeclaration {
    * described once in tools/list. The input is still validated against the full schema.
    */
   inputAs?: string;
+  /**
+   * Input fields whose listed shape is exactly that of the same field of another write tool of
+   * the area, listed beside it for every role (`{ items: 'create_invoice' }`; a nested field by
+   * its path, `'template.items'`): tools/list shows the field's type and names that tool, so the
+   * shape is listed once. Checked at start-up (catalogue.ts); the input is validated in full.
+   */
+  fieldsAs?: Readonly<Record<string, string>>;
+  /**
+   * A read whose answer has exactly the listed shape of another read tool's of its area, listed
+   * beside it for every role (get_bill → get_invoice: the same document read on the other side):
+   * its listed output schema names that tool instead of repeating the shape. Checked at start-up.
+   */
+  outputAs?: string;
   /** the short text returned beside structuredContent */
   summary(result: unknown, input: ToolInput): string;
   /**

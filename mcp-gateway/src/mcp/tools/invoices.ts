@@ -14,9 +14,7 @@ export const invoiceTools: ToolDeclaration[] = [
   {
     name: 'list_invoices',
     title: 'List customer invoices',
-    description:
-      'Find customer invoices (kind invoice) and AR transactions (kind transaction) by number, status, customer or ' +
-      'date.',
+    description: 'Find customer invoices and AR transactions (kind) by number, status, customer or date.',
     area: 'invoices',
     access: 'read',
     contract: contracts.listDocuments,
@@ -93,6 +91,7 @@ export const invoiceTools: ToolDeclaration[] = [
     contract: contracts.getDocument,
     side: 'vendor',
     params: { id: 'bill (AP transaction or vendor invoice) id' },
+    outputAs: 'get_invoice',
     summary: summaries.get('bill'),
   },
   {
@@ -130,6 +129,7 @@ export const invoiceTools: ToolDeclaration[] = [
     side: 'vendor',
     fixedBody: { type: 'transaction' },
     // the input passed the body schema, so pending is "0", 0 or absent
+    fieldsAs: { lines: 'create_invoice', files: 'create_invoice' },
     summary: (result, input) =>
       `Created bill ${idOf(result, input)} as ` +
       `${requestsPosting(input as Pick<TransactionInput, 'pending'>) ? 'posted' : 'a draft'}.`,
@@ -231,7 +231,27 @@ export const invoiceTools: ToolDeclaration[] = [
     contract: contracts.createCreditNote,
     side: 'customer',
     params: { id: 'the invoice id' },
+    fieldsAs: { items: 'create_invoice' },
     summary: (result, input) => `Issued credit note ${idOf(result, input)} of invoice ${input.id}.`,
+  },
+  {
+    name: 'allocate_credit_note',
+    title: 'Set credit note against document',
+    description:
+      'Set a credit note\'s open amount against an open document of the same party and currency (vc "customer": ' +
+      'an invoice; "vendor": a bill); no money moves. A refund is record_payment on the credit note.',
+    area: 'invoices',
+    access: 'write',
+    destructive: false,
+    idempotent: false,
+    contract: contracts.allocateCreditNote,
+    side: 'customer',
+    sideInInput: true,
+    params: { id: 'credit note id' },
+    summary: (result, input) =>
+      `Set ${String(isRecord(result) ? result.amount : input.amount)} of credit note ${String(input.id)} against ` +
+      `${input.vc === 'vendor' ? 'bill' : 'invoice'} ${String(input.document_id)}` +
+      `${isRecord(result) && typeof result.document_open === 'number' ? `; ${result.document_open} still open` : ''}.`,
   },
   {
     name: 'create_quote',
@@ -244,6 +264,7 @@ export const invoiceTools: ToolDeclaration[] = [
     destructive: false,
     idempotent: false,
     contract: contracts.createQuote,
+    fieldsAs: { items: 'create_invoice' },
     summary: summaries.created('quote'),
   },
   {
@@ -279,6 +300,7 @@ export const invoiceTools: ToolDeclaration[] = [
     destructive: true,
     idempotent: false,
     contract: contracts.createRecurring,
+    fieldsAs: { 'template.items': 'create_invoice' },
     summary: summaries.created('recurring invoice'),
   },
   {

@@ -9,11 +9,14 @@
  *   which the gateway validates every call with (catalogue.ts), so an invalid argument is
  *   refused exactly as before, with the message naming the rule it broke.
  * - Output schemas describe what an assistant reads: a record's fields with their types and
- *   enums, one level deep (deeper only the type) — not the checks the ledger made when it
- *   wrote the data. The two read shapes of a document (`oneOf` by `kind`) become one object
- *   with the fields of both. Nothing at the top is `required`, so a tool error's `{ error }`
- *   fits the schema too (clients validate every result's structuredContent).
- * - A sub-schema repeated within one tool's schema is written once under `$defs`.
+ *   enums (an enum without the type all its values have), one level deep (deeper only the
+ *   type) — not the checks the ledger made when it wrote the data. The two read shapes of a
+ *   document (`oneOf` by `kind`) become one object with the fields of both. Nothing at the top
+ *   is `required`, so a tool error's `{ error }` fits the schema too (clients validate every
+ *   result's structuredContent).
+ * - A sub-schema repeated within one tool's schema is written once under `$defs`; a field whose
+ *   shape another tool shows is listed as its type and that tool's name (`leanInput`'s
+ *   `referred`, from a declaration's `fieldsAs`).
  *
  * Both are free of what the MCP Inspector's schema lint flags: `type` arrays (written as
  * `anyOf`), schemas that constrain nothing, remote `$ref`s (schemaLint.test.ts).
@@ -85,7 +88,7 @@ function withoutTypeArray(schema: Schema): Schema {
   const { type, ...rest } = schema as Schema & { type?: Json };
   if (!Array.isArray(type)) return schema;
   if (type.length === 1) return { type: type[0], ...rest };
-  const fits = (v: Json) => type.includes(typeOf(v)) || (typeOf(v) === 'integer' && type.includes('number'));
+  const fits = (v: Json) => type.some((t) => typeof t === 'string' && isOfType(v, t));
   if (Array.isArray(rest.enum) && rest.enum.every(fits)) return rest;
   // a keyword that only constrains one type's instances goes into that type's branch (the same instances pass)
   const branches = type.map((t) => {
@@ -141,6 +144,22 @@ function mergedObjects(variants: Schema[]): Schema {
   return { type: 'object', properties };
 }
 
+/** Whether `value` is an instance of the JSON Schema type `type`. */
+function isOfType(value: Json, type: string): boolean {
+  return typeOf(value) === type || (typeOf(value) === 'integer' && type === 'number');
+}
+
+/**
+ * An output field's `type` beside an `enum` of values all of that type says nothing more:
+ * the values alone (the same instances; inputs keep it, as some clients' tool calling wants it).
+ */
+function withoutEnumType(schema: Schema): Schema {
+  const { type, ...rest } = schema;
+  const values = rest.enum;
+  if (typeof type !== 'string' || !Array.isArray(values) || !values.every((v) => isOfType(v, type))) return schema;
+  return rest;
+}
+
 function leanOutputNode(node: Json, depth = 0): Json {
   if (!isRecord(node)) return node;
   let source: Schema = node;
@@ -154,7 +173,7 @@ function leanOutputNode(node: Json, depth = 0): Json {
   // below the fields of a record (a list's rows count as records), only the type
   const level = kept.type === 'object' ? depth + 1 : depth;
   if (level > OUTPUT_DEPTH && (kept.type === 'object' || kept.type === 'array')) return { type: kept.type };
-  return withoutTypeArray(mapSubschemas(kept, (s) => leanOutputNode(s, level)));
+  return withoutEnumType(withoutTypeArray(mapSubschemas(kept, (s) => leanOutputNode(s, level))));
 }
 
 /** A pointer-safe `$defs` name for the n-th shared sub-schema. */
@@ -211,9 +230,38 @@ export function shareRepeats(schema: Schema): Schema {
   return names.size > 0 ? { ...root, $defs: defs } : schema;
 }
 
-/** The input schema tools/list shows (validation unchanged). */
-export function leanInput<T extends object>(schema: T): T {
-  return shareRepeats(leanInputNode(schema) as Schema) as T;
+/** The field at `path` (`items`, `template.items`) of an object schema, if it has one. */
+function fieldAt(schema: Json, path: readonly string[]): Json {
+  let node = schema;
+  for (const name of path) node = isRecord(node) && isRecord(node.properties) ? node.properties[name] : undefined;
+  return node;
+}
+
+/** `schema` with the field at `path` replaced by `field`. */
+function withField(schema: Schema, [name, ...rest]: readonly string[], field: Json): Schema {
+  const properties = isRecord(schema.properties) ? schema.properties : {};
+  const own = properties[name!];
+  const replaced = rest.length === 0 ? field : withField(isRecord(own) ? own : {}, rest, field);
+  return { ...schema, properties: { ...properties, [name!]: replaced } };
+}
+
+/** What tools/list shows of an input field (`items`, `template.items`): its lean shape; undefined if no such field. */
+export function leanField(schema: object, path: string): Json {
+  return fieldAt(leanInputNode(schema), path.split('.'));
+}
+
+/**
+ * The input schema tools/list shows (validation unchanged). `referred` names fields (by path)
+ * whose shape another tool shows: they are listed as their type and that text.
+ */
+export function leanInput<T extends object>(schema: T, referred: Readonly<Record<string, string>> = {}): T {
+  let lean = leanInputNode(schema) as Schema;
+  for (const [path, text] of Object.entries(referred)) {
+    const field = fieldAt(lean, path.split('.'));
+    if (!isRecord(field) || typeof field.type !== 'string') throw new Error(`no typed input field ${path}`);
+    lean = withField(lean, path.split('.'), { type: field.type, description: text });
+  }
+  return shareRepeats(lean) as T;
 }
 
 /** The output schema tools/list shows: what an assistant reads, with room for `{ error }`. */

@@ -65,7 +65,7 @@ export const reportTools: ToolDeclaration[] = [
     title: 'Balance sheet',
     description:
       'Assets, liabilities and equity at a date (default today). Debit positive. layout "or": the items of Art. ' +
-      '959a CO; language: account names in de/fr/it/en.',
+      '959a CO; language: account names.',
     area: 'accounting',
     access: 'read',
     contract: contracts.balanceSheet,

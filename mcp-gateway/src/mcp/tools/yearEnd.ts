@@ -42,7 +42,7 @@ export const assetTools: ToolDeclaration[] = [
     title: 'Add fixed asset',
     description:
       'Add a fixed asset to the register (posts nothing; its bill books the purchase): linear with life_months ' +
-      'or declining with rate (0.4 = 40 %/year); frequency month, quarter or year.',
+      'or declining with rate (0.4 = 40 %/year).',
     area: 'accounting',
     access: 'write',
     destructive: false,

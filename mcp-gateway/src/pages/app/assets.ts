@@ -1,7 +1,8 @@
 /**
  * The app's one stylesheet and its one small script, served from the gateway itself so the
  * pages' Content-Security-Policy needs neither 'unsafe-inline' nor another origin. The script
- * only enhances (copy buttons); every action works without it as a plain form post.
+ * only enhances (copy buttons, an invoice form's totals as one types); every action works
+ * without it as a plain form post.
  */
 import Router from '@koa/router';
 
@@ -23,6 +24,8 @@ main{max-width:72rem;margin:1rem auto;padding:0 1rem}
 h1{font-size:1.5rem}h2{font-size:1.15rem;margin-top:1.6rem}
 a{color:#0b4f9c}a:focus-visible,button:focus-visible,input:focus-visible,select:focus-visible{outline:3px solid #f0a030;
 outline-offset:2px}
+/* a date input's focus sits in its day, month, year or calendar button: only :focus-within sees the last */
+input[type=date]:focus,input[type=date]:focus-within{outline:3px solid #f0a030;outline-offset:2px}
 label{display:block;margin:.6rem 0 .2rem;font-weight:600}
 input[type=email],input[type=password],input[type=text],input[type=date],input[type=number],select{width:100%;
 max-width:22rem;padding:.45rem;font-size:1rem;border:1px solid #6b7682;border-radius:4px;background:#fff}
@@ -54,6 +57,11 @@ input[aria-invalid=true],select[aria-invalid=true]{border:2px solid #b3261e}
 .cards li{border:1px solid #cfd8e3;border-radius:6px;padding:.8rem}
 .side-by-side{display:grid;grid-template-columns:1fr;gap:1rem}
 @media (min-width:60rem){.side-by-side{grid-template-columns:1fr 1fr}}
+#totals-preview{border:1px solid #cfd8e3;border-radius:6px;padding:.4rem 1rem;margin:.8rem 0;background:#f6f8fa;
+max-width:40rem}#totals-preview:focus{outline:3px solid #f0a030;outline-offset:2px}
+#totals-preview h3{font-size:1rem;margin:.4rem 0}#totals-preview dl{display:grid;grid-template-columns:1fr auto;
+gap:.2rem 1rem;margin:.4rem 0}#totals-preview dd{margin:0;text-align:right;font-variant-numeric:tabular-nums}
+#preview-gross,#totals-preview dt:nth-last-of-type(1){font-weight:700}
 .preview{width:100%;min-height:30rem;border:1px solid #cfd8e3}img.preview{min-height:0;height:auto;width:auto;
 max-width:100%}
 `;
@@ -77,6 +85,44 @@ for (const button of document.querySelectorAll('[data-copy]')) {
       button.textContent = 'Selected: press Ctrl+C';
     }
   });
+}
+
+// Totals as one types on the invoice and bill forms: the form's own "Preview totals" sent in the
+// background a moment after the last keystroke (the ledger computes them, nothing is written); its
+// answer's totals are put in their place (an aria-live region). A form that cannot be computed yet
+// (a row not complete) shows none. Without script the button does the same with a page load.
+const documentForm = document.getElementById('new-document');
+const live = document.getElementById('totals-live');
+if (documentForm && live && window.fetch && window.DOMParser) {
+  let timer;
+  let asked = 0;
+  const update = async () => {
+    const mine = ++asked;
+    const body = new URLSearchParams(new FormData(documentForm));
+    body.set('action', 'preview');
+    body.delete('post');
+    try {
+      // the form's buttons are named "action", which hides the form's own .action property
+      const target = documentForm.getAttribute('action');
+      const res = await fetch(target, { method: 'POST', body, credentials: 'same-origin' });
+      const html = await res.text();
+      if (mine !== asked) return;
+      const fresh = new DOMParser().parseFromString(html, 'text/html').getElementById('totals-preview');
+      if (fresh) {
+        fresh.removeAttribute('autofocus');
+        fresh.removeAttribute('tabindex');
+        live.replaceChildren(document.adoptNode(fresh));
+      } else live.replaceChildren();
+    } catch {
+      // the button still works
+    }
+  };
+  const later = () => {
+    clearTimeout(timer);
+    timer = setTimeout(update, 600);
+  };
+  documentForm.addEventListener('input', later);
+  documentForm.addEventListener('change', later);
 }
 `;
 

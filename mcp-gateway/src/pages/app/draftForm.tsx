@@ -7,7 +7,7 @@
  * checks the account and applies the rate.
  */
 import { tr } from './language.ts';
-import { ACCOUNT_LIST, Field, type Refused, shown, swissAmount } from './ui.tsx';
+import { ACCOUNT_LIST, type Refused, RowField, shown, swissAmount } from './ui.tsx';
 
 export type Vc = 'vendor' | 'customer';
 
@@ -269,31 +269,32 @@ export function LineRows({ lines, choices, refused }: { lines: ReadLine[]; choic
       <input type="hidden" name="rows" value={String(rows.length)} />
       {rows.map((l, i) => {
         const row = l ? tr('app.form.lineRow', { n: i + 1 }) : tr('app.form.newLine');
+        const at = { i, refused };
         return (
           <fieldset class="row" data-row={String(i)}>
             <legend>{l ? tr('app.form.line', { n: i + 1 }) : tr('app.form.addLine')}</legend>
-            <Field
-              id={`account-${i}`}
-              name={`account_${i}`}
+            <RowField
+              {...at}
+              prefix="account"
+              name="account"
               label={tr('app.form.accountOf', { row })}
-              value={shown(refused, `account_${i}`, l?.account)}
+              value={l?.account}
               list={ACCOUNT_LIST}
-              refused={refused}
             />
-            <Field
-              id={`ldesc-${i}`}
-              name={`description_${i}`}
+            <RowField
+              {...at}
+              prefix="ldesc"
+              name="description"
               label={tr('app.form.textOf', { row })}
-              value={shown(refused, `description_${i}`, l?.description)}
-              refused={refused}
+              value={l?.description}
             />
-            <Field
-              id={`amount-${i}`}
-              name={`amount_${i}`}
+            <RowField
+              {...at}
+              prefix="amount"
+              name="amount"
               label={tr('app.form.amountOf', { row })}
-              value={shown(refused, `amount_${i}`, l ? swissAmount(l.amount) : '')}
+              value={l ? swissAmount(l.amount) : ''}
               decimal
-              refused={refused}
             />
             <TaxSelect
               id={`tax-${i}`}
@@ -319,48 +320,49 @@ export function ItemRows({ items, choices, refused }: { items: ReadItem[]; choic
       <input type="hidden" name="rows" value={String(rows.length)} />
       {rows.map((it, i) => {
         const row = it ? tr('app.form.itemRow', { n: i + 1 }) : tr('app.form.newItem');
+        const at = { i, refused };
         return (
           <fieldset class="row" data-row={String(i)}>
             <legend>{it ? tr('app.form.item', { n: i + 1 }) : tr('app.form.addItem')}</legend>
-            <Field
-              id={`idesc-${i}`}
-              name={`description_${i}`}
+            <RowField
+              {...at}
+              prefix="idesc"
+              name="description"
               label={tr('app.form.textOf', { row })}
-              value={shown(refused, `description_${i}`, it?.description)}
-              refused={refused}
+              value={it?.description}
             />
-            <Field
-              id={`qty-${i}`}
-              name={`quantity_${i}`}
+            <RowField
+              {...at}
+              prefix="qty"
+              name="quantity"
               label={tr('app.form.quantityOf', { row })}
-              value={shown(refused, `quantity_${i}`, num(it?.quantity))}
+              value={num(it?.quantity)}
               decimal
-              refused={refused}
             />
-            <Field id={`unit-${i}`} name={`unit_${i}`} label={tr('app.form.unitOf', { row })} value={it?.unit} />
-            <Field
-              id={`price-${i}`}
-              name={`price_${i}`}
+            <RowField {...at} prefix="unit" name="unit" label={tr('app.form.unitOf', { row })} value={it?.unit} />
+            <RowField
+              {...at}
+              prefix="price"
+              name="price"
               label={tr('app.form.priceOf', { row })}
-              value={shown(refused, `price_${i}`, it?.price === undefined ? '' : swissAmount(it.price))}
+              value={it?.price === undefined ? '' : swissAmount(it.price)}
               decimal
-              refused={refused}
             />
-            <Field
-              id={`discount-${i}`}
-              name={`discount_${i}`}
+            <RowField
+              {...at}
+              prefix="discount"
+              name="discount"
               label={tr('app.form.discountOf', { row })}
-              value={shown(refused, `discount_${i}`, it?.discount ? String(it.discount) : '')}
+              value={it?.discount ? String(it.discount) : ''}
               decimal
-              refused={refused}
             />
-            <Field
-              id={`iaccount-${i}`}
-              name={`account_${i}`}
+            <RowField
+              {...at}
+              prefix="iaccount"
+              name="account"
               label={tr('app.form.accountOf', { row })}
-              value={shown(refused, `account_${i}`, it?.account)}
+              value={it?.account}
               list={ACCOUNT_LIST}
-              refused={refused}
             />
             <TaxSelect
               id={`tax-${i}`}

@@ -1,8 +1,9 @@
 /**
  * Books → Journal entries (`/books/{dataset}/entries`): the company's journal entries (status
- * filter, search by reference or text), a form for a new one with debit and credit lines, saved
- * as a draft (approved and posted on the workstation) or posted at once, and the reversal of a
- * posted one. Through the journal's REST contracts as the person (`GET/POST /gl/transactions`,
+ * filter, search by reference or text), a form for a new one with debit and credit lines (as
+ * many as needed: **Add a row** shows it again as typed with one more), saved as a draft
+ * (approved and posted on the workstation) or posted at once, and the reversal of a posted one.
+ * Through the journal's REST contracts as the person (`GET/POST /gl/transactions`,
  * `POST /gl/transactions/{id}/reverse`); the ledger checks that debits equal credits.
  */
 import type Router from '@koa/router';
@@ -16,17 +17,21 @@ import { tr } from './language.ts';
 import {
   ACCOUNT_LIST,
   AccountList,
+  AddRow,
   ColumnHeads,
   Csrf,
   day,
   Field,
+  formRows,
   Notice,
   navEntry,
   numeric,
   type Refused,
   renderPage,
+  RowField,
   shown,
   swissAmount,
+  withRowAdded,
 } from './ui.tsx';
 
 /** A row of GET /gl/transactions (the fields the list shows). */
@@ -47,7 +52,6 @@ const ENTRY = navEntry('entries');
 const title = () => tr('app.entries.title');
 const STATUSES = ['draft', 'posted', 'reversed'] as const;
 const ID = /^[1-9]\d{0,15}$/;
-const ROWS = 4;
 const today = () => new Date().toISOString().slice(0, 10);
 const text = (f: Readonly<Record<string, unknown>>, name: string) => String(f[name] ?? '').trim();
 
@@ -59,7 +63,7 @@ function entryBody(
   f: Readonly<Record<string, unknown>>,
 ): { body: Record<string, unknown> } | { problem: string; field?: string } {
   const lines: Record<string, unknown>[] = [];
-  for (let i = 0; i < ROWS; i++) {
+  for (let i = 0; i < formRows(f); i++) {
     const [account, debitText, creditText, description] = ['account', 'debit', 'credit', 'description'].map((k) =>
       text(f, `${k}_${i}`),
     ) as [string, string, string, string];
@@ -94,7 +98,9 @@ function entryBody(
   };
 }
 
-function NewEntryForm({ action, csrf, refused }: { action: string; csrf: string; refused?: Refused }) {
+function NewEntryForm(p: { action: string; csrf: string; refused?: Refused; focusRow?: number }) {
+  const { action, csrf, refused } = p;
+  const rows = formRows(refused?.values);
   return (
     <form method="post" action={action} id="new-entry" aria-labelledby="new-heading">
       <Csrf token={csrf} />
@@ -122,45 +128,27 @@ function NewEntryForm({ action, csrf, refused }: { action: string; csrf: string;
         refused={refused}
       />
       <p class="hint">{tr('app.journal.hint')}</p>
-      {Array.from({ length: ROWS }, (_, i) => {
+      {Array.from({ length: rows }, (_, i) => {
         const row = tr('app.form.lineRow', { n: i + 1 });
+        const at = { i, refused };
         return (
           <fieldset class="row" data-row={String(i)}>
             <legend>{tr('app.form.line', { n: i + 1 })}</legend>
-            <Field
-              id={`account-${i}`}
-              name={`account_${i}`}
+            <RowField
+              {...at}
+              prefix="account"
+              name="account"
               label={tr('app.form.accountOf', { row })}
-              value={shown(refused, `account_${i}`, '')}
               list={ACCOUNT_LIST}
-              refused={refused}
+              autofocus={p.focusRow === i}
             />
-            <Field
-              id={`debit-${i}`}
-              name={`debit_${i}`}
-              label={tr('app.form.debitOf', { row })}
-              value={shown(refused, `debit_${i}`, '')}
-              decimal
-              refused={refused}
-            />
-            <Field
-              id={`credit-${i}`}
-              name={`credit_${i}`}
-              label={tr('app.form.creditOf', { row })}
-              value={shown(refused, `credit_${i}`, '')}
-              decimal
-              refused={refused}
-            />
-            <Field
-              id={`ldesc-${i}`}
-              name={`description_${i}`}
-              label={tr('app.form.textOf', { row })}
-              value={shown(refused, `description_${i}`, '')}
-              refused={refused}
-            />
+            <RowField {...at} prefix="debit" name="debit" label={tr('app.form.debitOf', { row })} decimal />
+            <RowField {...at} prefix="credit" name="credit" label={tr('app.form.creditOf', { row })} decimal />
+            <RowField {...at} prefix="ldesc" name="description" label={tr('app.form.textOf', { row })} />
           </fieldset>
         );
       })}
+      <AddRow rows={rows} />
       <p class="actions">
         <button type="submit" name="post" value="0" class="secondary">
           {tr('app.invoices.saveDraft')}
@@ -177,7 +165,15 @@ export function entriesPages(router: Router, access: ReturnType<typeof accessOf>
   const open = (ctx: Context) => access.companyPage(ctx, title(), tr('app.entries.why'), ENTRY.allowed);
   const props = (page: CompanyPage) => ({ title: title(), ...page, current: ENTRY.path(page.company.dataset) });
 
-  async function show(ctx: Context, page: CompanyPage, status: number, top: unknown, refused?: Refused) {
+  /** `focusRow`: the row just added to the new entry's form. */
+  async function show(
+    ctx: Context,
+    page: CompanyPage,
+    status: number,
+    top: unknown,
+    refused?: Refused,
+    focusRow?: number,
+  ) {
     const base = ENTRY.path(page.company.dataset);
     const q = typeof ctx.query.q === 'string' ? ctx.query.q.slice(0, 200).trim() : '';
     const asked = typeof ctx.query.status === 'string' ? ctx.query.status : '';
@@ -271,7 +267,7 @@ export function entriesPages(router: Router, access: ReturnType<typeof accessOf>
           <section aria-labelledby="new-heading">
             <h2 id="new-heading">{tr('app.entries.new')}</h2>
             <AccountList accounts={accounts} />
-            <NewEntryForm action={`${base}/new`} csrf={page.csrf} refused={refused} />
+            <NewEntryForm action={`${base}/new`} csrf={page.csrf} refused={refused} focusRow={focusRow} />
           </section>
         ) : null}
       </>,
@@ -293,6 +289,10 @@ export function entriesPages(router: Router, access: ReturnType<typeof accessOf>
     const page = await open(ctx);
     if (!page) return;
     const f = bodyFields(ctx);
+    if (f.action === 'add-row') {
+      const { refused, focusRow } = withRowAdded(f);
+      return show(ctx, page, 200, null, refused, focusRow);
+    }
     const made = entryBody(f);
     if ('problem' in made) {
       const refused = { values: f, message: made.problem, field: made.field };

@@ -1,13 +1,17 @@
 /**
  * The form that writes a new invoice (customer side) or bill (vendor side): the party, the
  * dates, and item rows that either name a service of the catalogue (its text, price, account
- * and tax come from the catalogue unless typed) or are written out. The totals and the VAT are
- * the ledger's: the form is saved as a draft or posted, and the document's page shows what the
- * ledger computed. Plain form, no script; a refused form is shown again as typed.
+ * and tax come from the catalogue unless typed) or are written out. As many rows as needed:
+ * **Add a row** shows the form again as typed with one more. The totals and the VAT are the
+ * ledger's: **Preview totals** asks the ledger what it would make of the form (its invoice
+ * preview, nothing written) and shows net, VAT per rate and gross above the buttons; the form
+ * is saved as a draft or posted, and the document's page shows what the ledger computed.
+ * Plain form; a refused form is shown again as typed. With script, the app's script asks for the
+ * same preview in the background a moment after one stops typing and shows it in its place.
  */
 import { tr } from './language.ts';
 import { taxChoices, parseAmount, type TaxCode, type Vc } from './draftForm.tsx';
-import { ACCOUNT_LIST, Field, formField, type Refused, shown } from './ui.tsx';
+import { ACCOUNT_LIST, AddRow, Field, formRows, RowField, type Refused, Select, shown, swissAmount } from './ui.tsx';
 
 /** A service of the catalogue (GET /arap/services), the fields the form uses. */
 export interface Service {
@@ -24,48 +28,40 @@ export interface PartyChoice {
   name: string;
 }
 
-/** How many item rows a new document offers (empty rows are left out). */
-export const NEW_ROWS = 4;
+/** The ledger's preview of the form (POST /arap/invoices/{vc}/preview), the fields shown. */
+export interface TotalsPreview {
+  currency: string;
+  netAmount: number;
+  taxAmount: number;
+  grossAmount: number;
+  taxes: { taxAccount: string; rate: number; base: number; amount: number }[];
+}
+
+/** The ledger's net, VAT per rate on its base and gross of the form as typed. */
+function Totals({ preview }: { preview: TotalsPreview }) {
+  const money = (v: number) => `${preview.currency} ${swissAmount(v)}`;
+  return (
+    <section id="totals-preview" aria-labelledby="totals-preview-heading" tabindex={-1} autofocus>
+      <h3 id="totals-preview-heading">{tr('app.invoices.previewHeading')}</h3>
+      <dl>
+        <dt>{tr('app.common.net')}</dt>
+        <dd id="preview-net">{money(preview.netAmount)}</dd>
+        {preview.taxes.map((t) => (
+          <>
+            <dt>{tr('app.invoices.vatAt', { rate: (t.rate * 100).toFixed(1), base: swissAmount(t.base) })}</dt>
+            <dd data-tax={t.taxAccount}>{money(t.amount)}</dd>
+          </>
+        ))}
+        <dt>{tr('app.common.total')}</dt>
+        <dd id="preview-gross">{money(preview.grossAmount)}</dd>
+      </dl>
+      <p class="hint">{tr('app.invoices.previewHint')}</p>
+    </section>
+  );
+}
 
 const text = (f: Readonly<Record<string, unknown>>, name: string) => String(f[name] ?? '').trim();
 const ID = /^[1-9]\d{0,15}$/;
-
-function Select(p: {
-  id: string;
-  name: string;
-  label: string;
-  value: string;
-  options: { value: string; label: string }[];
-  empty?: string;
-  required?: boolean;
-  refused?: Refused;
-}) {
-  const error = p.refused && formField(p.refused.field) === p.name ? p.refused.message : undefined;
-  return (
-    <>
-      <label for={p.id}>{p.label}</label>
-      <select
-        id={p.id}
-        name={p.name}
-        required={p.required}
-        aria-invalid={error ? 'true' : undefined}
-        aria-describedby={error ? `${p.id}-error` : undefined}
-      >
-        {p.empty !== undefined ? <option value="">{p.empty}</option> : null}
-        {p.options.map((o) => (
-          <option value={o.value} selected={o.value === p.value}>
-            {o.label}
-          </option>
-        ))}
-      </select>
-      {error ? (
-        <p class="field-error" id={`${p.id}-error`}>
-          {error}
-        </p>
-      ) : null}
-    </>
-  );
-}
 
 export function NewDocumentForm(p: {
   vc: Vc;
@@ -77,9 +73,15 @@ export function NewDocumentForm(p: {
   today: string;
   /** the party chosen beforehand (a party's page links here with `?party=`) */
   party?: string;
+  /** what was typed (a refused form, or one shown again with a row more or the totals) */
   refused?: Refused;
+  /** the ledger's totals of the form as typed (Preview totals) */
+  preview?: TotalsPreview;
+  /** the row to put the focus in (the one just added) */
+  focusRow?: number;
 }) {
   const { refused } = p;
+  const rows = formRows(refused?.values);
   const date = shown(refused, 'invDate', p.today);
   const choices = taxChoices(p.taxes, date, []);
   const serviceOptions = p.services
@@ -142,10 +144,10 @@ export function NewDocumentForm(p: {
           refused={refused}
         />
       )}
-      <input type="hidden" name="rows" value={String(NEW_ROWS)} />
       <p class="hint">{tr('app.invoices.itemsHint')}</p>
-      {Array.from({ length: NEW_ROWS }, (_, i) => {
+      {Array.from({ length: rows }, (_, i) => {
         const row = tr('app.form.itemRow', { n: i + 1 });
+        const at = { i, refused };
         return (
           <fieldset class="row" data-row={String(i)}>
             <legend>{tr('app.form.item', { n: i + 1 })}</legend>
@@ -157,37 +159,17 @@ export function NewDocumentForm(p: {
               options={serviceOptions}
               empty={tr('app.invoices.noService')}
               refused={refused}
+              autofocus={p.focusRow === i}
             />
-            <Field
-              id={`idesc-${i}`}
-              name={`description_${i}`}
-              label={tr('app.form.textOf', { row })}
-              value={shown(refused, `description_${i}`, '')}
-              refused={refused}
-            />
-            <Field
-              id={`qty-${i}`}
-              name={`quantity_${i}`}
-              label={tr('app.form.quantityOf', { row })}
-              value={shown(refused, `quantity_${i}`, '')}
-              decimal
-              refused={refused}
-            />
-            <Field
-              id={`price-${i}`}
-              name={`price_${i}`}
-              label={tr('app.form.priceOf', { row })}
-              value={shown(refused, `price_${i}`, '')}
-              decimal
-              refused={refused}
-            />
-            <Field
-              id={`iaccount-${i}`}
-              name={`account_${i}`}
+            <RowField {...at} prefix="idesc" name="description" label={tr('app.form.textOf', { row })} />
+            <RowField {...at} prefix="qty" name="quantity" label={tr('app.form.quantityOf', { row })} decimal />
+            <RowField {...at} prefix="price" name="price" label={tr('app.form.priceOf', { row })} decimal />
+            <RowField
+              {...at}
+              prefix="iaccount"
+              name="account"
               label={tr('app.form.accountOf', { row })}
-              value={shown(refused, `account_${i}`, '')}
               list={ACCOUNT_LIST}
-              refused={refused}
             />
             <Select
               id={`tax-${i}`}
@@ -200,6 +182,16 @@ export function NewDocumentForm(p: {
           </fieldset>
         );
       })}
+      <AddRow rows={rows} />
+      {/* the script (assets.ts) puts the totals here as one types; without it, Preview totals does */}
+      <div id="totals-live" aria-live="polite">
+        {p.preview ? <Totals preview={p.preview} /> : null}
+      </div>
+      <p>
+        <button type="submit" name="action" value="preview" class="secondary" id="preview-totals">
+          {tr('app.invoices.previewButton')}
+        </button>
+      </p>
       <p class="actions">
         <button type="submit" name="post" value="0" class="secondary">
           {tr('app.invoices.saveDraft')}
@@ -216,11 +208,13 @@ export function NewDocumentForm(p: {
 export function newDocumentBody(
   vc: Vc,
   f: Readonly<Record<string, unknown>>,
-): { body: Record<string, unknown> } | { problem: string; field?: string } {
+): { body: Record<string, unknown>; rowOf: number[] } | { problem: string; field?: string } {
   const party = text(f, 'party');
   if (!ID.test(party)) return { problem: tr('app.invoices.needsParty'), field: 'party' };
   const items: Record<string, unknown>[] = [];
-  for (let i = 0; i < NEW_ROWS; i++) {
+  /** the form's row of each item sent (empty rows are left out) */
+  const rowOf: number[] = [];
+  for (let i = 0; i < formRows(f); i++) {
     const [service, description, quantityText, priceText, account, taxAccount] = [
       'service',
       'description',
@@ -241,6 +235,7 @@ export function newDocumentBody(
       if (!account) return { problem: tr('app.form.needsAccount', { row }), field: `account_${i}` };
     } else if (priceText && price === undefined)
       return { problem: tr('app.form.needsPrice', { row }), field: `price_${i}` };
+    rowOf.push(i);
     items.push({
       ...(ID.test(service) ? { service_id: Number(service) } : {}),
       ...(description ? { description } : {}),
@@ -263,5 +258,14 @@ export function newDocumentBody(
     items,
     ...(text(f, 'post') === '1' ? { pending: '0' } : {}),
   };
-  return { body };
+  return { body, rowOf };
+}
+
+/** A refusal of the ledger about an item (`/items/1/price`), named by the form's row of that item. */
+export function atFormRow(refused: Refused, rowOf: readonly number[]): Refused {
+  const m = /^\/?items(?:\[(\d+)\]|[./](\d+))[./](\w+)$/.exec(refused.field ?? '');
+  if (!m) return refused;
+  const row = rowOf[Number(m[1] ?? m[2])];
+  const input = ({ taxAccount: 'tax', service_id: 'service' } as Record<string, string>)[m[3]!] ?? m[3];
+  return row === undefined ? refused : { ...refused, field: `${input}_${row}` };
 }

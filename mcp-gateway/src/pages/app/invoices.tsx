@@ -20,7 +20,14 @@ import { chartAccounts, LedgerRefusal, listOf, readOr404, refusalStatus, refused
 import { AgingTable, agingOf } from './aging.tsx';
 import type { TaxCode, Vc } from './draftForm.tsx';
 import { sendFileOr404 } from './files.tsx';
-import { NewDocumentForm, newDocumentBody, type PartyChoice, type Service } from './invoiceForm.tsx';
+import {
+  atFormRow,
+  NewDocumentForm,
+  newDocumentBody,
+  type PartyChoice,
+  type Service,
+  type TotalsPreview,
+} from './invoiceForm.tsx';
 import { DocumentView, documentState, type InvoiceRead, STATUSES } from './invoicePage.tsx';
 import { tr } from './language.ts';
 import {
@@ -36,6 +43,7 @@ import {
   type Refused,
   renderPage,
   swissAmount,
+  withRowAdded,
 } from './ui.tsx';
 
 /** A row of GET /arap/invoices/{vc} (the fields the list shows). */
@@ -81,7 +89,15 @@ function sidePages(router: Router, access: ReturnType<typeof accessOf>, side: Si
   const props = (page: CompanyPage) => ({ title: title(), ...page, current: ENTRY.path(page.company.dataset) });
   const base = (page: CompanyPage) => ENTRY.path(page.company.dataset);
 
-  async function showList(ctx: Context, page: CompanyPage, status: number, top: unknown, refused?: Refused) {
+  /** `form`: the new document's form as typed, with the ledger's totals or a row to focus. */
+  async function showList(
+    ctx: Context,
+    page: CompanyPage,
+    status: number,
+    top: unknown,
+    refused?: Refused,
+    form: { preview?: TotalsPreview; focusRow?: number } = {},
+  ) {
     const q = typeof ctx.query.q === 'string' ? ctx.query.q.slice(0, 200).trim() : '';
     const asked = typeof ctx.query.status === 'string' ? ctx.query.status : '';
     const only = (STATUSES as readonly string[]).includes(asked) ? asked : '';
@@ -194,6 +210,7 @@ function sidePages(router: Router, access: ReturnType<typeof accessOf>, side: Si
               today={today()}
               party={typeof ctx.query.party === 'string' && ID.test(ctx.query.party) ? ctx.query.party : undefined}
               refused={refused}
+              {...form}
             />
           </section>
         ) : null}
@@ -268,14 +285,34 @@ function sidePages(router: Router, access: ReturnType<typeof accessOf>, side: Si
     const page = await open(ctx);
     if (!page) return;
     const f = bodyFields(ctx);
+    const action = f.action === 'add-row' || f.action === 'preview' ? f.action : 'write';
+    if (action === 'add-row') {
+      // the form again as typed with one more row, the focus in it; nothing is sent to the ledger
+      const { refused, focusRow } = withRowAdded(f);
+      return showList(ctx, page, 200, null, refused, { focusRow });
+    }
     const made = newDocumentBody(vc, f);
     if ('problem' in made) {
       const refused = { values: f, message: made.problem, field: made.field };
       return showList(ctx, page, 400, <Notice kind="error">{made.problem}</Notice>, refused);
     }
+    const refusal = (answer: LedgerAnswer) =>
+      showList(
+        ctx,
+        page,
+        refusalStatus(answer),
+        <LedgerRefusal answer={answer} />,
+        atFormRow(refusedForm(f, answer), made.rowOf),
+      );
+    if (action === 'preview') {
+      // the ledger's totals of the form as typed (its invoice preview: nothing is written)
+      const { pending: _pending, ...draft } = made.body;
+      const answer = await page.call('POST', `/arap/invoices/${vc}/preview`, draft);
+      if (answer.status !== 200) return refusal(answer);
+      return showList(ctx, page, 200, null, { values: f, message: '' }, { preview: answer.body as TotalsPreview });
+    }
     const answer = await page.call('POST', `/arap/invoice/${vc}`, made.body);
-    if (answer.status !== 201)
-      return showList(ctx, page, refusalStatus(answer), <LedgerRefusal answer={answer} />, refusedForm(f, answer));
+    if (answer.status !== 201) return refusal(answer);
     const created = answer.body as { id: number };
     seeOther(ctx, `${base(page)}/${created.id}?notice=${made.body.pending === '0' ? 'posted' : 'drafted'}`);
   });

@@ -5,19 +5,38 @@
  * contracts (`GET/POST /arap/{vc}`, `GET/POST /arap/{vc}/{id}`): the ledger checks the role
  * (reading: `{customers,vendors}.*`; writing: `add_customer` / `add_vendor`) and the fields; a
  * refused form comes back as typed, with the message at its field. A party's page also shows its
- * documents, its payments and, for a vendor, its bank accounts with a form to add one.
+ * documents, its payments and, for a vendor, its bank accounts with a form to add one and a page
+ * per account to change or delete it. A party's language (its documents' and e-mails') is chosen
+ * among the four, or left to the company's, which the choice names.
  */
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import { type contracts, type Permission, type ResponseOf, roleHas } from '@ledger/shared';
+import {
+  CATALOGUES,
+  type contracts,
+  formatIban,
+  isLanguage,
+  LANGUAGES,
+  type Permission,
+  type ResponseOf,
+  roleHas,
+} from '@ledger/shared';
 import { bodyFields } from '../../http/bodyParser.ts';
 import type { access as accessOf, CompanyPage } from './access.tsx';
 import { LedgerRefusal, listOf, readOr404, refusalStatus, refusedForm, seeOther } from './access.tsx';
 import { tr } from './language.ts';
 import { PartyDocuments, partyDocuments } from './partyDocuments.tsx';
 import { PartyPayments, partyPayments } from './partyPayments.tsx';
-import { bankAccountBody, bankRefusal, VendorBankAccounts, vendorBankAccounts } from './vendorBankAccounts.tsx';
-import { ColumnHeads, Csrf, Field, Notice, navEntry, type Refused, renderPage, shown } from './ui.tsx';
+import {
+  bankAccountBody,
+  bankAccountUpdate,
+  bankRefusal,
+  type VendorBankAccount,
+  VendorBankAccountPage,
+  VendorBankAccounts,
+  vendorBankAccounts,
+} from './vendorBankAccounts.tsx';
+import { ColumnHeads, Csrf, Field, Notice, navEntry, type Refused, renderPage, Select, shown } from './ui.tsx';
 
 type Vc = 'customer' | 'vendor';
 /** A party as the ledger reads it (either side: the contract's answer). */
@@ -40,6 +59,7 @@ const FIELDS = [
   'curr',
   'taxnumber',
   'terms',
+  'language',
 ] as const;
 type FormField = (typeof FIELDS)[number];
 
@@ -74,21 +94,49 @@ function partyBody(f: Readonly<Record<string, unknown>>, update: boolean): Recor
   return body;
 }
 
-function PartyFields({ party, refused }: { party?: Party; refused?: Refused }) {
+/** A language by its name in itself (`Français`), so it reads the same whatever the page speaks. */
+const languageName = (code: string): string => (isLanguage(code) ? CATALOGUES[code]['common.language'] : code);
+
+/** The company's language, which a party without one of its own gets (GET /system/company; German unset). */
+async function companyLanguage(page: CompanyPage): Promise<string> {
+  const answer = await page.call('GET', '/system/company');
+  const language = answer.status === 200 ? (answer.body as { language?: unknown }).language : undefined;
+  return typeof language === 'string' ? language : 'de';
+}
+
+/** A party's language as the list and the read-only page say it: its own, or the company's. */
+const partyLanguage = (p: Party, company: string): string =>
+  typeof p.language === 'string' && p.language
+    ? languageName(p.language)
+    : tr('app.parties.language.company', { language: languageName(company) });
+
+function PartyFields({ party, refused, company }: { party?: Party; refused?: Refused; company: string }) {
   return (
     <>
-      {FIELDS.map((f) => (
-        <Field
-          id={`p-${f}`}
-          name={f}
-          label={tr(`app.parties.field.${f}`)}
-          type={f === 'email' ? 'email' : 'text'}
-          required={f === 'name'}
-          decimal={f === 'terms'}
-          value={shown(refused, f, stored(party, f) || (party || f !== 'curr' ? '' : 'CHF'))}
-          refused={refused}
-        />
-      ))}
+      {FIELDS.map((f) =>
+        f === 'language' ? (
+          <Select
+            id="p-language"
+            name="language"
+            label={tr('app.parties.field.language')}
+            value={shown(refused, f, stored(party, f))}
+            empty={tr('app.parties.language.company', { language: languageName(company) })}
+            options={LANGUAGES.map((l) => ({ value: l, label: languageName(l), lang: l }))}
+            refused={refused}
+          />
+        ) : (
+          <Field
+            id={`p-${f}`}
+            name={f}
+            label={tr(`app.parties.field.${f}`)}
+            type={f === 'email' ? 'email' : 'text'}
+            required={f === 'name'}
+            decimal={f === 'terms'}
+            value={shown(refused, f, stored(party, f) || (party || f !== 'curr' ? '' : 'CHF'))}
+            refused={refused}
+          />
+        ),
+      )}
     </>
   );
 }
@@ -102,9 +150,10 @@ export function partiesPages(router: Router, access: ReturnType<typeof accessOf>
     const base = ENTRY.path(page.company.dataset);
     const name = typeof ctx.query.name === 'string' ? ctx.query.name.slice(0, 200) : '';
     const may = roleHas(page.company.role, READ[vc]);
-    const rows = may
-      ? await listOf<Party>(page, `/arap/${vc}?limit=1000${name ? `&name=${encodeURIComponent(name)}` : ''}`)
-      : [];
+    const [rows, company] = await Promise.all([
+      may ? listOf<Party>(page, `/arap/${vc}?limit=1000${name ? `&name=${encodeURIComponent(name)}` : ''}`) : [],
+      companyLanguage(page),
+    ]);
     const tab = (side: Vc) => (
       <a href={`${base}?vc=${side}`} aria-current={side === vc ? 'page' : undefined} class="button secondary">
         {tr(side === 'customer' ? 'app.parties.customers' : 'app.parties.vendors')}
@@ -140,6 +189,7 @@ export function partiesPages(router: Router, access: ReturnType<typeof accessOf>
                   tr('app.parties.field.city'),
                   tr('app.common.email'),
                   tr('app.common.currency'),
+                  tr('app.parties.language.column'),
                 ]}
               />
               <tbody>
@@ -152,6 +202,7 @@ export function partiesPages(router: Router, access: ReturnType<typeof accessOf>
                     <td>{[p.zipcode, p.city].filter(Boolean).join(' ')}</td>
                     <td>{p.email ?? ''}</td>
                     <td>{p.currency ?? ''}</td>
+                    <td>{partyLanguage(p, company)}</td>
                   </tr>
                 ))}
               </tbody>
@@ -165,7 +216,7 @@ export function partiesPages(router: Router, access: ReturnType<typeof accessOf>
             <h2 id="new-heading">{tr(`app.parties.new.${vc}`)}</h2>
             <form method="post" action={`${base}/${vc}`} aria-labelledby="new-heading" id="new-party">
               <Csrf token={page.csrf} />
-              <PartyFields refused={refused} />
+              <PartyFields refused={refused} company={company} />
               <p>
                 <button type="submit">{tr(`app.parties.create.${vc}`)}</button>
               </p>
@@ -196,7 +247,8 @@ export function partiesPages(router: Router, access: ReturnType<typeof accessOf>
   ) {
     const base = ENTRY.path(page.company.dataset);
     const heading = vc === 'customer' ? 'app.parties.customerTitle' : 'app.parties.vendorTitle';
-    const [documents, payments, banks] = await Promise.all([
+    const [company, documents, payments, banks] = await Promise.all([
+      companyLanguage(page),
       partyDocuments(page, vc, Number(party.id)),
       partyPayments(page, vc, Number(party.id)),
       vc === 'vendor' ? vendorBankAccounts(page, Number(party.id)) : Promise.resolve([]),
@@ -213,7 +265,7 @@ export function partiesPages(router: Router, access: ReturnType<typeof accessOf>
         {roleHas(page.company.role, WRITE[vc]) ? (
           <form method="post" action={`${base}/${vc}/${party.id}`} id="party">
             <Csrf token={page.csrf} />
-            <PartyFields party={party} refused={refused} />
+            <PartyFields party={party} refused={refused} company={company} />
             <p class="hint">{tr('app.parties.emptyCleared')}</p>
             <p>
               <button type="submit">{tr('app.parties.save')}</button>
@@ -226,7 +278,7 @@ export function partiesPages(router: Router, access: ReturnType<typeof accessOf>
               {FIELDS.map((f) => (
                 <>
                   <dt>{tr(`app.parties.field.${f}`)}</dt>
-                  <dd>{stored(party, f) || '—'}</dd>
+                  <dd>{f === 'language' ? partyLanguage(party, company) : stored(party, f) || '—'}</dd>
                 </>
               ))}
             </dl>
@@ -284,7 +336,11 @@ export function partiesPages(router: Router, access: ReturnType<typeof accessOf>
           ? tr('app.parties.saved')
           : ctx.query.notice === 'bank'
             ? tr('app.parties.bankAdded')
-            : undefined;
+            : ctx.query.notice === 'bankSaved'
+              ? tr('app.parties.bankSaved')
+              : ctx.query.notice === 'bankDeleted'
+                ? tr('app.parties.bankDeleted')
+                : undefined;
     await showParty(ctx, page, found.vc, found.party, 200, notice ? <Notice kind="ok">{notice}</Notice> : null);
   });
 
@@ -318,5 +374,86 @@ export function partiesPages(router: Router, access: ReturnType<typeof accessOf>
       return showParty(ctx, page, found.vc, found.party, refusalStatus(answer), top, undefined, refused);
     }
     seeOther(ctx, `${ENTRY.path(page.company.dataset)}/vendor/${found.party.id}?notice=bank#vendor-banks-heading`);
+  });
+
+  /** A vendor's bank account from the path (`…/vendor/{id}/bank-accounts/{bankId}`), or a 404 page. */
+  async function bankOf(
+    ctx: Context,
+    page: CompanyPage,
+  ): Promise<{ party: Party; bank: VendorBankAccount; path: string } | undefined> {
+    const found = await partyOf(ctx, page);
+    if (!found) return undefined;
+    const bankId = String(ctx.params.bankId);
+    const banks =
+      found.vc === 'vendor' && ID.test(bankId) ? await vendorBankAccounts(page, Number(found.party.id)) : [];
+    const bank = banks.find((b) => String(b.id) === bankId);
+    if (!bank) {
+      const gone = <Notice kind="error">{tr('app.parties.bank.noSuch')}</Notice>;
+      await showParty(ctx, page, found.vc, found.party, 404, gone);
+      return undefined;
+    }
+    const path = `${ENTRY.path(page.company.dataset)}/vendor/${found.party.id}/bank-accounts/${bank.id}`;
+    return { party: found.party, bank, path };
+  }
+
+  async function showBank(
+    ctx: Context,
+    page: CompanyPage,
+    at: { party: Party; bank: VendorBankAccount; path: string },
+    status: number,
+    top: unknown,
+    refused?: Refused,
+  ) {
+    const iban = formatIban(at.bank.iban);
+    await renderPage(
+      ctx,
+      status,
+      { ...props(page), title: tr('app.parties.bank.title', { iban, name: String(at.party.name) }) },
+      <>
+        {top}
+        <VendorBankAccountPage
+          page={page}
+          action={at.path}
+          back={{ href: `${ENTRY.path(page.company.dataset)}/vendor/${at.party.id}`, name: String(at.party.name) }}
+          bank={at.bank}
+          refused={refused}
+        />
+      </>,
+    );
+  }
+
+  router.get('/books/:dataset/parties/:vc/:id/bank-accounts/:bankId', async (ctx) => {
+    const page = await open(ctx);
+    if (!page) return;
+    const at = await bankOf(ctx, page);
+    if (at) await showBank(ctx, page, at, 200, null);
+  });
+
+  router.post('/books/:dataset/parties/:vc/:id/bank-accounts/:bankId', async (ctx) => {
+    const page = await open(ctx);
+    if (!page) return;
+    const at = await bankOf(ctx, page);
+    if (!at) return;
+    const f = bodyFields(ctx);
+    const answer = await page.call(
+      'POST',
+      `/arap/vendor/${at.party.id}/bank_accounts/${at.bank.id}`,
+      bankAccountUpdate(f, at.bank),
+    );
+    if (answer.status !== 200) {
+      const refused = bankRefusal(refusedForm(f, answer));
+      return showBank(ctx, page, at, refusalStatus(answer), <LedgerRefusal answer={answer} />, refused);
+    }
+    seeOther(ctx, `${ENTRY.path(page.company.dataset)}/vendor/${at.party.id}?notice=bankSaved#vendor-banks-heading`);
+  });
+
+  router.post('/books/:dataset/parties/:vc/:id/bank-accounts/:bankId/delete', async (ctx) => {
+    const page = await open(ctx);
+    if (!page) return;
+    const at = await bankOf(ctx, page);
+    if (!at) return;
+    const answer = await page.call('DELETE', `/arap/vendor/${at.party.id}/bank_accounts/${at.bank.id}`);
+    if (answer.status !== 204) return showBank(ctx, page, at, refusalStatus(answer), <LedgerRefusal answer={answer} />);
+    seeOther(ctx, `${ENTRY.path(page.company.dataset)}/vendor/${at.party.id}?notice=bankDeleted#vendor-banks-heading`);
   });
 }

@@ -1,6 +1,6 @@
 /**
  * A party's payments on its page: the payments and allocations of its documents
- * (`GET /arap/payments/{vc}`, the newest 1,000 of the side, matched to the party by the page),
+ * (`GET /arap/payments/{vc}?{vc}_id=`, filtered by the ledger; the party's newest 1,000),
  * newest first, with the document paid, the amount, the bank or cash account and the state.
  */
 import { type Role, roleHas } from '@ledger/shared';
@@ -15,8 +15,6 @@ interface PaymentRow {
   document_id: number;
   document_kind?: string;
   invNumber?: string;
-  vendor_id?: number;
-  customer_id?: number;
   date: string;
   amount: number;
   currency: string;
@@ -30,8 +28,7 @@ const READ = { customer: 'customers.reports.transactions', vendor: 'vendors.repo
 /** The party's payments, newest first; none when the role may not read them. */
 export async function partyPayments(page: CompanyPage, vc: Vc, id: number): Promise<PaymentRow[]> {
   if (!roleHas(page.company.role, READ[vc])) return [];
-  const rows = await listOf<PaymentRow>(page, `/arap/payments/${vc}?limit=1000&sort=-date`);
-  return rows.filter((r) => (vc === 'customer' ? r.customer_id : r.vendor_id) === id);
+  return listOf<PaymentRow>(page, `/arap/payments/${vc}?${vc}_id=${id}&limit=1000&sort=-date`);
 }
 
 export function PartyPayments(p: { vc: Vc; rows: PaymentRow[]; dataset: string; role: Role }) {

@@ -19,10 +19,13 @@ import {
 import { Document, sendDocument } from '../../http/page.tsx';
 import { pageLanguage, tr } from './language.ts';
 
-/** The pages' policy: the shared one plus forms that only post to the gateway itself. */
+/**
+ * The pages' policy: the shared one plus forms that only post to the gateway itself, and the
+ * script's requests (the invoice form's totals as one types) to the gateway only.
+ */
 export const APP_CSP =
-  "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self'; frame-src 'self'; form-action " +
-  "'self'; frame-ancestors 'none'; base-uri 'none'";
+  "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self'; frame-src 'self'; connect-src " +
+  "'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
 export interface Person {
   id: number;
@@ -338,6 +341,8 @@ export function renderErrorPage(ctx: Context, status: number, props: PageProps, 
 /**
  * A form the ledger (or the page) refused: what was typed, shown again in its fields, and the
  * message, shown at the field it is about (`field`: the form's input name) as well as above the form.
+ * A form shown again as typed without a refusal (a row added, the totals previewed) has an empty
+ * message and no field.
  */
 export interface Refused {
   values: Readonly<Record<string, unknown>>;
@@ -346,12 +351,13 @@ export interface Refused {
 }
 
 /**
- * The form's input a ledger error's `field` is about: `iban` → `iban`, `lines[1].account` or
- * `lines.1.account` → `account_1` (the forms name a row's inputs `{field}_{row}`).
+ * The form's input a ledger error's `field` is about: `iban` → `iban`, `lines[1].account`,
+ * `lines.1.account` or the pointer `/items/1/account` → `account_1` (the forms name a row's
+ * inputs `{field}_{row}`).
  */
 export function formField(ledgerField: string | undefined): string | undefined {
   if (!ledgerField) return undefined;
-  const row = /^(?:lines|items)(?:\[(\d+)\]|\.(\d+))\.(\w+)$/.exec(ledgerField);
+  const row = /^\/?(?:lines|items)(?:\[(\d+)\]|[./](\d+))[./](\w+)$/.exec(ledgerField);
   return row ? `${row[3]}_${row[1] ?? row[2]}` : ledgerField.replace(/^\//, '');
 }
 
@@ -376,6 +382,8 @@ export interface FieldProps {
   list?: string;
   /** the refusal, when it is about this field: its message is shown under the input */
   refused?: Refused;
+  /** the focus starts here (a row just added) */
+  autofocus?: boolean;
 }
 
 /** A labelled input that carries a refusal's message about it (`aria-invalid`, `aria-describedby`). */
@@ -395,9 +403,102 @@ export function Field(p: FieldProps) {
         maxlength={p.maxlength}
         list={p.list}
         autocomplete={p.list ? 'off' : undefined}
+        autofocus={p.autofocus}
         aria-invalid={error ? 'true' : undefined}
         aria-describedby={error ? `${p.id}-error` : undefined}
       />
+      {error ? (
+        <p class="field-error" id={`${p.id}-error`}>
+          {error}
+        </p>
+      ) : null}
+    </>
+  );
+}
+
+/** How many rows a form of lines or items offers at first (empty rows are left out). */
+export const FIRST_ROWS = 4;
+/** The most rows a form holds: far more than a document has, few enough for one page. */
+export const MAX_ROWS = 200;
+
+/** The rows a posted form had (its hidden `rows`), within 1 and MAX_ROWS; FIRST_ROWS when it says nothing. */
+export function formRows(values: Readonly<Record<string, unknown>> | undefined): number {
+  const n = Number(values?.rows);
+  return Number.isInteger(n) && n > 0 ? Math.min(n, MAX_ROWS) : FIRST_ROWS;
+}
+
+/**
+ * The values of a form to show again with one row more (its **Add a row** button, `action=add-row`),
+ * and the row to put the focus in. Nothing is sent to the ledger.
+ */
+export function withRowAdded(values: Readonly<Record<string, unknown>>): { refused: Refused; focusRow: number } {
+  const rows = Math.min(formRows(values) + 1, MAX_ROWS);
+  return { refused: { values: { ...values, rows: String(rows) }, message: '' }, focusRow: rows - 1 };
+}
+
+/** The form's row count (hidden `rows`) is written by the form itself; this button asks for one more. */
+export function AddRow({ rows }: { rows: number }) {
+  return (
+    <>
+      <input type="hidden" name="rows" value={String(rows)} />
+      {rows < MAX_ROWS ? (
+        <p>
+          <button type="submit" name="action" value="add-row" class="secondary" id="add-row">
+            {tr('app.form.addRow')}
+          </button>
+        </p>
+      ) : null}
+    </>
+  );
+}
+
+/**
+ * One input of a form's row `i` (the forms name a row's inputs `{name}_{i}` and give them the id
+ * `{prefix}-{i}`): a Field showing what was typed, else `value`.
+ */
+export function RowField(
+  p: Omit<FieldProps, 'id' | 'name' | 'value'> & { prefix: string; name: string; i: number; value?: string },
+) {
+  const { prefix, name, i, value, ...rest } = p;
+  return (
+    <Field {...rest} id={`${prefix}-${i}`} name={`${name}_${i}`} value={shown(p.refused, `${name}_${i}`, value)} />
+  );
+}
+
+export interface SelectProps {
+  id: string;
+  name: string;
+  label: string;
+  value: string;
+  options: { value: string; label: string; lang?: string }[];
+  /** the first option, meaning "none" (value "") */
+  empty?: string;
+  required?: boolean;
+  refused?: Refused;
+  autofocus?: boolean;
+}
+
+/** A labelled choice that carries a refusal's message about it, as Field does. */
+export function Select(p: SelectProps) {
+  const error = p.refused && formField(p.refused.field) === p.name ? p.refused.message : undefined;
+  return (
+    <>
+      <label for={p.id}>{p.label}</label>
+      <select
+        id={p.id}
+        name={p.name}
+        required={p.required}
+        autofocus={p.autofocus}
+        aria-invalid={error ? 'true' : undefined}
+        aria-describedby={error ? `${p.id}-error` : undefined}
+      >
+        {p.empty !== undefined ? <option value="">{p.empty}</option> : null}
+        {p.options.map((o) => (
+          <option value={o.value} lang={o.lang} selected={o.value === p.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
       {error ? (
         <p class="field-error" id={`${p.id}-error`}>
           {error}

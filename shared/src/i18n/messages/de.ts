@@ -981,4 +981,21 @@ export const de: Messages = {
   'app.parties.documents': 'Belege',
   'app.parties.noDocuments': 'Noch keine Belege.',
   'app.invoices.status.reversal': 'Storno (hebt das Original auf)',
+  'app.form.addRow': 'Zeile hinzufügen',
+  'app.invoices.previewButton': 'Summen berechnen',
+  'app.invoices.previewHeading': 'Summen, wie die Buchhaltung sie berechnet',
+  'app.invoices.previewHint': 'Noch ist nichts gespeichert: als Entwurf speichern oder buchen, um sie zu schreiben.',
+  'app.parties.field.language': 'Sprache der Belege und E-Mails',
+  'app.parties.language.company': 'Sprache der Firma ({language})',
+  'app.parties.language.column': 'Sprache',
+  'app.parties.bank.title': 'Bankkonto {iban} von {name}',
+  'app.parties.bank.emptyCleared':
+    'Ein geleerter BIC, Kontoinhaber oder eine geleerte Beschreibung wird entfernt; die IBAN bleibt.',
+  'app.parties.bank.deleteHeading': 'Löschen',
+  'app.parties.bank.delete': 'Dieses Bankkonto löschen',
+  'app.parties.bank.deleteHint':
+    'Gelöscht werden kann nur ein Konto, das keine Rechnung nennt; die anderen lehnt die Buchhaltung ab.',
+  'app.parties.bank.noSuch': 'Dieser Lieferant hat kein solches Bankkonto.',
+  'app.parties.bankSaved': 'Das Bankkonto ist geändert.',
+  'app.parties.bankDeleted': 'Das Bankkonto ist gelöscht.',
 };

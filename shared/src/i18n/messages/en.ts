@@ -958,6 +958,21 @@ export const en = {
   'app.parties.documents': 'Documents',
   'app.parties.noDocuments': 'No documents yet.',
   'app.invoices.status.reversal': 'reversal (cancels the original)',
+  'app.form.addRow': 'Add a row',
+  'app.invoices.previewButton': 'Preview totals',
+  'app.invoices.previewHeading': 'Totals as the ledger computes them',
+  'app.invoices.previewHint': 'Nothing is saved yet: save as a draft or post to write it.',
+  'app.parties.field.language': 'Language of documents and e-mails',
+  'app.parties.language.company': 'The company’s language ({language})',
+  'app.parties.language.column': 'Language',
+  'app.parties.bank.title': 'Bank account {iban} of {name}',
+  'app.parties.bank.emptyCleared': 'An emptied BIC, holder or description is removed; the IBAN stays.',
+  'app.parties.bank.deleteHeading': 'Delete',
+  'app.parties.bank.delete': 'Delete this bank account',
+  'app.parties.bank.deleteHint': 'Only an account that no bill names can be deleted; the ledger refuses the others.',
+  'app.parties.bank.noSuch': 'This vendor has no such bank account.',
+  'app.parties.bankSaved': 'The bank account is changed.',
+  'app.parties.bankDeleted': 'The bank account is deleted.',
 } as const;
 
 export type MessageKey = keyof typeof en;

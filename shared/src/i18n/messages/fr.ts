@@ -984,4 +984,21 @@ export const fr: Messages = {
   'app.parties.documents': 'Documents',
   'app.parties.noDocuments': 'Pas encore de documents.',
   'app.invoices.status.reversal': 'extourne (annule l’original)',
+  'app.form.addRow': 'Ajouter une ligne',
+  'app.invoices.previewButton': 'Calculer les totaux',
+  'app.invoices.previewHeading': 'Totaux tels que la comptabilité les calcule',
+  'app.invoices.previewHint':
+    'Rien n’est encore enregistré : enregistrez comme brouillon ou comptabilisez pour l’écrire.',
+  'app.parties.field.language': 'Langue des documents et e-mails',
+  'app.parties.language.company': 'Langue de l’entreprise ({language})',
+  'app.parties.language.column': 'Langue',
+  'app.parties.bank.title': 'Compte bancaire {iban} de {name}',
+  'app.parties.bank.emptyCleared': 'Un BIC, un titulaire ou une description vidé est supprimé ; l’IBAN reste.',
+  'app.parties.bank.deleteHeading': 'Supprimer',
+  'app.parties.bank.delete': 'Supprimer ce compte bancaire',
+  'app.parties.bank.deleteHint':
+    'Seul un compte qu’aucune facture ne cite peut être supprimé ; la comptabilité refuse les autres.',
+  'app.parties.bank.noSuch': 'Ce fournisseur n’a pas ce compte bancaire.',
+  'app.parties.bankSaved': 'Le compte bancaire est modifié.',
+  'app.parties.bankDeleted': 'Le compte bancaire est supprimé.',
 };
