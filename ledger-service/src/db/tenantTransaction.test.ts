@@ -302,6 +302,11 @@ t.test("a tenant transaction's transaction() is a savepoint: its failure undoes 
       }),
       /the inner part failed/,
     );
+    await tx.transaction((outer) =>
+      outer.transaction(async (nested) => {
+        await nested('parties').insert(party('nested'));
+      }),
+    );
     return tx.transaction(async (sp) => {
       await sp('parties').insert(party('kept'));
       return 'kept';
@@ -309,5 +314,9 @@ t.test("a tenant transaction's transaction() is a savepoint: its failure undoes 
   });
   t.equal(inner, 'kept', "a savepoint's value comes back");
   const names = await withTenant(db, a.id, (tx) => tx('parties').where('number', 'like', `%-${tag}`).pluck('name'));
-  t.same(names.sort(), ['kept', 'outer'], 'the outer write and the second savepoint stand, the failed one is undone');
+  t.same(
+    names.sort(),
+    ['kept', 'nested', 'outer'],
+    'the outer write, a savepoint in a savepoint and the last one stand, the failed one is undone',
+  );
 });

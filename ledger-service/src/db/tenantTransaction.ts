@@ -192,8 +192,6 @@ class TenantTransaction {
   guardFailed = false;
   /** savepoints made so far (their names) */
   savepoints = 0;
-  /** the last savepoint's run: a savepoint begins when the one before it ended, as knex's nested transactions do */
-  lastSavepoint: Promise<unknown> = Promise.resolve();
   private readonly prepared: Set<string>;
 
   constructor(
@@ -201,6 +199,7 @@ class TenantTransaction {
     readonly connection: Connection,
     opening: string,
     readonly guarded: boolean,
+    private readonly guardHeld?: () => void,
   ) {
     this.opening = opening;
     let names = preparedOn.get(connection);
@@ -230,6 +229,7 @@ class TenantTransaction {
       this.guardFailed = true;
       throw new TenantGuardFailed();
     }
+    this.guardHeld?.();
   }
 
   /** Sends the opening alone unless it was sent; resolves once it was answered and its guard holds. */
@@ -349,14 +349,17 @@ function leasedConnection(t: TenantTransaction): Connection {
  * services undo a part of the request that way), one after the other. Valid for this
  * transaction only: once it is over, every use of a kept reference throws.
  */
-function transactionView(db: Knex, t: TenantTransaction): Knex.Transaction {
-  const bound = leasedConnection(t);
+function transactionView(db: Knex, t: TenantTransaction, bound = leasedConnection(t)): Knex.Transaction {
+  // the savepoints made on this view begin one after the other, as knex's sibling transactions do; one made
+  // inside a savepoint is on the savepoint's own view, so it never waits for the one it is in
+  let lastSavepoint: Promise<unknown> = Promise.resolve();
   const savepoint = <T>(fn: (sp: Knex.Transaction) => Promise<T> | T): Promise<T> => {
-    const name = `sp_${++t.savepoints}`;
     const run = async (): Promise<T> => {
+      const name = `sp_${++t.savepoints}`;
+      const inner = transactionView(db, t, bound);
       await view.raw(`savepoint ${name}`);
       try {
-        const value = await fn(view);
+        const value = await fn(inner);
         await view.raw(`release savepoint ${name}`);
         return value;
       } catch (e) {
@@ -364,8 +367,8 @@ function transactionView(db: Knex, t: TenantTransaction): Knex.Transaction {
         throw e;
       }
     };
-    const result = t.lastSavepoint.then(run, run);
-    t.lastSavepoint = result.catch(() => undefined);
+    const result = lastSavepoint.then(run, run);
+    lastSavepoint = result.catch(() => undefined);
     return result;
   };
   const raw = (...args: Parameters<Knex['raw']>) => db.raw(...args).connection(bound);
@@ -454,12 +457,14 @@ export async function withTenant<T>(
    * a round trip of its own (kernel/auth.ts).
    */
   guard?: string,
+  /** called once the guard held (the opening was answered), whatever `fn` does after */
+  guardHeld?: () => void,
 ): Promise<T> {
   const role = await servingRole(db);
   const settings = settingsSql(companyId, role);
   const opening = guard === undefined ? `begin; ${settings}` : `begin; ${settings}; ${guard}`;
   const connection = (await db.client.acquireConnection()) as Connection;
-  const t = new TenantTransaction(db, connection, opening, guard !== undefined);
+  const t = new TenantTransaction(db, connection, opening, guard !== undefined, guardHeld);
   try {
     const value = await fn(transactionView(db, t));
     if (t.guardFailed) throw new TenantGuardFailed();

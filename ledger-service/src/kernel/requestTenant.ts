@@ -63,9 +63,9 @@ export class RequestTenant {
     if (!guard || guard.verified) return withTenant(this.db, this.company.id, fn);
     try {
       // the guard goes in the transaction's opening message, which may follow fn's start (withTenant)
-      const value = await withTenant(this.db, this.company.id, fn, guard.sql);
-      guard.verified = true;
-      return value;
+      return await withTenant(this.db, this.company.id, fn, guard.sql, () => {
+        guard.verified = true;
+      });
     } catch (e) {
       if (!(e instanceof TenantGuardFailed)) throw e;
       await this.reauthenticate(guard);
