@@ -313,6 +313,11 @@ t.test("a tenant transaction's transaction() is a savepoint: its failure undoes 
     });
   });
   t.equal(inner, 'kept', "a savepoint's value comes back");
+  await t.rejects(
+    withTenant(db, a.id, (tx) => withTenant(tx, a.id, async () => 'nested')),
+    /called with a tenant transaction/,
+    'no tenant transaction inside one (its COMMIT would end the outer)',
+  );
   const names = await withTenant(db, a.id, (tx) => tx('parties').where('number', 'like', `%-${tag}`).pluck('name'));
   t.same(
     names.sort(),

@@ -460,6 +460,8 @@ export async function withTenant<T>(
   /** called once the guard held (the opening was answered), whatever `fn` does after */
   guardHeld?: () => void,
 ): Promise<T> {
+  // its BEGIN and COMMIT would end the transaction it was opened in
+  if (transactions.has(db)) throw new Error('withTenant: called with a tenant transaction, not the database');
   const role = await servingRole(db);
   const settings = settingsSql(companyId, role);
   const opening = guard === undefined ? `begin; ${settings}` : `begin; ${settings}; ${guard}`;
