@@ -8,7 +8,10 @@
  * statements and CPU per request since it listened (BENCH_COUNT_QUERIES), on stderr.
  *
  * Env: BENCH_DATABASE_URL (dropped and re-created; default postgres://postgres@127.0.0.1:5432/ledger_bench_ab),
- * BENCH_AB_OTHER (required), BENCH_SECONDS (measured, default 20), BENCH_WARMUP (default 6).
+ * BENCH_AB_OTHER (required), BENCH_SECONDS (measured, default 20), BENCH_WARMUP (default 6), BENCH_WORKERS
+ * (default 0: both servers without their background workers, ledgerServer.ts; one client alternating between two
+ * servers leaves each idle most of the time, and the workers' polling would be charged to its requests; 1: with).
+ * The other checkout's bench/ledgerServer.ts must know BENCH_WORKERS (copy this one there).
  * `npx tsx bench/ledgerAB.ts`. Not part of `npm run bench`: it needs the other checkout.
  */
 import { mkdtempSync } from 'node:fs';
@@ -27,6 +30,7 @@ const WARMUP = Number(process.env.BENCH_WARMUP ?? 6);
 if (!OTHER) throw new Error('BENCH_AB_OTHER: the directory of the other checkout');
 process.env.LEDGER_STAGE_TIMING = '1';
 process.env.BENCH_COUNT_QUERIES = '1';
+process.env.BENCH_WORKERS ??= '0';
 
 await recreateDatabase(DB_URL);
 const dataDir = mkdtempSync(join(tmpdir(), 'ledger-ab-'));

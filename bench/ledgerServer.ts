@@ -11,7 +11,9 @@
  * LEDGER_STAGE_TIMING=1: on SIGTERM, prints to stderr where a request's CPU and time go, per
  * stage (kernel/stages; stageTiming.ts); SIGUSR2 prints the figures since the last one (if
  * any request came) and starts afresh: bench/ledger.ts sends one before and after each API
- * stage, so warm-up and the plain-SQL stages are left out.
+ * stage, so warm-up and the plain-SQL stages are left out. BENCH_WORKERS=0: without the
+ * background workers (mail, inbox, webhooks), whose polling of the job queue (10–16 ms of CPU a
+ * second when idle) is otherwise charged to whatever request is open.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
@@ -37,7 +39,8 @@ const db = createDb(url, {
   poolMax: Number(process.env.BENCH_POOL ?? 32),
   preparedStatements: process.env.BENCH_PREPARED !== '0',
 });
-const ledger = await startLedger({ config, database: { db, url, close: () => db.destroy() } });
+const workers = process.env.BENCH_WORKERS === '0' ? ({ mail: false, inbox: false, webhooks: false } as const) : {};
+const ledger = await startLedger({ config, database: { db, url, close: () => db.destroy() }, ...workers });
 
 const counts = { statements: 0, requests: 0, cpu: process.cpuUsage() };
 if (process.env.BENCH_COUNT_QUERIES) {

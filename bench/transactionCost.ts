@@ -1,11 +1,13 @@
 /**
  * What the ledger's way to the database costs in CPU, apart from everything else a request
- * does: in one process, one after the other, the tenant transaction (db/tenantTransaction.ts
- * `withTenant`: BEGIN, its settings, COMMIT) empty and with one statement, and one statement
- * outside a transaction, each through knex as the ledger sends them and through a bare `pg`
- * client on the same database, so the difference is the query builder's own cost per
- * transaction and per statement. Rounds alternate, so a busy machine weighs on both alike;
- * the median of the rounds is printed (process.cpuUsage per operation, and the clock).
+ * does: in one process, one after the other, a tenant transaction with one statement in the
+ * shapes it has had — a knex transaction (BEGIN alone, the settings, the statement, COMMIT: the
+ * code before 2026-11-29 noon), the ledger's own (db/tenantTransaction.ts `withTenant`: the
+ * opening, a knex statement, COMMIT), and with a prepared hot statement (knex.ts
+ * `preparedQuery`: it goes with the opening, then COMMIT) — against the same messages on a bare
+ * `pg` client on the same database, and one statement outside a transaction through knex and
+ * through pg. Rounds alternate, so a busy machine weighs on all alike; the median of the rounds
+ * is printed (process.cpuUsage per operation, and the clock).
  *
  * Env: BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/ledger_bench_tx; dropped
  * and re-created, a company made), BENCH_ROUNDS (default 5), BENCH_OPS per round and kind
@@ -15,7 +17,7 @@ import { mkdtempSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { APP_ROLE, createDb, withTenant } from '../ledger-service/src/db/knex.ts';
+import { APP_ROLE, createDb, preparedQuery, withTenant } from '../ledger-service/src/db/knex.ts';
 import { recreateDatabase } from '../scripts/database.ts';
 import { createBenchCompany } from './support.ts';
 
@@ -31,23 +33,42 @@ await client.connect();
 // the settings as withTenant sends them when the URL's user could bypass row-level security
 const settings = `set local app.company_id = '${company.id}'; set local role ${APP_ROLE}`;
 
+const PREPARED = 'select ?::int as n';
 const kinds: [string, () => Promise<unknown>][] = [
-  ['knex: tenant transaction, empty (3 round trips)', () => withTenant(db, company.id, async () => undefined)],
   [
-    'pg: BEGIN, settings, COMMIT (3 round trips)',
-    async () => {
-      await client.query('begin');
-      await client.query(settings);
-      await client.query('commit');
-    },
+    'knex transaction: BEGIN, settings, select, COMMIT (4 round trips)',
+    () =>
+      db.transaction(async (trx) => {
+        await trx.raw(settings);
+        await trx.raw('select 1');
+      }),
   ],
-  ['knex: tenant transaction with one select (4)', () => withTenant(db, company.id, (tx) => tx.raw('select 1'))],
   [
-    'pg: the same with one select (4)',
+    'pg: the same 4',
     async () => {
       await client.query('begin');
       await client.query(settings);
       await client.query('select 1');
+      await client.query('commit');
+    },
+  ],
+  ['withTenant: opening, knex select, COMMIT (3)', () => withTenant(db, company.id, (tx) => tx.raw('select 1'))],
+  [
+    'pg: the same 3',
+    async () => {
+      await client.query(`begin; ${settings}`);
+      await client.query('select 1');
+      await client.query('commit');
+    },
+  ],
+  [
+    'withTenant: opening with a prepared select, COMMIT (2)',
+    () => withTenant(db, company.id, (tx) => preparedQuery(tx, PREPARED, [1])),
+  ],
+  [
+    'pg: the same 2',
+    async () => {
+      await client.query(`begin; ${settings}; select 1`);
       await client.query('commit');
     },
   ],
@@ -77,7 +98,7 @@ const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length /
 for (const [name, runs] of figures) {
   const cpu = median(runs.map((r) => r.cpu));
   const wall = median(runs.map((r) => r.wall));
-  console.log(`  ${name.padEnd(50)} CPU ${cpu.toFixed(0).padStart(5)} µs   clock ${wall.toFixed(0).padStart(5)} µs`);
+  console.log(`  ${name.padEnd(66)} CPU ${cpu.toFixed(0).padStart(5)} µs   clock ${wall.toFixed(0).padStart(5)} µs`);
 }
 console.log(`load average at the end ${loadavg().map((l) => l.toFixed(1))}`);
 await client.end();

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import knexFactory, { type Knex } from 'knex';
 import pg from 'pg';
+import { sendPrepared } from './tenantTransaction.ts';
 
 // NUMERIC and BIGINT arrive as strings: money is converted to Decimal explicitly, never to float.
 // int8 ids fit in a JS number for any realistic ledger, so they are parsed as numbers.
@@ -52,22 +53,56 @@ const preparing = new WeakSet<object>();
  */
 export function preparedAs(executor: Knex, sql: string): { name?: string } {
   if (!preparing.has(executor.client.config)) return {};
-  let name = statementNames.get(sql);
-  if (name === undefined) {
-    name = `p_${createHash('sha256').update(sql).digest('hex').slice(0, 24)}`;
-    if (statementNames.size >= MAX_STATEMENT_NAMES) statementNames.clear();
-    statementNames.set(sql, name);
-  }
-  return { name };
+  return { name: statementOf(sql).name };
+}
+
+/** A hot statement's text as pg takes it (knex's `?` placeholders numbered) and its prepared name. */
+interface Statement {
+  name: string;
+  text: string;
 }
 
 /**
- * The names of the texts prepared so far: a posting's statements are hashed once per process,
- * not once per request. The texts are fixed (see above), so the map stays small; the bound
- * only guards against a caller that builds texts.
+ * The hot statements seen so far, by text: each is hashed and numbered once per process, not
+ * once per request. The texts are fixed (see above), so the map stays small; the bound only
+ * guards against a caller that builds texts.
  */
-const statementNames = new Map<string, string>();
-const MAX_STATEMENT_NAMES = 1000;
+const statements = new Map<string, Statement>();
+const MAX_STATEMENTS = 1000;
+
+function statementOf(sql: string): Statement {
+  let statement = statements.get(sql);
+  if (statement === undefined) {
+    // the placeholders as knex numbers them for pg (`\\?` is a literal question mark); `??` names an identifier
+    // in knex, which no hot statement uses
+    if (sql.includes('??')) throw new Error('preparedQuery: a statement with ?? (an identifier binding)');
+    let n = 0;
+    const text = sql.replace(/\\\?|\?/g, (m) => (m === '?' ? `$${++n}` : '?'));
+    statement = { name: `p_${createHash('sha256').update(sql).digest('hex').slice(0, 24)}`, text };
+    if (statements.size >= MAX_STATEMENTS) statements.clear();
+    statements.set(sql, statement);
+  }
+  return statement;
+}
+
+/**
+ * One of a posting's hot statements (`?` placeholders, named result columns), prepared as
+ * `preparedAs` says. In a tenant transaction it goes straight to the transaction's connection
+ * through pg (tenantTransaction.ts `sendPrepared`) — the same text, values and name knex would
+ * send, without its query builder and runner around the round trip — and, as the transaction's
+ * first statement, in the same message as its opening; anywhere else through knex (`raw` with
+ * `preparedAs`). Reported to the database's `query` listeners either way.
+ */
+export async function preparedQuery<Row>(
+  executor: Knex,
+  sql: string,
+  bindings: readonly unknown[],
+): Promise<{ rows: Row[] }> {
+  const { name, text } = statementOf(sql);
+  const sent = sendPrepared(executor, preparing.has(executor.client.config) ? name : undefined, text, bindings);
+  if (sent) return sent as Promise<{ rows: Row[] }>;
+  return executor.raw<{ rows: Row[] }>(sql, bindings as Knex.RawBinding[]).options(preparedAs(executor, sql));
+}
 
 /**
  * The tenant transaction (`withTenant`), its role and guard live in tenantTransaction.ts;

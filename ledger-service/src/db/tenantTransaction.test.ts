@@ -7,7 +7,7 @@
  */
 import t from 'tap';
 import { randomBytes } from 'node:crypto';
-import { createDb, type Db, type Tx } from './knex.ts';
+import { createDb, preparedQuery, type Db, type Tx } from './knex.ts';
 import { APP_ROLE, servingRole, TenantGuardFailed, UnsafeServingRole, withTenant } from './tenantTransaction.ts';
 import { createCompany, type Company } from './companies.ts';
 
@@ -96,23 +96,75 @@ t.test("row-level security refuses another company's rows to a query without a w
   t.equal(changed, 0, "B's rows cannot be changed from A's transaction");
 });
 
-t.test("a guard that says the credential changed rolls back before the caller's statements", async (t) => {
-  const db = createDb(TEST_DATABASE_URL, { poolMax: 1 });
+t.test('a guard that says the credential changed rolls back whatever the caller sent', async (t) => {
+  const db = createDb(TEST_DATABASE_URL, { poolMax: 1, preparedStatements: true });
   t.teardown(() => db.destroy());
   const [a] = await twoCompanies(db);
-  let ran = false;
+  const tag = randomBytes(4).toString('hex');
+  const insert = (tx: Tx, name: string) =>
+    tx('parties').insert({ company_id: a.id, vc: 'vendor', number: `${name}-${tag}`, name });
+  await t.rejects(
+    withTenant(db, a.id, async () => 'ran', 'select false as unchanged'),
+    TenantGuardFailed,
+  );
+  let after: unknown;
+  await t.rejects(
+    withTenant(
+      db,
+      a.id,
+      async (tx) => {
+        await insert(tx, 'first').catch((e: unknown) => e);
+        after = await insert(tx, 'second').catch((e: unknown) => e);
+      },
+      'select false as unchanged',
+    ),
+    TenantGuardFailed,
+    'refused, though the caller went on past its refused statement',
+  );
+  t.type(after, TenantGuardFailed, 'a statement after the failed guard is refused, not sent');
+  const sql = 'select count(*)::int as n from parties where company_id = ?';
+  const warm = () => withTenant(db, a.id, (tx) => preparedQuery<{ n: number }>(tx, sql, [a.id]));
+  await warm();
+  await t.rejects(
+    withTenant(
+      db,
+      a.id,
+      async (tx) => insert(tx, 'prepared').then(() => preparedQuery(tx, sql, [a.id])),
+      'select false as unchanged',
+    ),
+    TenantGuardFailed,
+  );
+  await t.rejects(
+    withTenant(db, a.id, (tx) => preparedQuery(tx, sql, [a.id]), 'select false as unchanged'),
+    TenantGuardFailed,
+    'also when the guard travels with a prepared first statement',
+  );
   await t.rejects(
     withTenant(
       db,
       a.id,
       async () => {
-        ran = true;
+        throw new Error('refused on what the caller remembered');
       },
       'select false as unchanged',
     ),
     TenantGuardFailed,
+    'a caller failing before its first statement: the changed credential is said, not its refusal',
   );
-  t.notOk(ran, 'the caller never ran');
+  await t.rejects(
+    withTenant(
+      db,
+      a.id,
+      async () => {
+        throw new Error('refused on what the caller remembered');
+      },
+      'select true as unchanged',
+    ),
+    /refused on what the caller remembered/,
+    'its own refusal when the credential holds',
+  );
+  const names = await withTenant(db, a.id, (tx) => tx('parties').where('number', 'like', `%-${tag}`).pluck('name'));
+  t.same(names, [], 'nothing of the refused transactions stands');
   t.equal(
     await withTenant(db, a.id, async () => 'ran', 'select true as unchanged'),
     'ran',
@@ -157,4 +209,119 @@ t.test('a plain role serves as itself, under row-level security', async (t) => {
   t.equal(inside.who.user, role.name, 'the URL user runs the transaction');
   t.same([...new Set(inside.companies)], [b.id], 'and sees only the company of the transaction');
   t.notOk(inside.companies.includes(a.id));
+});
+
+t.test('BEGIN, the settings and the guard go as one message, with the first prepared statement', async (t) => {
+  const db = createDb(TEST_DATABASE_URL, { poolMax: 1, preparedStatements: true });
+  t.teardown(() => db.destroy());
+  const [a] = await twoCompanies(db);
+  const sent: string[] = [];
+  const note = (q: { sql: string }) => sent.push(q.sql);
+  const during = async (fn: () => Promise<unknown>) => {
+    sent.length = 0;
+    db.on('query', note);
+    try {
+      await fn();
+    } finally {
+      db.off('query', note);
+    }
+    return [...sent];
+  };
+  const guard = 'select true as unchanged';
+  const knexFirst = await during(() => withTenant(db, a.id, (tx) => tx('parties').count(), guard));
+  t.equal(knexFirst.length, 3, "a knex statement first: three messages around the caller's one");
+  // knex reports its statement as it hands it to the connection, which sends the opening before it
+  t.match(
+    knexFirst[1],
+    /^begin; set local app\.company_id = '\d+'; set local role ledger_app; select true as unchanged$/,
+  );
+  t.match(knexFirst[0], /from "parties"/, "the caller's statement");
+  t.equal(knexFirst[2], 'commit');
+  // values of every kind the literals write, against what the extended protocol gives for them
+  const sql = `select ?::int as n, ?::text as s, ?::text[] as texts, ?::int[] as ints, ?::text as nothing,
+                      ?::boolean as yes,
+                      (select count(*)::int from parties where company_id = ?) as parties`;
+  const values = [7, "it's \\ odd", ['a', 'b,c', 'd"e', 'f\\g', "h'i", ''], [1, -2, 3], null, true, a.id];
+  const expected = { n: 7, s: "it's \\ odd", texts: values[2], ints: [1, -2, 3], nothing: null, yes: true, parties: 1 };
+  const read = () => withTenant(db, a.id, async (tx) => (await preparedQuery(tx, sql, values)).rows[0], guard);
+  let row: unknown;
+  const firstUse = await during(async () => {
+    row = await read();
+  });
+  t.same(row, expected, 'its first use on the connection (prepared by it)');
+  t.equal(firstUse.length, 3, 'the opening alone, then the statement, which prepares it');
+  const again = await during(async () => {
+    row = await read();
+  });
+  t.same(row, expected, 'the same answer with its values as literals');
+  t.equal(again.length, 2, 'prepared: it goes with the opening, then COMMIT');
+  t.match(
+    again[0],
+    /^begin; set local app\.company_id = '\d+'; set local role ledger_app; select true as unchanged; execute p_/,
+  );
+  t.same(
+    await during(() => withTenant(db, a.id, async () => 'nothing sent')),
+    [],
+    'a caller that sends nothing, no guard: no message',
+  );
+});
+
+t.test("a transaction's knex refuses every use once it is over, also in the next transaction", async (t) => {
+  // one connection: the next transaction runs on the very connection the kept reference knew
+  const db = createDb(TEST_DATABASE_URL, { poolMax: 1 });
+  t.teardown(() => db.destroy());
+  const [a, b] = await twoCompanies(db);
+  let kept: Tx | undefined;
+  let builtInside: PromiseLike<unknown> | undefined;
+  await withTenant(db, a.id, async (tx) => {
+    kept = tx;
+    builtInside = tx('parties').update({ name: 'changed later' });
+  });
+  t.throws(() => kept!('parties'), /tenant transaction is over/, 'a new statement is refused');
+  await withTenant(db, b.id, async (tx) => {
+    t.throws(() => kept!.raw('select 1'), /tenant transaction is over/, 'also while another transaction is open');
+    await t.rejects(Promise.resolve(builtInside), /tenant transaction is over/, 'a statement built inside, run after');
+    t.equal(Number((await tx('parties').count({ n: '*' }))[0]!.n), 1, 'the open one goes on');
+  });
+  const names = await withTenant(db, a.id, (tx) => tx('parties').pluck('name'));
+  t.notOk(names.includes('changed later'), 'nothing of it ran');
+});
+
+t.test("a tenant transaction's transaction() is a savepoint: its failure undoes only its part", async (t) => {
+  const db = createDb(TEST_DATABASE_URL, { poolMax: 1 });
+  t.teardown(() => db.destroy());
+  const [a] = await twoCompanies(db);
+  const tag = randomBytes(4).toString('hex');
+  const party = (n: string) => ({ company_id: a.id, vc: 'vendor' as const, number: `${n}-${tag}`, name: n });
+  const inner = await withTenant(db, a.id, async (tx) => {
+    await tx('parties').insert(party('outer'));
+    await t.rejects(
+      tx.transaction(async (sp) => {
+        await sp('parties').insert(party('undone'));
+        throw new Error('the inner part failed');
+      }),
+      /the inner part failed/,
+    );
+    await tx.transaction((outer) =>
+      outer.transaction(async (nested) => {
+        await nested('parties').insert(party('nested'));
+      }),
+    );
+    return tx.transaction(async (sp) => {
+      await sp('parties').insert(party('kept'));
+      return 'kept';
+    });
+  });
+  t.equal(inner, 'kept', "a savepoint's value comes back");
+  await t.rejects(
+    withTenant(db, a.id, (tx) => withTenant(tx, a.id, async () => 'nested')),
+    /called with a tenant transaction/,
+    'no tenant transaction inside one (its COMMIT would end the outer)',
+  );
+  const names = await withTenant(db, a.id, (tx) => tx('parties').where('number', 'like', `%-${tag}`).pluck('name'));
+  t.same(
+    names.sort(),
+    ['kept', 'nested', 'outer'],
+    'the outer write, a savepoint in a savepoint and the last one stand, the failed one is undone',
+  );
 });

@@ -6,8 +6,11 @@
  * Why a module of its own: tenancy must hold by construction, not because some code path
  * remembered it. What it guarantees (its contract test, `tenantTransaction.test.ts`):
  *
- * - the company (`app.company_id`) and the serving role are set by the transaction's first
- *   statement, before anything the caller sends;
+ * - the company (`app.company_id`) and the serving role are set by the message that opens the
+ *   transaction (`BEGIN` and the settings), before anything the caller sends — in the same
+ *   message as its first statement, or just before it;
+ * - a statement of the caller's runs only inside the transaction: once it is over (or its
+ *   guard failed) every statement is refused, also one built inside and run after;
  * - both are `SET LOCAL`: they end with the transaction, so the next transaction on the
  *   same pooled connection starts without them;
  * - the serving role is neither superuser nor `BYPASSRLS` nor the owner of a table under
@@ -20,10 +23,15 @@
  * created by migration 001, `NOLOGIN`, granted the table rights); when the URL's user is
  * already a plain role, it serves as itself. `servingRole` decides once per database (the
  * start calls it, so a set-up where the serving role could bypass row-level security
- * refuses to start, naming the role). Only knex's documented transaction API and plain
- * statements are used: the settings are the transaction's first statement.
+ * refuses to start, naming the role).
+ *
+ * How it is sent (issue 37: a bill's CPU): the transaction is the ledger's own on a connection
+ * of knex's pool, not a knex transaction — BEGIN and the settings ride with the caller's first
+ * statement, COMMIT follows the last — and the caller's statements are knex's, bound to that
+ * connection by knex's documented `.connection()`. Nothing of knex or pg is patched.
  */
 import type { Knex } from 'knex';
+import type pg from 'pg';
 
 /** The role tenant transactions switch to when the URL's user could bypass row-level security. */
 export const APP_ROLE = 'ledger_app';
@@ -151,38 +159,332 @@ export async function enterTenant(tx: Knex.Transaction, companyId: number): Prom
 /** pg's answer to a simple query of several statements: one result per statement. */
 type Results = { rows?: { unchanged?: boolean }[] }[];
 
+/** The pooled connection a tenant transaction runs on: pg's client (knex's pool hands out pg clients). */
+type Connection = pg.ClientBase;
+
+/** A query's arguments as pg's `query` takes them: a text or config, values, and maybe a callback. */
+type QueryArgs = unknown[];
+
+class TransactionOver extends Error {
+  override name = 'TransactionOver';
+  constructor() {
+    super('the tenant transaction is over: its statements cannot run any more');
+  }
+}
+
+/** The names of the statements prepared on each pooled connection so far (pg prepares a name on its first use). */
+const preparedOn = new WeakMap<Connection, Set<string>>();
+
 /**
- * Runs `fn` in one transaction scoped to one company: its first statement sets
- * `app.company_id` and, where needed, the serving role (servingRole), so every books table
+ * One tenant transaction on its connection: the message that opens it (BEGIN, the settings,
+ * the guard), sent with the transaction's first statement when that is a prepared hot
+ * statement (`sendPrepared`: `EXECUTE` with its values as literals, in the same simple query),
+ * else alone just before the first statement; then the statements; then COMMIT or ROLLBACK.
+ */
+class TenantTransaction {
+  /** false once COMMIT or ROLLBACK is sent: every statement is refused from then on */
+  open = true;
+  /** the opening message while it is not sent yet */
+  private opening: string | undefined;
+  /** the opening's answer (guard checked), once it is sent */
+  private opened: Promise<void> | undefined;
+  /** the guard said the credential changed */
+  guardFailed = false;
+  /** savepoints made so far (their names) */
+  savepoints = 0;
+  private readonly prepared: Set<string>;
+
+  constructor(
+    private readonly db: Knex,
+    readonly connection: Connection,
+    opening: string,
+    readonly guarded: boolean,
+    private readonly guardHeld?: () => void,
+  ) {
+    this.opening = opening;
+    let names = preparedOn.get(connection);
+    if (!names) {
+      names = new Set();
+      preparedOn.set(connection, names);
+    }
+    this.prepared = names;
+  }
+
+  /** Whether anything was sent on the connection yet (else there is no transaction to commit or roll back). */
+  get begun(): boolean {
+    return this.opening === undefined;
+  }
+
+  /** Sends a text as one simple query, reported to the database's `query` listeners. */
+  send(sql: string): Promise<Results> {
+    if (this.db.listenerCount('query') > 0) this.db.emit('query', { sql });
+    // no bindings: pg sends the text as one simple query, its statements in one round trip
+    return this.connection.query(sql) as unknown as Promise<Results>;
+  }
+
+  /** The guard's answer in a simple query's results (`at` statements from the end). */
+  private checkGuard(results: Results, at: number): void {
+    if (!this.guarded) return;
+    if (results[results.length - at]?.rows?.[0]?.unchanged !== true) {
+      this.guardFailed = true;
+      throw new TenantGuardFailed();
+    }
+    this.guardHeld?.();
+  }
+
+  /** Sends the opening alone unless it was sent; resolves once it was answered and its guard holds. */
+  openAlone(): Promise<void> {
+    if (this.opened) return this.opened;
+    const opening = this.opening!;
+    this.opening = undefined;
+    this.opened = this.send(opening).then((results) => this.checkGuard(results, 1));
+    return this.opened;
+  }
+
+  /** Why a statement may not run now (the transaction is over, or its guard failed), if so. */
+  private refusal(): Error | undefined {
+    if (!this.open) return new TransactionOver();
+    if (this.guardFailed) return new TenantGuardFailed();
+    return undefined;
+  }
+
+  /** pg's `query` for the transaction's statements (knex's, the job queue's): opened first, refused once over. */
+  query(args: QueryArgs): unknown {
+    const callback = args.find((a) => typeof a === 'function') as ((e: Error | null) => void) | undefined;
+    const refused = this.refusal();
+    if (refused) {
+      if (!callback) return Promise.reject(refused);
+      callback(refused);
+      return undefined;
+    }
+    const run = () => (this.connection.query as (...a: QueryArgs) => unknown)(...args);
+    if (this.opened === undefined && this.opening === undefined) return run();
+    const opened = this.openAlone().then(() => {
+      const refusedNow = this.refusal();
+      if (refusedNow) throw refusedNow;
+    });
+    if (!callback) return opened.then(run);
+    opened.then(run, (e: Error) => callback(e));
+    return undefined;
+  }
+
+  /**
+   * A prepared hot statement (knex.ts `preparedQuery`): with the opening in one simple query
+   * when it is the transaction's first statement and already prepared on this connection
+   * (`EXECUTE`, its values as literals: `literalsOf`), else through pg's extended protocol.
+   */
+  async sendPrepared(name: string | undefined, text: string, values: readonly unknown[]): Promise<unknown> {
+    const refused = this.refusal();
+    if (refused) throw refused;
+    if (this.opening !== undefined && name !== undefined && this.prepared.has(name)) {
+      const literals = literalsOf(values, this.connection);
+      if (literals !== undefined) {
+        const opening = this.opening;
+        this.opening = undefined;
+        if (this.db.listenerCount('query') > 0) this.db.emit('query', { sql: `${opening}; execute ${name}(…)` });
+        const sent = this.connection.query(`${opening}; execute ${name}(${literals})`) as unknown as Promise<Results>;
+        this.opened = sent.then((results) => this.checkGuard(results, 2));
+        await this.opened;
+        const results = await sent;
+        return results[results.length - 1];
+      }
+    }
+    if (this.opening !== undefined || this.opened !== undefined) await this.openAlone();
+    const again = this.refusal();
+    if (again) throw again;
+    if (this.db.listenerCount('query') > 0) this.db.emit('query', { sql: text, bindings: values });
+    const config = name === undefined ? { text, values: [...values] } : { name, text, values: [...values] };
+    const result = await this.connection.query(config);
+    if (name !== undefined) this.prepared.add(name);
+    return result;
+  }
+}
+
+/**
+ * A statement's values as SQL literals for `EXECUTE` (untyped: Postgres gives each the type of
+ * its parameter, as for a value sent apart), or undefined when one is of a kind this does not
+ * write (the statement then goes through the extended protocol). Strings through pg's
+ * `escapeLiteral`; arrays of strings and numbers as array literals.
+ */
+function literalsOf(values: readonly unknown[], connection: Connection): string | undefined {
+  const out: string[] = [];
+  for (const v of values) {
+    if (v === null || v === undefined) out.push('null');
+    else if (typeof v === 'string') out.push(connection.escapeLiteral(v));
+    else if ((typeof v === 'number' && Number.isFinite(v)) || typeof v === 'boolean') {
+      out.push(connection.escapeLiteral(String(v)));
+    } else if (Array.isArray(v)) {
+      const items: string[] = [];
+      for (const item of v) {
+        if (item === null) items.push('NULL');
+        else if (typeof item === 'string') items.push(`"${item.replace(/["\\]/g, (c) => `\\${c}`)}"`);
+        else if (typeof item === 'number' && Number.isFinite(item)) items.push(String(item));
+        else return undefined;
+      }
+      out.push(connection.escapeLiteral(`{${items.join(',')}}`));
+    } else return undefined;
+  }
+  return out.join(', ');
+}
+
+/**
+ * The transaction's connection as its statements are given it (knex's documented
+ * `.connection()`): pg's client itself for everything but `query`, which opens the transaction
+ * first when nothing was sent yet, and refuses once it is over. So a statement built inside the
+ * transaction and run after it fails, as on a finished knex transaction, instead of running
+ * outside any company or inside the next transaction on the same pooled connection.
+ */
+function leasedConnection(t: TenantTransaction): Connection {
+  const leased = Object.create(t.connection) as Connection;
+  Object.defineProperty(leased, 'query', { value: (...args: QueryArgs) => t.query(args) });
+  return leased;
+}
+
+/**
+ * What the caller of one tenant transaction gets: the database's own knex instance, every
+ * statement it builds bound to the transaction's connection (`.connection()`, documented for
+ * query builders and raw statements) — the same builders, types and prepared statements as
+ * anywhere. Its client hands out that connection (the job queue sends its SQL on it); its
+ * `transaction()` is a savepoint, as a knex transaction's is (the idempotent write and a few
+ * services undo a part of the request that way), one after the other. Valid for this
+ * transaction only: once it is over, every use of a kept reference throws.
+ */
+function transactionView(db: Knex, t: TenantTransaction, bound = leasedConnection(t)): Knex.Transaction {
+  // the savepoints made on this view begin one after the other, as knex's sibling transactions do; one made
+  // inside a savepoint is on the savepoint's own view, so it never waits for the one it is in
+  let lastSavepoint: Promise<unknown> = Promise.resolve();
+  const savepoint = <T>(fn: (sp: Knex.Transaction) => Promise<T> | T): Promise<T> => {
+    const run = async (): Promise<T> => {
+      const name = `sp_${++t.savepoints}`;
+      const inner = transactionView(db, t, bound);
+      await view.raw(`savepoint ${name}`);
+      try {
+        const value = await fn(inner);
+        await view.raw(`release savepoint ${name}`);
+        return value;
+      } catch (e) {
+        await view.raw(`rollback to savepoint ${name}`);
+        throw e;
+      }
+    };
+    const result = lastSavepoint.then(run, run);
+    lastSavepoint = result.catch(() => undefined);
+    return result;
+  };
+  const raw = (...args: Parameters<Knex['raw']>) => db.raw(...args).connection(bound);
+  const queryBuilder = () => db.queryBuilder().connection(bound);
+  let client: Knex.Client | undefined;
+  const clientView = () => {
+    client ??= new Proxy(db.client, {
+      get(target, prop) {
+        if (prop === 'acquireConnection') return () => Promise.resolve(bound);
+        if (prop === 'releaseConnection') return () => Promise.resolve();
+        return Reflect.get(target, prop) as unknown;
+      },
+    });
+    return client;
+  };
+  const view = new Proxy(db, {
+    get(target, prop) {
+      if (!t.open) throw new TransactionOver();
+      switch (prop) {
+        case 'raw':
+          return raw;
+        // the knex instance's own query methods (select, insert, with, …) start from queryBuilder()
+        case 'queryBuilder':
+          return queryBuilder;
+        case 'client':
+          return clientView();
+        case 'transaction':
+        case 'savepoint':
+          return savepoint;
+        case 'isTransaction':
+          return true;
+        default:
+          return Reflect.get(target, prop) as unknown;
+      }
+    },
+    apply(target, _this, args: Parameters<Knex>) {
+      if (!t.open) throw new TransactionOver();
+      return Reflect.apply(target, target, args).connection(bound);
+    },
+  }) as unknown as Knex.Transaction;
+  transactions.set(view, t);
+  return view;
+}
+
+/** Each tenant transaction's knex (transactionView) and its transaction. */
+const transactions = new WeakMap<object, TenantTransaction>();
+
+/**
+ * Sends a prepared hot statement (knex.ts `preparedQuery`) in the tenant transaction whose
+ * knex `executor` is — with the transaction's opening when it is the first statement — or
+ * undefined when `executor` is no tenant transaction's (the caller sends it through knex).
+ */
+export function sendPrepared(
+  executor: Knex,
+  name: string | undefined,
+  text: string,
+  values: readonly unknown[],
+): Promise<unknown> | undefined {
+  return transactions.get(executor)?.sendPrepared(name, text, values);
+}
+
+/**
+ * Runs `fn` in one transaction scoped to one company: the transaction opens with its settings
+ * — `app.company_id` and, where needed, the serving role (servingRole) — so every books table
  * only shows that company's rows whatever the queries say. Both settings end with the
  * transaction.
+ *
+ * How it is sent, on a connection of knex's pool (`acquireConnection`, `releaseConnection`):
+ * `BEGIN`, the settings and the guard (below) as one simple query, together with `fn`'s first
+ * statement when that is a prepared hot statement (`sendPrepared`), else alone just before it;
+ * `fn`'s statements (knex's, bound to the connection by its documented `.connection()`); then
+ * `COMMIT` (or `ROLLBACK`). A transaction whose `fn` sends nothing, without a guard, sends
+ * nothing at all. No knex transaction is opened, and nothing of knex is patched.
  */
 export async function withTenant<T>(
   db: Knex,
   companyId: number,
   fn: (tx: Knex.Transaction) => Promise<T>,
   /**
-   * A statement returning one row with a boolean `unchanged`, sent with the settings in the
-   * transaction's first message (a literal text: only ids and versions inlined): when it
-   * says false, the transaction is rolled back and this rejects with TenantGuardFailed before
-   * `fn` runs. The API-key cache uses it to check a remembered key without a round trip of
-   * its own (kernel/auth.ts).
+   * A statement returning one row with a boolean `unchanged`, sent in the transaction's
+   * opening message (a literal text: only ids and versions inlined): when it says false, the
+   * transaction is rolled back and this rejects with TenantGuardFailed. `fn` may have begun by
+   * then, but none of its statements ran outside the rolled-back transaction and none after the
+   * opening (they are refused); when `fn` fails before its first statement, the guard is checked
+   * before its error is passed on. The API-key cache uses it to check a remembered key without
+   * a round trip of its own (kernel/auth.ts).
    */
   guard?: string,
+  /** called once the guard held (the opening was answered), whatever `fn` does after */
+  guardHeld?: () => void,
 ): Promise<T> {
+  // its BEGIN and COMMIT would end the transaction it was opened in
+  if (transactions.has(db)) throw new Error('withTenant: called with a tenant transaction, not the database');
   const role = await servingRole(db);
   const settings = settingsSql(companyId, role);
-  if (guard === undefined) {
-    return db.transaction(async (tx) => {
-      await tx.raw(settings);
-      return fn(tx);
-    });
+  const opening = guard === undefined ? `begin; ${settings}` : `begin; ${settings}; ${guard}`;
+  const connection = (await db.client.acquireConnection()) as Connection;
+  const t = new TenantTransaction(db, connection, opening, guard !== undefined, guardHeld);
+  try {
+    const value = await fn(transactionView(db, t));
+    if (t.guardFailed) throw new TenantGuardFailed();
+    // nothing sent: only a guard to check (and nothing to commit)
+    if (!t.begun && guard !== undefined) await t.openAlone();
+    t.open = false;
+    if (t.begun) await t.send('commit');
+    return value;
+  } catch (e) {
+    // refused before its first statement: a remembered key's refusal is never final unchecked
+    if (!t.begun && guard !== undefined && !(e instanceof TenantGuardFailed))
+      await t.openAlone().catch(() => undefined);
+    t.open = false;
+    if (t.begun) await t.send('rollback').catch(() => undefined);
+    if (t.guardFailed) throw new TenantGuardFailed();
+    throw e;
+  } finally {
+    t.open = false;
+    await db.client.releaseConnection(connection);
   }
-  const first = `${settings}; ${guard}`;
-  return db.transaction(async (tx) => {
-    // no bindings: pg sends the text as one simple query, its statements in one round trip
-    const results = (await tx.raw(first)) as unknown as Results;
-    if (results[results.length - 1]?.rows?.[0]?.unchanged !== true) throw new TenantGuardFailed();
-    return fn(tx);
-  });
 }

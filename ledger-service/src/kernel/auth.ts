@@ -46,9 +46,9 @@ export interface TenantGuard {
  * key in its first message instead (`withTenant`'s guard: the rows of the key, its user,
  * company and membership have the versions they had when the key was read). When they
  * changed (a key deleted, a role changed, a member removed, the company changed, the key's
- * last use written), the transaction is rolled back before anything ran and the request
- * reads the key again and is authorized anew (kernel/requestTenant.ts), so a deleted key stops at
- * once, as without the cache. A request that is answered without a transaction (a refusal
+ * last use written), the transaction is rolled back with whatever ran in it, and the request
+ * reads the key again, is authorized anew and runs again (kernel/requestTenant.ts), so a deleted
+ * key stops at once, as without the cache. A request that is answered without a transaction (a refusal
  * before it, a 404) reads the key again before its answer leaves (`authenticate`). At most
  * 10,000 keys, the oldest forgotten first; only hashes are kept, never keys.
  */

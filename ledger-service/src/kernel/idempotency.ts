@@ -24,7 +24,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import type { Context } from 'koa';
-import { preparedAs, type Tx } from '../db/knex.ts';
+import { preparedQuery, type Tx } from '../db/knex.ts';
 import type { Actor } from '../domain/actor.ts';
 import { decryptSecret, encryptSecret } from '../domain/secrets.ts';
 import { canonicalJson } from '@ledger/shared/canonicalJson';
@@ -222,18 +222,16 @@ export class IdempotencyKeys {
     let claimed: boolean;
     try {
       // one statement (CLAIM_SQL)
-      const { rows } = await tx
-        .raw(CLAIM_SQL, [
-          `${this.waitMs}ms`,
-          companyId,
-          req.caller,
-          req.key,
-          req.method,
-          req.path,
-          req.hash,
-          IDEMPOTENCY_WINDOW_HOURS,
-        ])
-        .options(preparedAs(tx, CLAIM_SQL));
+      const { rows } = await preparedQuery(tx, CLAIM_SQL, [
+        `${this.waitMs}ms`,
+        companyId,
+        req.caller,
+        req.key,
+        req.method,
+        req.path,
+        req.hash,
+        IDEMPOTENCY_WINDOW_HOURS,
+      ]);
       claimed = rows.length === 1;
     } catch (err) {
       if ((err as { code?: string }).code === '55P03') {

@@ -40,6 +40,11 @@ t.test('a key is read once; the requests after it send no lookup of their own', 
     }
   });
   t.equal(later, 0, 'ten requests after it, no lookup');
+  const refused = await lookupsDuring(s, async () => {
+    const write = await api('POST', '/arap/transaction/vendor', s.doc('vendor', { vendor_id: 999_999_999 }));
+    t.equal(write.status, 400, `the handler refuses it in its transaction: ${JSON.stringify(write.body)}`);
+  });
+  t.equal(refused, 0, 'a write refused inside its transaction, the key checked there: no lookup either');
 });
 
 t.test('a deleted key is refused on the next request, whatever the request', async (t) => {

@@ -4,11 +4,14 @@
  *
  * Why a module of its own: with a remembered API key (auth.ts RememberedKeys) the company
  * and actor a request starts with may be out of date, and only the database knows. The
- * request's first transaction checks the key in its first message (withTenant's guard);
- * when it changed, nothing has run yet, and the request reads its key again, is authorized
- * anew and opens its transaction once more. A refusal of the remembered actor is never
- * final either: the key is read again first. So handlers and the route only ever see the
- * tenant as it stands, read through `company` and `actor` at the moment they are used.
+ * request's first transaction checks the key in the message that opens it (withTenant's
+ * guard), which goes with the transaction's first statement: the rest of the request may have
+ * begun with the remembered tenant, but when the key changed nothing of it commits — the
+ * transaction is rolled back, the request reads its key again, is authorized anew and runs
+ * the rest again from the transaction stage (stages/transaction.ts). A refusal of the
+ * remembered actor is never final either: the key is read again first (withTenant checks the
+ * guard before a refusal made inside the transaction counts). So whatever commits, and every
+ * answer, is made with the tenant as it stands, read through `company` and `actor`.
  */
 import type { Context } from 'koa';
 import type { Permission, Scope } from '@ledger/shared';
@@ -59,11 +62,10 @@ export class RequestTenant {
     const guard = this.state.guard;
     if (!guard || guard.verified) return withTenant(this.db, this.company.id, fn);
     try {
-      const checked = (tx: Tx) => {
+      // the guard goes in the transaction's opening message, which may follow fn's start (withTenant)
+      return await withTenant(this.db, this.company.id, fn, guard.sql, () => {
         guard.verified = true;
-        return fn(tx);
-      };
-      return await withTenant(this.db, this.company.id, checked, guard.sql);
+      });
     } catch (e) {
       if (!(e instanceof TenantGuardFailed)) throw e;
       await this.reauthenticate(guard);

@@ -91,6 +91,13 @@ function observed(flow: Flow, stage: Stage, o: StageObserver): Promise<void> {
   return stage.run(flow).finally(left);
 }
 
+/** A request's place on its way (Flow.mark). */
+export interface FlowMark {
+  readonly at: number;
+  readonly handle: Handle;
+  readonly outcome: KeyedOutcome | undefined;
+}
+
 export class Flow {
   /** path parameters without the dataset (`vc` written out) */
   params: Record<string, string> = {};
@@ -122,6 +129,22 @@ export class Flow {
     readonly ctx: Context,
     readonly served: ServedRoute,
   ) {}
+
+  /** Where the request is on its way: what `resume` takes back to. */
+  mark(): FlowMark {
+    return { at: this.at, handle: this.handle, outcome: this.outcome };
+  }
+
+  /**
+   * Takes the request back to a mark, for a stage that runs the rest again: the transaction's
+   * rest runs anew when the transaction's guard finds the remembered key changed (it may have
+   * begun before its first statement, requestTenant.ts).
+   */
+  resume(mark: FlowMark): void {
+    this.at = mark.at;
+    this.handle = mark.handle;
+    this.outcome = mark.outcome;
+  }
 
   /** Hands the request to the next stage of its route (resolves at once after the last). */
   next(): Promise<void> {

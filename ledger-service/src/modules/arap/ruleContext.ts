@@ -1,6 +1,6 @@
 import type { Decimal } from 'decimal.js';
 import { Money, partyRefOf, paymentFieldsOf, type TransactionInput } from '@ledger/shared';
-import { preparedAs, type Tx } from '../../db/knex.ts';
+import { preparedQuery, type Tx } from '../../db/knex.ts';
 import type { Company } from '../../db/companies.ts';
 import type { Vc } from './posting.ts';
 import { referencedAccounts, type ChartAccount, type PartyRef, type RuleContext } from './rules.ts';
@@ -63,22 +63,20 @@ export async function loadRuleContexts(
   const banks = [...new Set(inputs.flatMap((i) => paymentFieldsOf(i).vc_bank_id ?? []))];
   const dates = inputs.map((i) => i.invDate).sort();
 
-  const { rows } = await tx
-    .raw<{ rows: SnapshotRow[] }>(SNAPSHOT_SQL, [
-      company.id,
-      accnos,
-      company.id,
-      company.id,
-      vc,
-      ids,
-      numbers,
-      company.id,
-      dates.at(-1)!,
-      dates[0]!,
-      company.id,
-      banks,
-    ])
-    .options(preparedAs(tx, SNAPSHOT_SQL));
+  const { rows } = await preparedQuery<SnapshotRow>(tx, SNAPSHOT_SQL, [
+    company.id,
+    accnos,
+    company.id,
+    company.id,
+    vc,
+    ids,
+    numbers,
+    company.id,
+    dates.at(-1)!,
+    dates[0]!,
+    company.id,
+    banks,
+  ]);
   const row = rows[0]!;
   const accounts = new Map<string, ChartAccount>(
     row.accounts.map((a) => [a.accno, { id: a.id, accno: a.accno, links: a.link.split(':').filter(Boolean) }]),

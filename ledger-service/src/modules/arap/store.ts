@@ -1,6 +1,6 @@
 import { Money } from '@ledger/shared';
 import type { Knex } from 'knex';
-import { preparedAs, type Tx } from '../../db/knex.ts';
+import { preparedQuery, type Tx } from '../../db/knex.ts';
 import type { ArapTransactionsRow } from '../../db/tables.ts';
 import type { Company } from '../../db/companies.ts';
 import { nextNumber, numberingCte } from '../../db/sequences.ts';
@@ -8,6 +8,7 @@ import { insertJsonRows, LEDGER_ENTRY_COLUMNS, type JsonColumns } from '../../db
 import type { auditRow } from '../../db/audit.ts';
 import type { FileContent } from './dataUri.ts';
 import { attachFiles } from '../files/index.ts';
+import { eventsWrittenWith } from '../events/index.ts';
 import type { EntryKind, LedgerLine, Posting, Vc } from './posting.ts';
 import type { ResolvedLine, ResolvedTransaction } from './rules.ts';
 import { conflict } from '../../domain/errors.ts';
@@ -274,7 +275,26 @@ export interface NewDocument {
   /** the audit entry; its entity_id is the new document's id, `invNumber` is added to its details */
   audit: ReturnType<typeof auditRow>;
   children?: ChildRows;
+  /** the document's events, written by the same statement (`DocumentEvents`) */
+  events?: DocumentEvents;
 }
+
+/**
+ * A new document's events as its statement writes them (events' `eventsWrittenWith`): each
+ * event without what only the statement knows — its subject is the read path up to the id, its
+ * data lacks the number; the statement adds the new document's id and number.
+ */
+export interface DocumentEvents {
+  /** who acted, as an event records it (events' `eventActorJson`) */
+  actor: string;
+  events: readonly { type: string; subject: string; resource_type: string; data: Record<string, unknown> }[];
+}
+
+/** The jsonb array of a new document's events (DocumentEvents), completed from the document made (`h`). */
+const DOCUMENT_EVENTS = `(select jsonb_agg(t.doc || jsonb_build_object(
+         'subject', (t.doc->>'subject') || h.id, 'resource_id', h.id::text,
+         'data', (t.doc->'data') || jsonb_build_object('number', h.inv_number)) order by t.i)
+       from h, jsonb_array_elements(?::jsonb) with ordinality as t(doc, i))`;
 
 /**
  * Rows of a table that hangs off a document by `transaction_id` (invoice_items): its name,
@@ -314,7 +334,7 @@ export async function insertDocument(
   company: Company,
   vc: Vc,
   doc: NewDocument,
-): Promise<{ id: number; invNumber: string } | undefined> {
+): Promise<{ id: number; invNumber: string; wake: { subscription_id: number; queue: string }[] } | undefined> {
   const header = headerValues(doc.resolved, doc.posting, doc.fields);
   const columns = Object.keys(header);
   const entries =
@@ -332,30 +352,35 @@ export async function insertDocument(
        insert into audit_log (company_id, user_id, via, via_id, via_label, entity, entity_id, action, details)
        select ?, ?, ?, ?, ?, ?, h.id::text, ?, jsonb_build_object('invNumber', h.inv_number) || ?::jsonb from h)
      ${doc.children ? `, c as (${insertJsonRows(doc.children.table, doc.children.columns, OF_NEW_DOCUMENT, 'h')})` : ''}
-     select id, inv_number from h`;
-  const { rows } = await tx
-    .raw<{ rows: { id: number; inv_number: string }[] }>(sql, [
-      ...numbering.bindings,
-      company.id,
-      vc,
-      ...columns.map((c) => (header as Record<string, Knex.Value>)[c]),
-      company.id,
-      JSON.stringify(lineRows(doc.resolved.posting.lines, doc.posting)),
-      company.id,
-      JSON.stringify(entries),
-      a.company_id,
-      a.user_id,
-      a.via,
-      a.via_id,
-      a.via_label,
-      a.entity,
-      a.action,
-      a.details ?? '{}',
-      ...(doc.children ? [company.id, JSON.stringify(doc.children.rows)] : []),
-    ])
-    .options(preparedAs(tx, sql));
+     ${doc.events ? `, ${eventsWrittenWith('h', DOCUMENT_EVENTS)}` : ''}
+     ${doc.events ? 'select h.id, h.inv_number, w.wake from h, ev_written w' : 'select id, inv_number from h'}`;
+  const n = doc.events?.events.length ?? 0;
+  const { rows } = await preparedQuery<{
+    id: number;
+    inv_number: string;
+    wake?: { subscription_id: number; queue: string }[];
+  }>(tx, sql, [
+    ...numbering.bindings,
+    company.id,
+    vc,
+    ...columns.map((c) => (header as Record<string, Knex.Value>)[c]),
+    company.id,
+    JSON.stringify(lineRows(doc.resolved.posting.lines, doc.posting)),
+    company.id,
+    JSON.stringify(entries),
+    a.company_id,
+    a.user_id,
+    a.via,
+    a.via_id,
+    a.via_label,
+    a.entity,
+    a.action,
+    a.details ?? '{}',
+    ...(doc.children ? [company.id, JSON.stringify(doc.children.rows)] : []),
+    ...(doc.events ? [company.id, n, n, n, company.id, doc.events.actor, JSON.stringify(doc.events.events)] : []),
+  ]);
   const row = rows[0];
-  return row && { id: row.id, invNumber: row.inv_number };
+  return row && { id: row.id, invNumber: row.inv_number, wake: row.wake ?? [] };
 }
 
 export async function deleteEntries(tx: Tx, companyId: number, id: number): Promise<void> {

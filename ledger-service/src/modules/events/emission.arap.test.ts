@@ -175,3 +175,67 @@ t.test('bill.approved, bill.reversed and invoice.reversed; refused changes leave
     'numbered without gaps despite the refused changes',
   );
 });
+
+t.test("a new document's events, written by its own statement, name it in full", async (t) => {
+  const { api, last } = await companyEvents(t);
+  const vendor = await api('POST', '/arap/vendor', { name: 'Statement Vendor' });
+  const mark = await last();
+  const bill = await api('POST', '/arap/transaction/vendor', {
+    vendor_id: vendor.body.id,
+    invDate: '2024-03-04',
+    invNumber: 'AP-STMT-1',
+    pending: '0',
+    lines: [{ account: '6000', amount: 123.45 }],
+  });
+  t.equal(bill.status, 201, JSON.stringify(bill.body));
+  const events = (await api('GET', `/events?limit=500&after=${mark}`)).body as {
+    id: string;
+    type: string;
+    subject: string;
+    data: {
+      actor: { via: string };
+      resource: { type: string; id: number; url: string };
+      snapshot: Record<string, unknown>;
+    };
+  }[];
+  t.same(
+    events.map((e) => e.type),
+    ['bill.created', 'bill.posted'],
+  );
+  t.same(
+    events.map((e) => Number(e.id)),
+    [mark + 1, mark + 2],
+    'numbered next in the sequence, in order',
+  );
+  for (const e of events) {
+    t.equal(e.subject, `/arap/document/vendor/${bill.body.id}`, `${e.type}: the document's read path`);
+    t.match(
+      e.data.resource,
+      { type: 'bill', id: bill.body.id, url: new RegExp(`/arap/document/vendor/${bill.body.id}$`) },
+      `${e.type}: the document`,
+    );
+    t.equal(e.data.actor.via, 'api_key', `${e.type}: who acted`);
+    t.same(
+      e.data.snapshot,
+      { number: 'AP-STMT-1', date: '2024-03-04', amount: '123.45', currency: 'CHF', status: 'posted' },
+      `${e.type}: its snapshot, with the number the statement gave`,
+    );
+  }
+  const draft = await api('POST', '/arap/transaction/vendor', {
+    vendor_id: vendor.body.id,
+    invDate: '2024-03-05',
+    lines: [{ account: '6000', amount: 10 }],
+  });
+  t.equal(draft.status, 201, JSON.stringify(draft.body));
+  const after = (await api('GET', `/events?limit=500&after=${mark + 2}`)).body as {
+    type: string;
+    data: { snapshot: Record<string, unknown> };
+  }[];
+  t.same(
+    after.map((e) => e.type),
+    ['bill.created'],
+    'a draft: created only',
+  );
+  t.equal(after[0]?.data.snapshot.status, 'draft');
+  t.type(after[0]?.data.snapshot.number, 'string', 'numbered from the sequence');
+});

@@ -2,6 +2,14 @@
  * The face of the events module (docs/events.md): what other modules use. Every change an
  * integration cares about calls `recordEvent` inside its own transaction, after its writes.
  */
-export { recordEvent, recordEvents, type EventActorInput, type EventInput } from './service.ts';
+export {
+  eventActorJson,
+  recordEvent,
+  recordEvents,
+  wakeSubscribers,
+  type EventActorInput,
+  type EventInput,
+} from './service.ts';
+export { eventsWrittenWith } from './store.ts';
 export { eventRoutes } from './routes.ts';
 export { startWebhookWorker, type WebhookWorker, type WebhookWorkerOptions } from './worker.ts';

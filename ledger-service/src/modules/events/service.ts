@@ -84,10 +84,27 @@ export async function recordEvents(
       data: event.snapshot,
     })),
   );
+  await wakeSubscribers(tx, companyId, wake);
+  return events.map((_, i) => first + i);
+}
+
+/** The actor as an event records it (JSON), for a change writing its events itself (`eventsWrittenWith`). */
+export function eventActorJson(actor: EventActorInput): string {
+  return JSON.stringify(eventActor(actor));
+}
+
+/**
+ * Wakes, once `tx` commits, the senders of the subscriptions whose deliveries the change's
+ * events queued (`writeEvents`' or `eventsWrittenWith`'s `wake`).
+ */
+export async function wakeSubscribers(
+  tx: Tx,
+  companyId: number,
+  wake: readonly { subscription_id: number; queue: string }[],
+): Promise<void> {
   for (const { subscription_id, queue } of wake) {
     await wakeInTransaction(tx, queue, { companyId, subscriptionId: subscription_id });
   }
-  return events.map((_, i) => first + i);
 }
 
 // --- the feed -----------------------------------------------------------------------------

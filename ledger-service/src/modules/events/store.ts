@@ -3,7 +3,7 @@
  * tenant transaction (RLS: only the company's rows), the company id is still written
  * explicitly like everywhere else.
  */
-import { type Db, preparedAs, type Tx } from '../../db/knex.ts';
+import { type Db, preparedQuery, type Tx } from '../../db/knex.ts';
 import { SWEEP_ROLE } from '../../db/migrations/024_outbox_sending.ts';
 import type { EventsRow } from '../../db/tables.ts';
 
@@ -64,17 +64,15 @@ export async function writeEvents(
   actor: EventActor,
   events: readonly NewEvent[],
 ): Promise<{ first: number; wake: { subscription_id: number; queue: string }[] }> {
-  const { rows } = await tx
-    .raw(WRITE_EVENTS_SQL, [
-      companyId,
-      events.length,
-      events.length,
-      events.length,
-      companyId,
-      JSON.stringify(actor),
-      JSON.stringify(events),
-    ])
-    .options(preparedAs(tx, WRITE_EVENTS_SQL));
+  const { rows } = await preparedQuery(tx, WRITE_EVENTS_SQL, [
+    companyId,
+    events.length,
+    events.length,
+    events.length,
+    companyId,
+    JSON.stringify(actor),
+    JSON.stringify(events),
+  ]);
   const typed = rows as { first: string | number; subscription_id: number | null; queue: string | null }[];
   return {
     first: Number(typed[0]!.first),
@@ -82,6 +80,47 @@ export async function writeEvents(
       r.subscription_id === null ? [] : [{ subscription_id: r.subscription_id, queue: r.queue! }],
     ),
   };
+}
+
+/**
+ * The events of a change written by the change's own statement, one round trip less than
+ * `writeEvents` after it (the AR/AP document store writes a new document's events so): the
+ * same three steps as WRITE_EVENTS_SQL, as CTEs to go after the change's own ones. `gate` names
+ * a CTE of the statement: the events are written only when it has a row (a document whose
+ * number was taken meanwhile writes none and takes no event number). `events` is a SQL
+ * expression of the statement giving the jsonb array of the events (NewEvent: type, subject,
+ * resource_type, resource_id, data), so they can name what the statement itself made. The
+ * CTE `ev_written` has one row: the first event number (`first`) and the subscriptions to wake
+ * (`wake`, as `writeEvents` returns them).
+ *
+ * Its bindings, in this order: the company id, the number of events three times, the
+ * company id, the actor (JSON), then those of `events`.
+ */
+export function eventsWrittenWith(gate: string, events: string): string {
+  return `ev_seq as (
+       insert into sequences (company_id, kind, next_value) select ?, 'event', ? + 1 from ${gate}
+       on conflict (company_id, kind) do update set next_value = sequences.next_value + ?
+       returning next_value - ? as first),
+     ev_inserted as (
+       insert into events (company_id, seq, type, subject, resource_type, resource_id, actor, data)
+       select ?, ev_seq.first + e.i - 1, e.doc->>'type', e.doc->>'subject', e.doc->>'resource_type',
+              e.doc->>'resource_id', ?::jsonb, e.doc->'data'
+         from ev_seq, jsonb_array_elements(${events}) with ordinality as e(doc, i)
+       returning company_id, seq, type),
+     ev_queued as (
+       insert into webhook_deliveries (company_id, subscription_id, event_seq)
+       select s.company_id, s.id, e.seq
+         from ev_inserted e join webhook_subscriptions s on s.company_id = e.company_id and s.status = 'active'
+        where exists (select 1 from unnest(s.events) p
+                       where p = e.type or (right(p, 2) = '.*' and starts_with(e.type, left(p, -1))))
+        order by s.id, e.seq
+       returning subscription_id),
+     ev_written as (
+       select (select first from ev_seq) as first,
+              coalesce(jsonb_agg(jsonb_build_object('subscription_id', w.subscription_id, 'queue', s.queue)), '[]')
+                as wake
+         from (select distinct subscription_id from ev_queued) w
+         join webhook_subscriptions s on s.id = w.subscription_id)`;
 }
 
 // --- subscriptions ---------------------------------------------------------------------

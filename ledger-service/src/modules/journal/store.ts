@@ -1,7 +1,7 @@
 import type { Decimal } from 'decimal.js';
 import { Money } from '@ledger/shared';
 import type { Knex } from 'knex';
-import { preparedAs, type Tx } from '../../db/knex.ts';
+import { preparedQuery, type Tx } from '../../db/knex.ts';
 import type { Company } from '../../db/companies.ts';
 import type { Dimensions } from '../../db/tables.ts';
 import { freeNumbers, nextNumber, numberingCte } from '../../db/sequences.ts';
@@ -62,11 +62,10 @@ export async function loadJournalContext(
   withDimensions: boolean,
 ): Promise<JournalRuleContext> {
   // one round trip: the closing date and the named accounts
-  const { rows } = await tx
-    .raw<{
-      rows: { closed_until: string | null; accounts: { id: number; accno: string; link: string | null }[] }[];
-    }>(JOURNAL_CONTEXT_SQL, [company.id, company.id, accnos])
-    .options(preparedAs(tx, JOURNAL_CONTEXT_SQL));
+  const { rows } = await preparedQuery<{
+    closed_until: string | null;
+    accounts: { id: number; accno: string; link: string | null }[];
+  }>(tx, JOURNAL_CONTEXT_SQL, [company.id, company.id, accnos]);
   const row = rows[0]!;
   return {
     baseCurrency: company.base_currency.trim(),
@@ -168,18 +167,16 @@ export async function insertJournalEntry(
          : ''
      }
      select id, reference from h`;
-  const { rows } = await tx
-    .raw<{ rows: { id: number; reference: string }[] }>(sql, [
-      ...numbering.bindings,
-      company.id,
-      ...columns.map((c) => entry.values[c] ?? null),
-      company.id,
-      JSON.stringify(lineRows(entry.lines)),
-      company.id,
-      JSON.stringify(entry.entries ? entryRows(entry.entries, entry.lines) : []),
-      ...(a ? [a.company_id, a.user_id, a.via, a.via_id, a.via_label, a.entity, a.action, a.details ?? '{}'] : []),
-    ])
-    .options(preparedAs(tx, sql));
+  const { rows } = await preparedQuery<{ id: number; reference: string }>(tx, sql, [
+    ...numbering.bindings,
+    company.id,
+    ...columns.map((c) => entry.values[c] ?? null),
+    company.id,
+    JSON.stringify(lineRows(entry.lines)),
+    company.id,
+    JSON.stringify(entry.entries ? entryRows(entry.entries, entry.lines) : []),
+    ...(a ? [a.company_id, a.user_id, a.via, a.via_id, a.via_label, a.entity, a.action, a.details ?? '{}'] : []),
+  ]);
   const row = rows[0];
   return row && { id: row.id, reference: row.reference };
 }
