@@ -5,6 +5,7 @@
  */
 import t from 'tap';
 import { apiClient } from '../../ledger-service/test/helpers.ts';
+import { pdfText } from '../../ledger-service/test/support/pdf.ts';
 import { launchChromium } from '../../e2e/test/support/chromium.ts';
 import { Browser, decode, startStack } from './helpers.ts';
 import { checkPage, personWindow } from './support/appBrowser.ts';
@@ -59,6 +60,16 @@ t.test('the income statement and balance sheet per the Code of Obligations', asy
     /Produits nets des ventes de biens et de prestations de services,1250\.00/,
     'the CSV in the layout',
   );
+
+  // the statements' PDF is in the law's layout also when the page was not: its items, the profit positive
+  const pdf = await fetch(`${stack.url}/books/${a.dataset}/reports/download?report=balance_sheet&format=pdf`, {
+    headers: { cookie: [...browser.cookies].map(([k, v]) => `${k}=${v}`).join('; '), 'accept-language': 'fr' },
+  });
+  t.equal(pdf.headers.get('content-type'), 'application/pdf');
+  const text = await pdfText(Buffer.from(await pdf.arrayBuffer()));
+  t.match(text, /Trésorerie et actifs cotés en bourse/, "the balance sheet's PDF in the law's items, in French");
+  t.match(text, /Bénéfice ou perte de l'exercice/, "the year's profit as item 3.g");
+  t.notMatch(text, /-\s*1.?250\.00/, 'no amount printed negative');
 
   // the plain report without a period: the company's fiscal year (July–June here) to date
   t.equal((await rest('POST', '/system/company', { fiscal_year_start: '07-01' })).status, 200);

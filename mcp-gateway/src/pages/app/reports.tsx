@@ -426,8 +426,11 @@ export function reportsPages(router: Router, access: ReturnType<typeof accessOf>
   router.get('/books/:dataset/reports/download', async (ctx) => {
     const page = await open(ctx);
     if (!page) return;
-    const p = periodOf(ctx);
     const mediaType = ctx.query.format === 'pdf' ? 'application/pdf' : 'text/csv';
+    const asked = periodOf(ctx);
+    // the statements' PDF is the fiduciary's: always the law's layout, its signs positive (docs/app.md)
+    const statement = asked.report === 'income_statement' || asked.report === 'balance_sheet';
+    const p = mediaType === 'application/pdf' && statement ? { ...asked, or: true } : asked;
     const answer = await page.call('GET', `/reports/${p.report}?${reportQuery(p)}`, undefined, { accept: mediaType });
     if (answer.status !== 200) {
       const props = { title: title(), ...page, current: ENTRY.path(page.company.dataset) };
