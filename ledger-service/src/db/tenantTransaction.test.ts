@@ -325,3 +325,57 @@ t.test("a tenant transaction's transaction() is a savepoint: its failure undoes 
     'the outer write, a savepoint in a savepoint and the last one stand, the failed one is undone',
   );
 });
+
+t.test('a connection that broke inside a tenant transaction is not handed out again', async (t) => {
+  // one connection in the pool: the next transaction would get the broken one if it were kept
+  const db = createDb(TEST_DATABASE_URL, { poolMax: 1 });
+  const admin = createDb(TEST_DATABASE_URL, { poolMax: 1 });
+  t.teardown(async () => {
+    await db.destroy();
+    await admin.destroy();
+  });
+  const [a] = await twoCompanies(db);
+  const tag = randomBytes(4).toString('hex');
+  await t.rejects(
+    withTenant(db, a.id, async (tx) => {
+      await tx('parties').insert({ company_id: a.id, vc: 'vendor', number: `B-${tag}`, name: 'never committed' });
+      const { rows } = await tx.raw<{ rows: { pid: number }[] }>('select pg_backend_pid() as pid');
+      await admin.raw('select pg_terminate_backend(?)', [rows[0]!.pid]);
+      await tx.raw('select 1');
+    }),
+    'the statement after the break fails the transaction',
+  );
+  const names = await withTenant(db, a.id, (tx) => tx('parties').where('number', `B-${tag}`).pluck('name'));
+  t.same(names, [], 'the next transaction runs, on a new connection, and nothing of the broken one stands');
+});
+
+t.test('a connection whose ROLLBACK went unanswered is closed, not handed to the next transaction', async (t) => {
+  const db = createDb(TEST_DATABASE_URL, { poolMax: 1 });
+  t.teardown(() => db.destroy());
+  const [a] = await twoCompanies(db);
+  const tag = randomBytes(4).toString('hex');
+  let firstPid = 0;
+  await t.rejects(
+    withTenant(db, a.id, async (tx) => {
+      await tx('parties').insert({ company_id: a.id, vc: 'vendor', number: `R-${tag}`, name: 'rolled back' });
+      firstPid = (await tx.raw<{ rows: { pid: number }[] }>('select pg_backend_pid() as pid')).rows[0]!.pid;
+      // fault injection on the real connection: its ROLLBACK is lost (never reaches Postgres)
+      const connection = Object.getPrototypeOf(await tx.client.acquireConnection()) as {
+        query: (...args: unknown[]) => unknown;
+      };
+      const query = connection.query.bind(connection);
+      connection.query = (...args: unknown[]) =>
+        args[0] === 'rollback' ? Promise.reject(new Error('connection lost')) : query(...args);
+      throw new Error('the request failed');
+    }),
+    /the request failed/,
+  );
+  const next = await withTenant(db, a.id, async (tx) => ({
+    pid: (await tx.raw<{ rows: { pid: number }[] }>('select pg_backend_pid() as pid')).rows[0]!.pid,
+    names: await tx('parties').where('number', `R-${tag}`).pluck('name'),
+  }));
+  t.not(next.pid, firstPid, 'the next transaction runs on a new connection');
+  t.same(next.names, [], 'and the write of the failed one never commits');
+  const later = await withTenant(db, a.id, (tx) => tx('parties').where('number', `R-${tag}`).pluck('name'));
+  t.same(later, [], 'nor later');
+});

@@ -13,6 +13,9 @@
  *   guard failed) every statement is refused, also one built inside and run after;
  * - both are `SET LOCAL`: they end with the transaction, so the next transaction on the
  *   same pooled connection starts without them;
+ * - a connection goes back to the pool only outside any transaction: one that broke is dropped
+ *   by knex's pool, one whose ROLLBACK went unanswered is closed first (else the next request's
+ *   COMMIT would commit this one's writes);
  * - the serving role is neither superuser nor `BYPASSRLS` nor the owner of a table under
  *   row-level security: the books tables' policy (migrations/rls.ts) then shows and accepts
  *   only the company's rows, even for a query without any `where`.
@@ -160,7 +163,7 @@ export async function enterTenant(tx: Knex.Transaction, companyId: number): Prom
 type Results = { rows?: { unchanged?: boolean }[] }[];
 
 /** The pooled connection a tenant transaction runs on: pg's client (knex's pool hands out pg clients). */
-type Connection = pg.ClientBase;
+type Connection = pg.Client;
 
 /** A query's arguments as pg's `query` takes them: a text or config, values, and maybe a callback. */
 type QueryArgs = unknown[];
@@ -467,6 +470,7 @@ export async function withTenant<T>(
   const opening = guard === undefined ? `begin; ${settings}` : `begin; ${settings}; ${guard}`;
   const connection = (await db.client.acquireConnection()) as Connection;
   const t = new TenantTransaction(db, connection, opening, guard !== undefined, guardHeld);
+  let unsure = false;
   try {
     const value = await fn(transactionView(db, t));
     if (t.guardFailed) throw new TenantGuardFailed();
@@ -480,11 +484,14 @@ export async function withTenant<T>(
     if (!t.begun && guard !== undefined && !(e instanceof TenantGuardFailed))
       await t.openAlone().catch(() => undefined);
     t.open = false;
-    if (t.begun) await t.send('rollback').catch(() => undefined);
+    if (t.begun) await t.send('rollback').catch(() => (unsure = true));
     if (t.guardFailed) throw new TenantGuardFailed();
     throw e;
   } finally {
     t.open = false;
+    // a connection whose ROLLBACK was not answered may still be inside this company's transaction: it is
+    // closed (pg's `end`; knex's pool then drops it, as it drops one that broke) rather than handed to the next
+    if (unsure) await connection.end().catch(() => undefined);
     await db.client.releaseConnection(connection);
   }
 }
