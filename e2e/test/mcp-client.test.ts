@@ -57,6 +57,7 @@ const GRANTED_TOOLS = [
   'create_credit_note',
   'allocate_credit_note',
   'create_quote',
+  'list_quotes',
   'convert_quote',
   'list_recurring_invoices',
   'create_recurring_invoice',

@@ -160,6 +160,7 @@ t.test('MCP endpoint refusals', async (t) => {
         'aging_report',
         'list_services',
         'list_workstation',
+        'list_quotes',
         'list_recurring_invoices',
         'get_invoice_pdf',
         'search_vendors',

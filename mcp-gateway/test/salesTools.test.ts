@@ -74,7 +74,14 @@ t.test('credit notes, quotes and dunning through the gateway', async (t) => {
   const unasked = await client();
 
   const listed = (await yes.c.listTools()).tools;
-  for (const name of ['create_credit_note', 'allocate_credit_note', 'create_quote', 'convert_quote', 'run_dunning'])
+  for (const name of [
+    'create_credit_note',
+    'allocate_credit_note',
+    'create_quote',
+    'list_quotes',
+    'convert_quote',
+    'run_dunning',
+  ])
     t.ok(
       listed.some((x) => x.name === name),
       `${name} listed`,
@@ -177,6 +184,15 @@ t.test('credit notes, quotes and dunning through the gateway', async (t) => {
     t.equal(yes.questions.length, asked, 'neither posts: nobody was asked');
     const again = await yes.call('convert_quote', { id: quoteId });
     t.equal(again.structuredContent?.error?.code, 'conflict', 'a quote becomes an invoice once');
+    // an assistant finds its quotes (and what became of them) by list_quotes
+    const listed = await yes.call('list_quotes', {});
+    t.notOk(listed.isError, JSON.stringify(listed));
+    const rows = listed.structuredContent!.quotes as { id: number; status: string; invoice_id: number | null }[];
+    t.match(
+      rows.find((q) => q.id === quoteId),
+      { status: 'invoiced', invoice_id: invoiceId },
+      'the quote listed as invoiced, naming its invoice',
+    );
   });
 
   t.test('dunning: the dry run only reads; sending is asked first', async (t) => {

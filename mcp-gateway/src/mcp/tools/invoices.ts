@@ -268,6 +268,16 @@ export const invoiceTools: ToolDeclaration[] = [
     summary: summaries.created('quote'),
   },
   {
+    name: 'list_quotes',
+    title: 'List quotes',
+    description: 'Quotes: number, customer, status, valid_until, total, and the invoice a converted one became.',
+    area: 'invoices',
+    access: 'read',
+    contract: contracts.listQuotes,
+    listKey: 'quotes',
+    summary: summaries.list('quote'),
+  },
+  {
     name: 'convert_quote',
     title: 'Turn quote into invoice',
     description: 'Turn an open or accepted quote into a draft invoice; declined or expired ones are refused.',
