@@ -73,7 +73,8 @@ t.test('statements and inbox documents are parsed on threads of the compiled led
   // timing: on a loaded machine the queue's worker and the thread can take more than a minute),
   // twice a second, so the polls cost the serving thread little of the CPU counted below
   let read: { status: string; extracted?: { iban?: string; amount?: number } } = entry;
-  for (let i = 0; i < 600 && read.status === 'new'; i++) {
+  // (at most 190 s: under the runner's 240 s per file, so a job that never ran is reported with the log below)
+  for (let i = 0; i < 380 && read.status === 'new'; i++) {
     await new Promise((resolve) => setTimeout(resolve, 500));
     read = (await (await fetch(`${base}/documents/inbox/${entry.id}`, { headers })).json()) as typeof read;
   }
