@@ -14,8 +14,8 @@
  * - both are `SET LOCAL`: they end with the transaction, so the next transaction on the
  *   same pooled connection starts without them;
  * - a connection goes back to the pool only outside any transaction: one that broke is dropped
- *   by knex's pool, one whose ROLLBACK went unanswered is closed first (else the next request's
- *   COMMIT would commit this one's writes);
+ *   by knex's pool, one the server still reports inside a transaction (a ROLLBACK that went
+ *   unanswered) is closed first (else the next request's COMMIT would commit this one's writes);
  * - the serving role is neither superuser nor `BYPASSRLS` nor the owner of a table under
  *   row-level security: the books tables' policy (migrations/rls.ts) then shows and accepts
  *   only the company's rows, even for a query without any `where`.
@@ -489,9 +489,13 @@ export async function withTenant<T>(
     throw e;
   } finally {
     t.open = false;
-    // a connection whose ROLLBACK was not answered may still be inside this company's transaction: it is
-    // closed (pg's `end`; knex's pool then drops it, as it drops one that broke) rather than handed to the next
-    if (unsure) await connection.end().catch(() => undefined);
+    // a connection still inside a transaction by the server's own last word (ReadyForQuery's status, pg's
+    // getTransactionStatus: a ROLLBACK that went unanswered, anything else left open) is closed (pg's `end`;
+    // knex's pool then drops it, as it drops one that broke) rather than handed to the next request, whose
+    // COMMIT would commit this one's writes (and on the embedded database, which serves only the connection
+    // inside a transaction, would stall every other connection)
+    const status = connection.getTransactionStatus();
+    if (unsure || (status !== null && status !== 'I')) await connection.end().catch(() => undefined);
     await db.client.releaseConnection(connection);
   }
 }
