@@ -21,30 +21,9 @@ export type EventRow = Omit<EventsRow, 'actor'> & { actor: EventActor };
 /** An event to write: its row without the company, the sequence number and the actor (the statement adds those). */
 export type NewEvent = Pick<EventRow, 'type' | 'subject' | 'resource_type' | 'resource_id' | 'data'>;
 
-const WRITE_EVENTS_SQL = `with seq as (
-       insert into sequences (company_id, kind, next_value) values (?, 'event', ? + 1)
-       on conflict (company_id, kind) do update set next_value = sequences.next_value + ?
-       returning next_value - ? as first),
-     inserted as (
-       insert into events (company_id, seq, type, subject, resource_type, resource_id, actor, data)
-       select ?, seq.first + e.i - 1, e.doc->>'type', e.doc->>'subject', e.doc->>'resource_type',
-              e.doc->>'resource_id', ?::jsonb, e.doc->'data'
-         from seq, jsonb_array_elements(?::jsonb) with ordinality as e(doc, i)
-       returning company_id, seq, type),
-     queued as (
-       insert into webhook_deliveries (company_id, subscription_id, event_seq)
-       select s.company_id, s.id, e.seq
-         from inserted e join webhook_subscriptions s on s.company_id = e.company_id and s.status = 'active'
-        where exists (select 1 from unnest(s.events) p
-                       where p = e.type or (right(p, 2) = '.*' and starts_with(e.type, left(p, -1))))
-        order by s.id, e.seq
-       returning subscription_id)
-     select (select first from seq) as first, w.subscription_id, s.queue
-       from (select distinct subscription_id from queued) w
-       join webhook_subscriptions s on s.id = w.subscription_id
-     union all
-     select (select first from seq), null, null
-      where not exists (select 1 from queued)`;
+/** writeEvents' statement: eventsWrittenWith's CTEs on their own (gated by a CTE that always has its row). */
+const WRITE_EVENTS_SQL = `with ev_always as (select 1), ${eventsWrittenWith('ev_always', '?::jsonb')}
+  select first, wake from ev_written`;
 
 /**
  * Writes a change's events in one statement: takes `events.length` numbers from the
@@ -73,19 +52,14 @@ export async function writeEvents(
     JSON.stringify(actor),
     JSON.stringify(events),
   ]);
-  const typed = rows as { first: string | number; subscription_id: number | null; queue: string | null }[];
-  return {
-    first: Number(typed[0]!.first),
-    wake: typed.flatMap((r) =>
-      r.subscription_id === null ? [] : [{ subscription_id: r.subscription_id, queue: r.queue! }],
-    ),
-  };
+  const written = rows[0] as { first: string | number; wake: { subscription_id: number; queue: string }[] };
+  return { first: Number(written.first), wake: written.wake };
 }
 
 /**
  * The events of a change written by the change's own statement, one round trip less than
  * `writeEvents` after it (the AR/AP document store writes a new document's events so): the
- * same three steps as WRITE_EVENTS_SQL, as CTEs to go after the change's own ones. `gate` names
+ * three steps (sequence, insert, queue) as CTEs to go after the change's own ones. `gate` names
  * a CTE of the statement: the events are written only when it has a row (a document whose
  * number was taken meanwhile writes none and takes no event number). `events` is a SQL
  * expression of the statement giving the jsonb array of the events (NewEvent: type, subject,
