@@ -386,9 +386,26 @@ export interface FieldProps {
   autofocus?: boolean;
 }
 
+/** The refusal's message when it is about the input named `name`. */
+const refusalAt = (p: { name: string; refused?: Refused }) =>
+  p.refused && formField(p.refused.field) === p.name ? p.refused.message : undefined;
+
+/** An input's attributes pointing at its refusal's message, when there is one. */
+const errorAria = (id: string, error: string | undefined) =>
+  error ? { 'aria-invalid': 'true' as const, 'aria-describedby': `${id}-error` } : {};
+
+/** A refusal's message under its input (the id errorAria points at). */
+function FieldError({ id, error }: { id: string; error: string | undefined }) {
+  return error ? (
+    <p class="field-error" id={`${id}-error`}>
+      {error}
+    </p>
+  ) : null;
+}
+
 /** A labelled input that carries a refusal's message about it (`aria-invalid`, `aria-describedby`). */
 export function Field(p: FieldProps) {
-  const error = p.refused && formField(p.refused.field) === p.name ? p.refused.message : undefined;
+  const error = refusalAt(p);
   return (
     <>
       <label for={p.id}>{p.label}</label>
@@ -404,14 +421,9 @@ export function Field(p: FieldProps) {
         list={p.list}
         autocomplete={p.list ? 'off' : undefined}
         autofocus={p.autofocus}
-        aria-invalid={error ? 'true' : undefined}
-        aria-describedby={error ? `${p.id}-error` : undefined}
+        {...errorAria(p.id, error)}
       />
-      {error ? (
-        <p class="field-error" id={`${p.id}-error`}>
-          {error}
-        </p>
-      ) : null}
+      <FieldError id={p.id} error={error} />
     </>
   );
 }
@@ -480,18 +492,11 @@ export interface SelectProps {
 
 /** A labelled choice that carries a refusal's message about it, as Field does. */
 export function Select(p: SelectProps) {
-  const error = p.refused && formField(p.refused.field) === p.name ? p.refused.message : undefined;
+  const error = refusalAt(p);
   return (
     <>
       <label for={p.id}>{p.label}</label>
-      <select
-        id={p.id}
-        name={p.name}
-        required={p.required}
-        autofocus={p.autofocus}
-        aria-invalid={error ? 'true' : undefined}
-        aria-describedby={error ? `${p.id}-error` : undefined}
-      >
+      <select id={p.id} name={p.name} required={p.required} autofocus={p.autofocus} {...errorAria(p.id, error)}>
         {p.empty !== undefined ? <option value="">{p.empty}</option> : null}
         {p.options.map((o) => (
           <option value={o.value} lang={o.lang} selected={o.value === p.value}>
@@ -499,11 +504,7 @@ export function Select(p: SelectProps) {
           </option>
         ))}
       </select>
-      {error ? (
-        <p class="field-error" id={`${p.id}-error`}>
-          {error}
-        </p>
-      ) : null}
+      <FieldError id={p.id} error={error} />
     </>
   );
 }
