@@ -65,34 +65,72 @@ const LONE_SURROGATE = /\p{Cs}/u;
 
 const pointerToken = (key: string | number) => String(key).replace(/~/g, '~0').replace(/\//g, '~1');
 
-function checkString(s: string, field: string, what: string): void {
+/** A string that needs a closer look: it holds a NUL or a surrogate half (paired or not). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the NUL is what it looks for
+const SUSPECT = /[\u0000\uD800-\uDFFF]/;
+
+/** The refusal of a string that failed SUSPECT: a NUL, or a surrogate half without its pair. */
+function refuseString(s: string, field: string, what: string): void {
   if (s.includes('\u0000')) throw new ApiError('invalid_request', `${what} contains a NUL character.`, field);
   if (LONE_SURROGATE.test(s))
     throw new ApiError('invalid_request', `${what} contains an unpaired UTF-16 surrogate (not valid Unicode).`, field);
 }
 
+/** Where a value sits in the checked JSON: a chain of keys, written out as a JSON pointer only for a refusal. */
+interface At {
+  parent: At | undefined;
+  key: string;
+}
+
+function pointerOf(root: string, at: At | undefined): string {
+  const keys: string[] = [];
+  for (let a = at; a !== undefined; a = a.parent) keys.push(pointerToken(a.key));
+  let path = root;
+  for (let i = keys.length - 1; i >= 0; i--) path += `/${keys[i]}`;
+  return path;
+}
+
+const valueIn = (path: string) => `Field "${path.slice(1) || 'body'}"`;
+const nameIn = (path: string) => `The name of field "${path.slice(1)}"`;
+
 /**
  * Refuses what the database cannot store or what would only exhaust the stack later: NUL
  * characters and unpaired surrogates in any string or key, and nesting deeper than
  * MAX_JSON_DEPTH. Run on every JSON body and query before validation, so such input never
- * reaches SQL. Iterative: a body nested 100,000 deep is refused, not a stack overflow.
+ * reaches SQL. The walk recurses at most MAX_JSON_DEPTH deep (a body nested 100,000 deep is
+ * refused at that depth, not a stack overflow), and writes a value's path only when it refuses
+ * it: the check runs on every write, twice for a JSON body (read, then validated).
  */
 export function assertStorableJson(value: unknown, root = ''): void {
-  const stack: { value: unknown; path: string; depth: number }[] = [{ value, path: root, depth: 0 }];
-  while (stack.length > 0) {
-    const { value: v, path, depth } = stack.pop()!;
-    if (typeof v === 'string') {
-      checkString(v, path, `Field "${path.slice(1) || 'body'}"`);
-    } else if (typeof v === 'object' && v !== null) {
-      if (depth >= MAX_JSON_DEPTH) {
-        throw new ApiError('invalid_request', `The value nests deeper than ${MAX_JSON_DEPTH} levels.`, path);
-      }
-      for (const [key, child] of Object.entries(v)) {
-        const childPath = `${path}/${pointerToken(key)}`;
-        checkString(key, childPath, `The name of field "${childPath.slice(1)}"`);
-        stack.push({ value: child, path: childPath, depth: depth + 1 });
-      }
+  walkStorable(value, root, undefined, 0);
+}
+
+function walkStorable(v: unknown, root: string, at: At | undefined, depth: number): void {
+  if (typeof v === 'string') {
+    if (SUSPECT.test(v)) refuseString(v, pointerOf(root, at), valueIn(pointerOf(root, at)));
+    return;
+  }
+  if (typeof v !== 'object' || v === null) return;
+  if (depth >= MAX_JSON_DEPTH) {
+    throw new ApiError('invalid_request', `The value nests deeper than ${MAX_JSON_DEPTH} levels.`, pointerOf(root, at));
+  }
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      const item: unknown = v[i];
+      if (typeof item === 'string' ? SUSPECT.test(item) : typeof item === 'object' && item !== null)
+        walkStorable(item, root, { parent: at, key: String(i) }, depth + 1);
     }
+    return;
+  }
+  for (const key in v) {
+    if (!Object.hasOwn(v, key)) continue;
+    if (SUSPECT.test(key)) {
+      const path = pointerOf(root, { parent: at, key });
+      refuseString(key, path, nameIn(path));
+    }
+    const child: unknown = (v as Record<string, unknown>)[key];
+    if (typeof child === 'string' ? SUSPECT.test(child) : typeof child === 'object' && child !== null)
+      walkStorable(child, root, { parent: at, key }, depth + 1);
   }
 }
 
