@@ -12,6 +12,10 @@
  * (default 0: both servers without their background workers, ledgerServer.ts; one client alternating between two
  * servers leaves each idle most of the time, and the workers' polling would be charged to its requests; 1: with).
  * The other checkout's bench/ledgerServer.ts must know BENCH_WORKERS (copy this one there).
+ * BENCH_AB_PARALLEL=1: instead of one client alternating, each server has a client of its own and both post
+ * without pause for the same seconds (as one client of bench/ledger.ts does): a server is not left idle between
+ * its requests, which the alternation does and which makes every request pay a wake-up from idle.
+ * BENCH_AB_OTHER_NODE_OPTIONS: NODE_OPTIONS for the other checkout's server only.
  * `npx tsx bench/ledgerAB.ts`. Not part of `npm run bench`: it needs the other checkout.
  */
 import { mkdtempSync } from 'node:fs';
@@ -26,6 +30,22 @@ const DB_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:
 const OTHER = process.env.BENCH_AB_OTHER;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 6);
+const PARALLEL = process.env.BENCH_AB_PARALLEL === '1';
+
+/** node options for the other checkout's server only (e.g. a V8 flag measured against this checkout's server without it) */
+const OTHER_NODE_OPTIONS = process.env.BENCH_AB_OTHER_NODE_OPTIONS;
+
+async function withNodeOptions<T>(options: string | undefined, start: () => Promise<T>): Promise<T> {
+  if (options === undefined) return start();
+  const before = process.env.NODE_OPTIONS;
+  process.env.NODE_OPTIONS = options;
+  try {
+    return await start();
+  } finally {
+    if (before === undefined) delete process.env.NODE_OPTIONS;
+    else process.env.NODE_OPTIONS = before;
+  }
+}
 
 if (!OTHER) throw new Error('BENCH_AB_OTHER: the directory of the other checkout');
 process.env.LEDGER_STAGE_TIMING = '1';
@@ -40,7 +60,10 @@ await db.destroy();
 const other = (await import(join(OTHER, 'bench/support.ts'))) as { startLedgerProcess: typeof startLedgerProcess };
 const servers = [
   { name: 'this checkout', ...(await startLedgerProcess(DB_URL, dataDir, 4)) },
-  { name: `other (${OTHER})`, ...(await other.startLedgerProcess(DB_URL, dataDir, 4)) },
+  {
+    name: `other (${OTHER})`,
+    ...(await withNodeOptions(OTHER_NODE_OPTIONS, () => other.startLedgerProcess(DB_URL, dataDir, 4))),
+  },
 ];
 const headers = { 'content-type': 'application/json', 'x-api-key': apiKey };
 const base = `/client/${company.dataset}`;
@@ -81,10 +104,28 @@ try {
     }
     return n;
   };
-  await alternate(WARMUP);
+  // BENCH_AB_PARALLEL=1: a client of its own for each server, both posting all the time, as bench/ledger.ts's one
+  // client does: neither server sits idle between its requests while the other is served
+  const parallel = async (seconds: number) => {
+    const until = Date.now() + seconds * 1000;
+    const counts = await Promise.all(
+      servers.map(async (s) => {
+        let n = 0;
+        while (Date.now() < until) {
+          await post(s.url);
+          n++;
+        }
+        return n;
+      }),
+    );
+    return counts.join(' and ');
+  };
+  const run = PARALLEL ? parallel : alternate;
+  await run(WARMUP);
   for (const s of servers) s.child.kill('SIGUSR2');
-  console.log(`measuring ${SECONDS} s, one client alternating; load average ${loadavg().map((l) => l.toFixed(1))}`);
-  const rounds = await alternate(SECONDS);
+  const clients = PARALLEL ? 'one client per server, at once' : 'one client alternating';
+  console.log(`measuring ${SECONDS} s, ${clients}; load average ${loadavg().map((l) => l.toFixed(1))}`);
+  const rounds = await run(SECONDS);
   console.log(`${rounds} bills each; load average ${loadavg().map((l) => l.toFixed(1))}`);
   for (const s of servers) {
     console.log(`--- ${s.name}`);

@@ -17,12 +17,32 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
+import { PerformanceObserver, constants as perf } from 'node:perf_hooks';
 import { join } from 'node:path';
 import { loadConfig } from '../ledger-service/src/config.ts';
 import { createDb } from '../ledger-service/src/db/knex.ts';
 import { startLedger } from '../ledger-service/src/server.ts';
 import { StageTiming } from './stageTiming.ts';
 
+// BENCH_GC=1: on SIGTERM, how many garbage collections of each kind ran since listening and the main thread's time in them
+const gcs = new Map<string, { count: number; ms: number }>();
+const gcKinds: Record<number, string> = {
+  [perf.NODE_PERFORMANCE_GC_MINOR]: 'minor',
+  [perf.NODE_PERFORMANCE_GC_MAJOR]: 'major',
+  [perf.NODE_PERFORMANCE_GC_INCREMENTAL]: 'incremental',
+  [perf.NODE_PERFORMANCE_GC_WEAKCB]: 'weak callbacks',
+};
+if (process.env.BENCH_GC === '1') {
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) {
+      const kind = gcKinds[(e as PerformanceEntry & { detail?: { kind: number } }).detail?.kind ?? -1] ?? 'other';
+      const g = gcs.get(kind) ?? { count: 0, ms: 0 };
+      g.count++;
+      g.ms += e.duration;
+      gcs.set(kind, g);
+    }
+  }).observe({ entryTypes: ['gc'] });
+}
 const url = process.env.BENCH_DATABASE_URL!;
 const config = {
   ...loadConfig({
@@ -60,6 +80,18 @@ if (session) {
   await session.post('Profiler.enable');
   await session.post('Profiler.start');
 }
+// BENCH_HEAP_PROF=<dir>: a sampling heap profile (what allocates, by function) from listening to SIGTERM
+const heapDir = process.env.BENCH_HEAP_PROF;
+const heapSession = heapDir ? new Session() : undefined;
+if (heapSession) {
+  heapSession.connect();
+  await heapSession.post('HeapProfiler.enable');
+  await heapSession.post('HeapProfiler.startSampling', {
+    samplingInterval: 4096,
+    includeObjectsCollectedByMajorGC: true,
+    includeObjectsCollectedByMinorGC: true,
+  });
+}
 
 process.stdout.write(`${JSON.stringify({ url: ledger.url })}\n`);
 process.on('SIGTERM', () => {
@@ -74,10 +106,17 @@ process.on('SIGTERM', () => {
       );
     }
     if (timing) process.stderr.write(timing.report());
+    for (const [kind, g] of gcs)
+      process.stderr.write(`gc ${kind}: ${g.count} (${g.ms.toFixed(0)} ms on the main thread)\n`);
     if (session && profileDir) {
       const { profile } = await session.post('Profiler.stop');
       mkdirSync(profileDir, { recursive: true });
       writeFileSync(join(profileDir, `ledger-${process.pid}.cpuprofile`), JSON.stringify(profile));
+    }
+    if (heapSession && heapDir) {
+      const { profile } = await heapSession.post('HeapProfiler.stopSampling');
+      mkdirSync(heapDir, { recursive: true });
+      writeFileSync(join(heapDir, `ledger-${process.pid}.heapprofile`), JSON.stringify(profile));
     }
     await ledger.close();
     await db.destroy();
