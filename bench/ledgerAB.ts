@@ -32,7 +32,7 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 6);
 const PARALLEL = process.env.BENCH_AB_PARALLEL === '1';
 
-/** node options for the other checkout's server only (e.g. a V8 flag measured against this checkout's server without it) */
+/** node options for the other checkout's server only (e.g. a V8 flag measured against this one without it) */
 const OTHER_NODE_OPTIONS = process.env.BENCH_AB_OTHER_NODE_OPTIONS;
 
 async function withNodeOptions<T>(options: string | undefined, start: () => Promise<T>): Promise<T> {

@@ -24,7 +24,7 @@ import { createDb } from '../ledger-service/src/db/knex.ts';
 import { startLedger } from '../ledger-service/src/server.ts';
 import { StageTiming } from './stageTiming.ts';
 
-// BENCH_GC=1: on SIGTERM, how many garbage collections of each kind ran since listening and the main thread's time in them
+// BENCH_GC=1: on SIGTERM, the garbage collections of each kind since listening and the main thread's time in them
 const gcs = new Map<string, { count: number; ms: number }>();
 const gcKinds: Record<number, string> = {
   [perf.NODE_PERFORMANCE_GC_MINOR]: 'minor',

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import knexFactory, { type Knex } from 'knex';
 import pg from 'pg';
-import { sendPrepared } from './tenantTransaction.ts';
+import { sendClosingStatement, sendPrepared } from './tenantTransaction.ts';
 
 // NUMERIC and BIGINT arrive as strings: money is converted to Decimal explicitly, never to float.
 // int8 ids fit in a JS number for any realistic ledger, so they are parsed as numbers.
@@ -105,7 +105,26 @@ export async function preparedQuery<Row>(
 }
 
 /**
+ * A hot statement (as `preparedQuery`) after which its caller sends nothing more in the
+ * transaction: in a tenant transaction that may close there (its owner made it `closable`, no
+ * one called `keepOpen`, not in a savepoint) it goes with `COMMIT` in one message and `closed`
+ * is true — the transaction is committed and over, and a caller that finds the statement did not
+ * do its work throws RunAgain; anywhere else it is `preparedQuery` and `closed` is false.
+ */
+export async function closingQuery<Row>(
+  executor: Knex,
+  sql: string,
+  bindings: readonly unknown[],
+): Promise<{ rows: Row[]; closed: boolean }> {
+  const { name, text } = statementOf(sql);
+  const sent = sendClosingStatement(executor, preparing.has(executor.client.config) ? name : undefined, text, bindings);
+  if (!sent) return { rows: (await preparedQuery<Row>(executor, sql, bindings)).rows, closed: false };
+  const { result, closed } = await sent;
+  return { rows: (result as { rows: Row[] }).rows, closed };
+}
+
+/**
  * The tenant transaction (`withTenant`), its role and guard live in tenantTransaction.ts;
  * they are re-exported here for the modules and tests that open one.
  */
-export { APP_ROLE, TenantGuardFailed, withTenant } from './tenantTransaction.ts';
+export { APP_ROLE, keepOpen, RunAgain, TenantGuardFailed, withTenant } from './tenantTransaction.ts';

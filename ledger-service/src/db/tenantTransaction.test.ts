@@ -7,7 +7,7 @@
  */
 import t from 'tap';
 import { randomBytes } from 'node:crypto';
-import { createDb, preparedQuery, type Db, type Tx } from './knex.ts';
+import { closingQuery, createDb, keepOpen, preparedQuery, RunAgain, type Db, type Tx } from './knex.ts';
 import { APP_ROLE, servingRole, TenantGuardFailed, UnsafeServingRole, withTenant } from './tenantTransaction.ts';
 import { createCompany, type Company } from './companies.ts';
 
@@ -104,7 +104,7 @@ t.test('a guard that says the credential changed rolls back whatever the caller 
   const insert = (tx: Tx, name: string) =>
     tx('parties').insert({ company_id: a.id, vc: 'vendor', number: `${name}-${tag}`, name });
   await t.rejects(
-    withTenant(db, a.id, async () => 'ran', 'select false as unchanged'),
+    withTenant(db, a.id, async () => 'ran', { guard: 'select false as unchanged' }),
     TenantGuardFailed,
   );
   let after: unknown;
@@ -116,7 +116,7 @@ t.test('a guard that says the credential changed rolls back whatever the caller 
         await insert(tx, 'first').catch((e: unknown) => e);
         after = await insert(tx, 'second').catch((e: unknown) => e);
       },
-      'select false as unchanged',
+      { guard: 'select false as unchanged' },
     ),
     TenantGuardFailed,
     'refused, though the caller went on past its refused statement',
@@ -126,16 +126,13 @@ t.test('a guard that says the credential changed rolls back whatever the caller 
   const warm = () => withTenant(db, a.id, (tx) => preparedQuery<{ n: number }>(tx, sql, [a.id]));
   await warm();
   await t.rejects(
-    withTenant(
-      db,
-      a.id,
-      async (tx) => insert(tx, 'prepared').then(() => preparedQuery(tx, sql, [a.id])),
-      'select false as unchanged',
-    ),
+    withTenant(db, a.id, async (tx) => insert(tx, 'prepared').then(() => preparedQuery(tx, sql, [a.id])), {
+      guard: 'select false as unchanged',
+    }),
     TenantGuardFailed,
   );
   await t.rejects(
-    withTenant(db, a.id, (tx) => preparedQuery(tx, sql, [a.id]), 'select false as unchanged'),
+    withTenant(db, a.id, (tx) => preparedQuery(tx, sql, [a.id]), { guard: 'select false as unchanged' }),
     TenantGuardFailed,
     'also when the guard travels with a prepared first statement',
   );
@@ -146,7 +143,7 @@ t.test('a guard that says the credential changed rolls back whatever the caller 
       async () => {
         throw new Error('refused on what the caller remembered');
       },
-      'select false as unchanged',
+      { guard: 'select false as unchanged' },
     ),
     TenantGuardFailed,
     'a caller failing before its first statement: the changed credential is said, not its refusal',
@@ -158,7 +155,7 @@ t.test('a guard that says the credential changed rolls back whatever the caller 
       async () => {
         throw new Error('refused on what the caller remembered');
       },
-      'select true as unchanged',
+      { guard: 'select true as unchanged' },
     ),
     /refused on what the caller remembered/,
     'its own refusal when the credential holds',
@@ -166,7 +163,7 @@ t.test('a guard that says the credential changed rolls back whatever the caller 
   const names = await withTenant(db, a.id, (tx) => tx('parties').where('number', 'like', `%-${tag}`).pluck('name'));
   t.same(names, [], 'nothing of the refused transactions stands');
   t.equal(
-    await withTenant(db, a.id, async () => 'ran', 'select true as unchanged'),
+    await withTenant(db, a.id, async () => 'ran', { guard: 'select true as unchanged' }),
     'ran',
     'a guard that holds lets it run',
   );
@@ -228,7 +225,7 @@ t.test('BEGIN, the settings and the guard go as one message, with the first prep
     return [...sent];
   };
   const guard = 'select true as unchanged';
-  const knexFirst = await during(() => withTenant(db, a.id, (tx) => tx('parties').count(), guard));
+  const knexFirst = await during(() => withTenant(db, a.id, (tx) => tx('parties').count(), { guard }));
   t.equal(knexFirst.length, 3, "a knex statement first: three messages around the caller's one");
   // knex reports its statement as it hands it to the connection, which sends the opening before it
   t.match(
@@ -243,7 +240,7 @@ t.test('BEGIN, the settings and the guard go as one message, with the first prep
                       (select count(*)::int from parties where company_id = ?) as parties`;
   const values = [7, "it's \\ odd", ['a', 'b,c', 'd"e', 'f\\g', "h'i", ''], [1, -2, 3], null, true, a.id];
   const expected = { n: 7, s: "it's \\ odd", texts: values[2], ints: [1, -2, 3], nothing: null, yes: true, parties: 1 };
-  const read = () => withTenant(db, a.id, async (tx) => (await preparedQuery(tx, sql, values)).rows[0], guard);
+  const read = () => withTenant(db, a.id, async (tx) => (await preparedQuery(tx, sql, values)).rows[0], { guard });
   let row: unknown;
   const firstUse = await during(async () => {
     row = await read();
@@ -379,3 +376,130 @@ t.test('a connection whose ROLLBACK went unanswered is closed, not handed to the
   const later = await withTenant(db, a.id, (tx) => tx('parties').where('number', `R-${tag}`).pluck('name'));
   t.same(later, [], 'nor later');
 });
+
+t.test('a closable transaction: its closing statement carries the COMMIT, and nothing runs after it', async (t) => {
+  const db = createDb(TEST_DATABASE_URL, { poolMax: 1, preparedStatements: true });
+  t.teardown(() => db.destroy());
+  const [a] = await twoCompanies(db);
+  const tag = randomBytes(4).toString('hex');
+  const insert = `insert into parties (company_id, vc, number, name, created_at) values (?, 'vendor', ?, ?, ?)
+    returning id`;
+  const messages: string[] = [];
+  db.on('query', (q: { sql: string }) => messages.push(q.sql));
+  const names = () =>
+    withTenant(db, a.id, (tx) => tx('parties').where('number', 'like', `%-${tag}`).orderBy('number').pluck('name'));
+  const close = (tx: Tx, name: string) =>
+    closingQuery<{ id: number }>(tx, insert, [a.id, `${name}-${tag}`, name, new Date()]);
+
+  // first use on the connection: prepared by an ordinary round trip, the COMMIT apart
+  t.equal((await withTenant(db, a.id, (tx) => close(tx, 'a1'), { closable: true })).closed, false);
+  messages.length = 0;
+  let after: unknown;
+  const closed = await withTenant(
+    db,
+    a.id,
+    async (tx) => {
+      const sent = await close(tx, 'a2');
+      after = await Promise.resolve()
+        .then(() => tx('parties').count())
+        .catch((e: unknown) => e);
+      return sent;
+    },
+    { closable: true },
+  );
+  t.equal(closed.closed, true, 'prepared on the connection: the statement closed the transaction');
+  t.equal(closed.rows.length, 1, 'its rows come back');
+  t.same(
+    messages,
+    ['begin; set local app.company_id', 'execute'].map((m) => messages.find((s) => s.startsWith(m))),
+  );
+  t.equal(messages.length, 2, 'two messages: the opening, then the statement with COMMIT');
+  t.match(messages[1], /; commit$/);
+  t.match(String(after), /TransactionOver/, 'a statement after the closing one is refused, not sent');
+  t.same(await names(), ['a1', 'a2'], 'both committed');
+
+  // where it may not close, it is an ordinary statement and the transaction goes on
+  const notClosable = await withTenant(db, a.id, async (tx) => {
+    const sent = await close(tx, 'b1');
+    await tx('parties')
+      .where({ number: `b1-${tag}` })
+      .update({ name: 'b1, renamed' });
+    return sent.closed;
+  });
+  t.equal(notClosable, false, 'not closable: withTenant commits after fn');
+  const kept = await withTenant(
+    db,
+    a.id,
+    async (tx) => {
+      keepOpen(tx);
+      return (await close(tx, 'b2')).closed;
+    },
+    { closable: true },
+  );
+  t.equal(kept, false, 'kept open: the same');
+  const inSavepoint = await withTenant(db, a.id, (tx) => tx.transaction((sp) => close(sp, 'b3')), { closable: true });
+  t.equal(inSavepoint.closed, false, 'in a savepoint: the same (its release follows)');
+  t.same(await names(), ['a1', 'a2', 'b1, renamed', 'b2', 'b3']);
+
+  // a failing closing statement: Postgres skips the COMMIT, and everything of the transaction is undone
+  await t.rejects(
+    withTenant(
+      db,
+      a.id,
+      async (tx) => {
+        await tx('parties').insert({ company_id: a.id, vc: 'vendor', number: `c1-${tag}`, name: 'c1' });
+        return close(tx, 'a2');
+      },
+      { closable: true },
+    ),
+    /duplicate key|unique/,
+  );
+  t.same(await names(), ['a1', 'a2', 'b1, renamed', 'b2', 'b3'], 'nothing of the failed transaction stands');
+  t.equal((await seen(db)).company, null, 'nothing left on the connection');
+
+  // a remembered key's guard is answered before the statement can commit anything
+  await t.rejects(
+    withTenant(db, a.id, async (tx) => close(tx, 'd1'), { closable: true, guard: 'select false as unchanged' }),
+    TenantGuardFailed,
+  );
+  t.notOk((await names()).includes('d1'), 'a failing guard: the closing statement never ran');
+});
+
+t.test(
+  'RunAgain: after a closing statement that committed without its work, fn runs in a new transaction',
+  async (t) => {
+    const db = createDb(TEST_DATABASE_URL, { poolMax: 1, preparedStatements: true });
+    t.teardown(() => db.destroy());
+    const [a] = await twoCompanies(db);
+    const tag = randomBytes(4).toString('hex');
+    // takes the name only when it is free, as a document statement takes its number
+    const insert = `insert into parties (company_id, vc, number, name) values (?, 'vendor', ?, ?)
+    on conflict do nothing returning id`;
+    const close = (tx: Tx, n: number) => closingQuery<{ id: number }>(tx, insert, [a.id, `n${n}-${tag}`, `n${n}`]);
+    await withTenant(db, a.id, (tx) => close(tx, 1));
+    await withTenant(db, a.id, (tx) => close(tx, 2));
+    let runs = 0;
+    const id = await withTenant(
+      db,
+      a.id,
+      async (tx) => {
+        runs++;
+        const { rows, closed } = await close(tx, runs);
+        if (rows[0]) return rows[0].id;
+        if (closed) throw new RunAgain();
+        throw new Error('not closed');
+      },
+      { closable: true },
+    );
+    t.equal(runs, 3, 'n1 and n2 taken: the third run writes');
+    t.ok(id > 0);
+    await t.rejects(
+      withTenant(db, a.id, async () => {
+        throw new RunAgain();
+      }),
+      /RunAgain without a closing statement/,
+      'asked without a closing statement that committed: an error, not a loop',
+    );
+    t.equal((await seen(db)).company, null, 'nothing left on the connection');
+  },
+);

@@ -34,7 +34,7 @@
  * connection by knex's documented `.connection()`. Nothing of knex or pg is patched.
  */
 import type { Knex } from 'knex';
-import type pg from 'pg';
+import pg from 'pg';
 
 /** The role tenant transactions switch to when the URL's user could bypass row-level security. */
 export const APP_ROLE = 'ledger_app';
@@ -49,6 +49,23 @@ export class TenantGuardFailed extends Error {
     super('the credential changed since it was read');
   }
 }
+
+/**
+ * Thrown by `fn` of a closable tenant transaction after its closing statement (`sendClosing`)
+ * committed the transaction without doing its work — a document number taken meanwhile by
+ * another writer: the statement wrote nothing but the number it used up. withTenant then runs
+ * `fn` again in a new transaction (at most MAX_RUNS times), as the statement's caller would
+ * have tried again inside the transaction had it not committed.
+ */
+export class RunAgain extends Error {
+  override name = 'RunAgain';
+  constructor() {
+    super('the closing statement committed without its work: the transaction runs again');
+  }
+}
+
+/** How often a closable transaction's `fn` runs at most (RunAgain); a document number used by hand is rare. */
+const MAX_RUNS = 100;
 
 /** The set-up lets a tenant transaction's role bypass row-level security (or cannot switch): the start refuses. */
 export class UnsafeServingRole extends Error {
@@ -195,6 +212,15 @@ class TenantTransaction {
   guardFailed = false;
   /** savepoints made so far (their names) */
   savepoints = 0;
+  /** savepoints begun and not yet released or rolled back */
+  openSavepoints = 0;
+  /**
+   * A statement of fn's may commit the transaction in its own message (sendClosing): the owner
+   * said so (withTenant's `closable`) and nothing since said otherwise (keepOpen).
+   */
+  closable: boolean;
+  /** committed by fn's closing statement: withTenant sends no COMMIT */
+  closed = false;
   private readonly prepared: Set<string>;
 
   constructor(
@@ -203,7 +229,9 @@ class TenantTransaction {
     opening: string,
     readonly guarded: boolean,
     private readonly guardHeld?: () => void,
+    closable = false,
   ) {
+    this.closable = closable;
     this.opening = opening;
     let names = preparedOn.get(connection);
     if (!names) {
@@ -218,9 +246,9 @@ class TenantTransaction {
     return this.opening === undefined;
   }
 
-  /** Sends a text as one simple query, reported to the database's `query` listeners. */
-  send(sql: string): Promise<Results> {
-    if (this.db.listenerCount('query') > 0) this.db.emit('query', { sql });
+  /** Sends a text as one simple query, reported to the database's `query` listeners (as `shown`, if given). */
+  send(sql: string, shown = sql): Promise<Results> {
+    if (this.db.listenerCount('query') > 0) this.db.emit('query', { sql: shown });
     // no bindings: pg sends the text as one simple query, its statements in one round trip
     return this.connection.query(sql) as unknown as Promise<Results>;
   }
@@ -244,8 +272,13 @@ class TenantTransaction {
     return this.opened;
   }
 
+  /** Whether the named statement is prepared on this transaction's connection. */
+  isPrepared(name: string): boolean {
+    return this.prepared.has(name);
+  }
+
   /** Why a statement may not run now (the transaction is over, or its guard failed), if so. */
-  private refusal(): Error | undefined {
+  refusal(): Error | undefined {
     if (!this.open) return new TransactionOver();
     if (this.guardFailed) return new TenantGuardFailed();
     return undefined;
@@ -304,28 +337,63 @@ class TenantTransaction {
 }
 
 /**
+ * The closing statement of a closable transaction: a prepared hot statement sent with `COMMIT`
+ * in one simple query (`EXECUTE` with its values as literals, then `COMMIT`), one message and
+ * one round trip fewer than the statement and `COMMIT` apart. From then on the transaction is
+ * over (every statement is refused) and withTenant sends no COMMIT; when the statement fails,
+ * Postgres skips the COMMIT and withTenant rolls back as for any error. Sent as an ordinary
+ * prepared statement (`closed: false`, the transaction goes on) unless the transaction may close
+ * here: closable, through its own view (not a savepoint's, none open), the opening already
+ * answered (a remembered key's guard must hold before anything can commit), the statement
+ * already prepared on the connection and its values writable as literals.
+ */
+async function sendClosing(
+  t: TenantTransaction,
+  top: boolean,
+  name: string | undefined,
+  text: string,
+  values: readonly unknown[],
+): Promise<{ result: unknown; closed: boolean }> {
+  const literals =
+    t.closable && top && t.openSavepoints === 0 && name !== undefined && t.isPrepared(name)
+      ? literalsOf(values, t.connection)
+      : undefined;
+  if (literals === undefined) return { result: await t.sendPrepared(name, text, values), closed: false };
+  // the opening answered first (sent alone if it was not): a remembered key's guard holds before anything commits
+  await t.openAlone();
+  const refused = t.refusal();
+  if (refused) throw refused;
+  t.open = false;
+  const results = await t.send(`execute ${name}(${literals}); commit`, `execute ${name}(…); commit`);
+  t.closed = true;
+  return { result: results[0], closed: true };
+}
+
+/**
+ * pg's own conversion of a parameter to the text it sends (dates in the time zone pg uses, arrays
+ * as array literals, objects as JSON): exported by pg as `utils.prepareValue`, which its type
+ * declarations leave out.
+ */
+const prepareValue = (pg as unknown as { utils: { prepareValue(value: unknown): unknown } }).utils.prepareValue;
+
+/**
  * A statement's values as SQL literals for `EXECUTE` (untyped: Postgres gives each the type of
- * its parameter, as for a value sent apart), or undefined when one is of a kind this does not
- * write (the statement then goes through the extended protocol). Strings through pg's
- * `escapeLiteral`; arrays of strings and numbers as array literals.
+ * its parameter, as for a value sent apart), or undefined when one is binary (a Buffer goes
+ * through the extended protocol as bytes). Each is the text pg itself would send for it
+ * (`prepareValue`), quoted by pg's `escapeLiteral`.
  */
 function literalsOf(values: readonly unknown[], connection: Connection): string | undefined {
   const out: string[] = [];
   for (const v of values) {
-    if (v === null || v === undefined) out.push('null');
-    else if (typeof v === 'string') out.push(connection.escapeLiteral(v));
-    else if ((typeof v === 'number' && Number.isFinite(v)) || typeof v === 'boolean') {
-      out.push(connection.escapeLiteral(String(v)));
-    } else if (Array.isArray(v)) {
-      const items: string[] = [];
-      for (const item of v) {
-        if (item === null) items.push('NULL');
-        else if (typeof item === 'string') items.push(`"${item.replace(/["\\]/g, (c) => `\\${c}`)}"`);
-        else if (typeof item === 'number' && Number.isFinite(item)) items.push(String(item));
-        else return undefined;
-      }
-      out.push(connection.escapeLiteral(`{${items.join(',')}}`));
-    } else return undefined;
+    if (v === null || v === undefined) {
+      out.push('null');
+      continue;
+    }
+    if (typeof v === 'object' && ArrayBuffer.isView(v)) return undefined;
+    const text = prepareValue(v);
+    if (text === null) out.push('null');
+    else if (typeof text === 'string') out.push(connection.escapeLiteral(text));
+    else return undefined;
   }
   return out.join(', ');
 }
@@ -360,14 +428,19 @@ function transactionView(db: Knex, t: TenantTransaction, bound = leasedConnectio
     const run = async (): Promise<T> => {
       const name = `sp_${++t.savepoints}`;
       const inner = transactionView(db, t, bound);
-      await view.raw(`savepoint ${name}`);
+      t.openSavepoints++;
       try {
-        const value = await fn(inner);
-        await view.raw(`release savepoint ${name}`);
-        return value;
-      } catch (e) {
-        await view.raw(`rollback to savepoint ${name}`);
-        throw e;
+        await view.raw(`savepoint ${name}`);
+        try {
+          const value = await fn(inner);
+          await view.raw(`release savepoint ${name}`);
+          return value;
+        } catch (e) {
+          await view.raw(`rollback to savepoint ${name}`);
+          throw e;
+        }
+      } finally {
+        t.openSavepoints--;
       }
     };
     const result = lastSavepoint.then(run, run);
@@ -433,6 +506,57 @@ export function sendPrepared(
   return transactions.get(executor)?.sendPrepared(name, text, values);
 }
 
+/** The views withTenant hands to its `fn` (a savepoint's view is not one): only these may close the transaction. */
+const topViews = new WeakSet<object>();
+
+/**
+ * Sends a hot statement as the closing statement of the tenant transaction whose knex
+ * `executor` is (sendClosing: with COMMIT in one message when the transaction may close there,
+ * `closed` says whether it did), or undefined when `executor` is no tenant transaction's (the
+ * caller sends it through knex).
+ */
+export function sendClosingStatement(
+  executor: Knex,
+  name: string | undefined,
+  text: string,
+  values: readonly unknown[],
+): Promise<{ result: unknown; closed: boolean }> | undefined {
+  const t = transactions.get(executor);
+  return t && sendClosing(t, topViews.has(executor), name, text, values);
+}
+
+/**
+ * Keeps the tenant transaction of `executor` from being committed by a closing statement: for a
+ * caller that checks or writes something after the statements it calls (the confirmation of an
+ * assistant's write is checked after the write), or wrote something a run again would repeat.
+ */
+export function keepOpen(executor: Knex): void {
+  const t = transactions.get(executor);
+  if (t) t.closable = false;
+}
+
+/** What else withTenant does besides running `fn` in the company's transaction. */
+export interface TenantOptions {
+  /**
+   * A statement returning one row with a boolean `unchanged`, sent in the transaction's
+   * opening message (a literal text: only ids and versions inlined): when it says false, the
+   * transaction is rolled back and withTenant rejects with TenantGuardFailed. `fn` may have begun by
+   * then, but none of its statements ran outside the rolled-back transaction and none after the
+   * opening (they are refused); when `fn` fails before its first statement, the guard is checked
+   * before its error is passed on. The API-key cache uses it to check a remembered key without
+   * a round trip of its own (kernel/auth.ts).
+   */
+  guard?: string;
+  /** called once the guard held (the opening was answered), whatever `fn` does after */
+  guardHeld?: () => void;
+  /**
+   * `fn`'s last statement may commit the transaction in its own message (sendClosingStatement),
+   * and `fn` may be run again in a new transaction when it asks to (RunAgain): for an owner that
+   * sends nothing after `fn` and whose `fn` can run again (the request's transaction stage).
+   */
+  closable?: boolean;
+}
+
 /**
  * Runs `fn` in one transaction scoped to one company: the transaction opens with its settings
  * — `app.company_id` and, where needed, the serving role (servingRole) — so every books table
@@ -443,57 +567,71 @@ export function sendPrepared(
  * `BEGIN`, the settings and the guard (below) as one simple query, together with `fn`'s first
  * statement when that is a prepared hot statement (`sendPrepared`), else alone just before it;
  * `fn`'s statements (knex's, bound to the connection by its documented `.connection()`); then
- * `COMMIT` (or `ROLLBACK`). A transaction whose `fn` sends nothing, without a guard, sends
- * nothing at all. No knex transaction is opened, and nothing of knex is patched.
+ * `COMMIT` (or `ROLLBACK`) — or, in a `closable` transaction, `COMMIT` with `fn`'s closing
+ * statement. A transaction whose `fn` sends nothing, without a guard, sends nothing at all. No
+ * knex transaction is opened, and nothing of knex is patched.
  */
 export async function withTenant<T>(
   db: Knex,
   companyId: number,
   fn: (tx: Knex.Transaction) => Promise<T>,
-  /**
-   * A statement returning one row with a boolean `unchanged`, sent in the transaction's
-   * opening message (a literal text: only ids and versions inlined): when it says false, the
-   * transaction is rolled back and this rejects with TenantGuardFailed. `fn` may have begun by
-   * then, but none of its statements ran outside the rolled-back transaction and none after the
-   * opening (they are refused); when `fn` fails before its first statement, the guard is checked
-   * before its error is passed on. The API-key cache uses it to check a remembered key without
-   * a round trip of its own (kernel/auth.ts).
-   */
-  guard?: string,
-  /** called once the guard held (the opening was answered), whatever `fn` does after */
-  guardHeld?: () => void,
+  options: TenantOptions = {},
 ): Promise<T> {
   // its BEGIN and COMMIT would end the transaction it was opened in
   if (transactions.has(db)) throw new Error('withTenant: called with a tenant transaction, not the database');
   const role = await servingRole(db);
   const settings = settingsSql(companyId, role);
+  for (let run = 1; ; run++) {
+    // a run again comes after the guard held in the first (RunAgain follows a commit)
+    const guard = run === 1 ? options.guard : undefined;
+    try {
+      return await runTenant(db, settings, fn, guard, options.guardHeld, options.closable === true);
+    } catch (e) {
+      if (!(e instanceof RunAgain) || run >= MAX_RUNS) throw e;
+    }
+  }
+}
+
+/** One run of withTenant's transaction on a connection of knex's pool. */
+async function runTenant<T>(
+  db: Knex,
+  settings: string,
+  fn: (tx: Knex.Transaction) => Promise<T>,
+  guard: string | undefined,
+  guardHeld: (() => void) | undefined,
+  closable: boolean,
+): Promise<T> {
   const opening = guard === undefined ? `begin; ${settings}` : `begin; ${settings}; ${guard}`;
   const connection = (await db.client.acquireConnection()) as Connection;
-  const t = new TenantTransaction(db, connection, opening, guard !== undefined, guardHeld);
+  const t = new TenantTransaction(db, connection, opening, guard !== undefined, guardHeld, closable);
   let unsure = false;
   try {
-    const value = await fn(transactionView(db, t));
+    const view = transactionView(db, t);
+    topViews.add(view);
+    const value = await fn(view);
     if (t.guardFailed) throw new TenantGuardFailed();
     // nothing sent: only a guard to check (and nothing to commit)
     if (!t.begun && guard !== undefined) await t.openAlone();
     t.open = false;
-    if (t.begun) await t.send('commit');
+    if (t.begun && !t.closed) await t.send('commit');
     return value;
   } catch (e) {
+    // a run again is asked only after a closing statement committed
+    if (e instanceof RunAgain && !t.closed) throw new Error('RunAgain without a closing statement that committed');
     // refused before its first statement: a remembered key's refusal is never final unchecked
     if (!t.begun && guard !== undefined && !(e instanceof TenantGuardFailed))
       await t.openAlone().catch(() => undefined);
     t.open = false;
-    if (t.begun) await t.send('rollback').catch(() => (unsure = true));
+    if (t.begun && !t.closed) await t.send('rollback').catch(() => (unsure = true));
     if (t.guardFailed) throw new TenantGuardFailed();
     throw e;
   } finally {
     t.open = false;
     // a connection still inside a transaction by the server's own last word (ReadyForQuery's status, pg's
-    // getTransactionStatus: a ROLLBACK that went unanswered, anything else left open) is closed (pg's `end`;
-    // knex's pool then drops it, as it drops one that broke) rather than handed to the next request, whose
-    // COMMIT would commit this one's writes (and on the embedded database, which serves only the connection
-    // inside a transaction, would stall every other connection)
+    // getTransactionStatus: a ROLLBACK that went unanswered, a closing statement whose COMMIT was not reached,
+    // anything else left open) is closed (pg's `end`; knex's pool then drops it, as it drops one that broke)
+    // rather than handed to the next request, whose COMMIT would commit this one's writes (and on the embedded
+    // database, which serves only the connection inside a transaction, would stall every other connection)
     const status = connection.getTransactionStatus();
     if (unsure || (status !== null && status !== 'I')) await connection.end().catch(() => undefined);
     await db.client.releaseConnection(connection);

@@ -202,6 +202,44 @@ t.test('a dunning run that sends is held; its dry run and a run with nothing to 
   t.same(again.body.items, []);
 });
 
+t.test(
+  "an assistant's bill without a confirmation writes nothing, also where its statement could carry the COMMIT",
+  async (t) => {
+    const { publicKey, privateKey } = await generateKeyPair(SERVICE_CREDENTIAL.algorithm, { extractable: true });
+    const config = testConfig({ gatewayPublicJwk: JSON.stringify(await exportJWK(publicKey)) });
+    const ledger = { ...(await startLedger({ config, mail: false, inbox: false, webhooks: false })), config };
+    t.teardown(() => ledger.close());
+    const co = await createTestCompany(ledger);
+    await ledger.db('companies').where({ id: co.company.id }).update({ ai_connections_enabled: true });
+    const api = apiClient(ledger.url, co.dataset, co.apiKey);
+    const vendor = await api('POST', '/arap/vendor', { name: 'Acme Supplies' });
+    const bill = {
+      type: 'transaction',
+      vendor_id: vendor.body.id,
+      invDate: '2026-03-15',
+      pending: '0',
+      lines: [{ account: '6500', amount: 100, taxAccount: '1170' }],
+    };
+    // the bill route's statement commits the transaction where nothing follows it (createTransaction `last`); the
+    // confirmation is checked after the handler, so it must keep it open: once the statement is prepared on the
+    // connection (after the API key's bills below), a refused confirmation would otherwise find the bill committed
+    for (let i = 0; i < 5; i++) t.equal((await api('POST', '/arap/transaction/vendor', bill)).status, 201);
+    const bills = async () =>
+      Number((await ledger.db('arap_transactions').where({ company_id: co.company.id }).count({ n: '*' }))[0]!.n);
+    const before = await bills();
+    const asAssistant = apiClient(ledger.url, co.dataset, undefined);
+    const headers = {
+      Authorization: `Bearer ${await sign(privateKey, co.dataset, co.userId, 'conn-a')}`,
+      'X-Assistant-Tool': 'create_bill',
+    };
+    for (let i = 0; i < 5; i++) {
+      const refused = await asAssistant('POST', '/arap/transaction/vendor', bill, headers);
+      t.equal(refused.status, 428, 'refused without a confirmation');
+    }
+    t.equal(await bills(), before, 'none of the refused bills stands');
+  },
+);
+
 function sign(key: CryptoKey, dataset: string, userId: number, conn: string): Promise<string> {
   return new SignJWT({ dataset, conn, scope: 'contacts:write invoices:write accounting:write', client_name: 'Test AI' })
     .setProtectedHeader({ alg: SERVICE_CREDENTIAL.algorithm })

@@ -57,19 +57,27 @@ export class RequestTenant {
     }
   }
 
-  /** `fn` in one transaction of the company; the first one of a remembered key checks the key. */
-  async transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+  /**
+   * `fn` in one transaction of the company; the first one of a remembered key checks the key.
+   * `closable`: fn's last statement may commit it (withTenant), for a caller that sends nothing
+   * after fn and whose fn may run again.
+   */
+  async transaction<T>(fn: (tx: Tx) => Promise<T>, closable = false): Promise<T> {
     const guard = this.state.guard;
-    if (!guard || guard.verified) return withTenant(this.db, this.company.id, fn);
+    if (!guard || guard.verified) return withTenant(this.db, this.company.id, fn, { closable });
     try {
       // the guard goes in the transaction's opening message, which may follow fn's start (withTenant)
-      return await withTenant(this.db, this.company.id, fn, guard.sql, () => {
-        guard.verified = true;
+      return await withTenant(this.db, this.company.id, fn, {
+        guard: guard.sql,
+        guardHeld: () => {
+          guard.verified = true;
+        },
+        closable,
       });
     } catch (e) {
       if (!(e instanceof TenantGuardFailed)) throw e;
       await this.reauthenticate(guard);
-      return withTenant(this.db, this.company.id, fn);
+      return withTenant(this.db, this.company.id, fn, { closable });
     }
   }
 

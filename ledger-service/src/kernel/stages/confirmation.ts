@@ -7,6 +7,7 @@
  * answer is 428 with the ledger's preview and a new confirmation. Routes without a declared
  * effect never pass this stage (decided at mount time).
  */
+import { keepOpen } from '../../db/knex.ts';
 import type { Flow, Stage } from './flow.ts';
 
 export const confirmation: Stage = {
@@ -15,7 +16,10 @@ export const confirmation: Stage = {
     route.contract.method !== 'GET' && route.contract.effect !== undefined && route.contract.effect !== 'none',
   run(flow: Flow): Promise<void> {
     const { ctx, served } = flow;
-    flow.handle = served.shared.confirmations.guard(ctx, served.contract, flow.tenant.now(), flow.handle);
+    const checked = served.shared.confirmations.guard(ctx, served.contract, flow.tenant.now(), flow.handle);
+    // the confirmation is checked and used up after the handler: its statements may not commit the transaction
+    if (checked !== flow.handle) keepOpen(flow.tx);
+    flow.handle = checked;
     return flow.next();
   },
 };

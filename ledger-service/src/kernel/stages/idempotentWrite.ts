@@ -4,7 +4,7 @@
  * write, a repeat finds the kept answer instead (answered by the idempotency stage once the
  * transaction has ended). kernel/idempotency.ts has the rules.
  */
-import type { Tx } from '../../db/knex.ts';
+import { keepOpen, type Tx } from '../../db/knex.ts';
 import type { Flow, Stage } from './flow.ts';
 
 export const idempotentWrite: Stage = {
@@ -13,6 +13,8 @@ export const idempotentWrite: Stage = {
   async run(flow: Flow): Promise<void> {
     const keyed = flow.keyed;
     if (!keyed) return flow.next();
+    // the key's answer is kept after the handler, in the same transaction
+    keepOpen(flow.tx);
     const { keys } = flow.served.shared;
     const outcome = await keys.run(flow.tx, flow.ctx, flow.tenant.company.id, keyed, (sp: Tx) => {
       flow.tx = sp;

@@ -4,6 +4,13 @@
  * set by the message that opens it; a remembered key is checked in the same message,
  * kernel/requestTenant.ts, and when it changed the rest runs again from here). The answer is
  * set inside it: an answer that cannot be made rolls the write back.
+ *
+ * The transaction is opened closable: nothing follows the stages inside it, and they may run
+ * again from here, so a handler's last statement may carry the COMMIT (db/knex.ts
+ * `closingQuery`: the new AR/AP document of `POST /arap/transaction/{vc}`, one message less per
+ * document) unless a stage inside keeps it open (the idempotent write and the confirmation act
+ * after the handler). Such a handler answers from what its closing statement returned (the new
+ * id), so nothing that could fail comes after the COMMIT.
  */
 import type { Tx } from '../../db/knex.ts';
 import type { Flow, Stage } from './flow.ts';
@@ -18,6 +25,6 @@ export const transaction: Stage = {
       flow.resume(mark);
       flow.tx = tx;
       return flow.next();
-    });
+    }, true);
   },
 };

@@ -6,6 +6,7 @@ import type { Vc } from './posting.ts';
 import { referencedAccounts, type ChartAccount, type PartyRef, type RuleContext } from './rules.ts';
 
 import { loadDimensionCatalogue, namesDimensions } from '../dimensions/index.ts';
+import { ACTIVE_SUBSCRIPTION_SQL } from '../events/index.ts';
 /**
  * The snapshot the rules of AR/AP transaction writes check against (rules.ts is pure), read
  * inside the write's transaction. One loader serves a single document (a batch of one) and a
@@ -18,6 +19,13 @@ interface SnapshotRow {
   accounts: { id: number; accno: string; link: string }[];
   rates: { account_id: number; rate: string; valid_from: string; valid_to: string | null }[];
   bank: { id: number; partyId: number; iban: string }[];
+  subscribed: boolean;
+}
+
+/** A document's rule context, and what its writer needs to know besides. */
+export interface LoadedContext extends RuleContext {
+  /** the company has an active webhook subscription: a new document's events may have someone to wake */
+  subscribed: boolean;
 }
 
 /**
@@ -39,7 +47,8 @@ const SNAPSHOT_SQL = `with acc as (
        from taxes t where t.company_id = ? and t.account_id in (select id from acc)
         and t.valid_from <= ?::date and (t.valid_to is null or t.valid_to >= ?::date)) as rates,
     (select coalesce(json_agg(json_build_object('id', b.id, 'partyId', b.party_id, 'iban', b.iban)), '[]')
-       from vendor_bank_accounts b where b.company_id = ? and b.id = any(?::bigint[])) as bank`;
+       from vendor_bank_accounts b where b.company_id = ? and b.id = any(?::bigint[])) as bank,
+    ${ACTIVE_SUBSCRIPTION_SQL} as subscribed`;
 
 /**
  * What the rules of all the documents need, in one round trip (the union over the documents):
@@ -53,7 +62,7 @@ export async function loadRuleContexts(
   company: Company,
   vc: Vc,
   inputs: readonly TransactionInput[],
-): Promise<(input: TransactionInput) => RuleContext> {
+): Promise<(input: TransactionInput) => LoadedContext> {
   const defaultControl = vc === 'vendor' ? company.settings.ap_account : company.settings.ar_account;
   const roundingAccount = company.settings.rounding_account;
   const accnos = [...new Set(inputs.flatMap((i) => referencedAccounts(i, [defaultControl, roundingAccount])))];
@@ -76,6 +85,7 @@ export async function loadRuleContexts(
     dates[0]!,
     company.id,
     banks,
+    company.id,
   ]);
   const row = rows[0]!;
   const accounts = new Map<string, ChartAccount>(
@@ -90,6 +100,7 @@ export async function loadRuleContexts(
     accounts,
     bankAccounts: row.bank,
     dimensions: inputs.some((i) => namesDimensions(i.lines)) ? await loadDimensionCatalogue(tx, company.id) : undefined,
+    subscribed: row.subscribed,
   };
   return (input) => {
     const on = input.invDate;
@@ -100,6 +111,11 @@ export async function loadRuleContexts(
 }
 
 /** The snapshot of one transaction write: loadRuleContexts of a batch of one. */
-export async function loadRuleContext(tx: Tx, company: Company, vc: Vc, input: TransactionInput): Promise<RuleContext> {
+export async function loadRuleContext(
+  tx: Tx,
+  company: Company,
+  vc: Vc,
+  input: TransactionInput,
+): Promise<LoadedContext> {
   return (await loadRuleContexts(tx, company, vc, [input]))(input);
 }

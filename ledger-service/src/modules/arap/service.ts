@@ -1,6 +1,6 @@
 import { amountJson, formatAmount, Money, requestsPosting, type TransactionInput } from '@ledger/shared';
 import type { Knex } from 'knex';
-import type { Tx } from '../../db/knex.ts';
+import { RunAgain, type Tx } from '../../db/knex.ts';
 import { closedUntil, type Company } from '../../db/companies.ts';
 import { auditRow, recordAudit } from '../../db/audit.ts';
 import { loadRuleContext } from './ruleContext.ts';
@@ -104,9 +104,10 @@ async function prepare(
   c: WriteContext,
   input: TransactionInput,
   posting: boolean,
-): Promise<{ resolved: ResolvedTransaction; computed: Posting }> {
+): Promise<{ resolved: ResolvedTransaction; computed: Posting; subscribed: boolean }> {
   if (posting) requireApprover(c.actor, c.vc);
-  return check(c, input, posting, await loadRuleContext(c.tx, c.company, c.vc, input));
+  const ctx = await loadRuleContext(c.tx, c.company, c.vc, input);
+  return { ...check(c, input, posting, ctx), subscribed: ctx.subscribed };
 }
 
 /** The rules, the posting math and the approval limit, against a loaded snapshot (a batch checks each document). */
@@ -218,13 +219,21 @@ export function createdSnapshot(invNumber: string, resolved: ResolvedTransaction
 /**
  * Create: two statements inside the request's transaction — the snapshot the rules need,
  * and one statement numbering and writing header, lines, ledger lines, audit entry and events.
+ *
+ * `last`: the caller sends nothing after this in its transaction, and may run again (a route
+ * handler whose answer is the new id). Then, when no file is attached after the statement and
+ * the company has no webhook subscription to wake, the document's statement carries the
+ * transaction's COMMIT (closingQuery): one message less. A subscription made between the
+ * snapshot and the statement finds its delivery queued without its wake-up, which the webhook
+ * worker's sweep makes good (modules/events/worker.ts).
  */
 export async function createTransaction(
   c: WriteContext,
   doc: DocumentWrite,
+  options: { last?: boolean } = {},
 ): Promise<{ id: number; invNumber: string; status: string }> {
   const posting = requestsPosting(doc.input);
-  const { resolved, computed } = await prepare(c, doc.input, posting);
+  const { resolved, computed, subscribed } = await prepare(c, doc.input, posting);
   const status = posting ? 'posted' : 'draft';
   const kind = kindOf(c);
   const fields = {
@@ -243,23 +252,34 @@ export async function createTransaction(
     createdDetails(resolved, computed, status, doc.files.length),
   );
   const number = own === undefined ? { sequence: sequenceKind(c.vc) } : { own };
+  const closing = options.last === true && doc.files.length === 0 && !subscribed;
   // a taken explicit number is a conflict; a sequence number already used by hand is skipped
   for (let attempt = 0; attempt < 1000; attempt++) {
-    const created = await insertDocument(c.tx, c.company, c.vc, {
-      number,
-      resolved,
-      posting: computed,
-      fields,
-      audit,
-      ...(doc.children ? { children: doc.children } : {}),
-      events: createdEvents(c, posting ? ['created', 'posted'] : ['created'], resolved, computed, status),
-    });
+    const { created, closed } = await insertDocument(
+      c.tx,
+      c.company,
+      c.vc,
+      {
+        number,
+        resolved,
+        posting: computed,
+        fields,
+        audit,
+        ...(doc.children ? { children: doc.children } : {}),
+        events: createdEvents(c, posting ? ['created', 'posted'] : ['created'], resolved, computed, status),
+      },
+      closing,
+    );
     if (created) {
-      await insertFiles(c.tx, c.company.id, created.id, doc.files);
-      await wakeSubscribers(c.tx, c.company.id, created.wake);
+      if (!closed) {
+        await insertFiles(c.tx, c.company.id, created.id, doc.files);
+        await wakeSubscribers(c.tx, c.company.id, created.wake);
+      }
       return { id: created.id, invNumber: created.invNumber, status };
     }
     if (own !== undefined) throw numberTaken(own);
+    // the statement committed with only its sequence number used: the next one, in a new transaction
+    if (closed) throw new RunAgain();
   }
   throw new Error('no free document number found');
 }

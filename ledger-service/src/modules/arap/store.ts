@@ -1,6 +1,6 @@
 import { Money } from '@ledger/shared';
 import type { Knex } from 'knex';
-import { preparedQuery, type Tx } from '../../db/knex.ts';
+import { closingQuery, preparedQuery, type Tx } from '../../db/knex.ts';
 import type { ArapTransactionsRow } from '../../db/tables.ts';
 import type { Company } from '../../db/companies.ts';
 import { nextNumber, numberingCte } from '../../db/sequences.ts';
@@ -334,7 +334,13 @@ export async function insertDocument(
   company: Company,
   vc: Vc,
   doc: NewDocument,
-): Promise<{ id: number; invNumber: string; wake: { subscription_id: number; queue: string }[] } | undefined> {
+  /** the caller sends nothing after it: the statement may carry the transaction's COMMIT (closingQuery) */
+  closing = false,
+): Promise<{
+  created: { id: number; invNumber: string; wake: { subscription_id: number; queue: string }[] } | undefined;
+  /** the statement committed the transaction */
+  closed: boolean;
+}> {
   const header = headerValues(doc.resolved, doc.posting, doc.fields);
   const columns = Object.keys(header);
   const entries =
@@ -355,11 +361,7 @@ export async function insertDocument(
      ${doc.events ? `, ${eventsWrittenWith('h', DOCUMENT_EVENTS)}` : ''}
      ${doc.events ? 'select h.id, h.inv_number, w.wake from h, ev_written w' : 'select id, inv_number from h'}`;
   const n = doc.events?.events.length ?? 0;
-  const { rows } = await preparedQuery<{
-    id: number;
-    inv_number: string;
-    wake?: { subscription_id: number; queue: string }[];
-  }>(tx, sql, [
+  const values = [
     ...numbering.bindings,
     company.id,
     vc,
@@ -378,9 +380,13 @@ export async function insertDocument(
     a.details ?? '{}',
     ...(doc.children ? [company.id, JSON.stringify(doc.children.rows)] : []),
     ...(doc.events ? [company.id, n, n, n, company.id, doc.events.actor, JSON.stringify(doc.events.events)] : []),
-  ]);
+  ];
+  type Row = { id: number; inv_number: string; wake?: { subscription_id: number; queue: string }[] };
+  const { rows, closed } = closing
+    ? await closingQuery<Row>(tx, sql, values)
+    : { rows: (await preparedQuery<Row>(tx, sql, values)).rows, closed: false };
   const row = rows[0];
-  return row && { id: row.id, invNumber: row.inv_number, wake: row.wake ?? [] };
+  return { created: row && { id: row.id, invNumber: row.inv_number, wake: row.wake ?? [] }, closed };
 }
 
 export async function deleteEntries(tx: Tx, companyId: number, id: number): Promise<void> {

@@ -10,6 +10,6 @@ export {
   type EventActorInput,
   type EventInput,
 } from './service.ts';
-export { eventsWrittenWith } from './store.ts';
+export { ACTIVE_SUBSCRIPTION_SQL, eventsWrittenWith } from './store.ts';
 export { eventRoutes } from './routes.ts';
 export { startWebhookWorker, type WebhookWorker, type WebhookWorkerOptions } from './worker.ts';

@@ -57,6 +57,15 @@ export async function writeEvents(
 }
 
 /**
+ * Whether the company (the one binding: its id) has a webhook subscription that a new event may
+ * queue a delivery for, as a SQL expression for another module's statement: a writer whose
+ * events would wake no one may let its statement commit the transaction (db/knex.ts
+ * `closingQuery`), since the wake-up is a statement after it.
+ */
+export const ACTIVE_SUBSCRIPTION_SQL = `exists (select 1 from webhook_subscriptions s
+     where s.company_id = ? and s.status = 'active')`;
+
+/**
  * The events of a change written by the change's own statement, one round trip less than
  * `writeEvents` after it (the AR/AP document store writes a new document's events so): the
  * three steps (sequence, insert, queue) as CTEs to go after the change's own ones. `gate` names

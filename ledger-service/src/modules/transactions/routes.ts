@@ -35,10 +35,12 @@ export const transactionRoutes = [
   route(
     contracts.createTransaction,
     async (req) => {
-      const { id } = await createTransaction(writeContext(req), {
-        input: req.body,
-        files: collectFiles(req, req.body),
-      });
+      // the answer is the new id: nothing follows the document's statement in the request's transaction
+      const { id } = await createTransaction(
+        writeContext(req),
+        { input: req.body, files: collectFiles(req, req.body) },
+        { last: true },
+      );
       return { id };
     },
     { prepareBody: transactionBody({ complete: false }) },
