@@ -127,6 +127,47 @@ t.test('405 is the JSON error body with Allow; bodies other than JSON or multipa
   t.equal((await ledger.db('parties').where({ company_id: a.company.id })).length, 1, 'only the JSON request wrote');
 });
 
+t.test('routes are found by their first segment as one router found them: case, HEAD, OPTIONS, 405, 404', async (t) => {
+  const ledger = await startTestLedger(t);
+  const a = await createTestCompany(ledger);
+  const base = `${ledger.url}/client/${a.dataset}`;
+  const key = { 'X-API-Key': a.apiKey };
+
+  t.equal(
+    (await raw(`${base}/ARAP/Vendor/`, 'GET', key)).status,
+    200,
+    'paths match regardless of case and a final slash',
+  );
+  const head = await raw(`${base}/arap/vendor`, 'HEAD', key);
+  t.equal(head.status, 200, 'a GET route takes HEAD');
+  const options = await raw(`${base}/arap/vendor`, 'OPTIONS', key);
+  t.equal(options.status, 200);
+  t.equal(options.headers.get('allow'), 'POST, HEAD, GET', 'OPTIONS names every method of the path');
+  const put = await raw(`${base}/arap/vendor`, 'PUT', { ...key, 'Content-Type': 'application/json' }, '{}');
+  t.equal(put.status, 405);
+  t.equal(put.headers.get('allow'), 'POST, HEAD, GET');
+  for (const path of ['/nosuch', '/', '', '/arap//vendor']) {
+    const res = await raw(`${base}${path}`, 'GET', key);
+    t.equal(res.status, 404, `GET ${path}`);
+    t.equal(res.json?.error.code, 'not_found');
+  }
+  t.equal((await raw(`${base}/nosuch`, 'PROPFIND', key)).status, 404, 'an unknown method on an unknown path');
+
+  // the client routes are reached only through /client/ (authenticated); another case of the prefix is no route
+  for (const prefix of ['CLIENT', 'Client']) {
+    const res = await raw(`${ledger.url}/${prefix}/${a.dataset}/arap/vendor`, 'GET', key);
+    t.equal(res.status, 404, `/${prefix}/`);
+    t.equal(res.json?.error.code, 'not_found');
+  }
+
+  // meta and internal routes answer 405 and OPTIONS as the client routes do
+  const postHealth = await raw(`${ledger.url}/healthz`, 'POST', {});
+  t.equal(postHealth.status, 405);
+  t.equal(postHealth.headers.get('allow'), 'HEAD, GET');
+  t.equal((await raw(`${ledger.url}/healthz`, 'OPTIONS', {})).headers.get('allow'), 'HEAD, GET');
+  t.equal((await raw(`${ledger.url}/nothing`, 'GET', {})).status, 404);
+});
+
 t.test('malformed requests are 4xx with the error body, never 500', async (t) => {
   const s = await arapSetup(t);
   const base = `${s.ledger.url}/client/${s.co.dataset}`;
