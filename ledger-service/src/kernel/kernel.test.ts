@@ -168,6 +168,53 @@ t.test('routes are found by their first segment as one router found them: case, 
   t.equal((await raw(`${ledger.url}/nothing`, 'GET', {})).status, 404);
 });
 
+t.test('a JSON body answers the same whether it is read on the plain path or by koa-body', async (t) => {
+  const ledger = await startTestLedger(t, { jsonLimit: 2048 });
+  const a = await createTestCompany(ledger);
+  const url = `${ledger.url}/client/${a.dataset}/arap/vendor`;
+  const key = { 'X-API-Key': a.apiKey };
+  const bodies: [string, Buffer | string, number][] = [
+    ['plain', '{"name":"Plain"}', 201],
+    [
+      'a byte order mark before it',
+      Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"name":"Bom"}')]),
+      201,
+    ],
+    ['whitespace before it', ' \n\t\r{"name":"Spaced"}', 201],
+    [
+      'bytes that are not UTF-8',
+      Buffer.concat([Buffer.from('{"name":"A'), Buffer.from([0xff, 0xe2, 0x82]), Buffer.from('"}')]),
+      201,
+    ],
+    ['a string', '"Plain"', 400],
+    ['a number', '12', 400],
+    ['null', 'null', 400],
+    ['an array', '[]', 400],
+    ['only whitespace', '   ', 400],
+    ['malformed', '{"name":"Broken",', 400],
+    ['text after it', '{"name":"Trailing"} x', 400],
+    ['__proto__', '{"name":"P","__proto__":{"admin":true}}', 400],
+    ['__proto__ escaped, nested', '{"name":"P","a":[{"\\u005f_proto__":{"admin":true}}]}', 400],
+    ['over the limit', `{"name":"${'x'.repeat(3000)}"}`, 413],
+  ];
+  for (const [what, body, status] of bodies) {
+    // application/json as JSON clients send it is read on the plain path; with another spelling, by koa-body
+    const plain = await raw(url, 'POST', { ...key, 'Content-Type': 'application/json' }, body);
+    const generic = await raw(url, 'POST', { ...key, 'Content-Type': 'Application/JSON; charset=UTF-8' }, body);
+    t.equal(plain.status, status, `${what}: ${plain.text.slice(0, 200)}`);
+    t.equal(generic.status, status, `${what} (koa-body): ${generic.text.slice(0, 200)}`);
+    if (status !== 201) t.same(plain.json, generic.json, `${what}: the same error body`);
+  }
+  const proto = await raw(url, 'POST', { ...key, 'Content-Type': 'application/json' }, '{"__proto__":{}}');
+  t.same(proto.json, { error: { code: 'invalid_request', message: 'The request body is not valid JSON.' } });
+  const names = await ledger.db('parties').where({ company_id: a.company.id }).pluck('name');
+  t.equal(
+    names.filter((n: string) => n === 'A\ufffd\ufffd').length,
+    2,
+    'bytes that are not UTF-8 read as U+FFFD both ways',
+  );
+});
+
 t.test('malformed requests are 4xx with the error body, never 500', async (t) => {
   const s = await arapSetup(t);
   const base = `${s.ledger.url}/client/${s.co.dataset}`;
