@@ -79,7 +79,10 @@ export function readBody(config: LedgerConfig): Middleware {
     const length = ctx.request.length;
     if (length === 0) return next();
     if (length !== undefined && length <= jsonLimit && isPlainJson(ctx.req.headers)) {
-      ctx.request.body = await readJson(ctx.req);
+      const req = ctx.req;
+      // usually the whole body is already here (Node's parser gives no more than Content-Length
+      // bytes, so this many is all of it): read at once, without listeners and waiting for 'end'
+      ctx.request.body = req.readableLength === length ? jsonOf(req.read() as Buffer) : await readJson(req);
       assertStorableJson(ctx.request.body);
       return next();
     }
@@ -149,12 +152,10 @@ function readJson(req: IncomingMessage): Promise<JsonBody> {
     const onData = (chunk: Buffer) => chunks.push(chunk);
     const onEnd = () => {
       cleanup();
-      let text = (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)).toString('utf8');
-      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
       try {
-        resolve(parseStrictJson(text));
-      } catch {
-        reject(new ApiError('invalid_request', 'The request body is not valid JSON.'));
+        resolve(jsonOf(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
+      } catch (err) {
+        reject(err);
       }
     };
     const onAborted = () => {
@@ -178,6 +179,17 @@ function readJson(req: IncomingMessage): Promise<JsonBody> {
     req.on('aborted', onAborted);
     req.on('error', onError);
   });
+}
+
+/** A JSON body's bytes as co-body reads them: UTF-8, a leading BOM dropped, strict; a 400 when they are not JSON. */
+function jsonOf(bytes: Buffer): JsonBody {
+  let text = bytes.toString('utf8');
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  try {
+    return parseStrictJson(text);
+  } catch {
+    throw new ApiError('invalid_request', 'The request body is not valid JSON.');
+  }
 }
 
 /** What JSON.parse gives, as koa-body's declarations type `ctx.request.body`. */

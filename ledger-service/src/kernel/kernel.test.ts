@@ -205,6 +205,30 @@ t.test('a JSON body answers the same whether it is read on the plain path or by 
     t.equal(generic.status, status, `${what} (koa-body): ${generic.text.slice(0, 200)}`);
     if (status !== 201) t.same(plain.json, generic.json, `${what}: the same error body`);
   }
+  // a body still arriving when it is read: waited for, then the same answers
+  const inPieces = (body: string) =>
+    new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const req = request(url, {
+        method: 'POST',
+        headers: { ...key, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) },
+      });
+      req.on('response', (res: IncomingMessage) => {
+        let text = '';
+        res.on('data', (c: Buffer) => {
+          text += c.toString();
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      });
+      req.on('error', reject);
+      req.flushHeaders();
+      setTimeout(() => req.write(body.slice(0, 5)), 50);
+      setTimeout(() => req.end(body.slice(5)), 100);
+    });
+  t.equal((await inPieces('{"name":"Slow"}')).status, 201, 'a body sent in pieces');
+  const slowBroken = await inPieces('{"name":"Slow",');
+  t.equal(slowBroken.status, 400);
+  t.match(slowBroken.text, /not valid JSON/);
+
   const proto = await raw(url, 'POST', { ...key, 'Content-Type': 'application/json' }, '{"__proto__":{}}');
   t.same(proto.json, { error: { code: 'invalid_request', message: 'The request body is not valid JSON.' } });
   const names = await ledger.db('parties').where({ company_id: a.company.id }).pluck('name');
