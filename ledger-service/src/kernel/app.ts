@@ -45,6 +45,7 @@ export function createApp(deps: AppDeps): Koa {
     }),
     confirmations: new AssistantConfirmations(deps.encryptionKey, deps.now),
   });
+  client.build();
   // every /client/:dataset/... request is authenticated before routing, so a key for
   // another dataset gets 403 whatever the path, and route existence is not revealed
   const auth = authenticate(db, verifier);

@@ -74,9 +74,9 @@ export class SegmentRouter {
    * segments start in `ctx.path` (after the prefix's segments and their slash).
    */
   dispatch(ctx: Context, rest: number, next: Next): Promise<unknown> {
-    if (!this.built) this.built = this.build();
+    const segments = this.built ?? this.build();
     const [first, second] = segmentsAt(ctx.path, rest);
-    const segment = this.built.get(first);
+    const segment = segments.get(first);
     if (!segment) return this.unrouted(ctx, next);
     const byMethod = segment.methods.get(ctx.method);
     const routes = byMethod ? (byMethod.bySecond.get(second) ?? byMethod.other) : undefined;
@@ -89,7 +89,12 @@ export class SegmentRouter {
     return this.none(ctx, () => this.allowedMethods(ctx, next)) as Promise<unknown>;
   }
 
-  private build(): Map<string, Segment> {
+  /**
+   * Makes the lookups, once every route is registered (at start-up rather than on the first
+   * request, which would otherwise pay for compiling them); no route can be added afterwards.
+   */
+  build(): Map<string, Segment> {
+    if (this.built) return this.built;
     const built = new Map<string, Segment>();
     for (const [first, routes] of this.registered) {
       const all = this.router(routes);
@@ -111,6 +116,7 @@ export class SegmentRouter {
       if (get && !methods.has('HEAD')) methods.set('HEAD', get);
       built.set(first, { methods, rest });
     }
+    this.built = built;
     return built;
   }
 
