@@ -197,9 +197,15 @@ type JsonBody = Context['request']['body'];
 
 /** Allowed whitespace before a strict JSON body's `{` or `[` (RFC 8259), as co-body's strict mode. */
 const STRICT_JSON = /^[ \t\n\r]*[[{]/;
+/** A character of a key in JSON text: itself or its `\u` escape (hex digits in either case). */
+const jsonKeyChar = (c: string) =>
+  `(?:${c}|\\\\u${c
+    .charCodeAt(0)
+    .toString(16)
+    .padStart(4, '0')
+    .replace(/[a-f]/g, (h) => `[${h.toUpperCase()}${h}]`)})`;
 /** A `__proto__` key in the text, also escaped (bourne's test): only then is the parsed value searched. */
-const SUSPECT_PROTO =
-  /"(?:_|\\u005[Ff])(?:_|\\u005[Ff])(?:p|\\u0070)(?:r|\\u0072)(?:o|\\u006[Ff])(?:t|\\u0074)(?:o|\\u006[Ff])(?:_|\\u005[Ff])(?:_|\\u005[Ff])"\s*:/;
+const SUSPECT_PROTO = new RegExp(`"${[...'__proto__'].map(jsonKeyChar).join('')}"\\s*:`);
 
 /** co-body's strict JSON with bourne's guard: an object or array, no `__proto__` key at any depth; throws otherwise. */
 export function parseStrictJson(text: string): JsonBody {
