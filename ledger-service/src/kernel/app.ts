@@ -1,11 +1,11 @@
-import Koa from 'koa';
-import Router from '@koa/router';
+import Koa, { type Middleware } from 'koa';
 import type { AppDeps } from './deps.ts';
 import { authenticate } from './auth.ts';
 import { readBody } from './body.ts';
 import { ApiError, errorMiddleware } from './errors.ts';
 import { requestContext } from './requestContext.ts';
 import { mountRoutes } from './route.ts';
+import { SegmentRouter } from './segmentRouter.ts';
 import { CompanyTurns, DEFAULT_WRITE_TURNS } from './companyTurns.ts';
 import { IdempotencyKeys } from './idempotency.ts';
 import { AssistantConfirmations } from './confirmation.ts';
@@ -14,6 +14,10 @@ import { clientRoutes } from '../modules/index.ts';
 import { metaRouter } from '../modules/meta/routes.ts';
 import { internalApi } from '../modules/internal/routes.ts';
 import { ServiceCredentialVerifier } from './serviceCredential.ts';
+
+const CLIENT_PREFIX = '/client/:dataset';
+/** where the dataset's segment ends in a /client/{dataset}/ path: `/client/` and the segment */
+const CLIENT_PREFIX_LENGTH = '/client/'.length;
 
 export function createApp(deps: AppDeps): Koa {
   const { db, config, log } = deps;
@@ -27,27 +31,11 @@ export function createApp(deps: AppDeps): Koa {
   // outside the error middleware: it counts the status the caller finally gets
   app.use(metrics.middleware());
   app.use(errorMiddleware(log));
-  // GET /metrics on the ledger's own (internal) port; the gateway forwards only /client/*
-  app.use(metrics.route());
   // bodies are read only once the caller is known (below and in internalApi): an
   // unauthenticated request never makes the ledger buffer or parse a body
   const body = readBody(config);
 
-  const meta = metaRouter(deps);
-  app.use(meta.routes());
-  // only for the gateway: authenticated by its internal JWT, never by an API key
-  app.use(internalApi(deps, body));
-
-  // every /client/:dataset/... request is authenticated before routing, so a key for
-  // another dataset gets 403 whatever the path, and route existence is not revealed
-  const auth = authenticate(db, verifier);
-  app.use(async (ctx, next) => {
-    const segment = /^\/client\/([^/]+)(?:\/|$)/.exec(ctx.path)?.[1];
-    if (segment === undefined) return next();
-    ctx.params = { dataset: datasetFromPath(segment) };
-    return auth(ctx, () => body(ctx, next));
-  });
-  const client = new Router({ prefix: '/client/:dataset' });
+  const client = new SegmentRouter(CLIENT_PREFIX);
   mountRoutes(client, db, clientRoutes, {
     keys: new IdempotencyKeys(deps.encryptionKey, config.idempotencyWaitMs),
     turns: new CompanyTurns({
@@ -57,9 +45,33 @@ export function createApp(deps: AppDeps): Koa {
     }),
     confirmations: new AssistantConfirmations(deps.encryptionKey, deps.now),
   });
-  app.use(client.routes());
-  // 405/501 without a body become the JSON error body in errorMiddleware
-  app.use(client.allowedMethods({ throw: false }));
+  client.build();
+  // every /client/:dataset/... request is authenticated before routing, so a key for
+  // another dataset gets 403 whatever the path, and route existence is not revealed
+  const auth = authenticate(db, verifier);
+  // what no route takes: 405 with Allow, OPTIONS, 501 (without a body: the JSON error body in errorMiddleware)
+  const { allowedMethods } = client;
+  const clientRequest: Middleware = (ctx, next) => {
+    const segment = /^\/client\/([^/]+)(?:\/|$)/.exec(ctx.path)?.[1];
+    if (segment === undefined) return client.dispatch(ctx, ctx.path.length, next);
+    ctx.params = { dataset: datasetFromPath(segment) };
+    const rest = CLIENT_PREFIX_LENGTH + segment.length;
+    return auth(ctx, () => body(ctx, () => client.dispatch(ctx, rest, next)));
+  };
+  // only for the gateway: authenticated by its internal JWT, never by an API key
+  const internal = internalApi(deps, body);
+  const meta = metaRouter(deps).routes() as Middleware;
+  // GET /metrics on the ledger's own (internal) port; the gateway forwards only /client/*
+  const metricsRoute = metrics.route();
+
+  // one way per first segment: a request is matched only against the routes that can take it
+  app.use((ctx, next) => {
+    const path = ctx.path;
+    if (path.startsWith('/client/')) return clientRequest(ctx, next);
+    const then = () => allowedMethods(ctx, next);
+    if (path === '/internal' || path.startsWith('/internal/')) return internal(ctx, then);
+    return metricsRoute(ctx, () => meta(ctx, then));
+  });
   return app;
 }
 

@@ -7,6 +7,7 @@ import {
   type ErrorCode,
 } from '@ledger/shared';
 import type { Logger } from '../logger.ts';
+import { requestLog } from './requestContext.ts';
 import { BatchRefused, ConfirmationRequired, DomainError } from '../domain/errors.ts';
 
 /** An error meant for the caller: becomes the error body of docs/rest-api.md "Errors" with its status. */
@@ -217,15 +218,14 @@ export function errorMiddleware(log: Logger) {
       const api = toApiError(raw);
       if (api) {
         // a 503 is ours to watch (database unreachable), though not a bug
-        if (api.status >= 500)
-          ((ctx.state.log as Logger | undefined) ?? log).warn({ code: api.code, cause: err.message }, api.message);
+        if (api.status >= 500) requestLog(ctx, log).warn({ code: api.code, cause: err.message }, api.message);
         ctx.status = api.status;
         if (api.status === 401) ctx.set('WWW-Authenticate', API_KEY_CHALLENGE);
         for (const [k, v] of Object.entries(api.headers)) ctx.set(k, v);
         ctx.body = apiErrorBody(api);
         return;
       }
-      ((ctx.state.log as Logger | undefined) ?? log).error({ err }, 'unhandled error');
+      requestLog(ctx, log).error({ err }, 'unhandled error');
       ctx.status = 500;
       ctx.body = errorBody('internal_error', 'An internal error occurred.');
     }

@@ -127,6 +127,118 @@ t.test('405 is the JSON error body with Allow; bodies other than JSON or multipa
   t.equal((await ledger.db('parties').where({ company_id: a.company.id })).length, 1, 'only the JSON request wrote');
 });
 
+t.test('routes are found by their first segment as one router found them: case, HEAD, OPTIONS, 405, 404', async (t) => {
+  const ledger = await startTestLedger(t);
+  const a = await createTestCompany(ledger);
+  const base = `${ledger.url}/client/${a.dataset}`;
+  const key = { 'X-API-Key': a.apiKey };
+
+  t.equal(
+    (await raw(`${base}/ARAP/Vendor/`, 'GET', key)).status,
+    200,
+    'paths match regardless of case and a final slash',
+  );
+  const head = await raw(`${base}/arap/vendor`, 'HEAD', key);
+  t.equal(head.status, 200, 'a GET route takes HEAD');
+  const options = await raw(`${base}/arap/vendor`, 'OPTIONS', key);
+  t.equal(options.status, 200);
+  t.equal(options.headers.get('allow'), 'POST, HEAD, GET', 'OPTIONS names every method of the path');
+  const put = await raw(`${base}/arap/vendor`, 'PUT', { ...key, 'Content-Type': 'application/json' }, '{}');
+  t.equal(put.status, 405);
+  t.equal(put.headers.get('allow'), 'POST, HEAD, GET');
+  for (const path of ['/nosuch', '/', '', '/arap//vendor']) {
+    const res = await raw(`${base}${path}`, 'GET', key);
+    t.equal(res.status, 404, `GET ${path}`);
+    t.equal(res.json?.error.code, 'not_found');
+  }
+  t.equal((await raw(`${base}/nosuch`, 'PROPFIND', key)).status, 404, 'an unknown method on an unknown path');
+
+  // the client routes are reached only through /client/ (authenticated); another case of the prefix is no route
+  for (const prefix of ['CLIENT', 'Client']) {
+    const res = await raw(`${ledger.url}/${prefix}/${a.dataset}/arap/vendor`, 'GET', key);
+    t.equal(res.status, 404, `/${prefix}/`);
+    t.equal(res.json?.error.code, 'not_found');
+  }
+
+  // meta and internal routes answer 405 and OPTIONS as the client routes do
+  const postHealth = await raw(`${ledger.url}/healthz`, 'POST', {});
+  t.equal(postHealth.status, 405);
+  t.equal(postHealth.headers.get('allow'), 'HEAD, GET');
+  t.equal((await raw(`${ledger.url}/healthz`, 'OPTIONS', {})).headers.get('allow'), 'HEAD, GET');
+  t.equal((await raw(`${ledger.url}/nothing`, 'GET', {})).status, 404);
+});
+
+t.test('a JSON body answers the same whether it is read on the plain path or by koa-body', async (t) => {
+  const ledger = await startTestLedger(t, { jsonLimit: 2048 });
+  const a = await createTestCompany(ledger);
+  const url = `${ledger.url}/client/${a.dataset}/arap/vendor`;
+  const key = { 'X-API-Key': a.apiKey };
+  const bodies: [string, Buffer | string, number][] = [
+    ['plain', '{"name":"Plain"}', 201],
+    [
+      'a byte order mark before it',
+      Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"name":"Bom"}')]),
+      201,
+    ],
+    ['whitespace before it', ' \n\t\r{"name":"Spaced"}', 201],
+    [
+      'bytes that are not UTF-8',
+      Buffer.concat([Buffer.from('{"name":"A'), Buffer.from([0xff, 0xe2, 0x82]), Buffer.from('"}')]),
+      201,
+    ],
+    ['a string', '"Plain"', 400],
+    ['a number', '12', 400],
+    ['null', 'null', 400],
+    ['an array', '[]', 400],
+    ['only whitespace', '   ', 400],
+    ['malformed', '{"name":"Broken",', 400],
+    ['text after it', '{"name":"Trailing"} x', 400],
+    ['__proto__', '{"name":"P","__proto__":{"admin":true}}', 400],
+    ['__proto__ escaped, nested', '{"name":"P","a":[{"\\u005f_proto__":{"admin":true}}]}', 400],
+    ['over the limit', `{"name":"${'x'.repeat(3000)}"}`, 413],
+  ];
+  for (const [what, body, status] of bodies) {
+    // application/json as JSON clients send it is read on the plain path; with another spelling, by koa-body
+    const plain = await raw(url, 'POST', { ...key, 'Content-Type': 'application/json' }, body);
+    const generic = await raw(url, 'POST', { ...key, 'Content-Type': 'Application/JSON; charset=UTF-8' }, body);
+    t.equal(plain.status, status, `${what}: ${plain.text.slice(0, 200)}`);
+    t.equal(generic.status, status, `${what} (koa-body): ${generic.text.slice(0, 200)}`);
+    if (status !== 201) t.same(plain.json, generic.json, `${what}: the same error body`);
+  }
+  // a body still arriving when it is read: waited for, then the same answers
+  const inPieces = (body: string) =>
+    new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const req = request(url, {
+        method: 'POST',
+        headers: { ...key, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) },
+      });
+      req.on('response', (res: IncomingMessage) => {
+        let text = '';
+        res.on('data', (c: Buffer) => {
+          text += c.toString();
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      });
+      req.on('error', reject);
+      req.flushHeaders();
+      setTimeout(() => req.write(body.slice(0, 5)), 50);
+      setTimeout(() => req.end(body.slice(5)), 100);
+    });
+  t.equal((await inPieces('{"name":"Slow"}')).status, 201, 'a body sent in pieces');
+  const slowBroken = await inPieces('{"name":"Slow",');
+  t.equal(slowBroken.status, 400);
+  t.match(slowBroken.text, /not valid JSON/);
+
+  const proto = await raw(url, 'POST', { ...key, 'Content-Type': 'application/json' }, '{"__proto__":{}}');
+  t.same(proto.json, { error: { code: 'invalid_request', message: 'The request body is not valid JSON.' } });
+  const names = await ledger.db('parties').where({ company_id: a.company.id }).pluck('name');
+  t.equal(
+    names.filter((n: string) => n === 'A\ufffd\ufffd').length,
+    2,
+    'bytes that are not UTF-8 read as U+FFFD both ways',
+  );
+});
+
 t.test('malformed requests are 4xx with the error body, never 500', async (t) => {
   const s = await arapSetup(t);
   const base = `${s.ledger.url}/client/${s.co.dataset}`;

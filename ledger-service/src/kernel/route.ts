@@ -4,7 +4,7 @@
  * ordered list of stages in stages/index.ts.
  */
 import type { Context } from 'koa';
-import type Router from '@koa/router';
+import type { RouterMiddleware } from '@koa/router';
 import type { Db } from '../db/knex.ts';
 import { CONTRACTS, sidesOf, type Contract } from '@ledger/shared';
 import type { Upload } from './multipart.ts';
@@ -60,12 +60,17 @@ export function pairRoutes(routes: readonly Route[], contracts: readonly Contrac
   return contracts.map((c) => byContract.get(c)!);
 }
 
+/** Where routes are mounted: a `@koa/router` router or the client routes' SegmentRouter. */
+export interface RouteTable {
+  register(path: string, methods: string[], handler: RouterMiddleware): unknown;
+}
+
 /**
  * Mounts one handler per contract under the router (prefix /client/:dataset). `:vc` paths are
  * mounted once per side with the side written out, so "/arap/transactions/vendor" can never
  * be taken for "/arap/:vc/:id".
  */
-export function mountRoutes(router: Router, db: Db, routes: readonly Route[], shared: ServeShared): void {
+export function mountRoutes(router: RouteTable, db: Db, routes: readonly Route[], shared: ServeShared): void {
   const paired = pairRoutes(routes);
   // a preview reads what an assistant's write makes or changes with these (kernel/confirmation.ts)
   shared.confirmations.learnReads(paired, db);
