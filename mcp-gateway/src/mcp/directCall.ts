@@ -155,24 +155,24 @@ export function encodeCallAnswer(
   const meta = isRecord(result._meta) ? result._meta : {};
   const answerMeta = { ...meta, [SERVER_INFO_META_KEY]: meta[SERVER_INFO_META_KEY] ?? serverInfo };
   let members = '';
-  const add = (key: string, json: string | undefined) => {
-    if (json !== undefined) members += `${members ? ',' : ''}${JSON.stringify(key)}:${json}`;
-  };
   let hasResultType = false;
   let hasMeta = false;
   for (const key of Object.keys(result)) {
+    let json: string | undefined;
     if (key === 'resultType') {
       hasResultType = true;
-      add(key, '"complete"');
+      json = '"complete"';
     } else if (key === '_meta') {
       hasMeta = true;
-      add(key, JSON.stringify(answerMeta));
+      json = JSON.stringify(answerMeta);
     } else {
       const value: unknown = result[key];
-      add(key, (key === 'structuredContent' && structuredTextOf(value)) || JSON.stringify(value));
+      json = (key === 'structuredContent' && structuredTextOf(value)) || JSON.stringify(value);
     }
+    // a member whose value JSON leaves out (undefined) is left out here too
+    if (json !== undefined) members += `${members ? ',' : ''}${JSON.stringify(key)}:${json}`;
   }
-  if (!hasResultType) add('resultType', '"complete"');
-  if (!hasMeta) add('_meta', JSON.stringify(answerMeta));
+  if (!hasResultType) members += `${members ? ',' : ''}"resultType":"complete"`;
+  if (!hasMeta) members += `${members ? ',' : ''}"_meta":${JSON.stringify(answerMeta)}`;
   return `{"result":{${members}},"jsonrpc":"2.0","id":${JSON.stringify(id)}}`;
 }
