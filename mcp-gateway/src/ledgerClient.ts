@@ -258,19 +258,18 @@ export class LedgerClient {
     headers: Readonly<Record<string, string>> = {},
   ): Promise<LedgerAnswer> {
     const requestId = currentRequestId();
+    // set one by one rather than spread from conditional objects: this runs on every MCP call
+    const sent: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json' };
+    if (body !== undefined && typeof body !== 'string') sent['content-type'] = 'application/json';
+    // the request being served, so the ledger's log lines carry the gateway's id
+    if (requestId !== undefined) sent['x-request-id'] = requestId;
+    for (const name in headers) sent[name] = headers[name]!;
     let res: Dispatcher.ResponseData;
     try {
       res = await request(`${this.baseUrl}${path}`, {
         method,
         dispatcher: this.dispatcher,
-        headers: {
-          authorization: `Bearer ${token}`,
-          accept: 'application/json',
-          ...(body === undefined || typeof body === 'string' ? {} : { 'content-type': 'application/json' }),
-          // the request being served, so the ledger's log lines carry the gateway's id
-          ...(requestId === undefined ? {} : { 'x-request-id': requestId }),
-          ...headers,
-        },
+        headers: sent,
         // a string is a file's text sent as it is (a bank statement: its Content-Type among `headers`)
         body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
       });

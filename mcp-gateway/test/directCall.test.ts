@@ -11,6 +11,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { checkedOutput, directCallOf, encodeCallAnswer } from '../src/mcp/directCall.ts';
 import { toolsForScopes } from '../src/mcp/tools/catalogue.ts';
+import { toolError, toolSuccess } from '../src/mcp/tools/result.ts';
 import { connect, startReplica, startStack } from './helpers.ts';
 
 const ENVELOPE = {
@@ -335,3 +336,47 @@ t.test('the official client: its 2026-07-28 tools/calls take the direct path, it
     else t.equal(direct, 0, 'a 2025-era client is served by the SDK');
   }
 });
+
+t.test(
+  "encodeCallAnswer: the bytes JSON.stringify writes of the codec's answer, structuredContent from its text",
+  async (t) => {
+    const serverInfo = { name: 'ledger-mcp', version: '1.0.0' };
+    const SERVER_INFO = 'io.modelcontextprotocol/serverInfo';
+    // the 2026-07-28 codec's answer object, serialised in one go
+    const codec = (id: string | number, result: CallToolResult) => {
+      const meta = (result._meta ?? {}) as Record<string, unknown>;
+      return JSON.stringify({
+        result: {
+          ...result,
+          resultType: 'complete',
+          _meta: { ...meta, [SERVER_INFO]: meta[SERVER_INFO] ?? serverInfo },
+        },
+        jsonrpc: '2.0',
+        id,
+      });
+    };
+    const tool = { listKey: 'vendors', summary: () => '2 vendors, "quoted"\n' };
+    const results: [string, CallToolResult][] = [
+      ['a list', toolSuccess(tool, {}, [{ id: 1, name: 'Pap"eterie \u2028', 2: 'x', gone: undefined }, { id: 2 }])],
+      ['an object', toolSuccess(tool, {}, { total: 1.5, lines: [1, 2] })],
+      ['nothing', toolSuccess(tool, {}, null)],
+      ['an error', toolError({ code: 'x', message: 'y', field: 'f' })],
+      ['with _meta', { content: [], _meta: { k: 1 }, isError: false }],
+      [
+        'its own resultType and server info',
+        {
+          resultType: 'other',
+          content: [{ type: 'text', text: 't' }],
+          _meta: { [SERVER_INFO]: { name: 'n', version: '2' } },
+        },
+      ],
+    ];
+    for (const [label, result] of results)
+      for (const id of [1, 'a"b', 0])
+        t.equal(encodeCallAnswer(id, result, serverInfo), codec(id, result), `${label}, id ${JSON.stringify(id)}`);
+    // a structuredContent replaced after the result was made is written as it is now
+    const replaced = toolSuccess(tool, {}, { a: 1 });
+    const changed = { ...replaced, structuredContent: { a: 2 } };
+    t.equal(encodeCallAnswer(1, changed, serverInfo), codec(1, changed));
+  },
+);

@@ -30,6 +30,7 @@ import {
 import { andThen, type Maybe } from './maybe.ts';
 import type { CatalogueTool } from './tools/catalogue.ts';
 import { isRecord } from './tools/isRecord.ts';
+import { structuredTextOf } from './tools/result.ts';
 
 /**
  * The revisions the hot path answers: the per-request revision the SDK serves (it does not
@@ -138,20 +139,40 @@ function toolError(text: string): CallToolResult {
   return { content: [{ type: 'text', text }], isError: true };
 }
 
-/** The JSON-RPC answer to a call, as the SDK's 2026-07-28 codec encodes a tools/call result. */
+/**
+ * The JSON-RPC answer to a call, as the SDK's 2026-07-28 codec encodes a tools/call result:
+ * `{ result: { ...result, resultType: 'complete', _meta }, jsonrpc, id }`, written member by
+ * member so that a structuredContent whose JSON text the result already carries (its text
+ * block, tools/result.ts `structuredTextOf`) is written from that text rather than serialised
+ * again — the ledger's answer was the larger part of a call's JSON work. Same members in the
+ * same order as JSON.stringify of that object (a member the result already has keeps its place).
+ */
 export function encodeCallAnswer(
   id: string | number,
   result: CallToolResult,
   serverInfo: { name: string; version: string },
 ): string {
   const meta = isRecord(result._meta) ? result._meta : {};
-  return JSON.stringify({
-    result: {
-      ...result,
-      resultType: 'complete',
-      _meta: { ...meta, [SERVER_INFO_META_KEY]: meta[SERVER_INFO_META_KEY] ?? serverInfo },
-    },
-    jsonrpc: '2.0',
-    id,
-  });
+  const answerMeta = { ...meta, [SERVER_INFO_META_KEY]: meta[SERVER_INFO_META_KEY] ?? serverInfo };
+  let members = '';
+  let hasResultType = false;
+  let hasMeta = false;
+  for (const key of Object.keys(result)) {
+    let json: string | undefined;
+    if (key === 'resultType') {
+      hasResultType = true;
+      json = '"complete"';
+    } else if (key === '_meta') {
+      hasMeta = true;
+      json = JSON.stringify(answerMeta);
+    } else {
+      const value: unknown = result[key];
+      json = (key === 'structuredContent' && structuredTextOf(value)) || JSON.stringify(value);
+    }
+    // a member whose value JSON leaves out (undefined) is left out here too
+    if (json !== undefined) members += `${members ? ',' : ''}${JSON.stringify(key)}:${json}`;
+  }
+  if (!hasResultType) members += `${members ? ',' : ''}"resultType":"complete"`;
+  if (!hasMeta) members += `${members ? ',' : ''}"_meta":${JSON.stringify(answerMeta)}`;
+  return `{"result":{${members}},"jsonrpc":"2.0","id":${JSON.stringify(id)}}`;
 }

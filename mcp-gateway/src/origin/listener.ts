@@ -13,7 +13,7 @@ import { createMcpEndpoint, mcpDatasetOf, type McpEndpoint } from '../mcp/index.
 import { mcpDepsFrom } from '../mcp/wiring.ts';
 import { runWithRequestId } from '../requestContext.ts';
 import { createApp } from './app.ts';
-import { beginRequest } from './requestScope.ts';
+import { beginRequest, type RequestScope } from './requestScope.ts';
 
 export interface GatewayListener {
   (req: IncomingMessage, res: ServerResponse): void;
@@ -25,32 +25,38 @@ export function createListener(deps: GatewayDeps): GatewayListener {
   const koa = createApp(deps).callback();
   const mcp: McpEndpoint = createMcpEndpoint(mcpDepsFrom(deps));
 
+  // the answer's log line and metrics, and a failure to write the answer: functions of their
+  // own rather than closures made for every MCP request
+  const done = (scope: RequestScope, req: IncomingMessage, res: ServerResponse) => {
+    const url = req.url ?? '';
+    const query = url.indexOf('?');
+    scope.end(req.method ?? '', query < 0 ? url : url.slice(0, query), res.statusCode);
+  };
+  const failed = (scope: RequestScope, res: ServerResponse, err: unknown) => {
+    // the endpoint answers its own failures; this is a failure to write that answer
+    deps.log.error({ reqId: scope.id, err: err instanceof Error ? err.message : String(err) }, 'MCP request failed');
+    if (!res.headersSent) McpAnswer.jsonRpcError(500, -32603, 'Internal error.').send(res);
+    else res.destroy();
+  };
+
   const serveMcp = (req: IncomingMessage, res: ServerResponse, dataset: string) => {
     const scope = beginRequest(deps, req, res);
-    const done = () => {
-      const url = req.url ?? '';
-      const query = url.indexOf('?');
-      scope.end(req.method ?? '', query < 0 ? url : url.slice(0, query), res.statusCode);
-    };
-    const failed = (err: unknown) => {
-      // the endpoint answers its own failures; this is a failure to write that answer
-      deps.log.error({ reqId: scope.id, err: err instanceof Error ? err.message : String(err) }, 'MCP request failed');
-      if (!res.headersSent) McpAnswer.jsonRpcError(500, -32603, 'Internal error.').send(res);
-      else res.destroy();
-    };
     // the endpoint answers at once when nothing waits (a refusal), else by a promise: one
     // `then` for both outcomes rather than catch and finally (a promise each, per request)
     let served: unknown;
     try {
       served = runWithRequestId(scope.id, () => mcp.handle(req, res, dataset));
     } catch (err) {
-      failed(err);
+      failed(scope, res, err);
     }
-    if (!(served instanceof Promise)) return done();
-    served.then(done, (err: unknown) => {
-      failed(err);
-      done();
-    });
+    if (!(served instanceof Promise)) return done(scope, req, res);
+    served.then(
+      () => done(scope, req, res),
+      (err: unknown) => {
+        failed(scope, res, err);
+        done(scope, req, res);
+      },
+    );
   };
 
   const listener = ((req, res) => {

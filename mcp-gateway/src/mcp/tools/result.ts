@@ -32,6 +32,20 @@ export function toolError(error: ToolErrorInfo): CallToolResult {
   };
 }
 
+/**
+ * The JSON text of a success result's structuredContent, as its text block carries it: the
+ * direct path writes it again as the answer's structuredContent (directCall.ts
+ * `encodeCallAnswer`) instead of serialising the same ledger answer a second time. Nothing
+ * changes a result's structuredContent after it is made (the output schema's validator only
+ * reads it), so the text stays that object's.
+ */
+const structuredTexts = new WeakMap<object, string>();
+
+/** The JSON text `toolSuccess` made of this structuredContent object, if it made it. */
+export function structuredTextOf(structured: unknown): string | undefined {
+  return typeof structured === 'object' && structured !== null ? structuredTexts.get(structured) : undefined;
+}
+
 export function toolSuccess(
   tool: Pick<ToolDeclaration, 'listKey' | 'summary'>,
   input: ToolInput,
@@ -42,11 +56,13 @@ export function toolSuccess(
     : isRecord(data)
       ? data
       : { result: data ?? null };
+  const text = JSON.stringify(structured);
+  structuredTexts.set(structured, text);
   return {
     // the short text first; the JSON text block serves clients that ignore structuredContent
     content: [
       { type: 'text', text: tool.summary(data, input) },
-      { type: 'text', text: JSON.stringify(structured) },
+      { type: 'text', text },
     ],
     structuredContent: structured,
   };
