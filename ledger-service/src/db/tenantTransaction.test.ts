@@ -494,11 +494,17 @@ t.test(
     t.equal(runs, 3, 'n1 and n2 taken: the third run writes');
     t.ok(id > 0);
     await t.rejects(
-      withTenant(db, a.id, async () => {
+      withTenant(db, a.id, async (tx) => {
+        await tx('parties').insert({ company_id: a.id, vc: 'vendor', number: `x-${tag}`, name: 'x' });
         throw new RunAgain();
       }),
       /RunAgain without a closing statement/,
       'asked without a closing statement that committed: an error, not a loop',
+    );
+    t.equal(
+      (await withTenant(db, a.id, (tx) => tx('parties').where({ number: `x-${tag}` }))).length,
+      0,
+      'and what ran before it is rolled back',
     );
     t.equal((await seen(db)).company, null, 'nothing left on the connection');
   },

@@ -615,9 +615,12 @@ async function runTenant<T>(
     t.open = false;
     if (t.begun && !t.closed) await t.send('commit');
     return value;
-  } catch (e) {
-    // a run again is asked only after a closing statement committed
-    if (e instanceof RunAgain && !t.closed) throw new Error('RunAgain without a closing statement that committed');
+  } catch (caught) {
+    // a run again is asked only after a closing statement committed: otherwise a mistake, rolled back as any error
+    const e =
+      caught instanceof RunAgain && !t.closed
+        ? new Error('RunAgain without a closing statement that committed')
+        : caught;
     // refused before its first statement: a remembered key's refusal is never final unchecked
     if (!t.begun && guard !== undefined && !(e instanceof TenantGuardFailed))
       await t.openAlone().catch(() => undefined);
