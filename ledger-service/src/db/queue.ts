@@ -6,6 +6,7 @@ import type { Logger } from '../logger.ts';
 import { INBOX_QUEUE } from './migrations/013_documents.ts';
 import { createQueueUnlessPresent, MAIL_QUEUE, MAIL_QUEUE_OPTIONS } from './migrations/025_mail_queue.ts';
 import { DomainError } from '../domain/errors.ts';
+import { type JobHandler, type JobLoop, type JobLoopOptions, runJobLoop } from './jobLoop.ts';
 
 /**
  * The ledger's durable job queue: pg-boss (schema `pgboss`, created by migration 008), shared
@@ -156,6 +157,9 @@ export async function ensureQueue(db: Db, queue: string, policy: RetryPolicy): P
   });
 }
 
+/** Registers a loop taking the queue's jobs one at a time (`runJobLoop`); the worker's stop ends it. */
+export type WorkQueue = <T extends object>(queue: string, options: JobLoopOptions, handle: JobHandler<T>) => void;
+
 export interface QueueWorker {
   /** resolves once the worker takes jobs (or gave up starting: it retries in the background) */
   ready: Promise<void>;
@@ -164,20 +168,27 @@ export interface QueueWorker {
 
 /**
  * Runs a worker on the queue: its own pg-boss client, `setup` creates the queue and
- * registers the handler. Started in the background and retried every 10 s: a ledger whose
- * database is down still starts (and answers 503), and its workers begin once the database
- * is back. `stop` waits for the jobs in hand.
+ * registers the handler with `work` (our job loop, not pg-boss's `work()`: see jobLoop.ts).
+ * Started in the background and retried every 10 s: a ledger whose database is down still
+ * starts (and answers 503), and its workers begin once the database is back. `stop` waits for
+ * the jobs in hand.
  */
 export function startQueueWorker(deps: {
   databaseUrl: string;
   log: Logger;
   what: string;
-  /** the `work()` loops setup registers (default 1): the pool is sized for them */
+  /** the job loops setup registers (default 1): the pool is sized for them */
   workers?: number;
-  setup(client: PgBoss): Promise<void>;
+  setup(client: PgBoss, work: WorkQueue): Promise<void>;
 }): QueueWorker {
   const { log, what } = deps;
   let boss: PgBoss | undefined;
+  let loops: JobLoop[] = [];
+  const stopLoops = async () => {
+    const running = loops;
+    loops = [];
+    await Promise.all(running.map((l) => l.stop()));
+  };
   let stopped = false;
   let retryTimer: NodeJS.Timeout | undefined;
   const start = async (): Promise<void> => {
@@ -189,11 +200,15 @@ export function startQueueWorker(deps: {
       return;
     }
     client.on('error', (err: Error) => log.error({ err }, `${what} queue error`));
+    const work: WorkQueue = (queue, options, handle) => {
+      loops.push(runJobLoop(client, queue, options, handle, log));
+    };
     try {
       await client.start();
-      await deps.setup(client);
+      await deps.setup(client, work);
     } catch (err) {
       log.warn({ err }, `${what} worker could not start; retrying in 10 s`);
+      await stopLoops();
       await client.stop({ graceful: false, wait: true }).catch(() => {});
       if (!stopped)
         retryTimer = setTimeout(() => {
@@ -205,6 +220,7 @@ export function startQueueWorker(deps: {
     // stop() leaves a wait loop that polls forever, and the process never exits (seen: a ledger
     // closed while its workers were still registering hung its test until tap's timeout)
     if (stopped) {
+      await stopLoops();
       await client.stop({ graceful: true, wait: true, timeout: 10_000 });
       return;
     }
@@ -217,6 +233,7 @@ export function startQueueWorker(deps: {
       stopped = true;
       clearTimeout(retryTimer);
       await started;
+      await stopLoops();
       await boss?.stop({ graceful: true, wait: true, timeout: 10_000 });
     },
   };

@@ -3,11 +3,11 @@
  * encodings, 405s, malformed input that must stay a 4xx, large data URIs.
  */
 import { request, type IncomingMessage } from 'node:http';
-import { connect, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import t from 'tap';
 import { arapSetup } from '../../test/arapHelpers.ts';
-import { apiClient, createTestCompany, startTestLedger, TEST_DATABASE_URL } from '../../test/helpers.ts';
+import { apiClient, createTestCompany, startTestLedger } from '../../test/helpers.ts';
+import { PostgresProxy } from '../../test/postgresProxy.ts';
 
 /** Raw HTTP: any method, headers and body bytes, with the body parsed as JSON when it is. */
 async function raw(url: string, method: string, headers: Record<string, string>, body?: Buffer | string) {
@@ -406,48 +406,6 @@ t.test('data URIs: large ones decode, over the file limit is 413, malformed base
   t.equal(params.status, 201, 'media type parameters are allowed');
   t.equal((await s.api('GET', `/arap/transaction/vendor/${params.body.id}`)).body.files[0].mediaType, 'text/plain');
 });
-
-/** A TCP proxy in front of the test Postgres that the test can cut and restore: a real outage for one ledger only. */
-class PostgresProxy {
-  private server: Server | undefined;
-  private readonly sockets = new Set<Socket>();
-  port = 0;
-  private readonly target = new URL(TEST_DATABASE_URL);
-
-  /** The test database's URL, through the proxy. */
-  get url(): string {
-    const u = new URL(TEST_DATABASE_URL);
-    u.hostname = '127.0.0.1';
-    u.port = String(this.port);
-    return u.toString();
-  }
-
-  async start(): Promise<void> {
-    const server = createServer((client) => {
-      const upstream = connect(Number(this.target.port || 5432), this.target.hostname);
-      for (const s of [client, upstream]) {
-        this.sockets.add(s);
-        s.on('close', () => this.sockets.delete(s));
-        s.on('error', () => undefined);
-      }
-      client.pipe(upstream).pipe(client);
-      client.on('close', () => upstream.destroy());
-      upstream.on('close', () => client.destroy());
-    });
-    await new Promise<void>((resolve) => server.listen(this.port, '127.0.0.1', resolve));
-    this.port = (server.address() as AddressInfo).port;
-    this.server = server;
-  }
-
-  /** Refuses new connections and cuts the open ones, as a database outage does. */
-  async cut(): Promise<void> {
-    const server = this.server;
-    this.server = undefined;
-    const closed = new Promise<void>((resolve) => server?.close(() => resolve()) ?? resolve());
-    for (const s of this.sockets) s.destroy();
-    await closed;
-  }
-}
 
 t.test('a database outage is 503 unavailable with Retry-After, and the ledger recovers by itself', async (t) => {
   const proxy = new PostgresProxy();

@@ -96,15 +96,11 @@ export function startWebhookWorker(deps: Deps): WebhookWorker {
     log,
     what: 'webhook',
     workers: senders,
-    async setup(b) {
+    async setup(b, work) {
       await ensureWebhookQueue(deps.db, deps.events.webhookQueue);
       for (let i = 0; i < senders; i++) {
-        await b.work<WakeJob>(
-          deps.events.webhookQueue,
-          { batchSize: 1, pollingIntervalSeconds: opts.pollingIntervalSeconds ?? 1 },
-          async (jobs) => {
-            for (const job of jobs) await sender.pump(b, job.data);
-          },
+        work<WakeJob>(deps.events.webhookQueue, { pollingIntervalSeconds: opts.pollingIntervalSeconds ?? 1 }, (job) =>
+          sender.pump(b, job.data),
         );
       }
       const every = (opts.sweepIntervalSeconds ?? 60) * 1000;

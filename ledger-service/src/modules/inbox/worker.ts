@@ -37,14 +37,10 @@ export function startInboxWorker(deps: {
     databaseUrl: deps.databaseUrl,
     log,
     what: 'inbox',
-    async setup(client) {
+    async setup(_client, work) {
       await makeQueue(db, queue, INBOX_QUEUE_OPTIONS);
-      await client.work<ExtractJob>(
-        queue,
-        { batchSize: 1, pollingIntervalSeconds: deps.options?.pollingIntervalSeconds ?? 1 },
-        async (jobs) => {
-          for (const job of jobs) await extractOne(db, log, fileJobs, job.data);
-        },
+      work<ExtractJob>(queue, { pollingIntervalSeconds: deps.options?.pollingIntervalSeconds ?? 1 }, (job) =>
+        extractOne(db, log, fileJobs, job.data),
       );
     },
   });

@@ -61,14 +61,10 @@ export function startMailWorker(deps: {
     databaseUrl: deps.databaseUrl,
     log,
     what: 'mail',
-    async setup(client) {
+    async setup(_client, work) {
       await ensureQueue(db, config.mailQueue, deps.options?.retry ?? DEFAULT_RETRY_POLICY);
-      await client.work<SendJob>(
-        config.mailQueue,
-        { includeMetadata: true, batchSize: 1, pollingIntervalSeconds: deps.options?.pollingIntervalSeconds ?? 2 },
-        async (jobs) => {
-          for (const job of jobs) await sendOne(db, transport, renderers, log, job);
-        },
+      work<SendJob>(config.mailQueue, { pollingIntervalSeconds: deps.options?.pollingIntervalSeconds ?? 2 }, (job) =>
+        sendOne(db, transport, renderers, log, job),
       );
     },
   });
