@@ -4,7 +4,7 @@ import pino from 'pino';
 import t from 'tap';
 import { TEST_DATABASE_URL } from '../../test/helpers.ts';
 import { PostgresProxy } from '../../test/postgresProxy.ts';
-import { runJobLoop } from './jobLoop.ts';
+import { type JobSource, runJobLoop } from './jobLoop.ts';
 import { createDb } from './knex.ts';
 import { createQueueClient, dropQueue, makeQueue } from './queue.ts';
 
@@ -127,3 +127,62 @@ t.test('a handler that throws fails its job (retried by the queue policy) and th
   t.equal((await row(failing))?.output?.message, 'the receiver refused', 'the failure keeps its message');
   t.same(seen, [1, 2]);
 });
+
+t.test(
+  'one loop with several slots: jobs in hand at once up to its concurrency, one fetch per idle interval',
+  async (t) => {
+    const db = createDb(TEST_DATABASE_URL);
+    t.teardown(() => db.destroy());
+    const queue = `jobloop_${randomBytes(4).toString('hex')}`;
+    await makeQueue(db, queue, {});
+    t.teardown(() => dropQueue(db, queue));
+    const client = await createQueueClient(TEST_DATABASE_URL, 4);
+    await client.start();
+    t.teardown(() => client.stop({ graceful: false, wait: true }));
+    let fetches = 0;
+    const counted: JobSource = {
+      fetch: ((name: string, options: object) => {
+        fetches++;
+        return client.fetch(name, options);
+      }) as JobSource['fetch'],
+      complete: client.complete.bind(client) as JobSource['complete'],
+      fail: client.fail.bind(client) as JobSource['fail'],
+    };
+    const { log } = recordingLogger();
+    let inHand = 0;
+    let most = 0;
+    const done: number[] = [];
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const loop = runJobLoop<{ n: number }>(
+      counted,
+      queue,
+      { pollingIntervalSeconds: 0.2, concurrency: 3 },
+      async (job) => {
+        inHand++;
+        most = Math.max(most, inHand);
+        await held;
+        inHand--;
+        done.push(job.data.n);
+      },
+      log,
+    );
+    t.teardown(() => loop.stop());
+
+    // idle: one fetch per interval, whatever the slots
+    fetches = 0;
+    await new Promise((r) => setTimeout(r, 1100));
+    t.ok(fetches >= 3 && fetches <= 7, `an idle loop fetched ${fetches} times in 1.1 s at 0.2 s (not once per slot)`);
+
+    for (let n = 1; n <= 4; n++) await client.send(queue, { n });
+    await until('three jobs in hand', () => inHand === 3);
+    await new Promise((r) => setTimeout(r, 400));
+    t.equal(most, 3, 'never more than its concurrency at once');
+    release();
+    await until('all four done', () => done.length === 4);
+    t.same([...done].sort(), [1, 2, 3, 4]);
+    await loop.stop();
+  },
+);

@@ -18,7 +18,12 @@ import type { Logger } from '../logger.ts';
  *
  * A loop fetches again at once after a job (a burst of mail does not wait a polling interval
  * per message) and waits the interval when the queue is empty or the database is away; `stop`
- * ends the wait and resolves once the job in hand is finished and recorded.
+ * ends the wait and resolves once the jobs in hand are finished and recorded.
+ *
+ * `concurrency`: how many jobs the loop has in hand at once (the webhook senders: a receiver that
+ * stalls holds one slot, not the others). One loop fetches for all its slots — as many jobs as
+ * are free — so an idle queue costs one query per interval, not one per slot (eight webhook
+ * senders polling apart were eight queries a second of an idle ledger's CPU).
  */
 
 /** What a worker does with one job; throwing fails it (pg-boss retries it by the queue's policy). */
@@ -27,6 +32,8 @@ export type JobHandler<T> = (job: PgBoss.JobWithMetadata<T>) => Promise<void>;
 export interface JobLoopOptions {
   /** the wait between fetches while the queue is empty */
   pollingIntervalSeconds: number;
+  /** jobs in hand at once (default 1) */
+  concurrency?: number;
 }
 
 export interface JobLoop {
@@ -45,20 +52,21 @@ export function runJobLoop<T extends object>(
   log: Logger,
 ): JobLoop {
   let stopping = false;
+  const concurrency = Math.max(1, options.concurrency ?? 1);
+  const inHand = new Set<Promise<void>>();
+  // what the loop waits for (the interval, or a slot to free) ends early on stop
   let wake: (() => void) | undefined;
-  const pause = (ms: number) =>
+  const waitFor = (what: Promise<unknown> | undefined, ms?: number) =>
     new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, ms);
+      const timer = ms === undefined ? undefined : setTimeout(resolve, ms);
       wake = () => {
         clearTimeout(timer);
         resolve();
       };
+      what?.then(wake, wake);
     });
 
-  const takeOne = async (): Promise<boolean> => {
-    // pg-boss's fetch answers [] when its query fails (the database away): the loop waits
-    const [job] = await source.fetch<T>(queue, { batchSize: 1, includeMetadata: true });
-    if (!job) return false;
+  const finish = async (job: PgBoss.JobWithMetadata<T>): Promise<void> => {
     let failure: Error | undefined;
     try {
       await handle(job);
@@ -74,19 +82,34 @@ export function runJobLoop<T extends object>(
         'a job outcome could not be recorded; the job expires and is retried',
       );
     }
-    return true;
+  };
+
+  /** Fetches as many jobs as there are free slots and starts them; how many it started. */
+  const takeFree = async (): Promise<number> => {
+    // pg-boss's fetch answers [] when its query fails (the database away): the loop waits
+    const jobs = await source.fetch<T>(queue, { batchSize: concurrency - inHand.size, includeMetadata: true });
+    for (const job of jobs) {
+      const running: Promise<void> = finish(job).finally(() => inHand.delete(running));
+      inHand.add(running);
+    }
+    return jobs.length;
   };
 
   const loop = async (): Promise<void> => {
     while (!stopping) {
-      let took = false;
+      if (inHand.size >= concurrency) {
+        await waitFor(Promise.race(inHand));
+        continue;
+      }
+      let took = 0;
       try {
-        took = await takeOne();
+        took = await takeFree();
       } catch (err) {
         log.warn({ err, queue }, 'a job could not be fetched');
       }
-      if (!took && !stopping) await pause(options.pollingIntervalSeconds * 1000);
+      if (took === 0 && !stopping) await waitFor(undefined, options.pollingIntervalSeconds * 1000);
     }
+    await Promise.all(inHand);
   };
 
   const running = loop();

@@ -127,4 +127,12 @@ export async function closingQuery<Row>(
  * The tenant transaction (`withTenant`), its role and guard live in tenantTransaction.ts;
  * they are re-exported here for the modules and tests that open one.
  */
-export { APP_ROLE, keepOpen, RunAgain, TenantGuardFailed, withTenant } from './tenantTransaction.ts';
+export {
+  APP_ROLE,
+  keepOpen,
+  mayRunAgain,
+  RunAgain,
+  staleReadCheck,
+  TenantGuardFailed,
+  withTenant,
+} from './tenantTransaction.ts';

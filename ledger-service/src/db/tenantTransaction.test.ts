@@ -7,7 +7,17 @@
  */
 import t from 'tap';
 import { randomBytes } from 'node:crypto';
-import { closingQuery, createDb, keepOpen, preparedQuery, RunAgain, type Db, type Tx } from './knex.ts';
+import {
+  closingQuery,
+  createDb,
+  keepOpen,
+  mayRunAgain,
+  preparedQuery,
+  RunAgain,
+  staleReadCheck,
+  type Db,
+  type Tx,
+} from './knex.ts';
 import { APP_ROLE, servingRole, TenantGuardFailed, UnsafeServingRole, withTenant } from './tenantTransaction.ts';
 import { createCompany, type Company } from './companies.ts';
 
@@ -409,12 +419,8 @@ t.test('a closable transaction: its closing statement carries the COMMIT, and no
   );
   t.equal(closed.closed, true, 'prepared on the connection: the statement closed the transaction');
   t.equal(closed.rows.length, 1, 'its rows come back');
-  t.same(
-    messages,
-    ['begin; set local app.company_id', 'execute'].map((m) => messages.find((s) => s.startsWith(m))),
-  );
-  t.equal(messages.length, 2, 'two messages: the opening, then the statement with COMMIT');
-  t.match(messages[1], /; commit$/);
+  t.equal(messages.length, 1, 'one message: the opening, the statement and COMMIT');
+  t.match(messages[0], /^begin; set local app\.company_id.*; execute p_[0-9a-f]+\(…\); commit$/);
   t.match(String(after), /TransactionOver/, 'a statement after the closing one is refused, not sent');
   t.same(await names(), ['a1', 'a2'], 'both committed');
 
@@ -463,7 +469,87 @@ t.test('a closable transaction: its closing statement carries the COMMIT, and no
     TenantGuardFailed,
   );
   t.notOk((await names()).includes('d1'), 'a failing guard: the closing statement never ran');
+  let held = 0;
+  messages.length = 0;
+  const guarded = await withTenant(db, a.id, (tx) => close(tx, 'd2'), {
+    closable: true,
+    guard: 'select true as unchanged',
+    guardHeld: () => held++,
+  });
+  t.equal(guarded.closed, true, 'a guard that holds: the statement closed the transaction');
+  t.equal(messages.length, 1, 'in one message with the guard');
+  t.equal(held, 1, 'the guard is reported held');
+  t.ok((await names()).includes('d2'));
 });
+
+t.test(
+  'a stale read (staleReadCheck) rolls the transaction back and runs it again where its owner allows',
+  async (t) => {
+    const db = createDb(TEST_DATABASE_URL, { poolMax: 1, preparedStatements: true });
+    t.teardown(() => db.destroy());
+    const [a] = await twoCompanies(db);
+    const tag = randomBytes(4).toString('hex');
+    // the check compares a bound value with the one the statement reads: the test decides per run whether it holds
+    const insert = `with chk as (select ${staleReadCheck('? = ?')} as ok)
+    insert into parties (company_id, vc, number, name, created_at) select ?, 'vendor', ?, ?, ? from chk returning id`;
+    const names = () =>
+      withTenant(db, a.id, (tx) => tx('parties').where('number', 'like', `%-${tag}`).orderBy('number').pluck('name'));
+    const write = (tx: Tx, name: string, holds: boolean, closing: boolean) => {
+      const values = [1, holds ? 1 : 2, a.id, `${name}-${tag}`, name, new Date()];
+      return closing
+        ? closingQuery<{ id: number }>(tx, insert, values)
+        : preparedQuery<{ id: number }>(tx, insert, values);
+    };
+    // prepared on the connection first
+    await withTenant(db, a.id, (tx) => write(tx, 'a0', true, false));
+
+    const messages: string[] = [];
+    db.on('query', (q: { sql: string }) => messages.push(q.sql));
+    for (const closing of [true, false]) {
+      const name = closing ? 'one message' : 'extended protocol';
+      let runs = 0;
+      messages.length = 0;
+      let mayAgain: boolean | undefined;
+      const result = await withTenant(
+        db,
+        a.id,
+        async (tx) => {
+          runs++;
+          mayAgain ??= mayRunAgain(tx);
+          // one message: the statement is the transaction's first, sent with the opening and COMMIT
+          if (!closing)
+            await tx('parties').insert({ company_id: a.id, vc: 'vendor', number: `x${runs}-${tag}`, name: 'x' });
+          return write(tx, `${closing ? 'c' : 'e'}${runs}`, runs > 1, closing);
+        },
+        { closable: true },
+      );
+      t.equal(runs, 2, `${name}: the stale first run is run again`);
+      t.equal(mayAgain, true, 'mayRunAgain: the owner allows a run again');
+      t.equal(result.rows.length, 1);
+      if (closing)
+        t.same(
+          messages.map((m) => (/^begin;.*; commit$/.test(m) ? 'whole' : m)),
+          ['whole', 'rollback', 'whole'],
+          'each run one message (the opening, the statement, COMMIT); the failed one rolled back',
+        );
+    }
+    t.same(await names(), ['a0', 'c2', 'e2', 'x'], 'only the second runs wrote');
+
+    // where the owner does not allow a run again, a stale read is an error and nothing stands
+    let runs = 0;
+    await t.rejects(
+      withTenant(db, a.id, async (tx) => {
+        runs++;
+        t.equal(mayRunAgain(tx), false, 'mayRunAgain: not without the owner');
+        return write(tx, 'n1', false, false);
+      }),
+      /stale read/,
+    );
+    t.equal(runs, 1, 'not run again');
+    t.notOk((await names()).includes('n1'));
+    t.equal((await seen(db)).company, null, 'nothing left on the connection');
+  },
+);
 
 t.test(
   'RunAgain: after a closing statement that committed without its work, fn runs in a new transaction',

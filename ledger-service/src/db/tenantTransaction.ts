@@ -59,10 +59,31 @@ export class TenantGuardFailed extends Error {
  */
 export class RunAgain extends Error {
   override name = 'RunAgain';
-  constructor() {
-    super('the closing statement committed without its work: the transaction runs again');
+  constructor(message = 'the closing statement committed without its work: the transaction runs again') {
+    super(message);
   }
 }
+
+/**
+ * The SQLSTATEs of `ledger_check` (migration 047) this module reads: a statement that fails with
+ * one of them stops the rest of its message (`COMMIT` included), where answering false would not.
+ * `GUARD_CHANGED`: a remembered key's guard, where the opening goes in one message with the closing
+ * statement. `STALE_READ`: a caller's own check that what it computed from was still so (the rule
+ * snapshot a bill was computed against, remembered between requests: modules/arap); the
+ * transaction is rolled back and, where its owner allows a run again, run again.
+ */
+export const CHECK_CODES = { guardChanged: 'LG001', staleRead: 'LG002' } as const;
+
+/** An SQL expression true when `condition` is, else failing the statement with STALE_READ (see CHECK_CODES). */
+export function staleReadCheck(condition: string): string {
+  return `ledger_check(${condition}, '${CHECK_CODES.staleRead}')`;
+}
+
+/** The SQLSTATE of an error Postgres sent, if it is one. */
+const sqlStateOf = (e: unknown): string | undefined =>
+  typeof e === 'object' && e !== null && typeof (e as { code?: unknown }).code === 'string'
+    ? (e as { code: string }).code
+    : undefined;
 
 /** How often a closable transaction's `fn` runs at most (RunAgain); a document number used by hand is rare. */
 const MAX_RUNS = 100;
@@ -219,19 +240,26 @@ class TenantTransaction {
    * said so (withTenant's `closable`) and nothing since said otherwise (keepOpen).
    */
   closable: boolean;
+  /** the owner lets `fn` run again in a new transaction (withTenant's `closable`; keepOpen does not change it) */
+  readonly rerunnable: boolean;
   /** committed by fn's closing statement: withTenant sends no COMMIT */
   closed = false;
+  /** a statement failed its caller's STALE_READ check: rolled back, and run again where the owner allows it */
+  stale = false;
   private readonly prepared: Set<string>;
 
   constructor(
     private readonly db: Knex,
     readonly connection: Connection,
     opening: string,
+    /** the opening whose guard fails the message instead of answering false (sendClosing's one message) */
+    private readonly checkingOpening: string,
     readonly guarded: boolean,
     private readonly guardHeld?: () => void,
     closable = false,
   ) {
     this.closable = closable;
+    this.rerunnable = closable;
     this.opening = opening;
     let names = preparedOn.get(connection);
     if (!names) {
@@ -270,6 +298,49 @@ class TenantTransaction {
     this.opening = undefined;
     this.opened = this.send(opening).then((results) => this.checkGuard(results, 1));
     return this.opened;
+  }
+
+  /** Whether nothing was sent yet: the opening may still go in one message with a closing statement. */
+  get unopened(): boolean {
+    return this.opening !== undefined && this.opened === undefined;
+  }
+
+  /**
+   * Sends the opening, `EXECUTE` of a prepared statement and `COMMIT` as one message, the opening's
+   * guard failing the message (`checkingOpening`) rather than answering false: a whole request's
+   * transaction in one round trip. Returns the statement's result; the transaction is over.
+   */
+  async sendWhole(execute: string, shown: string): Promise<unknown> {
+    this.opening = undefined;
+    this.open = false;
+    let results: Results;
+    try {
+      results = await this.send(
+        `${this.checkingOpening}; ${execute}; commit`,
+        `${this.checkingOpening}; ${shown}; commit`,
+      );
+    } catch (e) {
+      this.opened = Promise.resolve();
+      const state = sqlStateOf(e);
+      if (state === CHECK_CODES.guardChanged) {
+        this.guardFailed = true;
+        throw new TenantGuardFailed();
+      }
+      // the guard comes first in the message: any later failure means it held
+      if (this.guarded) this.guardHeld?.();
+      throw this.staleOr(e);
+    }
+    this.opened = Promise.resolve();
+    if (this.guarded) this.guardHeld?.();
+    this.closed = true;
+    return results[results.length - 2];
+  }
+
+  /** A statement's failure as the caller sees it: a failed STALE_READ check is a run again (rolled back first). */
+  staleOr(e: unknown): unknown {
+    if (sqlStateOf(e) !== CHECK_CODES.staleRead) return e;
+    this.stale = true;
+    return new RunAgain('a statement found what it was computed from changed: the transaction runs again');
   }
 
   /** Whether the named statement is prepared on this transaction's connection. */
@@ -320,7 +391,12 @@ class TenantTransaction {
         if (this.db.listenerCount('query') > 0) this.db.emit('query', { sql: `${opening}; execute ${name}(…)` });
         const sent = this.connection.query(`${opening}; execute ${name}(${literals})`) as unknown as Promise<Results>;
         this.opened = sent.then((results) => this.checkGuard(results, 2));
-        await this.opened;
+        try {
+          await this.opened;
+        } catch (e) {
+          // the statement failed (its message's answers are lost, the guard's too: a run again checks it again)
+          throw this.staleOr(e);
+        }
         const results = await sent;
         return results[results.length - 1];
       }
@@ -330,7 +406,12 @@ class TenantTransaction {
     if (again) throw again;
     if (this.db.listenerCount('query') > 0) this.db.emit('query', { sql: text, bindings: values });
     const config = name === undefined ? { text, values: [...values] } : { name, text, values: [...values] };
-    const result = await this.connection.query(config);
+    let result: unknown;
+    try {
+      result = await this.connection.query(config);
+    } catch (e) {
+      throw this.staleOr(e);
+    }
     if (name !== undefined) this.prepared.add(name);
     return result;
   }
@@ -359,12 +440,22 @@ async function sendClosing(
       ? literalsOf(values, t.connection)
       : undefined;
   if (literals === undefined) return { result: await t.sendPrepared(name, text, values), closed: false };
-  // the opening answered first (sent alone if it was not): a remembered key's guard holds before anything commits
+  const refusedFirst = t.refusal();
+  if (refusedFirst) throw refusedFirst;
+  // nothing sent yet: the whole transaction in one message, a remembered key's guard failing it before the commit
+  if (t.unopened)
+    return { result: await t.sendWhole(`execute ${name}(${literals})`, `execute ${name}(…)`), closed: true };
+  // else the opening answered first (a remembered key's guard holds before anything commits)
   await t.openAlone();
   const refused = t.refusal();
   if (refused) throw refused;
   t.open = false;
-  const results = await t.send(`execute ${name}(${literals}); commit`, `execute ${name}(…); commit`);
+  let results: Results;
+  try {
+    results = await t.send(`execute ${name}(${literals}); commit`, `execute ${name}(…); commit`);
+  } catch (e) {
+    throw t.staleOr(e);
+  }
   t.closed = true;
   return { result: results[0], closed: true };
 }
@@ -535,6 +626,17 @@ export function keepOpen(executor: Knex): void {
   if (t) t.closable = false;
 }
 
+/**
+ * Whether a statement of `executor`'s tenant transaction that fails a STALE_READ check
+ * (`staleReadCheck`) makes the transaction run again rather than fail: its owner allows a run
+ * again (withTenant's `closable`) and `executor` is the transaction's own view, outside any
+ * savepoint. A caller that sends what it computed from something remembered checks this first.
+ */
+export function mayRunAgain(executor: Knex): boolean {
+  const t = transactions.get(executor);
+  return t?.rerunnable === true && t.open && topViews.has(executor) && t.openSavepoints === 0;
+}
+
 /** What else withTenant does besides running `fn` in the company's transaction. */
 export interface TenantOptions {
   /**
@@ -581,11 +683,16 @@ export async function withTenant<T>(
   if (transactions.has(db)) throw new Error('withTenant: called with a tenant transaction, not the database');
   const role = await servingRole(db);
   const settings = settingsSql(companyId, role);
+  let held = false;
+  const guardHeld = () => {
+    held = true;
+    options.guardHeld?.();
+  };
   for (let run = 1; ; run++) {
-    // a run again comes after the guard held in the first (RunAgain follows a commit)
-    const guard = run === 1 ? options.guard : undefined;
+    // a run again checks the guard only until it held once (a run after a commit always follows one that held)
+    const guard = held ? undefined : options.guard;
     try {
-      return await runTenant(db, settings, fn, guard, options.guardHeld, options.closable === true);
+      return await runTenant(db, settings, fn, guard, guardHeld, options.closable === true);
     } catch (e) {
       if (!(e instanceof RunAgain) || run >= MAX_RUNS) throw e;
     }
@@ -602,8 +709,12 @@ async function runTenant<T>(
   closable: boolean,
 ): Promise<T> {
   const opening = guard === undefined ? `begin; ${settings}` : `begin; ${settings}; ${guard}`;
+  const checkingOpening =
+    guard === undefined
+      ? opening
+      : `begin; ${settings}; select ledger_check((select g.unchanged from (${guard}) g), '${CHECK_CODES.guardChanged}')`;
   const connection = (await db.client.acquireConnection()) as Connection;
-  const t = new TenantTransaction(db, connection, opening, guard !== undefined, guardHeld, closable);
+  const t = new TenantTransaction(db, connection, opening, checkingOpening, guard !== undefined, guardHeld, closable);
   let unsure = false;
   try {
     const view = transactionView(db, t);
@@ -618,9 +729,11 @@ async function runTenant<T>(
   } catch (caught) {
     // a run again is asked only after a closing statement committed: otherwise a mistake, rolled back as any error
     const e =
-      caught instanceof RunAgain && !t.closed
+      caught instanceof RunAgain && !t.closed && !t.stale
         ? new Error('RunAgain without a closing statement that committed')
-        : caught;
+        : caught instanceof RunAgain && t.stale && !t.rerunnable
+          ? new Error('a stale read in a transaction its owner does not run again')
+          : caught;
     // refused before its first statement: a remembered key's refusal is never final unchecked
     if (!t.begun && guard !== undefined && !(e instanceof TenantGuardFailed))
       await t.openAlone().catch(() => undefined);

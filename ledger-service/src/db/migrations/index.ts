@@ -27,6 +27,7 @@ import * as m042 from './042_recurring_invoices.ts';
 import * as m043 from './043_vat_return_formats.ts';
 import * as m045 from './045_account_names.ts';
 import * as m046 from './046_rendered_attachments.ts';
+import * as m047 from './047_ledger_check.ts';
 import * as m021 from './021_invitations.ts';
 import * as m024 from './024_outbox_sending.ts';
 import * as m018 from './018_company_keys.ts';
@@ -86,6 +87,7 @@ const migrations: Record<string, MigrationModule> = {
   '043_vat_return_formats': m043,
   '045_account_names': m045,
   '046_rendered_attachments': m046,
+  '047_ledger_check': m047,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = listedMigrations(migrations);

@@ -1,12 +1,13 @@
 import type { Decimal } from 'decimal.js';
 import { Money, partyRefOf, paymentFieldsOf, type TransactionInput } from '@ledger/shared';
-import { preparedQuery, type Tx } from '../../db/knex.ts';
+import { preparedQuery, staleReadCheck, type Tx } from '../../db/knex.ts';
 import type { Company } from '../../db/companies.ts';
 import type { Vc } from './posting.ts';
 import { referencedAccounts, type ChartAccount, type PartyRef, type RuleContext } from './rules.ts';
 
 import { loadDimensionCatalogue, namesDimensions } from '../dimensions/index.ts';
 import { ACTIVE_SUBSCRIPTION_SQL } from '../events/index.ts';
+import { SnapshotMemory } from './snapshotMemory.ts';
 /**
  * The snapshot the rules of AR/AP transaction writes check against (rules.ts is pure), read
  * inside the write's transaction. One loader serves a single document (a batch of one) and a
@@ -20,6 +21,8 @@ interface SnapshotRow {
   rates: { account_id: number; rate: string; valid_from: string; valid_to: string | null }[];
   bank: { id: number; partyId: number; iban: string }[];
   subscribed: boolean;
+  /** the md5 of the row's JSON text (SNAPSHOT_SQL) */
+  digest: string;
 }
 
 /** A document's rule context, and what its writer needs to know besides. */
@@ -30,39 +33,42 @@ export interface LoadedContext extends RuleContext {
 
 /**
  * The snapshot's one read (prepared: every document write sends it); every table is filtered
- * by the company as well as by row-level security.
+ * by the company as well as by row-level security. Every list in a fixed order: the same rows
+ * give the same text, so the row's digest (below) says whether anything changed.
  */
-const SNAPSHOT_SQL = `with acc as (
+const SNAPSHOT_BODY = `with acc as (
     select id, accno, link from accounts where company_id = ? and accno = any(?::text[]))
   select
     (select closed_until::text from companies where id = ?) as closed_until,
-    (select coalesce(json_agg(json_build_object('id', p.id, 'number', p.number, 'name', p.name)), '[]')
+    (select coalesce(json_agg(json_build_object('id', p.id, 'number', p.number, 'name', p.name) order by p.id), '[]')
        from parties p
       where p.company_id = ? and p.vc = ? and (p.id = any(?::bigint[]) or p.number = any(?::text[]))) as parties,
-    (select coalesce(json_agg(json_build_object('id', a.id, 'accno', a.accno, 'link', a.link)), '[]')
+    (select coalesce(json_agg(json_build_object('id', a.id, 'accno', a.accno, 'link', a.link) order by a.id), '[]')
        from acc a) as accounts,
     (select coalesce(json_agg(json_build_object('account_id', t.account_id, 'rate', t.rate::text,
                                                 'valid_from', t.valid_from::text, 'valid_to', t.valid_to::text)
-                              order by t.valid_from), '[]')
+                              order by t.valid_from, t.account_id, t.id), '[]')
        from taxes t where t.company_id = ? and t.account_id in (select id from acc)
         and t.valid_from <= ?::date and (t.valid_to is null or t.valid_to >= ?::date)) as rates,
-    (select coalesce(json_agg(json_build_object('id', b.id, 'partyId', b.party_id, 'iban', b.iban)), '[]')
+    (select coalesce(json_agg(json_build_object('id', b.id, 'partyId', b.party_id, 'iban', b.iban) order by b.id), '[]')
        from vendor_bank_accounts b where b.company_id = ? and b.id = any(?::bigint[])) as bank,
     ${ACTIVE_SUBSCRIPTION_SQL} as subscribed`;
 
+/** The snapshot and its digest: the md5 of the row's JSON text, as Postgres writes it. */
+const SNAPSHOT_SQL = `select s.*, md5(row_to_json(s)::text) as digest from (${SNAPSHOT_BODY}) s`;
+
 /**
- * What the rules of all the documents need, in one round trip (the union over the documents):
- * the closing date, every party named by id or number, every referenced account, every rate of
- * those tax accounts over the documents' dates, and the named vendor bank accounts. Returns each
- * document's RuleContext: the rates valid on its own invDate (the latest valid_from wins); the
- * rest may hold more than the document names, which the rules look up by id, number or accno.
+ * An expression for the document's statement: true while the snapshot from the same bindings
+ * still has the digest bound after them, else the statement fails (a stale read: the request
+ * runs again, reading the snapshot afresh).
  */
-export async function loadRuleContexts(
-  tx: Tx,
-  company: Company,
-  vc: Vc,
-  inputs: readonly TransactionInput[],
-): Promise<(input: TransactionInput) => LoadedContext> {
+const SNAPSHOT_UNCHANGED = staleReadCheck(`(select md5(row_to_json(s)::text) from (${SNAPSHOT_BODY}) s) = ?`);
+
+/** The snapshots of recent single documents (snapshotMemory.ts: only ever checked, never trusted). */
+const remembered = new SnapshotMemory<SnapshotRow>();
+
+/** The snapshot's bindings for the documents, and the key a single document's snapshot is remembered under. */
+function snapshotQuery(company: Company, vc: Vc, inputs: readonly TransactionInput[]) {
   const defaultControl = vc === 'vendor' ? company.settings.ap_account : company.settings.ar_account;
   const roundingAccount = company.settings.rounding_account;
   const accnos = [...new Set(inputs.flatMap((i) => referencedAccounts(i, [defaultControl, roundingAccount])))];
@@ -71,8 +77,7 @@ export async function loadRuleContexts(
   const numbers = [...new Set(refs.flatMap((r) => (r.number === undefined ? [] : [r.number])))];
   const banks = [...new Set(inputs.flatMap((i) => paymentFieldsOf(i).vc_bank_id ?? []))];
   const dates = inputs.map((i) => i.invDate).sort();
-
-  const { rows } = await preparedQuery<SnapshotRow>(tx, SNAPSHOT_SQL, [
+  const bindings = [
     company.id,
     accnos,
     company.id,
@@ -86,20 +91,54 @@ export async function loadRuleContexts(
     company.id,
     banks,
     company.id,
-  ]);
+  ];
+  const key = JSON.stringify([company.id, vc, accnos, ids, numbers, dates.at(-1), dates[0], banks]);
+  return { bindings, key, defaultControl, roundingAccount };
+}
+
+/**
+ * What the rules of all the documents need, in one round trip (the union over the documents):
+ * the closing date, every party named by id or number, every referenced account, every rate of
+ * those tax accounts over the documents' dates, and the named vendor bank accounts. Returns each
+ * document's RuleContext: the rates valid on its own invDate (the latest valid_from wins); the
+ * rest may hold more than the document names, which the rules look up by id, number or accno.
+ * A single document's snapshot is remembered (recallRuleContext).
+ */
+export async function loadRuleContexts(
+  tx: Tx,
+  company: Company,
+  vc: Vc,
+  inputs: readonly TransactionInput[],
+): Promise<(input: TransactionInput) => LoadedContext> {
+  const query = snapshotQuery(company, vc, inputs);
+  const { rows } = await preparedQuery<SnapshotRow>(tx, SNAPSHOT_SQL, query.bindings);
   const row = rows[0]!;
+  if (inputs.length === 1) remembered.remember(query.key, row);
+  const dimensions = inputs.some((i) => namesDimensions(i.lines))
+    ? await loadDimensionCatalogue(tx, company.id)
+    : undefined;
+  return contextsOf(company, row, query, dimensions);
+}
+
+/** Each document's context from a snapshot row. */
+function contextsOf(
+  company: Company,
+  row: SnapshotRow,
+  query: Pick<ReturnType<typeof snapshotQuery>, 'defaultControl' | 'roundingAccount'>,
+  dimensions: LoadedContext['dimensions'],
+): (input: TransactionInput) => LoadedContext {
   const accounts = new Map<string, ChartAccount>(
     row.accounts.map((a) => [a.accno, { id: a.id, accno: a.accno, links: a.link.split(':').filter(Boolean) }]),
   );
   const shared = {
     baseCurrency: company.base_currency,
     closedUntil: row.closed_until,
-    defaultControl,
-    roundingAccount,
+    defaultControl: query.defaultControl,
+    roundingAccount: query.roundingAccount,
     parties: row.parties,
     accounts,
     bankAccounts: row.bank,
-    dimensions: inputs.some((i) => namesDimensions(i.lines)) ? await loadDimensionCatalogue(tx, company.id) : undefined,
+    dimensions,
     subscribed: row.subscribed,
   };
   return (input) => {
@@ -107,6 +146,32 @@ export async function loadRuleContexts(
     const valid = row.rates.filter((r) => r.valid_from <= on && (r.valid_to === null || r.valid_to >= on));
     const rates = new Map<number, Decimal>(valid.map((r) => [r.account_id, new Money(r.rate)]));
     return { ...shared, rates };
+  };
+}
+
+/** A remembered snapshot's context, with the check its document's statement makes and a way to drop it. */
+export interface RecalledContext {
+  context: LoadedContext;
+  /** an SQL expression and its bindings: fails the statement unless the snapshot is still the remembered one */
+  check: { sql: string; bindings: unknown[] };
+  forget(): void;
+}
+
+/**
+ * The context of a single document from the snapshot remembered for the same parameters, if
+ * any (not for lines naming dimensions, whose catalogue is not remembered). Its writer sends
+ * `check` in the document's statement: a snapshot that changed fails it (nothing commits), and
+ * the caller forgets it and runs again.
+ */
+export function recallRuleContext(company: Company, vc: Vc, input: TransactionInput): RecalledContext | undefined {
+  if (namesDimensions(input.lines)) return undefined;
+  const query = snapshotQuery(company, vc, [input]);
+  const row = remembered.recall(query.key);
+  if (!row) return undefined;
+  return {
+    context: contextsOf(company, row, query, undefined)(input),
+    check: { sql: SNAPSHOT_UNCHANGED, bindings: [...query.bindings, row.digest] },
+    forget: () => remembered.forget(query.key),
   };
 }
 

@@ -1,9 +1,9 @@
 import { amountJson, formatAmount, Money, requestsPosting, type TransactionInput } from '@ledger/shared';
 import type { Knex } from 'knex';
-import { RunAgain, type Tx } from '../../db/knex.ts';
+import { mayRunAgain, RunAgain, type Tx } from '../../db/knex.ts';
 import { closedUntil, type Company } from '../../db/companies.ts';
 import { auditRow, recordAudit } from '../../db/audit.ts';
-import { loadRuleContext } from './ruleContext.ts';
+import { loadRuleContext, type RecalledContext, recallRuleContext } from './ruleContext.ts';
 import { readFile, readTransaction, type ReadOptions, type TransactionRead } from './reads.ts';
 import {
   copyLinesNegated,
@@ -108,6 +108,29 @@ async function prepare(
   if (posting) requireApprover(c.actor, c.vc);
   const ctx = await loadRuleContext(c.tx, c.company, c.vc, input);
   return { ...check(c, input, posting, ctx), subscribed: ctx.subscribed };
+}
+
+/**
+ * prepare against the snapshot remembered for the same parameters (ruleContext.ts
+ * `recallRuleContext`), when there is one, it has no subscription to wake, and the rules accept the
+ * document against it: then the document's statement checks the snapshot instead of a round trip
+ * reading it. Anything else — nothing remembered, a refusal (which must come from what the database
+ * holds now, never from a remembered row) — is left to prepare.
+ */
+function prepareRemembered(
+  c: WriteContext,
+  input: TransactionInput,
+  posting: boolean,
+): (ReturnType<typeof check> & { recalled: RecalledContext }) | undefined {
+  const recalled = recallRuleContext(c.company, c.vc, input);
+  if (!recalled || recalled.context.subscribed) return undefined;
+  try {
+    if (posting) requireApprover(c.actor, c.vc);
+    return { ...check(c, input, posting, recalled.context), recalled };
+  } catch (e) {
+    if (e instanceof DomainError) return undefined;
+    throw e;
+  }
 }
 
 /** The rules, the posting math and the approval limit, against a loaded snapshot (a batch checks each document). */
@@ -233,7 +256,12 @@ export async function createTransaction(
   options: { last?: boolean } = {},
 ): Promise<{ id: number; invNumber: string; status: string }> {
   const posting = requestsPosting(doc.input);
-  const { resolved, computed, subscribed } = await prepare(c, doc.input, posting);
+  // the whole request in one message (the snapshot checked in the document's statement) where it may close and run again
+  const closable = options.last === true && doc.files.length === 0;
+  const fromMemory = closable && mayRunAgain(c.tx) ? prepareRemembered(c, doc.input, posting) : undefined;
+  const { resolved, computed, subscribed } = fromMemory
+    ? { ...fromMemory, subscribed: false }
+    : await prepare(c, doc.input, posting);
   const status = posting ? 'posted' : 'draft';
   const kind = kindOf(c);
   const fields = {
@@ -252,7 +280,7 @@ export async function createTransaction(
     createdDetails(resolved, computed, status, doc.files.length),
   );
   const number = own === undefined ? { sequence: sequenceKind(c.vc) } : { own };
-  const closing = options.last === true && doc.files.length === 0 && !subscribed;
+  const closing = closable && !subscribed;
   // a taken explicit number is a conflict; a sequence number already used by hand is skipped
   for (let attempt = 0; attempt < 1000; attempt++) {
     const { created, closed } = await insertDocument(
@@ -269,7 +297,12 @@ export async function createTransaction(
         events: createdEvents(c, posting ? ['created', 'posted'] : ['created'], resolved, computed, status),
       },
       closing,
-    );
+      fromMemory?.recalled.check,
+    ).catch((e: unknown) => {
+      // the remembered snapshot changed: the run again reads it afresh
+      if (e instanceof RunAgain) fromMemory?.recalled.forget();
+      throw e;
+    });
     if (created) {
       if (!closed) {
         await insertFiles(c.tx, c.company.id, created.id, doc.files);

@@ -336,6 +336,11 @@ export async function insertDocument(
   doc: NewDocument,
   /** the caller sends nothing after it: the statement may carry the transaction's COMMIT (closingQuery) */
   closing = false,
+  /**
+   * an SQL expression (with its bindings) the statement evaluates before it writes: the check that the
+   * remembered rule snapshot the document was computed from still holds (ruleContext.ts `recallRuleContext`)
+   */
+  check?: { sql: string; bindings: readonly unknown[] },
 ): Promise<{
   created: { id: number; invNumber: string; wake: { subscription_id: number; queue: string }[] } | undefined;
   /** the statement committed the transaction */
@@ -347,10 +352,10 @@ export async function insertDocument(
     doc.fields.status === 'posted' ? entryRows(doc.resolved.invDate, doc.resolved.currency, doc.posting.entries) : [];
   const a = doc.audit;
   const numbering = numberingCte(company, doc.number, 'inv_number');
-  const sql = `with ${numbering.sql}
+  const sql = `with ${check ? `chk as (select ${check.sql} as ok),` : ''} ${numbering.sql}
      h as (
        insert into arap_transactions (company_id, vc, inv_number, ${columns.join(', ')})
-       select ?, ?, num.inv_number, ${columns.map(() => '?').join(', ')} from num
+       select ?, ?, num.inv_number, ${columns.map(() => '?').join(', ')} from num${check ? ', chk' : ''}
        on conflict (company_id, vc, inv_number) do nothing returning id, inv_number),
      l as (${insertJsonRows('arap_lines', LINE_COLUMNS, OF_NEW_DOCUMENT, 'h')}),
      e as (${insertJsonRows('ledger_entries', ENTRY_COLUMNS, OF_NEW_DOCUMENT, 'h')}),
@@ -362,6 +367,7 @@ export async function insertDocument(
      ${doc.events ? 'select h.id, h.inv_number, w.wake from h, ev_written w' : 'select id, inv_number from h'}`;
   const n = doc.events?.events.length ?? 0;
   const values = [
+    ...(check?.bindings ?? []),
     ...numbering.bindings,
     company.id,
     vc,

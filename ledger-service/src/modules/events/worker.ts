@@ -98,11 +98,12 @@ export function startWebhookWorker(deps: Deps): WebhookWorker {
     workers: senders,
     async setup(b, work) {
       await ensureWebhookQueue(deps.db, deps.events.webhookQueue);
-      for (let i = 0; i < senders; i++) {
-        work<WakeJob>(deps.events.webhookQueue, { pollingIntervalSeconds: opts.pollingIntervalSeconds ?? 1 }, (job) =>
-          sender.pump(b, job.data),
-        );
-      }
+      // one loop with a slot per sender: an idle queue costs one query per interval, not one per sender
+      work<WakeJob>(
+        deps.events.webhookQueue,
+        { pollingIntervalSeconds: opts.pollingIntervalSeconds ?? 1, concurrency: senders },
+        (job) => sender.pump(b, job.data),
+      );
       const every = (opts.sweepIntervalSeconds ?? 60) * 1000;
       const sweep = async () => {
         try {
