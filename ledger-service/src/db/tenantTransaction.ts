@@ -712,7 +712,8 @@ async function runTenant<T>(
   const checkingOpening =
     guard === undefined
       ? opening
-      : `begin; ${settings}; select ledger_check((select g.unchanged from (${guard}) g), '${CHECK_CODES.guardChanged}')`;
+      : `begin; ${settings}; select ledger_check((select g.unchanged from (${guard}) g), ` +
+        `'${CHECK_CODES.guardChanged}')`;
   const connection = (await db.client.acquireConnection()) as Connection;
   const t = new TenantTransaction(db, connection, opening, checkingOpening, guard !== undefined, guardHeld, closable);
   let unsure = false;

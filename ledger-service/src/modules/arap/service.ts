@@ -256,7 +256,8 @@ export async function createTransaction(
   options: { last?: boolean } = {},
 ): Promise<{ id: number; invNumber: string; status: string }> {
   const posting = requestsPosting(doc.input);
-  // the whole request in one message (the snapshot checked in the document's statement) where it may close and run again
+  // the whole request in one message (the snapshot checked in the document's statement),
+  // where the transaction may close there and run again
   const closable = options.last === true && doc.files.length === 0;
   const fromMemory = closable && mayRunAgain(c.tx) ? prepareRemembered(c, doc.input, posting) : undefined;
   const { resolved, computed, subscribed } = fromMemory
