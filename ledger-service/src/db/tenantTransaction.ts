@@ -326,8 +326,8 @@ class TenantTransaction {
         this.guardFailed = true;
         throw new TenantGuardFailed();
       }
-      // the guard comes first in the message: any later failure means it held
-      if (this.guarded) this.guardHeld?.();
+      // the guard comes before the statement in the message: the statement's own check failing means it held
+      if (state === CHECK_CODES.staleRead && this.guarded) this.guardHeld?.();
       throw this.staleOr(e);
     }
     this.opened = Promise.resolve();
