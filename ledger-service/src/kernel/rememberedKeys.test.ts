@@ -98,3 +98,31 @@ t.test('a changed role counts from the next request, in both directions', async 
   const removed = await api('GET', `/arap/vendor/${s.parties.vendor.id}`);
   t.equal(removed.status, 403, 'a removed member is refused at once');
 });
+
+t.test('a bill that goes as one message with its key deleted meanwhile: 401, and nothing of it commits', async (t) => {
+  const s = await arapSetup(t);
+  const created = await s.api('POST', '/system/api_keys', { label: 'one message' });
+  t.equal(created.status, 201);
+  const api = apiClient(s.ledger.url, s.co.dataset, created.body.key);
+  let messages: string[] = [];
+  const listen = (q: { sql?: string }) => messages.push(q.sql ?? '');
+  s.ledger.db.on('query', listen);
+  t.teardown(() => s.ledger.db.off('query', listen));
+  const whole = (m: string) => /^begin; .*ledger_check\(.*; execute p_\w+\(…\); commit$/s.test(m);
+  // until a bill goes as one message: its key remembered, its snapshot remembered, its statement prepared
+  let oneMessage = false;
+  for (let i = 0; i < 30 && !oneMessage; i++) {
+    messages = [];
+    t.equal((await api('POST', '/arap/transaction/vendor', s.doc('vendor'))).status, 201);
+    oneMessage = messages.length === 1 && whole(messages[0]!);
+  }
+  t.ok(oneMessage, 'a bill in one message, the key checked in it');
+  const count = async () => Number((await s.ledger.db('arap_transactions').count({ n: '*' }).first())?.n);
+  const before = await count();
+  t.equal((await s.api('DELETE', `/system/api_keys/${created.body.id}`)).status, 204);
+  messages = [];
+  const refused = await api('POST', '/arap/transaction/vendor', s.doc('vendor'));
+  t.equal(refused.status, 401, 'refused: the key was deleted');
+  t.ok(messages.some(whole), 'the refused bill went as one message: the key check failed it before its COMMIT');
+  t.equal(await count(), before, 'no document written');
+});
