@@ -4,7 +4,7 @@
  * of docs/oauth.md "Gateway ↔ ledger" (audience `ledger-service`), signed with the same key.
  */
 import { randomUUID } from 'node:crypto';
-import { Agent, request, type Dispatcher } from 'undici';
+import { Agent, type Dispatcher } from 'undici';
 import { SignJWT } from 'jose';
 import { LRUCache } from 'lru-cache';
 import {
@@ -18,6 +18,7 @@ import {
   type ResponseOf,
 } from '@ledger/shared';
 import type { GatewayKeys } from './keys.ts';
+import { bareOrigin, ledgerTarget } from './ledgerTarget.ts';
 import { currentRequestId } from './requestContext.ts';
 
 export class LedgerUnavailableError extends Error {}
@@ -147,12 +148,15 @@ export class LedgerClient {
     ttlResolution: 0,
   });
   private internalSigned: Signed | undefined;
+  /** the base URL when it is a bare origin: a plain path then goes to the dispatcher unparsed (ledgerTarget.ts) */
+  private readonly origin: string | undefined;
 
   constructor(
     readonly baseUrl: string,
     private readonly keys: GatewayKeys,
     private readonly now: () => number = Date.now,
   ) {
+    this.origin = bareOrigin(baseUrl);
     this.dispatcher = new Agent({
       connections: 64,
       keepAliveTimeout: 4_000,
@@ -266,9 +270,12 @@ export class LedgerClient {
     for (const name in headers) sent[name] = headers[name]!;
     let res: Dispatcher.ResponseData;
     try {
-      res = await request(`${this.baseUrl}${path}`, {
+      // the dispatcher's own request: undici's `request(url)` would parse the URL on every call
+      const { origin, path: target } = ledgerTarget(this.baseUrl, this.origin, path);
+      res = await this.dispatcher.request({
+        origin,
+        path: target,
         method,
-        dispatcher: this.dispatcher,
         headers: sent,
         // a string is a file's text sent as it is (a bank statement: its Content-Type among `headers`)
         body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
