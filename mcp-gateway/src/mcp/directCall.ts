@@ -152,8 +152,6 @@ export function encodeCallAnswer(
   result: CallToolResult,
   serverInfo: { name: string; version: string },
 ): string {
-  const meta = isRecord(result._meta) ? result._meta : {};
-  const answerMeta = { ...meta, [SERVER_INFO_META_KEY]: meta[SERVER_INFO_META_KEY] ?? serverInfo };
   let members = '';
   let hasResultType = false;
   let hasMeta = false;
@@ -164,7 +162,7 @@ export function encodeCallAnswer(
       json = '"complete"';
     } else if (key === '_meta') {
       hasMeta = true;
-      json = JSON.stringify(answerMeta);
+      json = answerMetaJson(result, serverInfo);
     } else {
       const value: unknown = result[key];
       json = (key === 'structuredContent' && structuredTextOf(value)) || JSON.stringify(value);
@@ -173,6 +171,26 @@ export function encodeCallAnswer(
     if (json !== undefined) members += `${members ? ',' : ''}${JSON.stringify(key)}:${json}`;
   }
   if (!hasResultType) members += `${members ? ',' : ''}"resultType":"complete"`;
-  if (!hasMeta) members += `${members ? ',' : ''}"_meta":${JSON.stringify(answerMeta)}`;
+  if (!hasMeta) members += `${members ? ',' : ''}"_meta":${answerMetaJson(result, serverInfo)}`;
   return `{"result":{${members}},"jsonrpc":"2.0","id":${JSON.stringify(id)}}`;
 }
+
+/**
+ * The answer's `_meta` as JSON: the result's own with the server's identity added. For a result
+ * without `_meta` (every catalogue tool's) that is the identity alone, serialised once per
+ * frozen identity (server.ts `serverInfo`, one per public URL) instead of on every call.
+ */
+function answerMetaJson(result: CallToolResult, serverInfo: { name: string; version: string }): string {
+  const meta = result._meta;
+  if (isRecord(meta))
+    return JSON.stringify({ ...meta, [SERVER_INFO_META_KEY]: meta[SERVER_INFO_META_KEY] ?? serverInfo });
+  if (!Object.isFrozen(serverInfo)) return JSON.stringify({ [SERVER_INFO_META_KEY]: serverInfo });
+  let json = serverMetas.get(serverInfo);
+  if (json === undefined) {
+    json = JSON.stringify({ [SERVER_INFO_META_KEY]: serverInfo });
+    serverMetas.set(serverInfo, json);
+  }
+  return json;
+}
+
+const serverMetas = new WeakMap<object, string>();

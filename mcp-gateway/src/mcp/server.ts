@@ -31,11 +31,18 @@ export const SERVER_INFO = { name: 'ledger-mcp', version: '1.0.0' } as const;
 
 const serverInfos = new Map<string, Implementation>();
 
-/** The server's identity with its icon, served from `publicUrl` (2026-07-28 answers carry it in `_meta`). */
+/**
+ * The server's identity with its icon, served from `publicUrl` (2026-07-28 answers carry it in
+ * `_meta`). Frozen, icons and all: one object per public URL shared by every request, whose
+ * JSON the direct path writes from a copy made once (directCall.ts `encodeCallAnswer`).
+ */
 export function serverInfo(publicUrl: string): Implementation {
   let info = serverInfos.get(publicUrl);
   if (!info) {
-    info = { ...SERVER_INFO, title: 'Ledger', icons: serverIcons(publicUrl) };
+    const icons = serverIcons(publicUrl).map((icon) =>
+      Object.freeze({ ...icon, ...(icon.sizes ? { sizes: Object.freeze([...icon.sizes]) as string[] } : {}) }),
+    );
+    info = Object.freeze({ ...SERVER_INFO, title: 'Ledger', icons: Object.freeze(icons) as Icon[] });
     serverInfos.set(publicUrl, info);
   }
   return info;
