@@ -104,6 +104,27 @@ function hostnameOf(publicOrigin: URL, host: string | undefined): string | undef
   return hostname;
 }
 
+/**
+ * This gateway's MCP URL of a dataset (`mcpUrl`), remembered per public URL and dataset: every
+ * call compares its token's resource with it. Bounded like the Host memo above.
+ */
+const MCP_URLS = new Map<string, Map<string, string>>();
+
+function mcpUrlOf(publicUrl: string, dataset: string): string {
+  let urls = MCP_URLS.get(publicUrl);
+  if (urls === undefined) {
+    urls = new Map();
+    MCP_URLS.set(publicUrl, urls);
+  }
+  let url = urls.get(dataset);
+  if (url === undefined) {
+    url = mcpUrl(publicUrl, dataset);
+    if (urls.size >= HOSTNAMES_MEMO) urls.clear();
+    urls.set(dataset, url);
+  }
+  return url;
+}
+
 /** The token from `Authorization: Bearer …`; undefined without the header, null when it is not a Bearer token. */
 function bearerToken(req: IncomingMessage): string | undefined | null {
   const header = req.headers.authorization;
@@ -143,7 +164,7 @@ function authenticated(
 ): Authenticated | McpAnswer {
   if (!resolution.ok) return McpAnswer.tokenRefused(publicUrl, state.dataset, resolution);
   const { connection } = resolution;
-  const resource = mcpUrl(publicUrl, state.dataset);
+  const resource = mcpUrlOf(publicUrl, state.dataset);
   if (
     connection.dataset !== state.dataset ||
     // the same URL as issued (every call of a client) needs no normalising
