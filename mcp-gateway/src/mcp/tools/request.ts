@@ -11,13 +11,30 @@ export interface LedgerRequest {
   body?: Record<string, unknown>;
 }
 
-function queryString(fields: Record<string, unknown>): string {
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(fields)) {
+/**
+ * Characters URLSearchParams writes as they are (application/x-www-form-urlencoded): a query of
+ * only these is written without it, as the same bytes — most tool calls' queries (a name, a
+ * date, a number) — and any other goes through it.
+ */
+const FORM_PLAIN = /^[A-Za-z0-9*\-._]*$/;
+
+/** The query of a GET or DELETE, as URLSearchParams writes it. */
+export function queryString(fields: Record<string, unknown>): string {
+  let plain = '';
+  let params: URLSearchParams | undefined;
+  for (const key in fields) {
+    const value = fields[key];
     if (value === undefined || value === null) continue;
-    params.append(key, typeof value === 'object' ? JSON.stringify(value) : String(value));
+    const text = typeof value === 'object' ? JSON.stringify(value) : String(value);
+    if (params === undefined && FORM_PLAIN.test(key) && FORM_PLAIN.test(text)) {
+      plain += `${plain ? '&' : ''}${key}=${text}`;
+      continue;
+    }
+    // from the first value that needs encoding on, URLSearchParams writes the whole query
+    params ??= new URLSearchParams(plain);
+    params.append(key, text);
   }
-  const s = params.toString();
+  const s = params ? params.toString() : plain;
   return s ? `?${s}` : '';
 }
 
