@@ -27,9 +27,24 @@ import type { McpConnection, McpDeps, TokenResolution } from './types.ts';
 /** What every step shares: built once per endpoint. */
 export interface StepEnv {
   deps: McpDeps;
-  publicOrigin: URL;
+  /** the public URL's parts, read once (a URL's getters build their strings on every read) */
+  publicOrigin: PublicOrigin;
   maxBodyBytes: number;
   limiter: ConnectionRateLimiter;
+}
+
+export interface PublicOrigin {
+  /** `https:` */
+  protocol: string;
+  hostname: string;
+  /** scheme, host and port */
+  origin: string;
+}
+
+/** The parts of the public URL the Host and Origin checks compare with. */
+export function publicOriginOf(publicUrl: string): PublicOrigin {
+  const { protocol, hostname, origin } = new URL(publicUrl);
+  return { protocol, hostname, origin };
 }
 
 export interface IncomingRequest {
@@ -86,21 +101,26 @@ export function checkHostAndOrigin({ publicOrigin }: StepEnv, state: IncomingReq
  * sends the same Host on every call, and parsing a URL for it was a share of each call's CPU.
  * Bounded: a client sending ever new Host values only makes the memo start afresh.
  */
-const HOSTNAMES = new Map<string, string | undefined>();
+const HOSTNAMES = new Map<string, Map<string, string | undefined>>();
 const HOSTNAMES_MEMO = 1_000;
 
-function hostnameOf(publicOrigin: URL, host: string | undefined): string | undefined {
+function hostnameOf(publicOrigin: PublicOrigin, host: string | undefined): string | undefined {
   if (!host) return undefined;
-  const key = `${publicOrigin.protocol}//${host}`;
-  if (HOSTNAMES.has(key)) return HOSTNAMES.get(key);
+  // by scheme, then by the header's own string: no key string built (and hashed) per call
+  let byHost = HOSTNAMES.get(publicOrigin.protocol);
+  if (byHost === undefined) {
+    byHost = new Map();
+    HOSTNAMES.set(publicOrigin.protocol, byHost);
+  }
+  if (byHost.has(host)) return byHost.get(host);
   let hostname: string | undefined;
   try {
-    hostname = new URL(key).hostname;
+    hostname = new URL(`${publicOrigin.protocol}//${host}`).hostname;
   } catch {
     hostname = undefined;
   }
-  if (HOSTNAMES.size >= HOSTNAMES_MEMO) HOSTNAMES.clear();
-  HOSTNAMES.set(key, hostname);
+  if (byHost.size >= HOSTNAMES_MEMO) byHost.clear();
+  byHost.set(host, hostname);
   return hostname;
 }
 
