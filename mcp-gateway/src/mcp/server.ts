@@ -53,6 +53,11 @@ const INSTRUCTIONS =
   'accounts are referenced by their number as a string. Look up vendors before creating them, and read the chart ' +
   'of accounts and tax codes once before creating bills.';
 
+/** The name of a file answer of a tool without a resource link: its REST path (made only for a file answer). */
+function fileUri(path: string): string {
+  return `ledger://${path.replace(/^\/client\//, '')}`;
+}
+
 /** What running a tool needs of the endpoint. */
 export type ToolRunDeps = Pick<McpDeps, 'callLedger' | 'log' | 'onToolCall' | 'publicUrl'> & {
   /** the MAC key of confirmation request states (confirm.ts) */
@@ -93,7 +98,7 @@ export async function runTool(
     // a file answer of a tool without a resource link is named by its REST path
     // a write the ledger holds for the person's confirmation keeps its preview and token beside the result (confirm.ts)
     const result = holdResult(
-      toToolResult(declaration, input, res, connection.dataset, `ledger://${request.path.replace(/^\/client\//, '')}`),
+      toToolResult(declaration, input, res, connection.dataset, res.file ? fileUri(request.path) : undefined),
       res.status === 428 ? res.body : undefined,
     );
     deps.onToolCall?.(declaration.name, result.isError ? 'tool_error' : 'ok');
