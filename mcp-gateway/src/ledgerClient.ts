@@ -118,6 +118,16 @@ function isFileMediaType(mediaType: string): boolean {
   );
 }
 
+/**
+ * The media type of a Content-Type header (before any parameter), lower case; '' without one.
+ * Cut at the `;` rather than split into an array: this runs on every ledger answer.
+ */
+function mediaTypeOf(header: string | string[] | undefined): string {
+  const value = String(header ?? '');
+  const semicolon = value.indexOf(';');
+  return (semicolon < 0 ? value : value.slice(0, semicolon)).trim().toLowerCase();
+}
+
 /** The file name of a Content-Disposition header (`filename="x.pdf"`). */
 function fileNameOf(header: string | string[] | undefined): string | undefined {
   const value = Array.isArray(header) ? header[0] : header;
@@ -284,10 +294,7 @@ export class LedgerClient {
       throw new LedgerUnavailableError(`ledger unreachable: ${(err as Error).message}`);
     }
     const connectionChecked = res.headers['x-connection-checked'] === 'allowed';
-    const mediaType = String(res.headers['content-type'] ?? '')
-      .split(';')[0]!
-      .trim()
-      .toLowerCase();
+    const mediaType = mediaTypeOf(res.headers['content-type']);
     if (res.statusCode >= 200 && res.statusCode < 300 && isFileMediaType(mediaType)) {
       const data = Buffer.from(await res.body.arrayBuffer());
       const name = fileNameOf(res.headers['content-disposition']);
