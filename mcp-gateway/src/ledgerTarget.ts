@@ -25,6 +25,9 @@ export interface LedgerTarget {
  */
 const PLAIN_PATH = /^\/[A-Za-z0-9\-._~!$&()*+,;=:@%/?]*$/;
 
+/** A dot, percent-encoded (the parser reads `%2e%2e` as a dot segment too). */
+const ENCODED_DOT = /%2e/i;
+
 /** The origin of a base URL when it is nothing but an origin (no path, not even `/`), else undefined. */
 export function bareOrigin(baseUrl: string): string | undefined {
   try {
@@ -41,7 +44,7 @@ export function isPlainPath(path: string): boolean {
   const query = path.indexOf('?');
   const pathname = query < 0 ? path : path.slice(0, query);
   // a segment starting with a dot may be a dot segment: left to the parser (as is `%2e`)
-  return !pathname.includes('/.') && !/%2e/i.test(pathname);
+  return !pathname.includes('/.') && !ENCODED_DOT.test(pathname);
 }
 
 /** The target of `path` on the ledger at `baseUrl`, the way undici's `request(url)` would read it. */

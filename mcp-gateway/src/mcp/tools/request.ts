@@ -38,6 +38,9 @@ export function queryString(fields: Record<string, unknown>): string {
   return s ? `?${s}` : '';
 }
 
+/** `:name` in a contract's path (global: `replace` starts every search afresh). */
+const PATH_PARAMETER = /:([A-Za-z_]\w*)/g;
+
 export function buildLedgerRequest(
   tool: Pick<ResolvedTool, 'name' | 'rest' | 'alternative'>,
   dataset: string,
@@ -45,12 +48,16 @@ export function buildLedgerRequest(
 ): LedgerRequest {
   const call = restCallFor(tool, input);
   const rest: Record<string, unknown> = { ...input };
-  const path = call.path.replace(/:([A-Za-z_]\w*)/g, (_m, name: string) => {
-    const value = rest[name];
-    if (value === undefined || value === null) throw new Error(`tool ${tool.name}: input lacks path parameter ${name}`);
-    delete rest[name];
-    return encodeURIComponent(String(value));
-  });
+  // a path without parameters (a search, a list) as it is, with no replace per call
+  const path = !call.path.includes(':')
+    ? call.path
+    : call.path.replace(PATH_PARAMETER, (_m, name: string) => {
+        const value = rest[name];
+        if (value === undefined || value === null)
+          throw new Error(`tool ${tool.name}: input lacks path parameter ${name}`);
+        delete rest[name];
+        return encodeURIComponent(String(value));
+      });
   const base = `/client/${encodeURIComponent(dataset)}${path}`;
   const { method } = call;
   if (method === 'GET' || method === 'DELETE')
