@@ -145,11 +145,14 @@ function mcpUrlOf(publicUrl: string, dataset: string): string {
   return url;
 }
 
+/** `Bearer <token68>` (RFC 6750), the scheme in any case; one RegExp for every request. */
+const BEARER = /^Bearer[ ]+([A-Za-z0-9\-._~+/]+=*)$/i;
+
 /** The token from `Authorization: Bearer …`; undefined without the header, null when it is not a Bearer token. */
 function bearerToken(req: IncomingMessage): string | undefined | null {
   const header = req.headers.authorization;
   if (!header) return undefined;
-  const m = /^Bearer[ ]+([A-Za-z0-9\-._~+/]+=*)$/i.exec(header.trim());
+  const m = BEARER.exec(header.trim());
   return m ? m[1]! : null;
 }
 
@@ -237,8 +240,7 @@ function requestsIn(body: unknown): JsonRpcRequest[] {
  * At once when the body has fully arrived (readJsonBody), as it has for a small request.
  */
 export function readMessages({ maxBodyBytes }: StepEnv, state: Authenticated): Maybe<WithMessages | McpAnswer> {
-  const withBody = (body: unknown): WithMessages => ({ ...state, body, requests: requestsIn(body) });
-  if (state.req.method !== 'POST') return withBody(undefined);
+  if (state.req.method !== 'POST') return withBody(state, undefined);
   let read: Maybe<unknown>;
   try {
     read = readJsonBody(state.req, { maxBytes: maxBodyBytes });
@@ -246,8 +248,15 @@ export function readMessages({ maxBodyBytes }: StepEnv, state: Authenticated): M
     return bodyRefusal(err, maxBodyBytes);
   }
   return read instanceof Promise
-    ? read.then(withBody, (err: unknown) => bodyRefusal(err, maxBodyBytes))
-    : withBody(read);
+    ? read.then(
+        (body) => withBody(state, body),
+        (err: unknown) => bodyRefusal(err, maxBodyBytes),
+      )
+    : withBody(state, read);
+}
+
+function withBody(state: Authenticated, body: unknown): WithMessages {
+  return { ...state, body, requests: requestsIn(body) };
 }
 
 /** The answer to a body out of bounds or not JSON; anything else is the request's failure. */
