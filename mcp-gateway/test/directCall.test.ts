@@ -8,7 +8,7 @@
 import type { IncomingMessage } from 'node:http';
 import t from 'tap';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import type { CallToolResult } from '@modelcontextprotocol/server';
+import { isJsonContentType, type CallToolResult } from '@modelcontextprotocol/server';
 import { checkedOutput, directCallOf, encodeCallAnswer } from '../src/mcp/directCall.ts';
 import { toolsForScopes } from '../src/mcp/tools/catalogue.ts';
 import { toolError, toolSuccess } from '../src/mcp/tools/result.ts';
@@ -336,6 +336,45 @@ t.test('the official client: its 2026-07-28 tools/calls take the direct path, it
     if (mode === 'auto') t.equal(direct, 2, 'both calls of the 2026-07-28 client were answered directly');
     else t.equal(direct, 0, 'a 2025-era client is served by the SDK');
   }
+});
+
+t.test('directCallOf: Content-Type and Accept judged as before, on every call with the same header', async (t) => {
+  const contentTypes = [
+    'application/json',
+    'application/json; charset=utf-8',
+    'Application/JSON',
+    'application/json;charset="utf-8"',
+    'application/jsonx',
+    'text/plain',
+    'application/json; =broken',
+    '',
+  ];
+  const accepts = [
+    'application/json, text/event-stream',
+    'TEXT/EVENT-STREAM, APPLICATION/JSON',
+    'application/json',
+    'text/event-stream',
+    '*/*',
+    '',
+  ];
+  for (let round = 0; round < 2; round++) {
+    for (const type of contentTypes) {
+      for (const accept of accepts) {
+        const c = toolCall('search_vendors', { name: 'Pap' });
+        c.headers['content-type'] = type;
+        c.headers.accept = accept;
+        const expected =
+          isJsonContentType(type) &&
+          accept.toLowerCase().includes('application/json') &&
+          accept.toLowerCase().includes('text/event-stream');
+        const call = await directCallOf(fakeRequest(c), c.body, contactTools);
+        t.equal(call !== undefined, expected, `round ${round}: ${JSON.stringify(type)}, ${JSON.stringify(accept)}`);
+      }
+    }
+  }
+  const without = toolCall('search_vendors', { name: 'Pap' });
+  delete without.headers['content-type'];
+  t.equal(await directCallOf(fakeRequest(without), without.body, contactTools), undefined, 'no Content-Type');
 });
 
 t.test(
