@@ -158,15 +158,19 @@ export class LedgerClient {
     ttlResolution: 0,
   });
   private internalSigned: Signed | undefined;
-  /** the base URL when it is a bare origin: a plain path then goes to the dispatcher unparsed (ledgerTarget.ts) */
-  private readonly origin: string | undefined;
+  /**
+   * The base URL when it is a bare origin: a plain path then goes to the dispatcher unparsed
+   * (ledgerTarget.ts). Read again whenever `baseUrl` is another string than the one it was read
+   * from (tests point a running client elsewhere).
+   */
+  private origin: string | undefined;
+  private originOf: string | undefined;
 
   constructor(
     readonly baseUrl: string,
     private readonly keys: GatewayKeys,
     private readonly now: () => number = Date.now,
   ) {
-    this.origin = bareOrigin(baseUrl);
     this.dispatcher = new Agent({
       connections: 64,
       keepAliveTimeout: 4_000,
@@ -281,6 +285,10 @@ export class LedgerClient {
     let res: Dispatcher.ResponseData;
     try {
       // the dispatcher's own request: undici's `request(url)` would parse the URL on every call
+      if (this.originOf !== this.baseUrl) {
+        this.originOf = this.baseUrl;
+        this.origin = bareOrigin(this.baseUrl);
+      }
       const { origin, path: target } = ledgerTarget(this.baseUrl, this.origin, path);
       res = await this.dispatcher.request({
         origin,

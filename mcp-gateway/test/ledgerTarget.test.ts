@@ -115,4 +115,8 @@ t.test('the ledger receives the same request line, headers and body', async (t) 
   t.equal(seen[1]!.url, '/client/acme/arap/x', 'a dot segment resolved as the URL parser does');
   t.equal(seen[1]!.type, 'application/json');
   t.equal(seen[1]!.body, '{"a":1}');
+  // a client pointed elsewhere while running calls there (the origin is read again)
+  Object.assign(client, { baseUrl: 'http://127.0.0.1:1' });
+  await t.rejects(client.callAs(subject, 'GET', '/client/acme/arap/vendor'), { message: /ledger unreachable/ });
+  t.equal(seen.length, 2);
 });
