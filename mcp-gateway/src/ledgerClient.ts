@@ -4,7 +4,7 @@
  * of docs/oauth.md "Gateway ↔ ledger" (audience `ledger-service`), signed with the same key.
  */
 import { randomUUID } from 'node:crypto';
-import { Agent, request, type Dispatcher } from 'undici';
+import { Agent, type Dispatcher } from 'undici';
 import { SignJWT } from 'jose';
 import { LRUCache } from 'lru-cache';
 import {
@@ -18,6 +18,7 @@ import {
   type ResponseOf,
 } from '@ledger/shared';
 import type { GatewayKeys } from './keys.ts';
+import { bareOrigin, ledgerTarget } from './ledgerTarget.ts';
 import { currentRequestId } from './requestContext.ts';
 
 export class LedgerUnavailableError extends Error {}
@@ -117,6 +118,16 @@ function isFileMediaType(mediaType: string): boolean {
   );
 }
 
+/**
+ * The media type of a Content-Type header (before any parameter), lower case; '' without one.
+ * Cut at the `;` rather than split into an array: this runs on every ledger answer.
+ */
+function mediaTypeOf(header: string | string[] | undefined): string {
+  const value = String(header ?? '');
+  const semicolon = value.indexOf(';');
+  return (semicolon < 0 ? value : value.slice(0, semicolon)).trim().toLowerCase();
+}
+
 /** The file name of a Content-Disposition header (`filename="x.pdf"`). */
 function fileNameOf(header: string | string[] | undefined): string | undefined {
   const value = Array.isArray(header) ? header[0] : header;
@@ -147,6 +158,13 @@ export class LedgerClient {
     ttlResolution: 0,
   });
   private internalSigned: Signed | undefined;
+  /**
+   * The base URL when it is a bare origin: a plain path then goes to the dispatcher unparsed
+   * (ledgerTarget.ts). Read again whenever `baseUrl` is another string than the one it was read
+   * from (tests point a running client elsewhere).
+   */
+  private origin: string | undefined;
+  private originOf: string | undefined;
 
   constructor(
     readonly baseUrl: string,
@@ -266,9 +284,16 @@ export class LedgerClient {
     for (const name in headers) sent[name] = headers[name]!;
     let res: Dispatcher.ResponseData;
     try {
-      res = await request(`${this.baseUrl}${path}`, {
+      // the dispatcher's own request: undici's `request(url)` would parse the URL on every call
+      if (this.originOf !== this.baseUrl) {
+        this.originOf = this.baseUrl;
+        this.origin = bareOrigin(this.baseUrl);
+      }
+      const { origin, path: target } = ledgerTarget(this.baseUrl, this.origin, path);
+      res = await this.dispatcher.request({
+        origin,
+        path: target,
         method,
-        dispatcher: this.dispatcher,
         headers: sent,
         // a string is a file's text sent as it is (a bank statement: its Content-Type among `headers`)
         body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
@@ -277,10 +302,7 @@ export class LedgerClient {
       throw new LedgerUnavailableError(`ledger unreachable: ${(err as Error).message}`);
     }
     const connectionChecked = res.headers['x-connection-checked'] === 'allowed';
-    const mediaType = String(res.headers['content-type'] ?? '')
-      .split(';')[0]!
-      .trim()
-      .toLowerCase();
+    const mediaType = mediaTypeOf(res.headers['content-type']);
     if (res.statusCode >= 200 && res.statusCode < 300 && isFileMediaType(mediaType)) {
       const data = Buffer.from(await res.body.arrayBuffer());
       const name = fileNameOf(res.headers['content-disposition']);

@@ -23,14 +23,46 @@ export type ToolResult = 'ok' | 'tool_error' | 'refused';
 export type LimitName = 'register' | 'signin' | 'mcp';
 export type McpServedBy = 'direct' | 'sdk';
 
+/**
+ * A counter's increments on the request path, counted per label set in a map of this process
+ * and added to the prom-client counter when that is read (its `collect`: every scrape, and
+ * `get()`). prom-client's own `inc` hashes and validates the label object on every call, and
+ * an MCP call increments three counters; read values are the same, as a read adds what is
+ * pending first.
+ */
+class PendingIncrements<L extends string> {
+  readonly #byKey = new Map<string, { labels: Partial<Record<L, string>>; n: number }>();
+
+  /** One more for the label set `key` names (`labels` are its values, kept at its first increment). */
+  add(key: string, labels: Partial<Record<L, string>>): void {
+    const pending = this.#byKey.get(key);
+    if (pending) pending.n++;
+    else this.#byKey.set(key, { labels, n: 1 });
+  }
+
+  /** Adds what is pending to `counter`. */
+  flush(counter: Counter<L>): void {
+    for (const pending of this.#byKey.values()) {
+      if (pending.n === 0) continue;
+      counter.inc(pending.labels, pending.n);
+      pending.n = 0;
+    }
+  }
+}
+
 export class GatewayMetrics {
   readonly registry = new Registry();
 
-  readonly httpRequests = new Counter({
+  readonly #requests = new PendingIncrements<'route' | 'method' | 'status'>();
+  readonly #toolCalls = new PendingIncrements<'tool' | 'result'>();
+  readonly #served = new PendingIncrements<'served_by'>();
+
+  readonly httpRequests: Counter<'route' | 'method' | 'status'> = new Counter({
     name: 'gateway_http_requests_total',
     help: 'HTTP requests answered by the gateway, by route class, method and status',
     labelNames: ['route', 'method', 'status'] as const,
     registers: [this.registry],
+    collect: () => this.#requests.flush(this.httpRequests),
   });
 
   readonly httpDuration = new Histogram({
@@ -41,22 +73,24 @@ export class GatewayMetrics {
     registers: [this.registry],
   });
 
-  readonly mcpToolCalls = new Counter({
+  readonly mcpToolCalls: Counter<'tool' | 'result'> = new Counter({
     name: 'gateway_mcp_tool_calls_total',
     help:
       'MCP tool calls by tool and result: ok, tool_error (the tool answered an error), refused (scope, or the ' +
       'connection was refused by the ledger)',
     labelNames: ['tool', 'result'] as const,
     registers: [this.registry],
+    collect: () => this.#toolCalls.flush(this.mcpToolCalls),
   });
 
-  readonly mcpRequests = new Counter({
+  readonly mcpRequests: Counter<'served_by'> = new Counter({
     name: 'gateway_mcp_requests_total',
     help:
       'Admitted MCP requests by who answered them: direct (a single 2026-07-28 tools/call answered by the gateway) ' +
       'or sdk',
     labelNames: ['served_by'] as const,
     registers: [this.registry],
+    collect: () => this.#served.flush(this.mcpRequests),
   });
 
   readonly limitStoreErrors = new Counter({
@@ -72,16 +106,16 @@ export class GatewayMetrics {
 
   observeRequest(route: string, method: string, status: number, seconds: number): void {
     const labels = { route, method: KNOWN_METHODS.has(method) ? method : 'OTHER', status: String(status) };
-    this.httpRequests.inc(labels);
+    this.#requests.add(`${labels.route} ${labels.method} ${labels.status}`, labels);
     this.httpDuration.observe(labels, seconds);
   }
 
   toolCall(tool: string, result: ToolResult): void {
-    this.mcpToolCalls.inc({ tool, result });
+    this.#toolCalls.add(`${tool} ${result}`, { tool, result });
   }
 
   mcpServed(by: McpServedBy): void {
-    this.mcpRequests.inc({ served_by: by });
+    this.#served.add(by, { served_by: by });
   }
 
   limitStoreError(limit: LimitName): void {

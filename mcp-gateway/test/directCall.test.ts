@@ -8,10 +8,11 @@
 import type { IncomingMessage } from 'node:http';
 import t from 'tap';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import type { CallToolResult } from '@modelcontextprotocol/server';
+import { isJsonContentType, type CallToolResult } from '@modelcontextprotocol/server';
 import { checkedOutput, directCallOf, encodeCallAnswer } from '../src/mcp/directCall.ts';
 import { toolsForScopes } from '../src/mcp/tools/catalogue.ts';
 import { toolError, toolSuccess } from '../src/mcp/tools/result.ts';
+import { serverInfo as gatewayServerInfo } from '../src/mcp/server.ts';
 import { connect, startReplica, startStack } from './helpers.ts';
 
 const ENVELOPE = {
@@ -337,13 +338,55 @@ t.test('the official client: its 2026-07-28 tools/calls take the direct path, it
   }
 });
 
+t.test('directCallOf: Content-Type and Accept judged as before, on every call with the same header', async (t) => {
+  const contentTypes = [
+    'application/json',
+    'application/json; charset=utf-8',
+    'Application/JSON',
+    'application/json;charset="utf-8"',
+    'application/jsonx',
+    'text/plain',
+    'application/json; =broken',
+    '',
+  ];
+  const accepts = [
+    'application/json, text/event-stream',
+    'TEXT/EVENT-STREAM, APPLICATION/JSON',
+    'application/json',
+    'text/event-stream',
+    '*/*',
+    '',
+  ];
+  for (let round = 0; round < 2; round++) {
+    for (const type of contentTypes) {
+      for (const accept of accepts) {
+        const c = toolCall('search_vendors', { name: 'Pap' });
+        c.headers['content-type'] = type;
+        c.headers.accept = accept;
+        const expected =
+          isJsonContentType(type) &&
+          accept.toLowerCase().includes('application/json') &&
+          accept.toLowerCase().includes('text/event-stream');
+        const call = await directCallOf(fakeRequest(c), c.body, contactTools);
+        t.equal(call !== undefined, expected, `round ${round}: ${JSON.stringify(type)}, ${JSON.stringify(accept)}`);
+      }
+    }
+  }
+  const without = toolCall('search_vendors', { name: 'Pap' });
+  delete without.headers['content-type'];
+  t.equal(await directCallOf(fakeRequest(without), without.body, contactTools), undefined, 'no Content-Type');
+});
+
 t.test(
   "encodeCallAnswer: the bytes JSON.stringify writes of the codec's answer, structuredContent from its text",
   async (t) => {
-    const serverInfo = { name: 'ledger-mcp', version: '1.0.0' };
+    const plainInfo = { name: 'ledger-mcp', version: '1.0.0' };
+    // the gateway's own identity is frozen (icons and all), and its JSON is then written from a copy made once
+    const gatewayInfo = gatewayServerInfo('https://gateway.example');
+    t.ok(Object.isFrozen(gatewayInfo) && Object.isFrozen(gatewayInfo.icons?.[0]), 'the identity cannot change');
     const SERVER_INFO = 'io.modelcontextprotocol/serverInfo';
     // the 2026-07-28 codec's answer object, serialised in one go
-    const codec = (id: string | number, result: CallToolResult) => {
+    const codec = (id: string | number, result: CallToolResult, serverInfo: object) => {
       const meta = (result._meta ?? {}) as Record<string, unknown>;
       return JSON.stringify({
         result: {
@@ -371,12 +414,21 @@ t.test(
         },
       ],
     ];
-    for (const [label, result] of results)
-      for (const id of [1, 'a"b', 0])
-        t.equal(encodeCallAnswer(id, result, serverInfo), codec(id, result), `${label}, id ${JSON.stringify(id)}`);
+    for (const serverInfo of [plainInfo, gatewayInfo, gatewayInfo])
+      for (const [label, result] of results)
+        for (const id of [1, 'a"b', 0])
+          t.equal(
+            encodeCallAnswer(id, result, serverInfo),
+            codec(id, result, serverInfo),
+            `${serverInfo.name}: ${label}, id ${JSON.stringify(id)}`,
+          );
     // a structuredContent replaced after the result was made is written as it is now
     const replaced = toolSuccess(tool, {}, { a: 1 });
     const changed = { ...replaced, structuredContent: { a: 2 } };
-    t.equal(encodeCallAnswer(1, changed, serverInfo), codec(1, changed));
+    t.equal(encodeCallAnswer(1, changed, plainInfo), codec(1, changed, plainInfo));
+    // the identity of another public URL is its own
+    const other = gatewayServerInfo('https://other.example');
+    t.equal(encodeCallAnswer(1, replaced, other), codec(1, replaced, other));
+    t.not(encodeCallAnswer(1, replaced, other), encodeCallAnswer(1, replaced, gatewayInfo));
   },
 );

@@ -19,6 +19,7 @@ export const GATEWAY_ORDER = [
   'limits.ts',
   'metrics.ts',
   'keys.ts',
+  'ledgerTarget.ts',
   'ledgerClient.ts',
   'db/',
   'http/',

@@ -8,7 +8,7 @@ import { createServer, request, type IncomingMessage } from 'node:http';
 import { once } from 'node:events';
 import t from 'tap';
 import { McpAnswer } from '../src/mcp/answer.ts';
-import { BodyTooLargeError, readJsonBody } from '../src/mcp/body.ts';
+import { BodyTooLargeError, readBody, readJsonBody } from '../src/mcp/body.ts';
 import { andThen } from '../src/mcp/maybe.ts';
 import { Pipeline } from '../src/mcp/pipeline.ts';
 
@@ -135,5 +135,52 @@ t.test('readJsonBody: a body still arriving is read by a promise', async (t) => 
   t.same(outcomes, [
     { atOnce: false, value: { a: 1 } },
     { atOnce: false, error: BodyTooLargeError.name },
+  ]);
+});
+
+t.test('readBody: chunks as they come, an abort rejects, no listener of the read is left', async (t) => {
+  const seen: { body?: string; error?: string; listeners: number[] }[] = [];
+  const listeners = (req: IncomingMessage) => ['data', 'end', 'error', 'close'].map((e) => req.listenerCount(e));
+  let arrived: () => void = () => undefined;
+  const server = createServer((req: IncomingMessage, res) => {
+    const before = listeners(req);
+    readBody(req, 64).then(
+      (body) => {
+        seen.push({ body: body.toString(), listeners: listeners(req).map((n, i) => n - before[i]!) });
+        res.end();
+        arrived();
+      },
+      (err: Error) => {
+        seen.push({ error: err.message, listeners: listeners(req).map((n, i) => n - before[i]!) });
+        arrived();
+      },
+    );
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  t.teardown(() => new Promise((resolve) => server.close(resolve)));
+  const port = (server.address() as { port: number }).port;
+  // two chunks, some time apart
+  const done = new Promise<void>((resolve) => {
+    arrived = resolve;
+  });
+  const req = request({ host: '127.0.0.1', port, method: 'POST' }, (res) => res.resume());
+  req.write('{"a":');
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  req.end('1}');
+  await done;
+  // a client that goes away halfway
+  const aborted = new Promise<void>((resolve) => {
+    arrived = resolve;
+  });
+  const gone = request({ host: '127.0.0.1', port, method: 'POST', headers: { 'content-length': '40' } });
+  gone.on('error', () => undefined);
+  gone.write('{"a":');
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  gone.destroy();
+  await aborted;
+  t.same(seen, [
+    { body: '{"a":1}', listeners: [0, 0, 0, 0] },
+    { error: 'aborted', listeners: [0, 0, 0, 0] },
   ]);
 });

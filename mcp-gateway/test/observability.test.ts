@@ -10,6 +10,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { loadConfig } from '../src/config.ts';
 import { routeClass } from '../src/http/pathClass.ts';
 import { createLogger } from '../src/logger.ts';
+import { GatewayMetrics } from '../src/metrics.ts';
 import { requestIdFrom, runWithRequestId } from '../src/requestContext.ts';
 import { Browser, connect, startStack, totpCode, type Stack } from './helpers.ts';
 
@@ -235,6 +236,43 @@ t.test('route classes are a small fixed set', async (t) => {
   t.equal(routeClass('/management/acme/ai-connections'), 'management');
   t.equal(routeClass('/.well-known/oauth-protected-resource/mcp/acme'), 'well_known');
   t.equal(routeClass('/no/such/page-123'), 'other');
+});
+
+t.test('counts kept apart from prom-client are exact at every read, and each counted once', async (t) => {
+  const metrics = new GatewayMetrics();
+  const read = async () => (await metrics.registry.metrics()).split('\n').filter((l) => /^gateway_(http|mcp)/.test(l));
+  metrics.observeRequest('mcp', 'POST', 200, 0.01);
+  metrics.observeRequest('mcp', 'POST', 200, 0.02);
+  metrics.observeRequest('mcp', 'BREW', 401, 0.01);
+  metrics.toolCall('search_vendors', 'ok');
+  metrics.mcpServed('direct');
+  const first = await read();
+  t.ok(
+    first.includes('gateway_http_requests_total{route="mcp",method="POST",status="200"} 2'),
+    'counted before the read',
+  );
+  t.ok(first.includes('gateway_http_requests_total{route="mcp",method="OTHER",status="401"} 1'));
+  t.ok(first.includes('gateway_mcp_tool_calls_total{tool="search_vendors",result="ok"} 1'));
+  t.ok(first.includes('gateway_mcp_requests_total{served_by="direct"} 1'));
+  t.same(await read(), first, 'a second read adds nothing');
+  metrics.observeRequest('mcp', 'POST', 200, 0.01);
+  metrics.toolCall('search_vendors', 'ok');
+  metrics.toolCall('search_vendors', 'tool_error');
+  metrics.mcpServed('direct');
+  const second = await read();
+  t.ok(second.includes('gateway_http_requests_total{route="mcp",method="POST",status="200"} 3'));
+  t.ok(second.includes('gateway_mcp_tool_calls_total{tool="search_vendors",result="ok"} 2'));
+  t.ok(second.includes('gateway_mcp_tool_calls_total{tool="search_vendors",result="tool_error"} 1'));
+  t.ok(second.includes('gateway_mcp_requests_total{served_by="direct"} 2'));
+  // a counter read on its own (prom-client's get) is up to date as well
+  metrics.mcpServed('sdk');
+  t.same(
+    (await metrics.mcpRequests.get()).values.map((v) => [v.labels.served_by, v.value]),
+    [
+      ['direct', 2],
+      ['sdk', 1],
+    ],
+  );
 });
 
 t.test('log lines written while a request is served carry its id', async (t) => {

@@ -145,16 +145,26 @@ export function discardAbandonedBody(
 ): void {
   // before Node's own 'finish' listener: for a body nobody touched, Node would otherwise
   // "dump" it, reading it into nothing without end and without any event to count it by;
-  // a 'data' listener marks the body as being read, so Node leaves it to this one
-  res.prependOnceListener('finish', () => {
-    if (req.complete || req.destroyed) return;
-    req.unpipe();
-    let discarded = 0;
-    req.on('data', (chunk: Buffer) => {
-      discarded += chunk.length;
-      if (discarded > limit) req.socket.destroy();
-    });
-    // unpipe() paused a body that was being relayed, and a paused body is not read
-    req.resume();
+  // a 'data' listener marks the body as being read, so Node leaves it to this one. A response
+  // finishes once, so a plain listener does what a once-listener would; with the default limit
+  // it is one function for every request rather than a closure and a once-wrapper per request
+  // (this runs on every request both services answer)
+  res.prependListener('finish', limit === ABANDONED_BODY_LIMIT ? discardRest : () => discardRestOf(req, limit));
+}
+
+/** The 'finish' listener of discardAbandonedBody with the default limit (`this`: the response). */
+function discardRest(this: ServerResponse): void {
+  discardRestOf(this.req, ABANDONED_BODY_LIMIT);
+}
+
+function discardRestOf(req: IncomingMessage, limit: number): void {
+  if (req.complete || req.destroyed) return;
+  req.unpipe();
+  let discarded = 0;
+  req.on('data', (chunk: Buffer) => {
+    discarded += chunk.length;
+    if (discarded > limit) req.socket.destroy();
   });
+  // unpipe() paused a body that was being relayed, and a paused body is not read
+  req.resume();
 }

@@ -96,7 +96,7 @@ function readerQuery<Row>(file: string, sql: string): (params: readonly unknown[
       memo.clear();
       seenVersion = version;
     }
-    const key = params.map(String).join('\u0000');
+    const key = memoKey(params);
     if (memo.has(key)) return memo.get(key);
     const row = statement.get(...params) as Row | undefined;
     if (memo.size >= READER_MEMO) memo.clear();
@@ -106,3 +106,10 @@ function readerQuery<Row>(file: string, sql: string): (params: readonly unknown[
 }
 
 const READER_MEMO = 10_000;
+
+/** The parameters as one memo key (joined by NUL, each as String() writes it), without an array per lookup. */
+function memoKey(params: readonly unknown[]): string {
+  let key = params.length > 0 ? String(params[0]) : '';
+  for (let i = 1; i < params.length; i++) key += `\u0000${String(params[i])}`;
+  return key;
+}

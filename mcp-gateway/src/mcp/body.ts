@@ -33,35 +33,65 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   if (req.readableEnded) return Promise.resolve(Buffer.alloc(0));
   if (req.destroyed) return Promise.reject(new Error('aborted'));
   return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const done = (err?: Error) => {
-      req.off('data', onData);
-      req.off('end', onEnd);
-      req.off('error', onError);
-      req.off('close', onClose);
-      if (err) reject(err);
-      else resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
-    };
-    const onData = (chunk: Buffer | string) => {
-      const buf = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
-      size += buf.length;
-      if (size > limit) {
-        done(new BodyTooLargeError());
-        req.resume();
-        return;
-      }
-      chunks.push(buf);
-    };
-    const onEnd = () => done();
-    const onError = (err: Error) => done(err);
-    // the client went away before the body was complete
-    const onClose = () => done(new Error('aborted'));
-    req.on('data', onData);
-    req.on('end', onEnd);
-    req.on('error', onError);
-    req.on('close', onClose);
+    // the listeners are module-level functions finding their read on the request: no
+    // closures made per request, whose events they are (this runs on every MCP request)
+    (req as ReadingRequest)[READING] = { chunks: [], size: 0, limit, resolve, reject };
+    req.on('data', onBodyData);
+    req.on('end', onBodyEnd);
+    req.on('error', onBodyError);
+    req.on('close', onBodyClose);
   });
+}
+
+/** A body being read by readBody: what has arrived, and how its promise settles. */
+interface Reading {
+  chunks: Buffer[];
+  size: number;
+  limit: number;
+  resolve(body: Buffer): void;
+  reject(err: Error): void;
+}
+
+const READING = Symbol('body being read');
+type ReadingRequest = IncomingMessage & { [READING]?: Reading };
+
+/** Ends the read of `req`'s body: its listeners removed, its promise settled (once). */
+function settle(req: ReadingRequest, err?: Error): void {
+  const reading = req[READING];
+  if (!reading) return;
+  req[READING] = undefined;
+  req.off('data', onBodyData);
+  req.off('end', onBodyEnd);
+  req.off('error', onBodyError);
+  req.off('close', onBodyClose);
+  if (err) reading.reject(err);
+  else reading.resolve(reading.chunks.length === 1 ? reading.chunks[0]! : Buffer.concat(reading.chunks, reading.size));
+}
+
+function onBodyData(this: ReadingRequest, chunk: Buffer | string): void {
+  const reading = this[READING];
+  if (!reading) return;
+  const buf = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+  reading.size += buf.length;
+  if (reading.size > reading.limit) {
+    settle(this, new BodyTooLargeError());
+    this.resume();
+    return;
+  }
+  reading.chunks.push(buf);
+}
+
+function onBodyEnd(this: ReadingRequest): void {
+  settle(this);
+}
+
+function onBodyError(this: ReadingRequest, err: Error): void {
+  settle(this, err);
+}
+
+/** the client went away before the body was complete */
+function onBodyClose(this: ReadingRequest): void {
+  settle(this, new Error('aborted'));
 }
 
 /**

@@ -103,11 +103,15 @@ function takesDryRun(contract: Pick<Contract, 'body'>): boolean {
  * input looks like a draft, since the ledger decides.
  */
 export function mayAsk(tool: Pick<ResolvedTool, 'access' | 'contract' | 'alternative'>): boolean {
-  const asks = (c: Contract) => c.effect !== undefined && c.effect !== 'none';
   return (
     tool.access === 'write' &&
-    (asks(tool.contract) || (tool.alternative !== undefined && asks(tool.alternative.contract)))
+    (hasEffect(tool.contract) || (tool.alternative !== undefined && hasEffect(tool.alternative.contract)))
   );
+}
+
+/** A contract with a consequence (a module-level function: mayAsk runs on every tools/call). */
+function hasEffect(c: Contract): boolean {
+  return c.effect !== undefined && c.effect !== 'none';
 }
 
 function consequenceOfEffect(

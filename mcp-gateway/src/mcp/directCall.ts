@@ -61,6 +61,39 @@ function header(req: IncomingMessage, name: string): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
+/**
+ * What the SDK's `isJsonContentType` says of a Content-Type, and whether an Accept names both
+ * JSON and the event stream, remembered per header value: a client sends the same two headers
+ * on every call, and the first parses a media type with its parameters each time. Bounded: a
+ * client sending ever new values only makes the memo start afresh.
+ */
+const JSON_TYPES = new Map<string, boolean>();
+const ACCEPTS = new Map<string, boolean>();
+const HEADER_MEMO = 100;
+
+function remembered(memo: Map<string, boolean>, value: string, judge: (value: string) => boolean): boolean {
+  let verdict = memo.get(value);
+  if (verdict === undefined) {
+    verdict = judge(value);
+    if (memo.size >= HEADER_MEMO) memo.clear();
+    memo.set(value, verdict);
+  }
+  return verdict;
+}
+
+function jsonContentType(value: string | undefined): boolean {
+  return value === undefined ? isJsonContentType(null) : remembered(JSON_TYPES, value, isJsonContentType);
+}
+
+function acceptsJsonAndStream(value: string): boolean {
+  return remembered(ACCEPTS, value, acceptsBoth);
+}
+
+function acceptsBoth(value: string): boolean {
+  const accept = value.toLowerCase();
+  return accept.includes('application/json') && accept.includes('text/event-stream');
+}
+
 /** The client info of the envelope: name and version (and a title), all strings. */
 function plainClientInfo(value: unknown): boolean {
   return (
@@ -89,9 +122,8 @@ export function directCallOf(
   body: unknown,
   tools: readonly CatalogueTool[],
 ): Maybe<DirectCall | undefined> {
-  if (req.method !== 'POST' || !isJsonContentType(header(req, 'content-type') ?? null)) return undefined;
-  const accept = (header(req, 'accept') ?? '').toLowerCase();
-  if (!accept.includes('application/json') || !accept.includes('text/event-stream')) return undefined;
+  if (req.method !== 'POST' || !jsonContentType(header(req, 'content-type'))) return undefined;
+  if (!acceptsJsonAndStream(header(req, 'accept') ?? '')) return undefined;
   if (!isRecord(body) || !onlyKeys(body, MESSAGE_KEYS) || body.jsonrpc !== '2.0' || body.method !== 'tools/call')
     return undefined;
   const { id, params } = body;
@@ -152,8 +184,6 @@ export function encodeCallAnswer(
   result: CallToolResult,
   serverInfo: { name: string; version: string },
 ): string {
-  const meta = isRecord(result._meta) ? result._meta : {};
-  const answerMeta = { ...meta, [SERVER_INFO_META_KEY]: meta[SERVER_INFO_META_KEY] ?? serverInfo };
   let members = '';
   let hasResultType = false;
   let hasMeta = false;
@@ -164,7 +194,7 @@ export function encodeCallAnswer(
       json = '"complete"';
     } else if (key === '_meta') {
       hasMeta = true;
-      json = JSON.stringify(answerMeta);
+      json = answerMetaJson(result, serverInfo);
     } else {
       const value: unknown = result[key];
       json = (key === 'structuredContent' && structuredTextOf(value)) || JSON.stringify(value);
@@ -173,6 +203,26 @@ export function encodeCallAnswer(
     if (json !== undefined) members += `${members ? ',' : ''}${JSON.stringify(key)}:${json}`;
   }
   if (!hasResultType) members += `${members ? ',' : ''}"resultType":"complete"`;
-  if (!hasMeta) members += `${members ? ',' : ''}"_meta":${JSON.stringify(answerMeta)}`;
+  if (!hasMeta) members += `${members ? ',' : ''}"_meta":${answerMetaJson(result, serverInfo)}`;
   return `{"result":{${members}},"jsonrpc":"2.0","id":${JSON.stringify(id)}}`;
 }
+
+/**
+ * The answer's `_meta` as JSON: the result's own with the server's identity added. For a result
+ * without `_meta` (every catalogue tool's) that is the identity alone, serialised once per
+ * frozen identity (server.ts `serverInfo`, one per public URL) instead of on every call.
+ */
+function answerMetaJson(result: CallToolResult, serverInfo: { name: string; version: string }): string {
+  const meta = result._meta;
+  if (isRecord(meta))
+    return JSON.stringify({ ...meta, [SERVER_INFO_META_KEY]: meta[SERVER_INFO_META_KEY] ?? serverInfo });
+  if (!Object.isFrozen(serverInfo)) return JSON.stringify({ [SERVER_INFO_META_KEY]: serverInfo });
+  let json = serverMetas.get(serverInfo);
+  if (json === undefined) {
+    json = JSON.stringify({ [SERVER_INFO_META_KEY]: serverInfo });
+    serverMetas.set(serverInfo, json);
+  }
+  return json;
+}
+
+const serverMetas = new WeakMap<object, string>();

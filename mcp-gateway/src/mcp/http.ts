@@ -27,7 +27,7 @@ import { ElicitationClients, PendingElicitations } from './legacyConfirm.ts';
 import { ConnectionRateLimiter } from './rateLimit.ts';
 import { buildMcpServer } from './server.ts';
 import { andThen, type Maybe } from './maybe.ts';
-import { ADMISSION, type StepEnv } from './steps.ts';
+import { ADMISSION, publicOriginOf, type StepEnv } from './steps.ts';
 import { PREPARE, servePrepared } from './serve/paths.ts';
 import type { ServeEnv, Serving } from './serve/state.ts';
 import type { McpDeps } from './types.ts';
@@ -51,7 +51,7 @@ export function createMcpEndpoint(deps: McpDeps): McpEndpoint {
   const maxBodyBytes = deps.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const admission: StepEnv = {
     deps,
-    publicOrigin: new URL(deps.publicUrl),
+    publicOrigin: publicOriginOf(deps.publicUrl),
     maxBodyBytes,
     limiter: deps.rateLimiter ?? ConnectionRateLimiter.inMemory(deps.requestsPerMinute ?? 120, deps.log),
   };

@@ -31,11 +31,18 @@ export const SERVER_INFO = { name: 'ledger-mcp', version: '1.0.0' } as const;
 
 const serverInfos = new Map<string, Implementation>();
 
-/** The server's identity with its icon, served from `publicUrl` (2026-07-28 answers carry it in `_meta`). */
+/**
+ * The server's identity with its icon, served from `publicUrl` (2026-07-28 answers carry it in
+ * `_meta`). Frozen, icons and all: one object per public URL shared by every request, whose
+ * JSON the direct path writes from a copy made once (directCall.ts `encodeCallAnswer`).
+ */
 export function serverInfo(publicUrl: string): Implementation {
   let info = serverInfos.get(publicUrl);
   if (!info) {
-    info = { ...SERVER_INFO, title: 'Ledger', icons: serverIcons(publicUrl) };
+    const icons = serverIcons(publicUrl).map((icon) =>
+      Object.freeze({ ...icon, ...(icon.sizes ? { sizes: Object.freeze([...icon.sizes]) as string[] } : {}) }),
+    );
+    info = Object.freeze({ ...SERVER_INFO, title: 'Ledger', icons: Object.freeze(icons) as Icon[] });
     serverInfos.set(publicUrl, info);
   }
   return info;
@@ -45,6 +52,11 @@ const INSTRUCTIONS =
   'Bookkeeping tools for one company. Amounts are JSON numbers in the document currency; dates yyyy-mm-dd; ' +
   'accounts are referenced by their number as a string. Look up vendors before creating them, and read the chart ' +
   'of accounts and tax codes once before creating bills.';
+
+/** The name of a file answer of a tool without a resource link: its REST path (made only for a file answer). */
+function fileUri(path: string): string {
+  return `ledger://${path.replace(/^\/client\//, '')}`;
+}
 
 /** What running a tool needs of the endpoint. */
 export type ToolRunDeps = Pick<McpDeps, 'callLedger' | 'log' | 'onToolCall' | 'publicUrl'> & {
@@ -86,7 +98,7 @@ export async function runTool(
     // a file answer of a tool without a resource link is named by its REST path
     // a write the ledger holds for the person's confirmation keeps its preview and token beside the result (confirm.ts)
     const result = holdResult(
-      toToolResult(declaration, input, res, connection.dataset, `ledger://${request.path.replace(/^\/client\//, '')}`),
+      toToolResult(declaration, input, res, connection.dataset, res.file ? fileUri(request.path) : undefined),
       res.status === 428 ? res.body : undefined,
     );
     deps.onToolCall?.(declaration.name, result.isError ? 'tool_error' : 'ok');

@@ -27,9 +27,24 @@ import type { McpConnection, McpDeps, TokenResolution } from './types.ts';
 /** What every step shares: built once per endpoint. */
 export interface StepEnv {
   deps: McpDeps;
-  publicOrigin: URL;
+  /** the public URL's parts, read once (a URL's getters build their strings on every read) */
+  publicOrigin: PublicOrigin;
   maxBodyBytes: number;
   limiter: ConnectionRateLimiter;
+}
+
+export interface PublicOrigin {
+  /** `https:` */
+  protocol: string;
+  hostname: string;
+  /** scheme, host and port */
+  origin: string;
+}
+
+/** The parts of the public URL the Host and Origin checks compare with. */
+export function publicOriginOf(publicUrl: string): PublicOrigin {
+  const { protocol, hostname, origin } = new URL(publicUrl);
+  return { protocol, hostname, origin };
 }
 
 export interface IncomingRequest {
@@ -86,29 +101,58 @@ export function checkHostAndOrigin({ publicOrigin }: StepEnv, state: IncomingReq
  * sends the same Host on every call, and parsing a URL for it was a share of each call's CPU.
  * Bounded: a client sending ever new Host values only makes the memo start afresh.
  */
-const HOSTNAMES = new Map<string, string | undefined>();
+const HOSTNAMES = new Map<string, Map<string, string | undefined>>();
 const HOSTNAMES_MEMO = 1_000;
 
-function hostnameOf(publicOrigin: URL, host: string | undefined): string | undefined {
+function hostnameOf(publicOrigin: PublicOrigin, host: string | undefined): string | undefined {
   if (!host) return undefined;
-  const key = `${publicOrigin.protocol}//${host}`;
-  if (HOSTNAMES.has(key)) return HOSTNAMES.get(key);
+  // by scheme, then by the header's own string: no key string built (and hashed) per call
+  let byHost = HOSTNAMES.get(publicOrigin.protocol);
+  if (byHost === undefined) {
+    byHost = new Map();
+    HOSTNAMES.set(publicOrigin.protocol, byHost);
+  }
+  if (byHost.has(host)) return byHost.get(host);
   let hostname: string | undefined;
   try {
-    hostname = new URL(key).hostname;
+    hostname = new URL(`${publicOrigin.protocol}//${host}`).hostname;
   } catch {
     hostname = undefined;
   }
-  if (HOSTNAMES.size >= HOSTNAMES_MEMO) HOSTNAMES.clear();
-  HOSTNAMES.set(key, hostname);
+  if (byHost.size >= HOSTNAMES_MEMO) byHost.clear();
+  byHost.set(host, hostname);
   return hostname;
 }
+
+/**
+ * This gateway's MCP URL of a dataset (`mcpUrl`), remembered per public URL and dataset: every
+ * call compares its token's resource with it. Bounded like the Host memo above.
+ */
+const MCP_URLS = new Map<string, Map<string, string>>();
+
+function mcpUrlOf(publicUrl: string, dataset: string): string {
+  let urls = MCP_URLS.get(publicUrl);
+  if (urls === undefined) {
+    urls = new Map();
+    MCP_URLS.set(publicUrl, urls);
+  }
+  let url = urls.get(dataset);
+  if (url === undefined) {
+    url = mcpUrl(publicUrl, dataset);
+    if (urls.size >= HOSTNAMES_MEMO) urls.clear();
+    urls.set(dataset, url);
+  }
+  return url;
+}
+
+/** `Bearer <token68>` (RFC 6750), the scheme in any case; one RegExp for every request. */
+const BEARER = /^Bearer[ ]+([A-Za-z0-9\-._~+/]+=*)$/i;
 
 /** The token from `Authorization: Bearer …`; undefined without the header, null when it is not a Bearer token. */
 function bearerToken(req: IncomingMessage): string | undefined | null {
   const header = req.headers.authorization;
   if (!header) return undefined;
-  const m = /^Bearer[ ]+([A-Za-z0-9\-._~+/]+=*)$/i.exec(header.trim());
+  const m = BEARER.exec(header.trim());
   return m ? m[1]! : null;
 }
 
@@ -143,7 +187,7 @@ function authenticated(
 ): Authenticated | McpAnswer {
   if (!resolution.ok) return McpAnswer.tokenRefused(publicUrl, state.dataset, resolution);
   const { connection } = resolution;
-  const resource = mcpUrl(publicUrl, state.dataset);
+  const resource = mcpUrlOf(publicUrl, state.dataset);
   if (
     connection.dataset !== state.dataset ||
     // the same URL as issued (every call of a client) needs no normalising
@@ -196,8 +240,7 @@ function requestsIn(body: unknown): JsonRpcRequest[] {
  * At once when the body has fully arrived (readJsonBody), as it has for a small request.
  */
 export function readMessages({ maxBodyBytes }: StepEnv, state: Authenticated): Maybe<WithMessages | McpAnswer> {
-  const withBody = (body: unknown): WithMessages => ({ ...state, body, requests: requestsIn(body) });
-  if (state.req.method !== 'POST') return withBody(undefined);
+  if (state.req.method !== 'POST') return withBody(state, undefined);
   let read: Maybe<unknown>;
   try {
     read = readJsonBody(state.req, { maxBytes: maxBodyBytes });
@@ -205,8 +248,15 @@ export function readMessages({ maxBodyBytes }: StepEnv, state: Authenticated): M
     return bodyRefusal(err, maxBodyBytes);
   }
   return read instanceof Promise
-    ? read.then(withBody, (err: unknown) => bodyRefusal(err, maxBodyBytes))
-    : withBody(read);
+    ? read.then(
+        (body) => withBody(state, body),
+        (err: unknown) => bodyRefusal(err, maxBodyBytes),
+      )
+    : withBody(state, read);
+}
+
+function withBody(state: Authenticated, body: unknown): WithMessages {
+  return { ...state, body, requests: requestsIn(body) };
 }
 
 /** The answer to a body out of bounds or not JSON; anything else is the request's failure. */

@@ -23,9 +23,12 @@ export function looksLike(prefix: string, value: unknown): value is string {
     typeof value === 'string' &&
     value.length === prefix.length + 43 &&
     value.startsWith(prefix) &&
-    /^[A-Za-z0-9_-]+$/.test(value.slice(prefix.length))
+    SECRET_CHARACTERS.test(value.slice(prefix.length))
   );
 }
+
+/** base64url, the alphabet of a secret after its prefix (one RegExp for every check: every MCP call makes one). */
+const SECRET_CHARACTERS = /^[A-Za-z0-9_-]+$/;
 
 export const hashSecret = sha256Hex;
 export const sameString = constantTimeEqual;

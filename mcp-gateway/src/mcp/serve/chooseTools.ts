@@ -6,7 +6,7 @@
  * and the ledger enforces the role).
  */
 import { endpointKeys } from '../tools/declare.ts';
-import { toolsForScopes, type CatalogueTool } from '../tools/catalogue.ts';
+import { findTool, toolsForScopes, type CatalogueTool } from '../tools/catalogue.ts';
 import type { ServeEnv, Serving } from './state.ts';
 
 export function chooseTools({ access }: ServeEnv, state: Omit<Serving, 'tools'>): Serving | Promise<Serving> {
@@ -20,15 +20,26 @@ export function chooseTools({ access }: ServeEnv, state: Omit<Serving, 'tools'>)
   return permittedTools(access, connection, byScope).then((tools) => ({ ...state, tools }));
 }
 
+/** The one-tool list of a single call, one frozen list per catalogue tool rather than one per call. */
+const singleLists = new WeakMap<CatalogueTool, readonly CatalogueTool[]>();
+
+function listOf(tool: CatalogueTool): readonly CatalogueTool[] {
+  const list = Object.freeze([tool]);
+  singleLists.set(tool, list);
+  return list;
+}
+
 /** The called tools; undefined when one is unknown (then the SDK answers as for any unknown tool, with every tool). */
 function calledTools(
   byScope: readonly CatalogueTool[],
   requests: Serving['requests'],
 ): readonly CatalogueTool[] | undefined {
   if (requests.length === 1) {
+    // by name from the catalogue's map, then whether the scopes allow it: a pointer search of
+    // the scopes' list instead of a name comparison with each of its tools, on every call
     const name = requests[0]!.params?.name;
-    const tool = byScope.find((t) => t.declaration.name === name);
-    return tool ? [tool] : undefined;
+    const tool = typeof name === 'string' ? findTool(name) : undefined;
+    return tool && byScope.includes(tool) ? (singleLists.get(tool) ?? listOf(tool)) : undefined;
   }
   const names = new Set(requests.map((r) => r.params?.name));
   const called = byScope.filter((t) => names.has(t.declaration.name));

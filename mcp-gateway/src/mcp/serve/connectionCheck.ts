@@ -48,22 +48,43 @@ export class ConnectionCheck {
   /** The tool-run dependencies of this request: its ledger calls tell whether the connection stands. */
   toolRun(stateKey: Uint8Array): ToolRunDeps {
     const { deps } = this;
-    const callLedger: McpDeps['callLedger'] = async (connection, method, path, body, headers) => {
-      const res = await deps.callLedger(connection, method, path, body, headers);
-      const refused = connectionRefusal(res);
-      if (refused !== undefined) {
-        const ended = await deps.connectionRefused(connection, refused);
-        this.#ended = ended.ok ? { ok: false, reason: 'ended', description: 'The connection has ended.' } : ended;
-        deps.log.info({ conn: connection.id, reason: refused }, 'connection ended: the ledger refused its credential');
-      } else if (res.connectionChecked) {
-        this.#verified = true;
-      }
-      return res;
+    // methods of the literal rather than arrow functions: this runs on every tool call, and
+    // neither uses `this`, so each may be handed on alone
+    const check = this;
+    return {
+      callLedger(connection, method, path, body, headers) {
+        return deps
+          .callLedger(connection, method, path, body, headers)
+          .then((res) => check.#sawAnswer(connection, res));
+      },
+      // a call during which the ledger refused the connection counts as refused, not as a tool error
+      onToolCall(tool, result) {
+        deps.onToolCall?.(tool, check.#ended ? 'refused' : result);
+      },
+      log: deps.log,
+      publicUrl: deps.publicUrl,
+      stateKey,
     };
-    // a call during which the ledger refused the connection counts as refused, not as a tool error
-    const onToolCall: McpDeps['onToolCall'] = (tool, result) =>
-      deps.onToolCall?.(tool, this.#ended ? 'refused' : result);
-    return { callLedger, log: deps.log, onToolCall, publicUrl: deps.publicUrl, stateKey };
+  }
+
+  /**
+   * A ledger answer of this request: X-Connection-Checked confirms the connection (at once, the
+   * common case), a refusal ends it (the answer handed on once that is recorded).
+   */
+  #sawAnswer(connection: McpConnection, res: LedgerResponse): Maybe<LedgerResponse> {
+    const refused = connectionRefusal(res);
+    if (refused === undefined) {
+      if (res.connectionChecked) this.#verified = true;
+      return res;
+    }
+    return this.deps.connectionRefused(connection, refused).then((ended) => {
+      this.#ended = ended.ok ? { ok: false, reason: 'ended', description: 'The connection has ended.' } : ended;
+      this.deps.log.info(
+        { conn: connection.id, reason: refused },
+        'connection ended: the ledger refused its credential',
+      );
+      return res;
+    });
   }
 
   /** Before an answer that may start before the tool has run: the check made now, if still pending. */

@@ -184,7 +184,8 @@ export function listedOutput(d: ResolvedTool): object | undefined {
 /** A resolved tool whose schemas are compiled on first use. */
 class LazyTool implements CatalogueTool {
   #input: CompiledSchema | undefined;
-  #output: CompiledSchema | undefined;
+  /** null: the tool lists no output schema (decided once: every tool result asks, twice) */
+  #output: CompiledSchema | null | undefined;
 
   constructor(readonly declaration: ResolvedTool) {}
 
@@ -194,10 +195,12 @@ class LazyTool implements CatalogueTool {
   }
 
   get outputSchema(): CompiledSchema | undefined {
-    const listed = listedOutput(this.declaration);
-    if (!listed || !this.declaration.output) return undefined;
-    this.#output ??= listedAs(compile(this.declaration.output, validator), listed);
-    return this.#output;
+    if (this.#output === undefined) {
+      const listed = listedOutput(this.declaration);
+      this.#output =
+        listed && this.declaration.output ? listedAs(compile(this.declaration.output, validator), listed) : null;
+    }
+    return this.#output ?? undefined;
   }
 }
 

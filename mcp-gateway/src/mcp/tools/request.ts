@@ -11,15 +11,35 @@ export interface LedgerRequest {
   body?: Record<string, unknown>;
 }
 
-function queryString(fields: Record<string, unknown>): string {
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(fields)) {
+/**
+ * Characters URLSearchParams writes as they are (application/x-www-form-urlencoded): a query of
+ * only these is written without it, as the same bytes — most tool calls' queries (a name, a
+ * date, a number) — and any other goes through it.
+ */
+const FORM_PLAIN = /^[A-Za-z0-9*\-._]*$/;
+
+/** The query of a GET or DELETE, as URLSearchParams writes it. */
+export function queryString(fields: Record<string, unknown>): string {
+  let plain = '';
+  let params: URLSearchParams | undefined;
+  for (const key in fields) {
+    const value = fields[key];
     if (value === undefined || value === null) continue;
-    params.append(key, typeof value === 'object' ? JSON.stringify(value) : String(value));
+    const text = typeof value === 'object' ? JSON.stringify(value) : String(value);
+    if (params === undefined && FORM_PLAIN.test(key) && FORM_PLAIN.test(text)) {
+      plain += `${plain ? '&' : ''}${key}=${text}`;
+      continue;
+    }
+    // from the first value that needs encoding on, URLSearchParams writes the whole query
+    params ??= new URLSearchParams(plain);
+    params.append(key, text);
   }
-  const s = params.toString();
+  const s = params ? params.toString() : plain;
   return s ? `?${s}` : '';
 }
+
+/** `:name` in a contract's path (global: `replace` starts every search afresh). */
+const PATH_PARAMETER = /:([A-Za-z_]\w*)/g;
 
 export function buildLedgerRequest(
   tool: Pick<ResolvedTool, 'name' | 'rest' | 'alternative'>,
@@ -28,12 +48,16 @@ export function buildLedgerRequest(
 ): LedgerRequest {
   const call = restCallFor(tool, input);
   const rest: Record<string, unknown> = { ...input };
-  const path = call.path.replace(/:([A-Za-z_]\w*)/g, (_m, name: string) => {
-    const value = rest[name];
-    if (value === undefined || value === null) throw new Error(`tool ${tool.name}: input lacks path parameter ${name}`);
-    delete rest[name];
-    return encodeURIComponent(String(value));
-  });
+  // a path without parameters (a search, a list) as it is, with no replace per call
+  const path = !call.path.includes(':')
+    ? call.path
+    : call.path.replace(PATH_PARAMETER, (_m, name: string) => {
+        const value = rest[name];
+        if (value === undefined || value === null)
+          throw new Error(`tool ${tool.name}: input lacks path parameter ${name}`);
+        delete rest[name];
+        return encodeURIComponent(String(value));
+      });
   const base = `/client/${encodeURIComponent(dataset)}${path}`;
   const { method } = call;
   if (method === 'GET' || method === 'DELETE')
