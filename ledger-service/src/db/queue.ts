@@ -123,7 +123,7 @@ export async function createQueueClient(databaseUrl: string, workers = 1): Promi
  * once). One transaction-scoped advisory lock serialises them; a queue already there costs one
  * read and no lock.
  */
-async function withQueueDdl<T>(db: Db, fn: (tx: Tx) => Promise<T>): Promise<T> {
+export async function withQueueDdl<T>(db: Db, fn: (tx: Tx) => Promise<T>): Promise<T> {
   return db.transaction(async (tx) => {
     await tx.raw('select pg_advisory_xact_lock(hashtext(?))', ['ledger: pg-boss queue ddl']);
     return fn(tx);

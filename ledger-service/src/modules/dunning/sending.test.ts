@@ -13,8 +13,8 @@ import { apiClient, createTestCompany, testConfig } from '../../../test/helpers.
 import { FAST_RETRY } from '../../../test/support/mailLedger.ts';
 import { decodeQrCodes, parseSwissQr, pdfPagePng, pdfText } from '../../../test/support/pdf.ts';
 import { startSmtpTestServer } from '../../../test/support/smtpServer.ts';
-import { createQueueUnlessPresent, MAIL_QUEUE_OPTIONS } from '../../db/migrations/025_mail_queue.ts';
-import { dropQueue } from '../../db/queue.ts';
+import { MAIL_QUEUE_OPTIONS } from '../../db/migrations/025_mail_queue.ts';
+import { dropQueue, makeQueue } from '../../db/queue.ts';
 import { startLedger } from '../../server.ts';
 
 const text = (de: string) => ({ de, fr: 'Veuillez payer.', it: 'Vi preghiamo di pagare.', en: 'Please pay.' });
@@ -25,7 +25,8 @@ t.test('the mail sender renders the reminder as the run recorded it, in the cust
   const config = testConfig({ mailQueue: queue });
   const ledger = await startLedger({ config, mail: false, inbox: false, webhooks: false });
   t.teardown(() => ledger.close());
-  await createQueueUnlessPresent(ledger.db, queue, MAIL_QUEUE_OPTIONS);
+  // under the queue DDL lock (makeQueue): a test dropping its queue meanwhile could deadlock with a bare create
+  await makeQueue(ledger.db, queue, MAIL_QUEUE_OPTIONS);
   t.teardown(() => dropQueue(ledger.db, queue));
   const co = await createTestCompany({ ...ledger, config }, { swissInvoicing: true });
   const api = apiClient(ledger.url, co.dataset, co.apiKey);

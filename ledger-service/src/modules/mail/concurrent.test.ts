@@ -9,7 +9,7 @@ import { CHART } from '../../../test/arapHelpers.ts';
 import { apiClient, createTestCompany, testConfig } from '../../../test/helpers.ts';
 import { startMailScenario } from '../../../test/support/mailLedger.ts';
 import { startLedger } from '../../server.ts';
-import { dropQueue, QUEUE_NAMES } from '../../db/queue.ts';
+import { dropQueue, QUEUE_NAMES, withQueueDdl } from '../../db/queue.ts';
 import { createQueueUnlessPresent, MAIL_QUEUE_OPTIONS } from '../../db/migrations/025_mail_queue.ts';
 
 t.test('concurrent e-mails and reminders on one invoice and across invoices never answer 500', async (t) => {
@@ -83,8 +83,9 @@ t.test('the mail queue exists from the migrations on, before any mail worker sta
   t.same(rows, [{ name: QUEUE_NAMES.mail }], 'the default mail queue is migrated');
 
   // what the migration does, on a queue of this test's own: e-mail and reminder are queued without a worker
-  await createQueueUnlessPresent(db, queue, MAIL_QUEUE_OPTIONS);
-  await createQueueUnlessPresent(db, queue, MAIL_QUEUE_OPTIONS); // a queue already there is kept
+  // under the queue DDL lock, as the ledger makes queues: a test dropping its queue meanwhile could deadlock with it
+  await withQueueDdl(db, (tx) => createQueueUnlessPresent(tx, queue, MAIL_QUEUE_OPTIONS));
+  await withQueueDdl(db, (tx) => createQueueUnlessPresent(tx, queue, MAIL_QUEUE_OPTIONS)); // one already there is kept
   t.teardown(async () => {
     await dropQueue(db, queue);
   });
