@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { Context, Next } from 'koa';
 import type { Db } from '../db/knex.ts';
 import {
@@ -26,7 +27,7 @@ import type { ServiceCredentialVerifier } from './serviceCredential.ts';
 export interface TenantState {
   company: Company;
   actor: Actor;
-  /** set when the API key was remembered rather than read for this request (RememberedKeys) */
+  /** set when the API key was remembered rather than read for this request (MAX_REMEMBERED_KEYS) */
   guard?: TenantGuard;
 }
 
@@ -50,23 +51,9 @@ export interface TenantGuard {
  * reads the key again, is authorized anew and runs again (kernel/requestTenant.ts), so a deleted
  * key stops at once, as without the cache. A request that is answered without a transaction (a refusal
  * before it, a 404) reads the key again before its answer leaves (`authenticate`). At most
- * 10,000 keys, the oldest forgotten first; only hashes are kept, never keys.
+ * 10,000 keys (lru-cache), the least recently used forgotten first; only hashes are kept, never keys.
  */
-class RememberedKeys {
-  private readonly rows = new Map<string, ApiKeyRow>();
-  constructor(private readonly max = 10_000) {}
-  get(hash: string): ApiKeyRow | undefined {
-    return this.rows.get(hash);
-  }
-  set(hash: string, row: ApiKeyRow): void {
-    this.rows.delete(hash);
-    this.rows.set(hash, row);
-    if (this.rows.size > this.max) this.rows.delete(this.rows.keys().next().value!);
-  }
-  drop(hash: string): void {
-    this.rows.delete(hash);
-  }
-}
+const MAX_REMEMBERED_KEYS = 10_000;
 
 /**
  * Set on every response to a request whose service credential passed all checks (also when
@@ -127,7 +114,7 @@ const looksLikeApiKey = (token: string) => token.startsWith('ak_');
  * cannot probe which companies exist.
  */
 export function authenticate(db: Db, verifier: ServiceCredentialVerifier) {
-  const remembered = new RememberedKeys();
+  const remembered = new LRUCache<string, ApiKeyRow>({ max: MAX_REMEMBERED_KEYS });
 
   /** The tenant of an API key: remembered (with a guard) unless `fresh`, else read now. */
   async function keyTenant(token: string, dataset: string, fresh: boolean): Promise<TenantState> {
@@ -136,7 +123,7 @@ export function authenticate(db: Db, verifier: ServiceCredentialVerifier) {
     const key = kept ?? (hash === undefined ? undefined : await findApiKeyByHash(db, hash));
     if (hash !== undefined && !kept) {
       if (key) remembered.set(hash, key);
-      else remembered.drop(hash);
+      else remembered.delete(hash);
     }
     let state: TenantState;
     try {

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { Decimal } from 'decimal.js';
 import { Money, partyRefOf, paymentFieldsOf, type TransactionInput } from '@ledger/shared';
 import { preparedQuery, staleReadCheck, type Tx } from '../../db/knex.ts';
@@ -7,7 +8,6 @@ import { referencedAccounts, type ChartAccount, type PartyRef, type RuleContext 
 
 import { loadDimensionCatalogue, namesDimensions } from '../dimensions/index.ts';
 import { ACTIVE_SUBSCRIPTION_SQL } from '../events/index.ts';
-import { SnapshotMemory } from './snapshotMemory.ts';
 /**
  * The snapshot the rules of AR/AP transaction writes check against (rules.ts is pure), read
  * inside the write's transaction. One loader serves a single document (a batch of one) and a
@@ -64,8 +64,19 @@ const SNAPSHOT_SQL = `select s.*, md5(row_to_json(s)::text) as digest from (${SN
  */
 const SNAPSHOT_UNCHANGED = staleReadCheck(`(select md5(row_to_json(s)::text) from (${SNAPSHOT_BODY}) s) = ?`);
 
-/** The snapshots of recent single documents (snapshotMemory.ts: only ever checked, never trusted). */
-const remembered = new SnapshotMemory<SnapshotRow>();
+/**
+ * The snapshots of recent single documents, remembered between requests so that a bill like the
+ * last one goes to Postgres as one message (issue 37: a bill's CPU is mostly its round trips).
+ *
+ * Why it is safe: a remembered snapshot is never trusted. The document's statement recomputes it
+ * from the same parameters and compares its digest with the remembered one (SNAPSHOT_UNCHANGED);
+ * when they differ the statement fails before anything commits, the entry is forgotten and the
+ * request runs again reading the snapshot afresh. It only ever saves the round trip of reading it.
+ * The key holds the company, so one company's entry is never read for another; each entry is what
+ * that company's own row-level-security-scoped read returned. At most 1,000 (a few KB each), the
+ * least recently used forgotten first.
+ */
+const remembered = new LRUCache<string, SnapshotRow>({ max: 1000 });
 
 /** The snapshot's bindings for the documents, and the key a single document's snapshot is remembered under. */
 function snapshotQuery(company: Company, vc: Vc, inputs: readonly TransactionInput[]) {
@@ -113,7 +124,7 @@ export async function loadRuleContexts(
   const query = snapshotQuery(company, vc, inputs);
   const { rows } = await preparedQuery<SnapshotRow>(tx, SNAPSHOT_SQL, query.bindings);
   const row = rows[0]!;
-  if (inputs.length === 1) remembered.remember(query.key, row);
+  if (inputs.length === 1) remembered.set(query.key, row);
   const dimensions = inputs.some((i) => namesDimensions(i.lines))
     ? await loadDimensionCatalogue(tx, company.id)
     : undefined;
@@ -166,12 +177,12 @@ export interface RecalledContext {
 export function recallRuleContext(company: Company, vc: Vc, input: TransactionInput): RecalledContext | undefined {
   if (namesDimensions(input.lines)) return undefined;
   const query = snapshotQuery(company, vc, [input]);
-  const row = remembered.recall(query.key);
+  const row = remembered.get(query.key);
   if (!row) return undefined;
   return {
     context: contextsOf(company, row, query, undefined)(input),
     check: { sql: SNAPSHOT_UNCHANGED, bindings: [...query.bindings, row.digest] },
-    forget: () => remembered.forget(query.key),
+    forget: () => remembered.delete(query.key),
   };
 }
 
