@@ -35,6 +35,7 @@
  */
 import type { Knex } from 'knex';
 import pg from 'pg';
+import { sqlLiteral } from './sqlLiteral.ts';
 
 /** The role tenant transactions switch to when the URL's user could bypass row-level security. */
 export const APP_ROLE = 'ledger_app';
@@ -384,7 +385,7 @@ class TenantTransaction {
     const refused = this.refusal();
     if (refused) throw refused;
     if (this.opening !== undefined && name !== undefined && this.prepared.has(name)) {
-      const literals = literalsOf(values, this.connection);
+      const literals = literalsOf(values);
       if (literals !== undefined) {
         const opening = this.opening;
         this.opening = undefined;
@@ -437,7 +438,7 @@ async function sendClosing(
 ): Promise<{ result: unknown; closed: boolean }> {
   const literals =
     t.closable && top && t.openSavepoints === 0 && name !== undefined && t.isPrepared(name)
-      ? literalsOf(values, t.connection)
+      ? literalsOf(values)
       : undefined;
   if (literals === undefined) return { result: await t.sendPrepared(name, text, values), closed: false };
   const refusedFirst = t.refusal();
@@ -471,9 +472,9 @@ const prepareValue = (pg as unknown as { utils: { prepareValue(value: unknown): 
  * A statement's values as SQL literals for `EXECUTE` (untyped: Postgres gives each the type of
  * its parameter, as for a value sent apart), or undefined when one is binary (a Buffer goes
  * through the extended protocol as bytes). Each is the text pg itself would send for it
- * (`prepareValue`), quoted by pg's `escapeLiteral`.
+ * (`prepareValue`), quoted as pg's `escapeLiteral` quotes it (sqlLiteral.ts).
  */
-function literalsOf(values: readonly unknown[], connection: Connection): string | undefined {
+function literalsOf(values: readonly unknown[]): string | undefined {
   const out: string[] = [];
   for (const v of values) {
     if (v === null || v === undefined) {
@@ -483,7 +484,7 @@ function literalsOf(values: readonly unknown[], connection: Connection): string 
     if (typeof v === 'object' && ArrayBuffer.isView(v)) return undefined;
     const text = prepareValue(v);
     if (text === null) out.push('null');
-    else if (typeof text === 'string') out.push(connection.escapeLiteral(text));
+    else if (typeof text === 'string') out.push(sqlLiteral(text));
     else return undefined;
   }
   return out.join(', ');

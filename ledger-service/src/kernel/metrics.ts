@@ -7,6 +7,7 @@
  */
 import type { Context, Next } from 'koa';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { EVENT_LOOP_SAMPLE_MS, PendingIncrements } from '@ledger/shared/metrics';
 import type { Db } from '../db/knex.ts';
 import { PGBOSS_SCHEMA } from '../db/migrations/008_mail.ts';
 
@@ -24,11 +25,14 @@ interface TarnPool {
 export class LedgerMetrics {
   readonly registry = new Registry();
 
-  readonly httpRequests = new Counter({
+  readonly #requests = new PendingIncrements<'route' | 'method' | 'status'>();
+
+  readonly httpRequests: Counter<'route' | 'method' | 'status'> = new Counter({
     name: 'ledger_http_requests_total',
     help: 'HTTP requests answered by the ledger, by route (contract name, or meta/internal path), method and status',
     labelNames: ['route', 'method', 'status'] as const,
     registers: [this.registry],
+    collect: () => this.#requests.flush(this.httpRequests),
   });
 
   readonly httpDuration = new Histogram({
@@ -46,7 +50,8 @@ export class LedgerMetrics {
   });
 
   constructor(db: Db) {
-    collectDefaultMetrics({ register: this.registry });
+    // the event-loop lag sampled every 100 ms, not prom-client's 10 ms: its timer woke an idle ledger 100 times a second
+    collectDefaultMetrics({ register: this.registry, eventLoopMonitoringPrecision: EVENT_LOOP_SAMPLE_MS });
     const pool = () => (db.client as { pool?: TarnPool }).pool;
     new Gauge({
       name: 'ledger_db_pool_connections',
@@ -100,7 +105,7 @@ export class LedgerMetrics {
           method: KNOWN_METHODS.has(ctx.method) ? ctx.method : 'OTHER',
           status: String(ctx.status),
         };
-        this.httpRequests.inc(labels);
+        this.#requests.add(`${labels.route} ${labels.method} ${labels.status}`, labels);
         this.httpDuration.observe(labels, (performance.now() - started) / 1000);
         if (ctx.response.get('Idempotent-Replayed') === 'true') this.idempotentReplays.inc();
       }
