@@ -8,7 +8,23 @@ import { sqlLiteral } from './sqlLiteral.ts';
 
 const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/ledger_test';
 
-const PIECES = ["'", "''", '\\', '\\\\', "\\'", 'a', 'Zürich', '2024/117', '{"a":"b\\"c"}', '€', '😀', ' ', '\n', 'E', '$$'];
+const PIECES = [
+  "'",
+  "''",
+  '\\',
+  '\\\\',
+  "\\'",
+  'a',
+  'Zürich',
+  '2024/117',
+  '{"a":"b\\"c"}',
+  '€',
+  '😀',
+  ' ',
+  '\n',
+  'E',
+  '$$',
+];
 
 /** texts made of the pieces above, every length up to four, plus a few of JSON's size */
 function samples(): string[] {
@@ -22,7 +38,9 @@ function samples(): string[] {
     const n = 1 + (next() % 6);
     out.push(Array.from({ length: n }, () => PIECES[next() % PIECES.length]).join(''));
   }
-  out.push(JSON.stringify({ lines: Array.from({ length: 50 }, (_, i) => ({ memo: `it's line ${i}\\`, amount: '1.10' })) }));
+  out.push(
+    JSON.stringify({ lines: Array.from({ length: 50 }, (_, i) => ({ memo: `it's line ${i}\\`, amount: '1.10' })) }),
+  );
   return out;
 }
 
