@@ -50,7 +50,8 @@ export class LedgerMetrics {
   });
 
   constructor(db: Db) {
-    // the event-loop lag sampled every 100 ms, not prom-client's 10 ms: its timer woke an idle ledger 100 times a second
+    // the event-loop lag sampled every 100 ms, not prom-client's 10 ms, whose timer woke an idle
+    // ledger 100 times a second
     collectDefaultMetrics({ register: this.registry, eventLoopMonitoringPrecision: EVENT_LOOP_SAMPLE_MS });
     const pool = () => (db.client as { pool?: TarnPool }).pool;
     new Gauge({
