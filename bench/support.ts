@@ -20,13 +20,20 @@ export interface Figures {
   errors: number;
 }
 
-/** Starts `ledgerServer.ts` as its own process on `databaseUrl`; resolves with its URL once it listens. */
+/**
+ * Starts `ledgerServer.ts` as its own process on `databaseUrl`; resolves with its URL once it listens.
+ * BENCH_NODE_ARGS: node's own options for that process, space-separated (V8 flags NODE_OPTIONS refuses,
+ * e.g. `--trace-opt --trace-deopt`: what V8 compiles while the stages run); its output on stdout is
+ * passed to stderr.
+ */
 export function startLedgerProcess(
   databaseUrl: string,
   dataDir: string,
   pool: number,
 ): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', new URL('./ledgerServer.ts', import.meta.url).pathname], {
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const server = new URL('./ledgerServer.ts', import.meta.url).pathname;
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', server], {
     env: {
       ...process.env,
       BENCH_DATABASE_URL: databaseUrl,
@@ -36,9 +43,13 @@ export function startLedgerProcess(
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
+  if (nodeArgs.length > 0) child.stdout!.on('data', (d: Buffer) => process.stderr.write(d));
   return new Promise((resolve, reject) => {
     const lines = createInterface({ input: child.stdout! });
-    lines.once('line', (line) => resolve({ child, url: (JSON.parse(line) as { url: string }).url }));
+    // the first line that is the server's own (a V8 trace may come before it)
+    lines.on('line', (line) => {
+      if (line.startsWith('{"url"')) resolve({ child, url: (JSON.parse(line) as { url: string }).url });
+    });
     child.once('exit', (code) => reject(new Error(`ledger exited with ${code}`)));
   });
 }
