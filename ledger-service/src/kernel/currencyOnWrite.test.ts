@@ -59,6 +59,16 @@ t.test('the write shapes taking curr are found', async (t) => {
     undefined,
     'no curr: an ordinary unknown field',
   );
+  const nested = {
+    type: 'object',
+    properties: { 'a/b~c': { type: 'array', items: { type: 'object', properties: { curr: {} } } } },
+  };
+  t.equal(
+    currencyOnWrite(nested, { 'a/b~c': [{ curr: 'CHF' }, { currency: 'EUR' }] }),
+    '/a~1b~0c/1/curr',
+    'the pointer: array index, names escaped',
+  );
+  t.equal(currencyOnWrite(nested, { 'a/b~c': [{ curr: 'CHF' }] }), undefined, 'nothing misplaced');
 });
 
 t.test('every write shape with curr: currency → 400 invalid_currency naming curr, nothing written', async (t) => {

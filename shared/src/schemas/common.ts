@@ -80,25 +80,42 @@ const isPlainObject = (v: unknown): v is Record<string, unknown> =>
  * nested in it (the inbox's `overrides`). Derived from the schema, so the ledger's body
  * validation and the MCP tools' input validation refuse it alike, on every write shape.
  */
-export function currencyOnWrite(schema: unknown, value: unknown, at = ''): string | undefined {
+export function currencyOnWrite(schema: unknown, value: unknown): string | undefined {
+  const found = misplacedCurrency(schema, value);
+  return found && `/${found.reverse().join('/')}`;
+}
+
+/**
+ * currencyOnWrite's walk: the way to the `curr` that should have been sent, innermost segment
+ * first (JSON-pointer escaped), else undefined. The pointer's text is made only for a body that
+ * has the mistake: a valid body (every write) is walked without building a string per field.
+ */
+function misplacedCurrency(schema: unknown, value: unknown): string[] | undefined {
   if (!isPlainObject(schema)) return undefined;
   if (Array.isArray(value)) {
-    for (const [i, item] of value.entries()) {
-      const found = currencyOnWrite(schema.items, item, `${at}/${i}`);
-      if (found) return found;
+    for (let i = 0; i < value.length; i++) {
+      const found = misplacedCurrency(schema.items, value[i]);
+      if (found) {
+        found.push(String(i));
+        return found;
+      }
     }
     return undefined;
   }
   const properties = schema.properties;
   if (!isPlainObject(value) || !isPlainObject(properties)) return undefined;
-  if ('curr' in properties && !('currency' in properties) && Object.hasOwn(value, 'currency')) return `${at}/curr`;
-  for (const [name, child] of Object.entries(properties)) {
-    if (!Object.hasOwn(value, name)) continue;
-    const found = currencyOnWrite(child, value[name], `${at}/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`);
-    if (found) return found;
+  if ('curr' in properties && !('currency' in properties) && Object.hasOwn(value, 'currency')) return ['curr'];
+  for (const name in properties) {
+    if (!Object.hasOwn(properties, name) || !Object.hasOwn(value, name)) continue;
+    const found = misplacedCurrency(properties[name], value[name]);
+    if (found) {
+      found.push(name.replace(/~/g, '~0').replace(/\//g, '~1'));
+      return found;
+    }
   }
   return undefined;
 }
+
 /**
  * Ids are Postgres bigint and JSON numbers: bounded by 2^53 - 1, the largest integer a
  * JSON number carries exactly (also the bigint ids' practical range), so 1e21 is a 400,
