@@ -20,7 +20,7 @@ import {
 import type { GatewayKeys } from './keys.ts';
 import { bareOrigin, ledgerTarget } from './ledgerTarget.ts';
 import { currentRequestId } from './requestContext.ts';
-import { bodyBytes, bodyText, requestWhole, type WholeResponse } from './wholeResponse.ts';
+import { bodyBytes, bodyText, headersOf, requestWhole, type WholeResponse } from './wholeResponse.ts';
 
 export class LedgerUnavailableError extends Error {}
 
@@ -140,12 +140,16 @@ function ledgerUnreachable(err: Error): LedgerUnavailableError {
   return new LedgerUnavailableError(`ledger unreachable: ${err.message}`);
 }
 
+/** The headers of a ledger answer read (ledgerAnswerOf). */
+const ANSWER_HEADERS = ['x-connection-checked', 'content-type', 'content-disposition'] as const;
+
 /** A ledger answer: a file's bytes (a 2xx of a file media type), else the body's JSON (or its text when not JSON). */
 function ledgerAnswerOf(res: WholeResponse): LedgerAnswer {
-  const connectionChecked = res.headers['x-connection-checked'] === 'allowed';
-  const mediaType = mediaTypeOf(res.headers['content-type']);
+  const [checked, contentType, disposition] = headersOf(res, ANSWER_HEADERS);
+  const connectionChecked = checked === 'allowed';
+  const mediaType = mediaTypeOf(contentType);
   if (res.statusCode >= 200 && res.statusCode < 300 && isFileMediaType(mediaType)) {
-    const name = fileNameOf(res.headers['content-disposition']);
+    const name = fileNameOf(disposition);
     return {
       status: res.statusCode,
       body: undefined,

@@ -10,16 +10,37 @@
  * by the same undici function, the text decoded as `body.text()` decodes it
  * (`wholeResponse.test.ts` holds the two side by side).
  */
-import type { Dispatcher } from 'undici';
+import { util, type Dispatcher } from 'undici';
 
 export interface WholeResponse {
   statusCode: number;
-  /** as `request()` hands them over (undici's parseHeaders: names in lower case, a repeated header as a list) */
-  headers: Readonly<Record<string, string | string[] | undefined>>;
+  /** the headers as received: name, value, name, value… (read with `headerOf`) */
+  rawHeaders: readonly (Buffer | string)[];
   /** the body's bytes as they arrived */
   chunks: readonly Buffer[];
   /** their total length */
   length: number;
+}
+
+/**
+ * The response headers named (in lower case), each as `request()`'s parsed headers gave it
+ * (undici's parseHeaders): the value read as Latin-1, a header sent more than once as the list
+ * of its values, undefined when absent. One pass over the raw headers, reading only the values
+ * asked for rather than every header into an object.
+ */
+export function headersOf({ rawHeaders }: WholeResponse, names: readonly string[]): (string | string[] | undefined)[] {
+  const found: (string | string[] | undefined)[] = new Array(names.length).fill(undefined);
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const at = names.indexOf(util.headerNameToString(rawHeaders[i]!));
+    if (at < 0) continue;
+    const raw = rawHeaders[i + 1]!;
+    const value = typeof raw === 'string' ? raw : raw.toString('latin1');
+    const before = found[at];
+    if (before === undefined) found[at] = value;
+    else if (typeof before === 'string') found[at] = [before, value];
+    else before.push(value);
+  }
+  return found;
 }
 
 /** The body as text, as undici's `body.text()` reads it: UTF-8, a leading byte order mark skipped. */
@@ -52,10 +73,14 @@ export function requestWhole<T>(
   });
 }
 
-/** undici's handler for one request: collects the response, then settles the promise once. */
+/**
+ * undici's handler for one request: collects the response, then settles the promise once.
+ * The interface undici's own `request()` handler implements (onHeaders with the raw headers):
+ * a handler of undici's newer interface gets every header parsed into an object first.
+ */
 class WholeResponseHandler<T> implements Dispatcher.DispatchHandler {
   private statusCode = 0;
-  private headers: WholeResponse['headers'] = {};
+  private rawHeaders: readonly (Buffer | string)[] = [];
   private chunks: Buffer[] = [];
   private length = 0;
   private started = false;
@@ -67,36 +92,33 @@ class WholeResponseHandler<T> implements Dispatcher.DispatchHandler {
     private readonly reject: (err: unknown) => void,
   ) {}
 
-  /** present so undici takes this for a handler of its current interface (it wraps one without) */
-  onRequestStart(): void {}
+  onConnect(): void {}
 
-  onResponseStart(
-    _controller: Dispatcher.DispatchController,
-    statusCode: number,
-    headers: Record<string, string | string[] | undefined>,
-  ): void {
+  onHeaders(statusCode: number, rawHeaders: Buffer[]): boolean {
     // an informational (1xx) response is not the answer: `request()` passed it over too
-    if (statusCode < 200) return;
+    if (statusCode < 200) return true;
     this.started = true;
     this.statusCode = statusCode;
-    this.headers = headers;
+    this.rawHeaders = rawHeaders;
+    return true;
   }
 
-  onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
+  onData(chunk: Buffer): boolean {
     this.chunks.push(chunk);
     this.length += chunk.length;
+    return true;
   }
 
-  onResponseEnd(): void {
-    const { statusCode, headers, chunks, length } = this;
+  onComplete(): void {
+    const { statusCode, rawHeaders, chunks, length } = this;
     try {
-      this.resolve(this.read({ statusCode, headers, chunks, length }));
+      this.resolve(this.read({ statusCode, rawHeaders, chunks, length }));
     } catch (err) {
       this.reject(err);
     }
   }
 
-  onResponseError(_controller: Dispatcher.DispatchController, err: Error): void {
+  onError(err: Error): void {
     this.reject(this.started ? err : this.unreachable(err));
   }
 }
