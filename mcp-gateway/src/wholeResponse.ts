@@ -6,15 +6,16 @@
  * the body and, to read that stream as text, a consumer with a promise of its own. The
  * gateway reads every ledger answer whole anyway, so a handler of its own collects the
  * chunks and hands over status, headers and bytes when the response has ended
- * (docs/benchmarks.md "Gateway"). What it reads is what `request()` gave: the headers parsed
- * by the same undici function, the text decoded as `body.text()` decodes it
- * (`wholeResponse.test.ts` holds the two side by side).
+ * (docs/benchmarks.md "Gateway"). What it reads is what `request()` gave: a header's value as
+ * undici's parseHeaders gives it, the text decoded as `body.text()` decodes it, the bytes in
+ * memory of their own as `body.arrayBuffer()` gives them (`wholeResponse.test.ts` holds the two
+ * side by side).
  */
 import { util, type Dispatcher } from 'undici';
 
 export interface WholeResponse {
   statusCode: number;
-  /** the headers as received: name, value, name, value… (read with `headerOf`) */
+  /** the headers as received: name, value, name, value… (read with `headersOf`) */
   rawHeaders: readonly (Buffer | string)[];
   /** the body's bytes as they arrived */
   chunks: readonly Buffer[];
@@ -51,9 +52,15 @@ export function bodyText({ chunks, length }: WholeResponse): string {
   return buffer.toString('utf8', start);
 }
 
-/** The body's bytes in a buffer of their own (not a view of the socket's reads). */
+/**
+ * The body's bytes in memory of their own, as `body.arrayBuffer()` gave them: not a view of the
+ * socket's reads, nor a slice of Node's shared pool (Buffer.concat's for a small body).
+ */
 export function bodyBytes({ chunks, length }: WholeResponse): Buffer {
-  return Buffer.concat(chunks, length);
+  const bytes = Buffer.allocUnsafeSlow(length);
+  let offset = 0;
+  for (const chunk of chunks) offset += chunk.copy(bytes, offset);
+  return bytes;
 }
 
 /**

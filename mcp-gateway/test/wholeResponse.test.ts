@@ -95,11 +95,15 @@ t.test('the same status, headers, text and bytes as request()', async (t) => {
   }
 });
 
-t.test('the bytes are a buffer of their own, not a view of the chunks', async (t) => {
+t.test('the bytes are in memory of their own, not a view of the chunks', async (t) => {
   const chunk = Buffer.from('abc');
   const bytes = bodyBytes({ statusCode: 200, rawHeaders: [], chunks: [chunk], length: 3 });
   chunk[0] = 0x7a;
   t.equal(bytes.toString(), 'abc');
+  t.equal(bytes.buffer.byteLength, 3, 'memory of their own, not a slice of a pool');
+  const two = bodyBytes({ statusCode: 200, rawHeaders: [], chunks: [Buffer.from('ab'), Buffer.from('cd')], length: 4 });
+  t.equal(two.toString(), 'abcd');
+  t.equal(two.buffer.byteLength, 4);
 });
 
 t.test('failures: before the response mapped, during the body as they are, a throwing read rejects', async (t) => {
