@@ -20,6 +20,7 @@ import {
 import type { GatewayKeys } from './keys.ts';
 import { bareOrigin, ledgerTarget } from './ledgerTarget.ts';
 import { currentRequestId } from './requestContext.ts';
+import { bodyBytes, bodyText, headersOf, requestWhole, type WholeResponse } from './wholeResponse.ts';
 
 export class LedgerUnavailableError extends Error {}
 
@@ -132,6 +133,38 @@ function mediaTypeOf(header: string | string[] | undefined): string {
 function fileNameOf(header: string | string[] | undefined): string | undefined {
   const value = Array.isArray(header) ? header[0] : header;
   return value ? /filename="?([^";]+)"?/i.exec(value)?.[1] : undefined;
+}
+
+/** A ledger call that got no answer: the ledger cannot be reached. */
+function ledgerUnreachable(err: Error): LedgerUnavailableError {
+  return new LedgerUnavailableError(`ledger unreachable: ${err.message}`);
+}
+
+/** The headers of a ledger answer read (ledgerAnswerOf). */
+const ANSWER_HEADERS = ['x-connection-checked', 'content-type', 'content-disposition'] as const;
+
+/** A ledger answer: a file's bytes (a 2xx of a file media type), else the body's JSON (or its text when not JSON). */
+function ledgerAnswerOf(res: WholeResponse): LedgerAnswer {
+  const [checked, contentType, disposition] = headersOf(res, ANSWER_HEADERS);
+  const connectionChecked = checked === 'allowed';
+  const mediaType = mediaTypeOf(contentType);
+  if (res.statusCode >= 200 && res.statusCode < 300 && isFileMediaType(mediaType)) {
+    const name = fileNameOf(disposition);
+    return {
+      status: res.statusCode,
+      body: undefined,
+      file: { mediaType, ...(name ? { name } : {}), data: bodyBytes(res) },
+      connectionChecked,
+    };
+  }
+  const text = bodyText(res);
+  let parsed: unknown;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    parsed = text;
+  }
+  return { status: res.statusCode, body: parsed, connectionChecked };
 }
 
 export class LedgerClient {
@@ -268,59 +301,49 @@ export class LedgerClient {
       .sign(this.keys.privateKey);
   }
 
-  private async send(
+  /**
+   * One call to the ledger, its answer read whole (wholeResponse.ts). Not an async function:
+   * its one promise is the response's, the MCP endpoint makes this call for every tool call;
+   * what throws here rejects, as it would from an async function.
+   */
+  private send(
     method: LedgerMethod,
     path: string,
     token: string,
     body?: unknown,
     headers: Readonly<Record<string, string>> = {},
   ): Promise<LedgerAnswer> {
-    const requestId = currentRequestId();
-    // set one by one rather than spread from conditional objects: this runs on every MCP call
-    const sent: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json' };
-    if (body !== undefined && typeof body !== 'string') sent['content-type'] = 'application/json';
-    // the request being served, so the ledger's log lines carry the gateway's id
-    if (requestId !== undefined) sent['x-request-id'] = requestId;
-    for (const name in headers) sent[name] = headers[name]!;
-    let res: Dispatcher.ResponseData;
     try {
-      // the dispatcher's own request: undici's `request(url)` would parse the URL on every call
-      if (this.originOf !== this.baseUrl) {
-        this.originOf = this.baseUrl;
-        this.origin = bareOrigin(this.baseUrl);
+      const requestId = currentRequestId();
+      // set one by one rather than spread from conditional objects: this runs on every MCP call
+      const sent: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json' };
+      if (body !== undefined && typeof body !== 'string') sent['content-type'] = 'application/json';
+      // the request being served, so the ledger's log lines carry the gateway's id
+      if (requestId !== undefined) sent['x-request-id'] = requestId;
+      for (const name in headers) sent[name] = headers[name]!;
+      let options: Dispatcher.DispatchOptions;
+      try {
+        // the dispatcher's own request: undici's `request(url)` would parse the URL on every call
+        if (this.originOf !== this.baseUrl) {
+          this.originOf = this.baseUrl;
+          this.origin = bareOrigin(this.baseUrl);
+        }
+        const { origin, path: target } = ledgerTarget(this.baseUrl, this.origin, path);
+        options = {
+          origin,
+          path: target,
+          method,
+          headers: sent,
+          // a string is a file's text sent as it is (a bank statement: its Content-Type among `headers`)
+          body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+        };
+      } catch (err) {
+        return Promise.reject(ledgerUnreachable(err as Error));
       }
-      const { origin, path: target } = ledgerTarget(this.baseUrl, this.origin, path);
-      res = await this.dispatcher.request({
-        origin,
-        path: target,
-        method,
-        headers: sent,
-        // a string is a file's text sent as it is (a bank statement: its Content-Type among `headers`)
-        body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
-      });
+      return requestWhole(this.dispatcher, options, ledgerAnswerOf, ledgerUnreachable);
     } catch (err) {
-      throw new LedgerUnavailableError(`ledger unreachable: ${(err as Error).message}`);
+      return Promise.reject(err);
     }
-    const connectionChecked = res.headers['x-connection-checked'] === 'allowed';
-    const mediaType = mediaTypeOf(res.headers['content-type']);
-    if (res.statusCode >= 200 && res.statusCode < 300 && isFileMediaType(mediaType)) {
-      const data = Buffer.from(await res.body.arrayBuffer());
-      const name = fileNameOf(res.headers['content-disposition']);
-      return {
-        status: res.statusCode,
-        body: undefined,
-        file: { mediaType, ...(name ? { name } : {}), data },
-        connectionChecked,
-      };
-    }
-    const text = await res.body.text();
-    let parsed: unknown;
-    try {
-      parsed = text ? JSON.parse(text) : undefined;
-    } catch {
-      parsed = text;
-    }
-    return { status: res.statusCode, body: parsed, connectionChecked };
   }
 
   /**

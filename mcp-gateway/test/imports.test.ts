@@ -20,6 +20,7 @@ export const GATEWAY_ORDER = [
   'metrics.ts',
   'keys.ts',
   'ledgerTarget.ts',
+  'wholeResponse.ts',
   'ledgerClient.ts',
   'db/',
   'http/',

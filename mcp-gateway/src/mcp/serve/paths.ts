@@ -54,10 +54,11 @@ export interface ServingPath {
   /** the claim, then the stages, in order */
   readonly names: readonly string[];
   /**
-   * Serves the request if the claim takes it (the answer written, or a refusal to send);
-   * undefined if not. At once as far as the claim and stages answer at once (pipeline.ts).
+   * Serves the request if the claim takes it (the answer written, or a refusal to send), else
+   * hands it to `orElse` (the next path). At once as far as the claim and stages answer at once
+   * (pipeline.ts): a path that claims at once adds no promise of its own to the request.
    */
-  serve(env: ServeEnv, state: Serving): Maybe<Sent | McpAnswer | undefined>;
+  serve(env: ServeEnv, state: Serving, orElse: () => Maybe<Sent | McpAnswer>): Maybe<Sent | McpAnswer>;
 }
 
 function servingPath<S>(
@@ -70,9 +71,9 @@ function servingPath<S>(
     name,
     servedBy,
     names: [claim.name, ...stages.names],
-    serve(env, state) {
+    serve(env, state, orElse) {
       return andThen(claim(env, state), (claimed) => {
-        if (claimed === undefined) return undefined;
+        if (claimed === undefined) return orElse();
         env.deps.onServed?.(servedBy);
         return stages.run(env, claimed);
       });
@@ -110,11 +111,9 @@ export const SERVING_PATHS: readonly ServingPath[] = [
 
 /** Serves an admitted, prepared request on the first path that claims it (the SDK's claims every request). */
 export function servePrepared(env: ServeEnv, state: Serving, from = 0): Maybe<Sent | McpAnswer> {
-  for (let i = from; i < SERVING_PATHS.length; i++) {
-    const outcome = SERVING_PATHS[i]!.serve(env, state);
-    if (outcome instanceof Promise)
-      return outcome.then((served) => (served !== undefined ? served : servePrepared(env, state, i + 1)));
-    if (outcome !== undefined) return outcome;
-  }
-  throw new Error('no serving path claimed the request');
+  const path = SERVING_PATHS[from];
+  if (path === undefined) throw new Error('no serving path claimed the request');
+  // the next path as a continuation rather than a `then` on this one's outcome: the path that
+  // takes the request returns its stages' own result, without a promise wrapped around it
+  return path.serve(env, state, () => servePrepared(env, state, from + 1));
 }
