@@ -140,6 +140,18 @@ function ledgerUnreachable(err: Error): LedgerUnavailableError {
   return new LedgerUnavailableError(`ledger unreachable: ${err.message}`);
 }
 
+/** A ledger call's headers: the credential, JSON, the request being served, then `extra` as given. */
+function ledgerHeaders(token: string, body: unknown, extra: Readonly<Record<string, string>>): Record<string, string> {
+  // set one by one rather than spread from conditional objects: this runs on every MCP call
+  const sent: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json' };
+  if (body !== undefined && typeof body !== 'string') sent['content-type'] = 'application/json';
+  // the request being served, so the ledger's log lines carry the gateway's id
+  const requestId = currentRequestId();
+  if (requestId !== undefined) sent['x-request-id'] = requestId;
+  for (const name in extra) sent[name] = extra[name]!;
+  return sent;
+}
+
 /** The headers of a ledger answer read (ledgerAnswerOf). */
 const ANSWER_HEADERS = ['x-connection-checked', 'content-type', 'content-disposition'] as const;
 
@@ -313,37 +325,27 @@ export class LedgerClient {
     body?: unknown,
     headers: Readonly<Record<string, string>> = {},
   ): Promise<LedgerAnswer> {
+    let options: Dispatcher.DispatchOptions;
     try {
-      const requestId = currentRequestId();
-      // set one by one rather than spread from conditional objects: this runs on every MCP call
-      const sent: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json' };
-      if (body !== undefined && typeof body !== 'string') sent['content-type'] = 'application/json';
-      // the request being served, so the ledger's log lines carry the gateway's id
-      if (requestId !== undefined) sent['x-request-id'] = requestId;
-      for (const name in headers) sent[name] = headers[name]!;
-      let options: Dispatcher.DispatchOptions;
-      try {
-        // the dispatcher's own request: undici's `request(url)` would parse the URL on every call
-        if (this.originOf !== this.baseUrl) {
-          this.originOf = this.baseUrl;
-          this.origin = bareOrigin(this.baseUrl);
-        }
-        const { origin, path: target } = ledgerTarget(this.baseUrl, this.origin, path);
-        options = {
-          origin,
-          path: target,
-          method,
-          headers: sent,
-          // a string is a file's text sent as it is (a bank statement: its Content-Type among `headers`)
-          body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
-        };
-      } catch (err) {
-        return Promise.reject(ledgerUnreachable(err as Error));
+      // the dispatcher's own request: undici's `request(url)` would parse the URL on every call
+      if (this.originOf !== this.baseUrl) {
+        this.originOf = this.baseUrl;
+        this.origin = bareOrigin(this.baseUrl);
       }
-      return requestWhole(this.dispatcher, options, ledgerAnswerOf, ledgerUnreachable);
+      const { origin, path: target } = ledgerTarget(this.baseUrl, this.origin, path);
+      options = {
+        origin,
+        path: target,
+        method,
+        headers: ledgerHeaders(token, body, headers),
+        // a string is a file's text sent as it is (a bank statement: its Content-Type among `headers`)
+        body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+      };
     } catch (err) {
-      return Promise.reject(err);
+      // nothing was sent: a target or body that cannot be sent counts as the ledger unreachable
+      return Promise.reject(ledgerUnreachable(err as Error));
     }
+    return requestWhole(this.dispatcher, options, ledgerAnswerOf, ledgerUnreachable);
   }
 
   /**

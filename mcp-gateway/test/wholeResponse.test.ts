@@ -7,7 +7,7 @@
  */
 import { createServer, type ServerResponse } from 'node:http';
 import { once } from 'node:events';
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { Agent, request } from 'undici';
 import { bodyBytes, bodyText, headersOf, requestWhole, type WholeResponse } from '../src/wholeResponse.ts';
 
@@ -60,7 +60,8 @@ const ANSWERS: Record<string, (res: ServerResponse) => void> = {
   },
 };
 
-t.test('the same status, headers, text and bytes as request()', async (t) => {
+/** A server giving ANSWERS and an undici dispatcher, both closed when the test ends. */
+async function serveAnswers(t: Test): Promise<{ origin: string; dispatcher: Agent }> {
   const server = createServer((req, res) => ANSWERS[req.url ?? '']!(res));
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
@@ -71,6 +72,11 @@ t.test('the same status, headers, text and bytes as request()', async (t) => {
   const origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
   const dispatcher = new Agent();
   t.teardown(() => dispatcher.close());
+  return { origin, dispatcher };
+}
+
+t.test('the same status, headers, text and bytes as request()', async (t) => {
+  const { origin, dispatcher } = await serveAnswers(t);
 
   for (const path of ['/json', '/chunks', '/bom-only-start', '/file', '/empty', '/informational']) {
     const before = await dispatcher.request({ origin, path, method: 'GET' });
@@ -107,16 +113,7 @@ t.test('the bytes are in memory of their own, not a view of the chunks', async (
 });
 
 t.test('failures: before the response mapped, during the body as they are, a throwing read rejects', async (t) => {
-  const server = createServer((req, res) => ANSWERS[req.url ?? '']!(res));
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  t.teardown(() => {
-    server.closeAllConnections();
-    server.close();
-  });
-  const origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-  const dispatcher = new Agent();
-  t.teardown(() => dispatcher.close());
+  const { origin, dispatcher } = await serveAnswers(t);
   const unreachable = (err: Error) => new Error(`unreachable: ${err.message}`);
 
   await t.rejects(
