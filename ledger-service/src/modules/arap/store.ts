@@ -323,6 +323,52 @@ export async function replaceChildren(tx: Tx, companyId: number, id: number, chi
 }
 
 /**
+ * insertDocument's statement, built once per shape and then reused: the text depends only on the
+ * header's columns, the numbering (own or from a sequence), the snapshot check, the child table
+ * and whether events are written, never on a document's values (those are bindings). A bill's
+ * statement is a few kilobytes; built afresh for every request it cost the building, the hashing
+ * of a new string to find its prepared statement's name, and a larger function for V8 to compile
+ * (docs/benchmarks.md). The shapes are the code's own (columns and checks are constants of the
+ * modules that write documents), so the maps stay small; they are cleared if they ever hold 64 checks.
+ */
+const documentStatements = new Map<string, Map<string, string>>();
+
+function documentStatement(
+  columns: readonly string[],
+  numbering: string,
+  check: string | undefined,
+  children: ChildRows | undefined,
+  events: boolean,
+): string {
+  // the check's text is the same string object every time (a constant of ruleContext.ts): a cheap key
+  const byCheck = check ?? '';
+  const shape = `${numbering}|${columns.join(',')}|${children ? `${children.table}:${Object.keys(children.columns).join(',')}` : ''}|${events}`;
+  let byShape = documentStatements.get(byCheck);
+  const known = byShape?.get(shape);
+  if (known !== undefined) return known;
+  if (documentStatements.size >= 64) documentStatements.clear();
+  if (!byShape || !documentStatements.has(byCheck)) {
+    byShape = new Map();
+    documentStatements.set(byCheck, byShape);
+  }
+  const sql = `with ${check ? `chk as (select ${check} as ok),` : ''} ${numbering}
+     h as (
+       insert into arap_transactions (company_id, vc, inv_number, ${columns.join(', ')})
+       select ?, ?, num.inv_number, ${columns.map(() => '?').join(', ')} from num${check ? ', chk' : ''}
+       on conflict (company_id, vc, inv_number) do nothing returning id, inv_number),
+     l as (${insertJsonRows('arap_lines', LINE_COLUMNS, OF_NEW_DOCUMENT, 'h')}),
+     e as (${insertJsonRows('ledger_entries', ENTRY_COLUMNS, OF_NEW_DOCUMENT, 'h')}),
+     a as (
+       insert into audit_log (company_id, user_id, via, via_id, via_label, entity, entity_id, action, details)
+       select ?, ?, ?, ?, ?, ?, h.id::text, ?, jsonb_build_object('invNumber', h.inv_number) || ?::jsonb from h)
+     ${children ? `, c as (${insertJsonRows(children.table, children.columns, OF_NEW_DOCUMENT, 'h')})` : ''}
+     ${events ? `, ${eventsWrittenWith('h', DOCUMENT_EVENTS)}` : ''}
+     ${events ? 'select h.id, h.inv_number, w.wake from h, ev_written w' : 'select id, inv_number from h'}`;
+  byShape.set(shape, sql);
+  return sql;
+}
+
+/**
  * Writes a new document in one statement: the number (from the sequence, formatted as
  * formatNumber does), header, lines, ledger lines (when posted) and the audit entry. The
  * sequence row is locked only from here to the commit, so concurrent creates queue for it
@@ -352,19 +398,7 @@ export async function insertDocument(
     doc.fields.status === 'posted' ? entryRows(doc.resolved.invDate, doc.resolved.currency, doc.posting.entries) : [];
   const a = doc.audit;
   const numbering = numberingCte(company, doc.number, 'inv_number');
-  const sql = `with ${check ? `chk as (select ${check.sql} as ok),` : ''} ${numbering.sql}
-     h as (
-       insert into arap_transactions (company_id, vc, inv_number, ${columns.join(', ')})
-       select ?, ?, num.inv_number, ${columns.map(() => '?').join(', ')} from num${check ? ', chk' : ''}
-       on conflict (company_id, vc, inv_number) do nothing returning id, inv_number),
-     l as (${insertJsonRows('arap_lines', LINE_COLUMNS, OF_NEW_DOCUMENT, 'h')}),
-     e as (${insertJsonRows('ledger_entries', ENTRY_COLUMNS, OF_NEW_DOCUMENT, 'h')}),
-     a as (
-       insert into audit_log (company_id, user_id, via, via_id, via_label, entity, entity_id, action, details)
-       select ?, ?, ?, ?, ?, ?, h.id::text, ?, jsonb_build_object('invNumber', h.inv_number) || ?::jsonb from h)
-     ${doc.children ? `, c as (${insertJsonRows(doc.children.table, doc.children.columns, OF_NEW_DOCUMENT, 'h')})` : ''}
-     ${doc.events ? `, ${eventsWrittenWith('h', DOCUMENT_EVENTS)}` : ''}
-     ${doc.events ? 'select h.id, h.inv_number, w.wake from h, ev_written w' : 'select id, inv_number from h'}`;
+  const sql = documentStatement(columns, numbering.sql, check?.sql, doc.children, doc.events !== undefined);
   const n = doc.events?.events.length ?? 0;
   const values = [
     ...(check?.bindings ?? []),
