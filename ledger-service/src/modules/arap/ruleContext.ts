@@ -76,7 +76,19 @@ const SNAPSHOT_UNCHANGED = staleReadCheck(`(select md5(row_to_json(s)::text) fro
  * that company's own row-level-security-scoped read returned. At most 1,000 (a few KB each), the
  * least recently used forgotten first.
  */
-const remembered = new LRUCache<string, SnapshotRow>({ max: 1000 });
+const remembered = new LRUCache<string, Remembered>({ max: 1000 });
+
+/**
+ * A remembered snapshot and, once a document was computed against it, the context made from it: the
+ * key holds the document's date, so the context (its accounts map and the rates valid on that date)
+ * is the same for the next document like it, as long as the company's own settings it was made with
+ * (base currency, default control and rounding account) are unchanged. Read-only for its users (the
+ * rules are pure), so concurrent requests may share it.
+ */
+interface Remembered {
+  row: SnapshotRow;
+  context?: LoadedContext;
+}
 
 /** The snapshot's bindings for the documents, and the key a single document's snapshot is remembered under. */
 function snapshotQuery(company: Company, vc: Vc, inputs: readonly TransactionInput[]) {
@@ -124,7 +136,7 @@ export async function loadRuleContexts(
   const query = snapshotQuery(company, vc, inputs);
   const { rows } = await preparedQuery<SnapshotRow>(tx, SNAPSHOT_SQL, query.bindings);
   const row = rows[0]!;
-  if (inputs.length === 1) remembered.set(query.key, row);
+  if (inputs.length === 1) remembered.set(query.key, { row });
   const dimensions = inputs.some((i) => namesDimensions(i.lines))
     ? await loadDimensionCatalogue(tx, company.id)
     : undefined;
@@ -177,10 +189,21 @@ export interface RecalledContext {
 export function recallRuleContext(company: Company, vc: Vc, input: TransactionInput): RecalledContext | undefined {
   if (namesDimensions(input.lines)) return undefined;
   const query = snapshotQuery(company, vc, [input]);
-  const row = remembered.get(query.key);
-  if (!row) return undefined;
+  const entry = remembered.get(query.key);
+  if (!entry) return undefined;
+  const { row } = entry;
+  let context = entry.context;
+  if (
+    context === undefined ||
+    context.baseCurrency !== company.base_currency ||
+    context.defaultControl !== query.defaultControl ||
+    context.roundingAccount !== query.roundingAccount
+  ) {
+    context = contextsOf(company, row, query, undefined)(input);
+    entry.context = context;
+  }
   return {
-    context: contextsOf(company, row, query, undefined)(input),
+    context,
     check: { sql: SNAPSHOT_UNCHANGED, bindings: [...query.bindings, row.digest] },
     forget: () => remembered.delete(query.key),
   };
