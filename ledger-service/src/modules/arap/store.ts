@@ -342,7 +342,8 @@ function documentStatement(
 ): string {
   // the check's text is the same string object every time (a constant of ruleContext.ts): a cheap key
   const byCheck = check ?? '';
-  const shape = `${numbering}|${columns.join(',')}|${children ? `${children.table}:${Object.keys(children.columns).join(',')}` : ''}|${events}`;
+  const child = children ? `${children.table}:${Object.keys(children.columns).join(',')}` : '';
+  const shape = `${numbering}|${columns.join(',')}|${child}|${events}`;
   let byShape = documentStatements.get(byCheck);
   const known = byShape?.get(shape);
   if (known !== undefined) return known;
