@@ -347,8 +347,8 @@ function documentStatement(
   let byShape = documentStatements.get(byCheck);
   const known = byShape?.get(shape);
   if (known !== undefined) return known;
-  if (documentStatements.size >= 64) documentStatements.clear();
-  if (!byShape || !documentStatements.has(byCheck)) {
+  if (byShape === undefined) {
+    if (documentStatements.size >= 64) documentStatements.clear();
     byShape = new Map();
     documentStatements.set(byCheck, byShape);
   }
