@@ -28,6 +28,7 @@ import { ConnectionRateLimiter } from './rateLimit.ts';
 import { buildMcpServer } from './server.ts';
 import { andThen, type Maybe } from './maybe.ts';
 import { ADMISSION, publicOriginOf, type StepEnv } from './steps.ts';
+import { extended } from './pipeline.ts';
 import { PREPARE, servePrepared } from './serve/paths.ts';
 import type { ServeEnv, Serving } from './serve/state.ts';
 import type { McpDeps } from './types.ts';
@@ -89,7 +90,7 @@ export function createMcpEndpoint(deps: McpDeps): McpEndpoint {
         // them waits (pipeline.ts): for a tools/call, the body's last bytes and the ledger call
         const served = andThen(ADMISSION.run(admission, { req, dataset }), (admitted) => {
           if (admitted instanceof McpAnswer) return admitted.send(res);
-          return andThen(PREPARE.run(serving, { ...admitted, res }), (prepared) => {
+          return andThen(PREPARE.run(serving, extended(admitted, { res })), (prepared) => {
             if (prepared instanceof McpAnswer) return prepared.send(res);
             return andThen(servePrepared(serving, prepared), (outcome) => {
               if (outcome instanceof McpAnswer) outcome.send(res);

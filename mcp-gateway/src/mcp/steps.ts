@@ -16,7 +16,7 @@ import { McpAnswer } from './answer.ts';
 import { BodyNotJsonError, BodyTooDeepError, BodyTooLargeError, readJsonBody } from './body.ts';
 import { andThen, type Maybe } from './maybe.ts';
 import { insufficientScopeChallenge, invalidTokenChallenge, missingTokenChallenge } from './challenge.ts';
-import { Pipeline } from './pipeline.ts';
+import { extended, Pipeline } from './pipeline.ts';
 import { rateLimitHeaders, type RateDecision } from '../limits.ts';
 import type { ConnectionRateLimiter } from './rateLimit.ts';
 import { toolScope } from './tools/declare.ts';
@@ -197,7 +197,7 @@ function authenticated(
       invalidTokenChallenge(publicUrl, state.dataset, 'The access token was issued for another MCP server URL.'),
     );
   }
-  return { ...state, token, connection, resource };
+  return extended(state, { token, connection, resource });
 }
 
 /**
@@ -256,7 +256,7 @@ export function readMessages({ maxBodyBytes }: StepEnv, state: Authenticated): M
 }
 
 function withBody(state: Authenticated, body: unknown): WithMessages {
-  return { ...state, body, requests: requestsIn(body) };
+  return extended(state, { body, requests: requestsIn(body) });
 }
 
 /** The answer to a body out of bounds or not JSON; anything else is the request's failure. */
@@ -348,13 +348,13 @@ async function refuseScope(
  */
 export function checkConnection(env: StepEnv, state: WithMessages): Admitted | Promise<Admitted | McpAnswer> {
   const deferred = state.requests.length > 0 && state.requests.every((r) => calledTool(r) !== undefined);
-  return deferred ? { ...state, deferred } : checkedNow(env, state);
+  return deferred ? extended(state, { deferred }) : checkedNow(env, state);
 }
 
 async function checkedNow({ deps }: StepEnv, state: WithMessages): Promise<Admitted | McpAnswer> {
   const confirmed = await deps.confirmConnection(state.connection, false);
   if (!confirmed.ok) return McpAnswer.tokenRefused(deps.publicUrl, state.dataset, confirmed);
-  return { ...state, deferred: false };
+  return extended(state, { deferred: false });
 }
 
 /** The MCP request pipeline: a request passing every step is served (serve/paths.ts). */

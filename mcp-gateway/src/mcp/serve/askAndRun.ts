@@ -6,6 +6,7 @@ import { runConfirmed, type RunTool } from '../confirm.ts';
 import { runTool } from '../server.ts';
 import type { Streaming } from './openCallStream.ts';
 import type { ServeEnv } from './state.ts';
+import { extended } from '../pipeline.ts';
 
 export interface Ran extends Streaming {
   result: Awaited<ReturnType<typeof runConfirmed>>;
@@ -29,5 +30,5 @@ export async function askAndRun({ pendingElicitations, stateKey }: ServeEnv, sta
     },
     run,
   );
-  return { ...state, result };
+  return extended(state, { result });
 }

@@ -8,16 +8,17 @@
 import { endpointKeys } from '../tools/declare.ts';
 import { findTool, toolsForScopes, type CatalogueTool } from '../tools/catalogue.ts';
 import type { ServeEnv, Serving } from './state.ts';
+import { extended } from '../pipeline.ts';
 
 export function chooseTools({ access }: ServeEnv, state: Omit<Serving, 'tools'>): Serving | Promise<Serving> {
   const { connection, requests } = state;
   const byScope = toolsForScopes(connection.scopes);
   if (requests.length > 0 && requests.every((r) => r.method === 'tools/call')) {
     const called = calledTools(byScope, requests);
-    if (called) return { ...state, tools: called };
+    if (called) return extended(state, { tools: called });
   }
-  if (!requests.some((r) => r.method === 'tools/list')) return { ...state, tools: byScope };
-  return permittedTools(access, connection, byScope).then((tools) => ({ ...state, tools }));
+  if (!requests.some((r) => r.method === 'tools/list')) return extended(state, { tools: byScope });
+  return permittedTools(access, connection, byScope).then((tools) => extended(state, { tools }));
 }
 
 /** The one-tool list of a single call, one frozen list per catalogue tool rather than one per call. */

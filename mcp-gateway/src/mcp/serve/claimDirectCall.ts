@@ -9,10 +9,11 @@ import { directCallOf } from '../directCall.ts';
 import { andThen, type Maybe } from '../maybe.ts';
 import type { WithCall } from './claimLegacyConfirm.ts';
 import type { ServeEnv, Serving } from './state.ts';
+import { extended } from '../pipeline.ts';
 
 export function claimDirectCall({ deps }: ServeEnv, state: Serving): Maybe<WithCall | undefined> {
   if (deps.directToolCalls === false) return undefined;
   return andThen(directCallOf(state.req, state.body, state.tools), (call) =>
-    !call || mayAsk(call.tool.declaration) ? undefined : { ...state, call },
+    !call || mayAsk(call.tool.declaration) ? undefined : extended(state, { call }),
   );
 }

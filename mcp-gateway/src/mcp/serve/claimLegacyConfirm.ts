@@ -12,6 +12,7 @@ import type { CatalogueTool } from '../tools/catalogue.ts';
 import { isRecord } from '../tools/isRecord.ts';
 import { servedAsLegacy } from './era.ts';
 import type { ServeEnv, Serving } from './state.ts';
+import { extended } from '../pipeline.ts';
 
 export interface WithCall extends Serving {
   call: DirectCall;
@@ -41,5 +42,5 @@ async function claimChecked(
   const checked = await tool.inputSchema['~standard'].validate(args);
   if (checked.issues || !mayAsk(tool.declaration)) return undefined;
   if (!(await servedAsLegacy(state.req, state.body, env.maxBodyBytes))) return undefined;
-  return { ...state, call: { id, tool, args: checked.value } };
+  return extended(state, { call: { id, tool, args: checked.value } });
 }

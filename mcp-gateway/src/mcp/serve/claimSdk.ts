@@ -6,6 +6,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import type { ServeEnv, Serving } from './state.ts';
+import { extended } from '../pipeline.ts';
 
 export interface ForSdk extends Serving {
   authInfo: AuthInfo;
@@ -20,7 +21,7 @@ export function claimSdk({ sdkRequests }: ServeEnv, state: Serving): ForSdk {
     resource: new URL(state.resource),
     extra: { connectionId: connection.id },
   };
-  const served = { ...state, authInfo };
+  const served = extended(state, { authInfo });
   sdkRequests.set(authInfo, served);
   // on the Node request too, as the SDK's Node adapter passes it (`req.auth`)
   (state.req as IncomingMessage & { auth?: AuthInfo }).auth = authInfo;

@@ -2,6 +2,7 @@
 import { CallStream } from '../legacyConfirm.ts';
 import type { WithCall } from './claimLegacyConfirm.ts';
 import type { ServeEnv } from './state.ts';
+import { extended } from '../pipeline.ts';
 
 export interface Streaming extends WithCall {
   stream: CallStream;
@@ -10,5 +11,5 @@ export interface Streaming extends WithCall {
 export function openCallStream(_env: ServeEnv, state: WithCall): Streaming {
   const stream = new CallStream(state.res);
   stream.open();
-  return { ...state, stream };
+  return extended(state, { stream });
 }

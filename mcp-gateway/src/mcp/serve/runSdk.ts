@@ -3,6 +3,7 @@ import type { McpHandlerRequestOptions } from '@modelcontextprotocol/server';
 import { fetchAnswer } from '../nodeBridge.ts';
 import type { ServeEnv } from './state.ts';
 import type { WebExchange } from './toWebRequest.ts';
+import { extended } from '../pipeline.ts';
 
 export interface Answered extends WebExchange {
   response: Response;
@@ -16,5 +17,5 @@ export async function runSdk({ deps, sdk }: ServeEnv, state: WebExchange): Promi
   const response = await fetchAnswer(sdk, state.request, options, (err) =>
     deps.log.warn({ err: err.message }, 'MCP request rejected by the SDK'),
   );
-  return { ...state, response };
+  return extended(state, { response });
 }

@@ -5,6 +5,7 @@
 import { bodylessRequest, NodeClient } from '../nodeBridge.ts';
 import type { ForSdk } from './claimSdk.ts';
 import type { ServeEnv } from './state.ts';
+import { extended } from '../pipeline.ts';
 
 export interface WebExchange extends ForSdk {
   request: Request;
@@ -13,5 +14,5 @@ export interface WebExchange extends ForSdk {
 
 export function toWebRequest(_env: ServeEnv, state: ForSdk): WebExchange {
   const client = new NodeClient(state.res);
-  return { ...state, client, request: bodylessRequest(state.req, client.signal) };
+  return extended(state, { client, request: bodylessRequest(state.req, client.signal) });
 }
