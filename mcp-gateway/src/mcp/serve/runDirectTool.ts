@@ -11,5 +11,7 @@ export interface DirectRun extends WithCall {
 
 export function runDirectTool({ stateKey }: ServeEnv, state: WithCall): Promise<DirectRun> {
   const { call } = state;
-  return runTool(state.check.toolRun(stateKey), state.connection, call.tool, call.args, call.id).then((result) => extended(state, { result }));
+  return runTool(state.check.toolRun(stateKey), state.connection, call.tool, call.args, call.id).then((result) =>
+    extended(state, { result }),
+  );
 }
