@@ -79,16 +79,29 @@ export class PostingSetupError extends DomainError {
 const sum = (xs: Decimal[]) => xs.reduce((a, b) => a.plus(b), new Money(0));
 
 export function computePosting(input: PostingInput): Posting {
-  const lines: ComputedLine[] = input.lines.map((l) => ({
-    ...l,
-    ...lineTax({
+  // each object written out member by member rather than spread together: a bill's lines and
+  // entries are built on every posting, and V8 builds a spread of two objects member by member
+  // in its runtime (a slow path), which was a noticeable share of a posting's CPU
+  const lines: ComputedLine[] = input.lines.map((l) => {
+    const { net, tax, gross } = lineTax({
       amount: l.amount,
       rate: l.rate,
       taxincluded: input.taxincluded,
       override: l.taxOverride,
       currency: input.currency,
-    }),
-  }));
+    });
+    return {
+      accountId: l.accountId,
+      amount: l.amount,
+      taxAccountId: l.taxAccountId,
+      rate: l.rate,
+      taxOverride: l.taxOverride,
+      dimensions: l.dimensions,
+      net,
+      tax,
+      gross,
+    };
+  });
 
   const taxes = taxTotals(lines.map((l) => ({ taxAccount: l.taxAccountId, rate: l.rate, net: l.net, tax: l.tax })));
 
@@ -101,7 +114,9 @@ export function computePosting(input: PostingInput): Posting {
   const entries: LedgerLine[] = [];
   const add = (accountId: number, fx: Decimal, kind: EntryKind, dimensions: Dimensions | null = null) => {
     if (fx.isZero()) return;
-    entries.push({ accountId, fxAmount: fx, amount: toBase(fx), kind, ...(dimensions ? { dimensions } : {}) });
+    const entry: LedgerLine = { accountId, fxAmount: fx, amount: toBase(fx), kind };
+    if (dimensions) entry.dimensions = dimensions;
+    entries.push(entry);
   };
   for (const l of lines) add(l.accountId, l.net.times(sign), 'amount', l.dimensions ?? null);
   for (const t of taxes) add(t.taxAccount, t.amount.times(sign), 'tax');
