@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import t from 'tap';
+import { extended, Pipeline } from '../src/mcp/pipeline.ts';
 import { ADMISSION } from '../src/mcp/steps.ts';
 import { PREPARE, SERVING_PATHS } from '../src/mcp/serve/paths.ts';
 import { connect, eachStore } from './helpers.ts';
@@ -59,6 +60,35 @@ t.test('every stage is its own file under mcp/serve/, named as the stage', async
     const text = readFileSync(new URL(`${name}.ts`, dir), 'utf8');
     t.match(text, new RegExp(`export (async )?function ${name}\\b`), `${name}.ts exports ${name}`);
   }
+});
+
+t.test('a request has one state object: each step extends it rather than copying it', async (t) => {
+  const input = { req: 'the request' };
+  const seen: object[] = [];
+  const pipeline = Pipeline.start((_env: null, state: { req: string }) => {
+    seen.push(state);
+    return extended(state, { token: 'a token' });
+  }).andThen((_env, state) => {
+    seen.push(state);
+    return extended(state, { body: { id: 1 } });
+  });
+  const out = pipeline.run(null, input);
+  t.equal(out, input, 'the last step hands on the object the first one got');
+  t.ok(
+    seen.every((s) => s === input),
+    'every step got that object',
+  );
+  t.same(out, { req: 'the request', token: 'a token', body: { id: 1 } });
+  // the steps of the MCP endpoint itself: none copies its state by spreading it (pipeline.ts `extended`)
+  const files = [
+    new URL('../src/mcp/steps.ts', import.meta.url),
+    new URL('../src/mcp/http.ts', import.meta.url),
+    ...[...PREPARE.names, ...SERVING_PATHS.flatMap((p) => p.names)].map(
+      (name) => new URL(`../src/mcp/serve/${name}.ts`, import.meta.url),
+    ),
+  ];
+  for (const file of files)
+    t.notMatch(readFileSync(file, 'utf8'), /\{ \.\.\.(state|admitted)\b/, `${file.pathname} spreads no state`);
 });
 
 eachStore(t, 'each step answers before the later ones run', async (t, { startStack }) => {
