@@ -26,6 +26,11 @@
  * stage is profiled too and split by the same kinds, so the two read side by side; the sampling
  * profiler adds its own cost, so the figures of such a run are read as shares).
  *
+ * BENCH_STACK_NODE_OPTIONS: NODE_OPTIONS for the ledger and the gateway (e.g. `--perf-basic-prof
+ * --interpreted-frames-native-stack`, so that Linux `perf record -g` names their JavaScript frames:
+ * perf samples CPU time per thread, where the inspector's profiler also counts time a thread spent
+ * descheduled inside a system call; docs/benchmarks.md "One state object a request").
+ *
  * A/B: BENCH_GATEWAY_OTHER names another checkout (an extracted commit with this tree's
  * node_modules linked in, built or not, as bench/ledgerAB.ts's). Its gateway is started beside this
  * one on the same ledger and gateway database (same keys and public URL, its own port), measured

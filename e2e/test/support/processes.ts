@@ -88,6 +88,8 @@ export async function startStack(
     PATH: process.env.PATH,
     HOME: process.env.HOME,
     NODE_ENV: 'test',
+    // node's options for both services (a benchmark's profiling, e.g. --perf-basic-prof for Linux perf)
+    ...(process.env.BENCH_STACK_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_STACK_NODE_OPTIONS } : {}),
     LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'warn',
     DATABASE_URL: opts.databaseUrl ?? TEST_DATABASE_URL,
     DATA_DIR: dataDir,

@@ -1,7 +1,8 @@
 /**
  * A typed chain of request steps. Each step either refuses the request with an answer or
  * hands the next step a state with what it established (a token, a body, …), so a later
- * step can only run on what an earlier one has checked — the compiler sees to that.
+ * step can only run on what an earlier one has checked — the compiler sees to that. The state
+ * is one object per request, which each step extends (`extended`), not a copy per step.
  *
  * A step that has nothing to wait for answers at once (a value, not a promise), and the
  * chain stays synchronous until a step really waits (the body still arriving, the ledger
