@@ -83,7 +83,7 @@ t.test('a request has one state object: each step extends it rather than copying
   const files = [
     new URL('../src/mcp/steps.ts', import.meta.url),
     new URL('../src/mcp/http.ts', import.meta.url),
-    ...[...PREPARE.names, ...SERVING_PATHS.flatMap((p) => p.names)].map(
+    ...[...new Set([...PREPARE.names, ...SERVING_PATHS.flatMap((p) => p.names)])].map(
       (name) => new URL(`../src/mcp/serve/${name}.ts`, import.meta.url),
     ),
   ];
